@@ -1,0 +1,144 @@
+/*
+ * tko: the command table and nothing else. Global options, "help",
+ * "--version" and "did you mean" are handled here once, so no command
+ * repeats them (the shape of git.c). See src/cmd/cmd.h for how to add a
+ * command.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/exitcode.h"
+#include "util/msg.h"
+#include "version.h"
+#include "banned.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;	/* one line for "tko --help" */
+};
+
+/* In pipeline order: probe, capture, parse, inspect, replay, decide, report. */
+static const struct command commands[] = {
+	{ NULL, NULL, NULL },
+};
+
+static void list_commands(FILE *fp)
+{
+	const struct command *c;
+
+	fputs("usage: tko [-q] <command> [<args>]\n"
+	      "       tko help <command> | tko <command> --help\n"
+	      "       tko --version\n\n"
+	      "tko captures, inspects, replays and tunes the Triton kernels of a\n"
+	      "torch.compile model on Hygon DCU, AMD ROCm and NVIDIA GPUs.\n\n"
+	      "commands:\n", fp);
+	for (c = commands; c->name; c++)
+		fprintf(fp, "    %-12s %s\n", c->name, c->help);
+	fputs("\n    -q, --quiet  no progress lines or notes\n", fp);
+}
+
+static const struct command *find_command(const char *name)
+{
+	const struct command *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* Edit distance, for "did you mean"; names are short, so O(n*m) is fine. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64];
+
+	if (lb >= sizeof(row) / sizeof(row[0]) || la >= 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+static int unknown_command(const char *name)
+{
+	const struct command *c;
+
+	msg_error("'%s' is not a tko command (see 'tko --help')", name);
+	for (c = commands; c->name; c++)
+		if (distance(name, c->name) <= 2 ||
+		    !strncmp(name, c->name, strlen(name)))
+			fprintf(stderr, "did you mean 'tko %s'?\n", c->name);
+	return EXIT_USAGE;
+}
+
+static int run_command(const struct command *c, int argc, const char **argv)
+{
+	msg_setup(c->name);
+	return c->fn(argc, argv);
+}
+
+int main(int argc, const char **argv)
+{
+	const struct command *c;
+	int i = 1;
+
+	msg_setup("tko");
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+			msg_settings.quiet = 1;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("tko %s\n", TKO_VERSION);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			list_commands(stdout);
+			return EXIT_OK;
+		} else {
+			msg_error("unknown option '%s' (see 'tko --help')", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		list_commands(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "version")) {
+		printf("tko %s\n", TKO_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[i], "help")) {
+		const char *help_argv[] = { NULL, "--help", NULL };
+
+		if (i + 1 >= argc) {
+			list_commands(stdout);
+			return EXIT_OK;
+		}
+		c = find_command(argv[i + 1]);
+		if (!c)
+			return unknown_command(argv[i + 1]);
+		help_argv[0] = c->name;
+		return run_command(c, 2, help_argv);
+	}
+	c = find_command(argv[i]);
+	if (!c)
+		return unknown_command(argv[i]);
+	return run_command(c, argc - i, argv + i);
+}

@@ -1,0 +1,113 @@
+/* JSON files through jansson, with tko's conventions (see jsonio.h). */
+#include <math.h>
+#include <string.h>
+
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "banned.h"
+
+json_t *json_load_span(const char *what, const char *p, size_t len,
+		       struct buf *err)
+{
+	json_error_t je;
+	json_t *j;
+
+	if (!len) {
+		buf_addf(err, "'%s' is empty", what);
+		return NULL;
+	}
+	j = json_loadb(p, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+	if (!j)
+		buf_addf(err, "cannot parse '%s' line %d column %d: %s", what,
+			 je.line, je.column, je.text);
+	return j;
+}
+
+json_t *json_load_path(const char *path, struct buf *err)
+{
+	struct mapped_file m;
+	json_t *j;
+
+	if (file_map(path, 0, &m, err) < 0)
+		return NULL;
+	j = json_load_span(path, m.data, m.len, err);
+	file_unmap(&m);
+	return j;
+}
+
+int json_write_path(const json_t *j, const char *path, struct buf *err)
+{
+	char *s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	struct buf b = BUF_INIT;
+	int ret;
+
+	if (!s) {
+		buf_addf(err, "cannot encode JSON for '%s'", path);
+		return -1;
+	}
+	buf_adds(&b, s);
+	buf_addch(&b, '\n');
+	free(s);
+	ret = write_file_atomic(path, b.buf, b.len, err);
+	buf_release(&b);
+	return ret;
+}
+
+const char *json_str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+double json_num(const json_t *obj, const char *key, double fallback)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+long long json_int(const json_t *obj, const char *key, long long fallback)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v))
+		return (long long)json_real_value(v);
+	return fallback;
+}
+
+int json_has(const json_t *obj, const char *key)
+{
+	return json_object_get(obj, key) != NULL;
+}
+
+void json_set_new(json_t *obj, const char *key, json_t *v)
+{
+	json_object_set_new(obj, key, v ? v : json_null());
+}
+
+void json_set_str(json_t *obj, const char *key, const char *s)
+{
+	json_set_new(obj, key, s ? json_string(s) : NULL);
+}
+
+void json_set_strn(json_t *obj, const char *key, const char *s, size_t n)
+{
+	json_set_new(obj, key, json_stringn(s, n));
+}
+
+void json_set_int(json_t *obj, const char *key, long long v)
+{
+	json_set_new(obj, key, json_integer(v));
+}
+
+void json_set_num(json_t *obj, const char *key, double v)
+{
+	/* JSON has no NaN or infinity: an unknown number is null. */
+	json_set_new(obj, key, isfinite(v) ? json_real(v) : NULL);
+}
+
+void json_set_bool(json_t *obj, const char *key, int v)
+{
+	json_set_new(obj, key, json_boolean(v));
+}

@@ -1,0 +1,98 @@
+/* Error, warning and progress messages on stderr (see msg.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/msg.h"
+#include "banned.h"
+
+struct msg_settings msg_settings = { "tko", 0, 0 };
+static int progress_open;
+
+void msg_setup(const char *command)
+{
+	const char *env = getenv("TKO_PROGRESS");
+
+	msg_settings.command = command;
+	if (env)
+		msg_settings.progress = !strcmp(env, "1");
+	else
+		msg_settings.progress = isatty(2);
+}
+
+const char *msg_command(void)
+{
+	return msg_settings.command;
+}
+
+static void vline(const char *kind, const char *fmt, va_list ap)
+{
+	msg_progress_done();
+	if (!strcmp(msg_settings.command, "tko"))
+		fputs("tko: ", stderr);
+	else
+		fprintf(stderr, "tko %s: ", msg_settings.command);
+	if (kind)
+		fputs(kind, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void msg_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(NULL, fmt, ap);
+	va_end(ap);
+}
+
+void msg_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void msg_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg_settings.quiet)
+		return;
+	va_start(ap, fmt);
+	vline("note: ", fmt, ap);
+	va_end(ap);
+}
+
+void msg_progress(const char *fmt, ...)
+{
+	va_list ap;
+	int tty = isatty(2);
+
+	if (msg_settings.quiet || !msg_settings.progress)
+		return;
+	fputs(tty ? "\r\033[K" : "", stderr);
+	fprintf(stderr, "tko %s: ", msg_settings.command);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (tty) {
+		progress_open = 1;
+	} else {
+		fputc('\n', stderr);
+	}
+	fflush(stderr);
+}
+
+void msg_progress_done(void)
+{
+	if (progress_open) {
+		fputc('\n', stderr);
+		progress_open = 0;
+	}
+}

@@ -1,0 +1,37 @@
+/*
+ * Messages to the user: errors, warnings and progress, all on stderr.
+ *
+ * Errors read "tko CMD: <what failed>: <why>" on one line (lower case, no
+ * final full stop), as git's messages do. Progress lines are shown only
+ * when stderr is a terminal or TKO_PROGRESS=1, and never with --quiet, so
+ * logs and tests stay clean.
+ *
+ * The process-wide settings live in one struct (sqlite's fuzzcheck.c keeps
+ * its globals in `g` the same way): the dispatcher fills it before a
+ * command runs.
+ */
+#ifndef TKO_MSG_H
+#define TKO_MSG_H
+
+struct msg_settings {
+	const char *command;	/* the running command's name ("isa") */
+	int quiet;		/* no progress or notes */
+	int progress;		/* progress lines enabled (tty or TKO_PROGRESS) */
+};
+
+extern struct msg_settings msg_settings;
+
+/* Called once by the dispatcher. */
+void msg_setup(const char *command);
+const char *msg_command(void);
+
+void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An informative line ("note: ..."), suppressed by --quiet. */
+void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A transient progress line; the next one overwrites it on a terminal. */
+void msg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Ends a run of progress lines. */
+void msg_progress_done(void);
+
+#endif

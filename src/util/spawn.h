@@ -1,0 +1,52 @@
+/*
+ * Child processes, always from an argv array and never through a shell
+ * (DESIGN.md; git's run-command.h is the model).
+ *
+ * Usage:
+ *
+ *	struct child c = CHILD_INIT;
+ *	const char *argv[] = { "cuobjdump", "-sass", path, NULL };
+ *	c.argv = argv;
+ *	c.capture_out = 1;
+ *	if (child_run(&c, &err) < 0)	(could not start, or I/O failure)
+ *		...
+ *	if (c.timed_out || c.exit_status != 0)
+ *		...			(c.out / c.err hold what it printed)
+ *	child_release(&c);
+ *
+ * A child with `timeout_s` > 0 runs in its own process group, which is
+ * killed (SIGTERM, then SIGKILL after two seconds) when the time is up.
+ */
+#ifndef TKO_SPAWN_H
+#define TKO_SPAWN_H
+
+#include "util/buf.h"
+
+struct child {
+	const char *const *argv;	/* program and arguments; argv[0] is looked up in PATH */
+	const char *const *env_add;	/* "NAME=value" entries added to the environment, or NULL */
+	const char *const *env_del;	/* names removed from the environment, or NULL */
+	const char *dir;		/* working directory, or NULL */
+	int capture_out;		/* collect stdout into `out` (else inherited) */
+	int capture_err;		/* collect stderr into `err` (else inherited) */
+	int null_in;			/* stdin from /dev/null (else inherited) */
+	double timeout_s;		/* 0: no limit */
+	struct buf out;			/* captured stdout */
+	struct buf err;			/* captured stderr */
+	int exit_status;		/* exit code, or 128+signal */
+	int timed_out;			/* 1 when killed for the time limit */
+	int not_found;			/* 1 when argv[0] could not be executed */
+};
+#define CHILD_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 0, BUF_INIT, BUF_INIT, 0, 0, 0 }
+
+/*
+ * Runs the child to completion. Returns 0 when it ran (see exit_status,
+ * timed_out, not_found), -1 with a line in `err` when it could not start.
+ */
+int child_run(struct child *c, struct buf *err);
+void child_release(struct child *c);
+
+/* Finds `prog` in PATH; returns a newly allocated path or NULL. */
+char *find_in_path(const char *prog);
+
+#endif

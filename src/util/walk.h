@@ -1,0 +1,23 @@
+/*
+ * Expanding input paths: a file stands for itself, a directory for every
+ * regular file below it, in sorted order so output is reproducible.
+ * Symbolic links to directories are not followed (no loops); links to
+ * files are.
+ */
+#ifndef TKO_WALK_H
+#define TKO_WALK_H
+
+#include "util/buf.h"
+#include "util/opts.h"
+
+/*
+ * Appends the files under `path` to `out` as newly allocated strings
+ * (free each, then strlist_release). Returns 0, or -1 with a line in err
+ * when `path` is missing or a directory cannot be read.
+ */
+int walk_files(const char *path, struct strlist *out, struct buf *err);
+
+/* Frees the strings of a list filled by walk_files, and the list. */
+void walk_release(struct strlist *files);
+
+#endif
