@@ -50,9 +50,17 @@ ANALYSE_SRC =
 
 REPORT_SRC =
 
+TUNE_SRC = \
+	src/tune/arch.c \
+	src/tune/kernel.c \
+	src/tune/plan.c \
+	src/tune/rewrite.c \
+	src/tune/space.c \
+	src/tune/worker.c
+
 CMD_SRC =
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(CMD_SRC)
+LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 
