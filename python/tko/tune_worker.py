@@ -275,9 +275,13 @@ def op_compile(req):
 
 
 def _one_line(e):
+    """The error on one line: its first line and its last two (Triton's
+    CompilationError puts the kernel's source between them)."""
     text = "%s: %s" % (type(e).__name__, e)
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return " | ".join(lines)[:2000]
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and ln.strip() != "^"]
+    if len(lines) > 3:
+        lines = lines[:1] + lines[-2:]
+    return " | ".join(lines)[:1000]
 
 
 # ---- bench: timing and checking (GPU) --------------------------------------

@@ -120,7 +120,11 @@ static int next_line_is(const struct srclines *s, size_t line, const char *text)
 	return line < s->n && !strcmp(s->l[line], text);
 }
 
-static const char offset_re[] = "^(" SP ")(" ID ") = (.+) \\* (" ID ")" SP "$";
+#define BLOCK_ID "[A-Z0-9_]*BLOCK[A-Z0-9_]*"
+
+/* An offset is a program id (or an expression of them) times a block. */
+static const char offset_re[] =
+	"^(" SP ")(" ID ") = (.*program_id.*) \\* (" BLOCK_ID ")" SP "$";
 static const char index_re[] =
 	"^(" SP ")(" ID ") = (.+) \\+ tl\\.arange\\(0, (" ID ")\\)(\\[:\\])?" SP "$";
 static const char pid_re[] = "^(" SP ")(" ID ") = tl\\.program_id\\([0-2]\\)" SP "$";
@@ -280,7 +284,7 @@ int rewrite_assume(const char *src, size_t len, const struct tune_kernel *k,
 	for (i = body; i <= last; i++) {
 		const char *t = s.l[i - 1];
 
-		if (!regexec(&off, t, 5, m, 0) && strstr(t, "program_id")) {
+		if (!regexec(&off, t, 5, m, 0)) {
 			char *ind = group(t, &m[1]), *name = group(t, &m[2]);
 
 			add_edit(r, i, 0, xstrfmt("%stl.assume(%s >= 0)", ind, name));
