@@ -10,6 +10,7 @@
 #include "tune/kernel.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
+#include "util/opts.h"
 #include "banned.h"
 
 static const struct {
@@ -241,6 +242,33 @@ int tune_kernel_from_describe(const json_t *d, const char *source,
 	return 0;
 }
 
+/* One "name=type[:divisibility]" entry onto its argument. */
+static int set_one(struct tune_kernel *k, const char *item, struct buf *err)
+{
+	const char *eq = strchr(item, '='), *colon;
+	long div = 0;
+	size_t i;
+
+	for (i = 0; eq && i < k->nargs; i++)
+		if (!strncmp(k->args[i].name, item, (size_t)(eq - item)) &&
+		    !k->args[i].name[eq - item])
+			break;
+	colon = eq ? strchr(eq, ':') : NULL;
+	if (colon && (parse_long(colon + 1, &div) < 0 || div < 1 || div > 1024))
+		eq = NULL;
+	if (!eq || eq[1] == '\0' || eq + 1 == colon || i == k->nargs) {
+		buf_addf(err, "bad --signature entry '%s' for '%s' (want NAME=TYPE or "
+			 "NAME=TYPE:DIVISIBILITY with NAME a parameter)", item, k->name);
+		return -1;
+	}
+	free(k->args[i].type);
+	k->args[i].type = colon ? xstrndup(eq + 1, (size_t)(colon - eq - 1)) : xstrdup(eq + 1);
+	k->args[i].divisibility = (int)div;
+	if (tune_arg_is_ptr(&k->args[i]) && !div)
+		k->args[i].divisibility = 16;
+	return 0;
+}
+
 /* "name=type" entries separated by commas. */
 int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
 			      struct buf *err)
@@ -248,26 +276,13 @@ int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
 	const char *p = spec;
 
 	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-		char *item = xstrndup(p, n), *eq = strchr(item, '=');
-		size_t i;
+		size_t n = strcspn(p, ",");
+		char *item = xstrndup(p, n);
+		int ret = set_one(k, item, err);
 
-		for (i = 0; eq && i < k->nargs; i++)
-			if (!strncmp(k->args[i].name, item, (size_t)(eq - item)) &&
-			    !k->args[i].name[eq - item])
-				break;
-		if (!eq || !eq[1] || i == k->nargs) {
-			buf_addf(err, "bad --signature entry '%s' for '%s' (want NAME=TYPE "
-				 "with NAME a parameter)", item, k->name);
-			free(item);
-			return -1;
-		}
-		free(k->args[i].type);
-		k->args[i].type = xstrdup(eq + 1);
-		if (tune_arg_is_ptr(&k->args[i]) && !k->args[i].divisibility)
-			k->args[i].divisibility = 16;
 		free(item);
+		if (ret < 0)
+			return -1;
 		p += n;
 		if (*p == ',')
 			p++;

@@ -70,9 +70,11 @@ int tune_kernel_from_describe(const json_t *d, const char *source,
 
 /*
  * Sets argument types from "name=type,name=type" (a hand-written kernel's
- * signature, e.g. "x_ptr=*fp32,n=i32"); parameters annotated tl.constexpr
- * need no entry. Pointer arguments get tt.divisibility=16, as Triton's JIT
- * gives a 16-byte aligned tensor. Returns 0 or -1 with a line in err.
+ * signature, e.g. "x_ptr=*fp32,n=i32:16"); parameters annotated
+ * tl.constexpr need no entry. ":N" gives the argument tt.divisibility=N,
+ * as Triton's JIT does for an integer divisible by 16. Pointer arguments
+ * get tt.divisibility=16, as the JIT gives a 16-byte aligned tensor.
+ * Returns 0 or -1 with a line in err.
  */
 int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
 			      struct buf *err);

@@ -275,6 +275,21 @@ static void add_captured(struct tune_sweep *s)
 	}
 }
 
+/* A hand-written kernel's constexprs all need a value when nothing else gives one. */
+static int missing_const(const struct tune_sweep *s, struct buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < s->k.nargs; i++)
+		if (!strcmp(s->k.args[i].type, "constexpr") &&
+		    !json_object_get(s->k.constants, s->k.args[i].name)) {
+			buf_addf(err, "constexpr '%s' of '%s' has no value (give --const %s=VALUE "
+				 "or --config)", s->k.args[i].name, s->k.name, s->k.args[i].name);
+			return 1;
+		}
+	return 0;
+}
+
 static int add_bases(struct tune_sweep *s, struct buf *err)
 {
 	struct tune_config cfg;
@@ -297,9 +312,14 @@ static int add_bases(struct tune_sweep *s, struct buf *err)
 		json_decref(best);
 		free(path);
 	}
+	if (s->plan.base < 0 && s->k.kind == TUNE_KIND_USER && missing_const(s, err))
+		return -1;
 	if (s->plan.base < 0) {
 		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_DEFAULT, -1);
-		s->base_note = "tko's default guess (no autotuned config was found)";
+		s->base_note = s->k.kind == TUNE_KIND_TEMPLATE
+			? "the template's own block sizes and decorator"
+			: s->k.kind == TUNE_KIND_USER ? "--const values"
+			: "tko's default guess (no autotuned config was found)";
 	}
 	if (s->plan.base < 0) {
 		struct buf why = BUF_INIT;
