@@ -242,9 +242,28 @@ static int take_line(struct worker *w, struct buf *line)
 	return 1;
 }
 
+/* Reads what is left of a dead worker's stderr (its writers are gone). */
+static void drain_err(struct worker *w)
+{
+	char tmp[4096];
+	ssize_t n;
+
+	while (w->err_fd >= 0 && (n = read(w->err_fd, tmp, sizeof(tmp))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		keep_err(w, tmp, (size_t)n);
+	}
+}
+
 static int died(struct worker *w, struct buf *err)
 {
-	kill_worker(w);
+	if (w->pid > 0)
+		kill(-w->pid, SIGKILL);
+	reap(w);
+	drain_err(w);
+	close_fds(w);
 	buf_addf(err, "the tune worker exited (status %d)", w->exit_status);
 	last_err_line(w, err);
 	return -1;
