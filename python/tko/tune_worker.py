@@ -247,7 +247,12 @@ def _write_stages(k, req):
     if not out:
         return files
     os.makedirs(out, exist_ok=True)
-    for ext, data in k.asm.items():
+    stages = dict(k.asm)
+    # Triton's own metadata, as its cache keeps it: options, shared memory,
+    # and the cache-invalidating environment (AMDGCN_USE_BUFFER_OPS ...).
+    md = k.metadata._asdict() if hasattr(k.metadata, "_asdict") else {}
+    stages["json"] = json.dumps(_jsonable(md), indent=1, sort_keys=True) + "\n"
+    for ext, data in stages.items():
         path = os.path.join(out, "%s.%s" % (req["kernel"], ext))
         mode = "wb" if isinstance(data, bytes) else "w"
         tmp = path + ".tmp"
