@@ -33,6 +33,7 @@ Triton finds their source and the ISA's line info points into the file.
 """
 
 import ast
+import dataclasses
 import json
 import math
 import os
@@ -138,6 +139,10 @@ def _jsonable(v):
         return str(v)
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return _jsonable(dataclasses.asdict(v))
+    if hasattr(v, "_asdict"):
+        return _jsonable(v._asdict())
     return repr(v)
 
 

@@ -1,0 +1,49 @@
+#!/bin/sh
+# The GPU path with a stand-in worker (tests/cli/tune-fake): tko plans,
+# sends bench requests with the base as the reference, follows the
+# timings, never lets a wrong variant win, and writes the winner's files.
+. "$(dirname "$0")/lib.sh"
+
+TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
+TKO_PYTHON_DIR="$TESTS_DIR/tune-fake"
+TKO_REAL_WORKER="$SRC_ROOT/python/tko/tune_worker.py"
+TKO_FAKE_LOG="$TRASH/fake.log"
+export TKO_PYTHON TKO_PYTHON_DIR TKO_REAL_WORKER TKO_FAKE_LOG
+POI="$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
+
+test_expect_success 'a sweep on the fake GPU' '
+	tko tune --out out --json g.json --md g.md "$POI" >table &&
+	test "$(json_q g.json .mode)" = gpu &&
+	test "$(json_q g.json ".kernels[0].target")" = sm_90
+'
+
+test_expect_success 'the base ran first, as the reference' '
+	head -n 1 fake.log >first &&
+	test_grep "^v000 XBLOCK=1024 ref=True$" first &&
+	test "$(grep -c "ref=True" fake.log)" -eq 1
+'
+
+test_expect_success 'the wrong variant is the fastest but never wins' '
+	test "$(json_q g.json "[.kernels[0].variants[] | select(.config.kwargs.XBLOCK == 4096) |
+		.status] | unique | join(\",\")")" = wrong &&
+	test "$(json_q g.json ".kernels[0].winner.label")" = XBLOCK=2048 &&
+	test "$(json_q g.json ".kernels[0].winner.speedup")" = 2 &&
+	test_grep "^winner: v[0-9]+ XBLOCK=2048" table
+'
+
+test_expect_success 'the winner files: source, config, no patch for a config change' '
+	dir=$(json_q g.json ".kernels[0].out_dir") &&
+	cmp "$POI" "$dir/winner/kernel.py" &&
+	! test -e "$dir/winner/source.patch" &&
+	test "$(json_q "$dir/winner/config.json" .triton_config)" = \
+		"triton.Config({'"'"'XBLOCK'"'"': 2048}, num_warps=4, num_stages=1)" &&
+	test "$(json_q "$dir/tune.json" ".kernels[0].winner.label")" = XBLOCK=2048
+'
+
+test_expect_success 'the Markdown report has the kernel table' '
+	name=$(sed -n "s/^def \(triton_[a-z0-9_]*\)(.*/\1/p" "$POI") &&
+	test_grep "^## $name \(pointwise\) on sm_90" g.md &&
+	test_grep "^\| v000 +\| base +\| ok " g.md
+'
+
+test_done
