@@ -1,11 +1,14 @@
 #!/bin/sh
 # tko tune: usage errors and bad input, each a one-line error with the
 # documented exit code. Most cases fail before any Python starts.
+# Test bodies are single-quoted on purpose: test_expect_success evals them.
+# shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
 
 TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
 export TKO_PYTHON
 POI="$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
+export POI
 
 test_expect_success 'tko tune --help lists its options' '
 	tko tune --help >out &&

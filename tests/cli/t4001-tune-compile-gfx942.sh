@@ -4,12 +4,15 @@
 # tt.pointer_range=32 turns global loads and stores into buffer ops
 # (verified-facts.md), checked by grepping the AMDGCN Triton wrote, and
 # Triton's own metadata shows the AMDGCN_USE_BUFFER_OPS each worker had.
+# Test bodies are single-quoted on purpose: test_expect_success evals them.
+# shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
 
 TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
 export TKO_PYTHON
 POI="$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
 SIG="x_ptr=*fp32,y_ptr=*fp32,o_ptr=*fp32,n=i32:16,scale=fp32"
+export POI SIG
 
 # count PATTERN FILE: lines matching, 0 when none (grep -c exits 1 then)
 count() {

@@ -2,12 +2,15 @@
 # tko tune --compile-only --target sm_90: rewritten Inductor kernels (an
 # index_add with atomics, the mm template with other block sizes) compile
 # for NVIDIA with the installed Triton, no GPU needed.
+# Test bodies are single-quoted on purpose: test_expect_success evals them.
+# shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
 
 TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
 export TKO_PYTHON
 IDX="$CORPUS/h200-run1/cache/inductor/4o/c4ozvdwlpyaddht6a4ul6rkjva5blwznb2f63rrzscxxd35yh4vt.py"
 MM="$CORPUS/h200-run1/cache/inductor/5p/c5pfyn5b7apk7x4sgj4nll5brv476xd4hkjgcj2rji4fykrgxbqf.py"
+export IDX MM
 
 test_expect_success 'index_add: base, hints and assume compile; the atomics stay' '
 	tko tune --compile-only --target sm_90 --no-search --max-variants 3 \

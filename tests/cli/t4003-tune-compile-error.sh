@@ -2,6 +2,8 @@
 # A variant that fails to compile is recorded with its error and skipped,
 # never fatal: a kernel that static_asserts BLOCK <= 1024 fails exactly for
 # the variants with a larger BLOCK, and the sweep carries on.
+# Test bodies are single-quoted on purpose: test_expect_success evals them.
+# shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
 
 TKO_PYTHON="$SRC_ROOT/.venv/bin/python"

@@ -2,6 +2,8 @@
 # The GPU path with a stand-in worker (tests/cli/tune-fake): tko plans,
 # sends bench requests with the base as the reference, follows the
 # timings, never lets a wrong variant win, and writes the winner's files.
+# Test bodies are single-quoted on purpose: test_expect_success evals them.
+# shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
 
 TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
@@ -10,6 +12,7 @@ TKO_REAL_WORKER="$SRC_ROOT/python/tko/tune_worker.py"
 TKO_FAKE_LOG="$TRASH/fake.log"
 export TKO_PYTHON TKO_PYTHON_DIR TKO_REAL_WORKER TKO_FAKE_LOG
 POI="$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
+export POI
 
 test_expect_success 'a sweep on the fake GPU' '
 	tko tune --out out --json g.json --md g.md "$POI" >table &&
