@@ -380,8 +380,30 @@ class Bench:
         return out
 
 
+def launch_args(params, constants, by_name):
+    """The kernel's arguments in parameter order: constexprs from `constants`
+    (Triton's launcher takes and ignores them), the rest by name from the
+    captured launch (whose extra launcher arguments, like a template's
+    _grid_0, are not parameters and are dropped)."""
+    out = []
+    for name in params:
+        if name in constants:
+            out.append(_constant(constants[name]))
+        elif name in by_name:
+            out.append(by_name[name])
+        else:
+            raise KeyError("the captured launch has no argument '%s'" % name)
+    return out
+
+
 class TorchOps:
-    """The GPU side of Bench: torch tensors, device events, an L2 flush."""
+    """The GPU side of Bench: torch tensors, device events, an L2 flush.
+
+    Captured inputs are rebuilt by tko capture's loader (tko.snapshot, from
+    the capture directory's inputs/storage<N>.bin); random inputs get one
+    fresh storage per captured storage, so arguments that alias still alias,
+    viewed with the captured shapes, strides and offsets.
+    """
 
     def __init__(self):
         import torch
@@ -389,37 +411,46 @@ class TorchOps:
         self.flush = None
 
     def input_sets(self, req):
-        captured = self.load_captured(req["inputs"])
-        sets = [("captured", captured)]
+        spec = req["inputs"]
+        params, consts = req["params"], req.get("constants") or {}
+        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        from tko import snapshot
+        values, storages = snapshot.load(spec["dir"], spec["args"], spec["storages"])
+        names = [a["name"] for a in spec["args"]]
+        sets = [("captured", launch_args(params, consts, dict(zip(names, values))))]
         if req.get("random_inputs", True):
-            sets.append(("random", self.random_like(captured, int(req.get("seed", 0)))))
+            rand = self.random_like(spec["args"], values, storages, int(req.get("seed", 0)))
+            sets.append(("random", launch_args(params, consts, dict(zip(names, rand)))))
         return sets
 
-    def load_captured(self, spec):
+    def random_like(self, args, values, storages, seed):
         torch = self.torch
-        obj = torch.load(spec["path"], map_location="cuda")
-        return list(obj["args"] if isinstance(obj, dict) else obj)
-
-    def random_like(self, args, seed):
-        torch = self.torch
-        g = torch.Generator(device="cuda").manual_seed(seed)
+        g = torch.Generator(device=storages[0].device if storages else "cuda").manual_seed(seed)
+        fresh = {}
         out = []
-        for a in args:
-            if not isinstance(a, torch.Tensor):
-                out.append(a)
+        for a, v in zip(args, values):
+            if a["kind"] != "tensor":
+                out.append(v)
                 continue
-            n = a.untyped_storage().nbytes() // a.element_size()
-            if a.dtype.is_floating_point:
-                flat = torch.randn(n, device=a.device, dtype=torch.float32, generator=g).to(a.dtype)
-            elif a.dtype == torch.bool:
-                flat = torch.randint(0, 2, (n,), device=a.device, generator=g).bool()
-            else:
-                # Integer tensors are often indices: keep the captured values,
-                # whose range the kernel may assert on.
-                out.append(a.clone())
-                continue
-            out.append(flat.as_strided(a.shape, a.stride(), a.storage_offset()))
+            base = fresh.get(a["storage"])
+            if base is None:
+                base = self._random_storage(storages[a["storage"]], v, g)
+                fresh[a["storage"]] = base
+            t = torch.empty(0, dtype=v.dtype, device=v.device)
+            t.set_(base.untyped_storage(), v.storage_offset(), v.shape, v.stride())
+            out.append(t)
         return out
+
+    def _random_storage(self, raw, like, g):
+        torch = self.torch
+        n = raw.numel() // like.element_size()
+        if like.dtype.is_floating_point:
+            return torch.randn(n, device=raw.device, generator=g).to(like.dtype)
+        if like.dtype == torch.bool:
+            return torch.randint(0, 2, (n,), device=raw.device, generator=g).bool()
+        # Integer tensors are often indices that the kernel asserts on:
+        # keep the captured values.
+        return raw.clone().view(like.dtype)
 
     def clone(self, t):
         if not isinstance(t, self.torch.Tensor):

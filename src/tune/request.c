@@ -11,7 +11,6 @@
 #include "tune/grid.h"
 #include "tune/request.h"
 #include "tune/sweep.h"
-#include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -140,15 +139,21 @@ static void add_bench(const struct tune_sweep *s, const struct tune_variant *v, 
 {
 	long grid[3] = { 1, 1, 1 };
 	struct buf err = BUF_INIT;
-	char *inputs = path_join(s->input, "inputs.pt");
+	json_t *params = json_array();
 	char ref[24];
+	size_t i;
 
 	snprintf(ref, sizeof(ref), "v%03ld", s->plan.base);
 	if (tune_grid(s, &v->cfg, grid, &err) < 0)
 		json_set_str(req, "grid_error", err.buf);
 	json_object_set_new(req, "grid", json_pack("[I, I, I]", (json_int_t)grid[0],
 						   (json_int_t)grid[1], (json_int_t)grid[2]));
-	json_object_set_new(req, "inputs", json_pack("{s:s}", "path", inputs));
+	for (i = 0; i < s->k.nargs; i++)
+		json_array_append_new(params, json_string(s->k.args[i].name));
+	json_object_set_new(req, "params", params);
+	json_object_set_new(req, "inputs", json_pack("{s:s, s:O?, s:O?}", "dir", s->input,
+						     "args", json_object_get(s->capture, "args"),
+						     "storages", json_object_get(s->capture, "storages")));
 	json_object_set_new(req, "outputs", outputs(s));
 	json_object_set_new(req, "mutated", outputs(s));
 	json_set_str(req, "reference", ref);
@@ -157,7 +162,6 @@ static void add_bench(const struct tune_sweep *s, const struct tune_variant *v, 
 	json_set_int(req, "reps", BENCH_REPS);
 	json_set_int(req, "warmup", BENCH_WARMUP);
 	json_set_bool(req, "random_inputs", 1);
-	free(inputs);
 	buf_release(&err);
 }
 

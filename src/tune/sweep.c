@@ -365,6 +365,12 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 	*fail = TUNE_FAIL_INPUT;
 	if (read_input(s, input, err) < 0)
 		return -1;
+	if (!o->compile_only && !s->capture) {
+		buf_addf(err, "timing '%s' needs a captured kernel directory (kernel.py, "
+			 "capture.json, inputs/ from tko capture); use --compile-only to only "
+			 "compile it", input);
+		return -1;
+	}
 	*fail = TUNE_FAIL_TOOL;
 	if (start_worker(s, TUNE_ENV_INHERIT, err) < 0)
 		return -1;
@@ -381,6 +387,8 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 	    tune_request_check(&s->k, &s->plan.space, err) < 0 || add_bases(s, err) < 0)
 		return -1;
 	s->num_gb = s->k.num_gb;
+	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
+		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
 	s->peak_gbps = o->peak_gbps;
 	s->out_dir = out_dir(s);
 	return mkdir_p(s->out_dir, err);

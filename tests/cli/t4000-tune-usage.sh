@@ -122,8 +122,8 @@ test_expect_success 'no Python is a missing tool (exit 3)' '
 	test_grep "cannot run ./nonexistent/python3." err
 '
 
-test_expect_success 'timing without a GPU is a missing tool (exit 3): use --compile-only' '
-	test_expect_code 3 tko tune "$POI" 2>err &&
+test_expect_success 'timing a bare kernel file says to use --compile-only' '
+	test_expect_code 1 tko tune "$POI" 2>err &&
 	test_one_line_error err &&
 	test_grep "compile-only" err
 '

@@ -14,16 +14,39 @@ export TKO_PYTHON TKO_PYTHON_DIR TKO_REAL_WORKER TKO_FAKE_LOG
 POI="$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
 export POI
 
+test_expect_success 'setup: a captured kernel directory' '
+	mkdir -p kdir/inputs &&
+	cp "$POI" kdir/kernel.py &&
+	name=$(sed -n "s/^def \(triton_[a-z0-9_]*\)(.*/\1/p" "$POI") &&
+	xnumel=$(sed -n "s/^    xnumel = \([0-9]*\)$/\1/p" "$POI") &&
+	printf "%s\n" "{\"schema_version\": 1, \"kernel\": \"$name\"," \
+		"\"args\": [{\"name\": \"xnumel\", \"kind\": \"scalar\", \"value\": $xnumel}]," \
+		"\"storages\": [], \"mutated_arg_names\": [], \"best_index\": 1," \
+		"\"configs\": [{\"kwargs\": {\"XBLOCK\": 512}, \"num_warps\": 8, \"num_stages\": 1, \"time_ms\": 1.2}," \
+		"{\"kwargs\": {\"XBLOCK\": 1024}, \"num_warps\": 4, \"num_stages\": 1, \"time_ms\": 1.1}]}" \
+		>kdir/capture.json &&
+	echo "$xnumel" >xnumel
+'
+
+test_expect_success 'a bare kernel file cannot be timed' '
+	test_expect_code 1 tko tune "$POI" 2>err &&
+	test_one_line_error err &&
+	test_grep "needs a captured kernel directory" err
+'
+
 test_expect_success 'a sweep on the fake GPU' '
-	tko tune --out out --json g.json --md g.md "$POI" >table &&
+	tko tune --out out --json g.json --md g.md kdir >table &&
 	test "$(json_q g.json .mode)" = gpu &&
 	test "$(json_q g.json ".kernels[0].target")" = sm_90
 '
 
-test_expect_success 'the base ran first, as the reference' '
+test_expect_success 'the autotuned config ran first, as the reference' '
 	head -n 1 fake.log >first &&
-	test_grep "^v000 XBLOCK=1024 ref=True$" first &&
-	test "$(grep -c "ref=True" fake.log)" -eq 1
+	test_grep "^v000 XBLOCK=1024 ref=True grid=$(($(cat xnumel) / 1024)),1,1$" first &&
+	test "$(grep -c "ref=True" fake.log)" -eq 1 &&
+	test_grep "^v001 XBLOCK=512 ref=False grid=$(($(cat xnumel) / 512)),1,1$" fake.log &&
+	test "$(json_q g.json ".kernels[0].variants[0].inductor_ms")" = 1.1 &&
+	test "$(json_q g.json ".kernels[0].variants[1].origin")" = inductor
 '
 
 test_expect_success 'the wrong variant is the fastest but never wins' '
@@ -37,6 +60,7 @@ test_expect_success 'the wrong variant is the fastest but never wins' '
 test_expect_success 'the winner files: source, config, no patch for a config change' '
 	dir=$(json_q g.json ".kernels[0].out_dir") &&
 	cmp "$POI" "$dir/winner/kernel.py" &&
+	test "$dir" = "out/$(sed -n "s/^def \(triton_[a-z0-9_]*\)(.*/\1/p" "$POI")-sm_90" &&
 	! test -e "$dir/winner/source.patch" &&
 	test "$(json_q "$dir/winner/config.json" .triton_config)" = \
 		"triton.Config({'"'"'XBLOCK'"'"': 2048}, num_warps=4, num_stages=1)" &&

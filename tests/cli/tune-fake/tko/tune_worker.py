@@ -27,7 +27,8 @@ def bench(req):
     log = os.environ.get("TKO_FAKE_LOG")
     if log:
         with open(log, "a") as f:
-            f.write("%s XBLOCK=%s ref=%s\n" % (req["id"], x, req.get("is_reference")))
+            f.write("%s XBLOCK=%s ref=%s grid=%s\n" % (req["id"], x, req.get("is_reference"),
+                                                       ",".join(map(str, req["grid"]))))
     checks = [] if req.get("is_reference") else [{"inputs": "captured", "ok": status == "ok"}]
     return {"status": status, "time_ms": ms, "times_ms": [ms], "checks": checks,
             "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0}}
