@@ -34,6 +34,14 @@ test_expect_success 'a bare kernel file cannot be timed' '
 	test_grep "needs a captured kernel directory" err
 '
 
+test_expect_success 'without a GPU the real worker cannot time (exit 3)' '
+	TKO_PYTHON_DIR="$SRC_ROOT/python" &&
+	export TKO_PYTHON_DIR &&
+	test_expect_code 3 tko tune kdir 2>err &&
+	test_one_line_error err &&
+	test_grep "no GPU is visible to the tune worker" err
+'
+
 test_expect_success 'a sweep on the fake GPU' '
 	tko tune --out out --json g.json --md g.md kdir >table &&
 	test "$(json_q g.json .mode)" = gpu &&
