@@ -140,7 +140,7 @@ static int run_one(struct tune_sweep *s, const char *input, const struct tune_op
 		return exit_for(fail);
 	}
 	*ran = 1;
-	tune_sweep_run(s, &err);
+	tune_sweep_run(s);
 	k = tune_output_json(s);
 	json_array_append_new(json_object_get(doc, "kernels"), k);
 	if (tune_output_winner(s, &err) < 0 || write_own_json(o, s, k, &err) < 0) {

@@ -11,6 +11,7 @@
 #include "tune/grid.h"
 #include "tune/request.h"
 #include "tune/sweep.h"
+#include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -140,7 +141,7 @@ static void add_bench(const struct tune_sweep *s, const struct tune_variant *v, 
 	long grid[3] = { 1, 1, 1 };
 	struct buf err = BUF_INIT;
 	json_t *params = json_array();
-	char ref[24];
+	char ref[24], *rf;
 	size_t i;
 
 	snprintf(ref, sizeof(ref), "v%03ld", s->plan.base);
@@ -157,6 +158,9 @@ static void add_bench(const struct tune_sweep *s, const struct tune_variant *v, 
 	json_object_set_new(req, "outputs", outputs(s));
 	json_object_set_new(req, "mutated", outputs(s));
 	json_set_str(req, "reference", ref);
+	rf = path_join(s->out_dir, TUNE_REFERENCE_FILE);
+	json_set_str(req, "reference_file", rf);
+	free(rf);
 	json_set_bool(req, "is_reference", (long)v->index == s->plan.base);
 	json_object_set_new(req, "tolerances", tune_tolerances());
 	json_set_int(req, "reps", BENCH_REPS);

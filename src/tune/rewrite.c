@@ -457,7 +457,7 @@ void rewrite_apply(const char *src, size_t len, const struct rewrite *r,
 static void hunk(const struct srclines *s, const struct rewrite *r, size_t from,
 		 size_t to, size_t a, size_t b, long shift, struct buf *out)
 {
-	size_t i, e = from, added = 0, removed = 0;
+	size_t i, e = from, added = 0;
 	struct buf body = BUF_INIT;
 
 	for (i = a; i <= b; i++) {
@@ -472,7 +472,7 @@ static void hunk(const struct srclines *s, const struct rewrite *r, size_t from,
 			added++;
 		}
 	}
-	buf_addf(out, "@@ -%zu,%zu +%ld,%zu @@\n", a, b - a + 1 - removed,
+	buf_addf(out, "@@ -%zu,%zu +%ld,%zu @@\n", a, b - a + 1,
 		 (long)a + shift, b - a + 1 + added);
 	buf_add(out, body.buf, body.len);
 	buf_release(&body);

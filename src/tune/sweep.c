@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "tune/grid.h"
 #include "tune/request.h"
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
@@ -352,6 +352,7 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 		    const struct tune_opts *o, enum tune_fail *fail, struct buf *err)
 {
 	struct tune_plan_opts po = TUNE_PLAN_OPTS_INIT;
+	char *ref;
 
 	memset(s, 0, sizeof(*s));
 	s->o = o;
@@ -391,7 +392,12 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
 	s->peak_gbps = o->peak_gbps;
 	s->out_dir = out_dir(s);
-	return mkdir_p(s->out_dir, err);
+	if (mkdir_p(s->out_dir, err) < 0)
+		return -1;
+	ref = path_join(s->out_dir, TUNE_REFERENCE_FILE);
+	unlink(ref);
+	free(ref);
+	return 0;
 }
 
 int tune_sweep_edits(const struct tune_sweep *s, const struct tune_variant *v,
@@ -497,12 +503,11 @@ static void run_variant(struct tune_sweep *s, struct tune_variant *v,
 	free(path);
 }
 
-int tune_sweep_run(struct tune_sweep *s, struct buf *err)
+void tune_sweep_run(struct tune_sweep *s)
 {
 	double start = now_s();
 	struct tune_variant *v;
 
-	(void)err;
 	while ((v = tune_plan_next(&s->plan))) {
 		struct tune_result *r = tune_results_at(&s->res, v->index);
 		double t0 = now_s();
@@ -518,7 +523,6 @@ int tune_sweep_run(struct tune_sweep *s, struct buf *err)
 	if (!s->o->compile_only)
 		s->winner = tune_winner(&s->plan, &s->res, s->o->noise);
 	s->wall_s = now_s() - start;
-	return 0;
 }
 
 void tune_sweep_release(struct tune_sweep *s)

@@ -52,6 +52,13 @@ enum tune_fail {
 	TUNE_FAIL_TARGET,	/* a target that cannot be compiled here */
 };
 
+/*
+ * The base variant's outputs, saved by the worker that ran it, so that
+ * every other worker (another environment, or one restarted after a
+ * timeout) compares against them. Removed when a sweep starts.
+ */
+#define TUNE_REFERENCE_FILE "reference.pt"
+
 enum { TUNE_ENV_INHERIT, TUNE_ENV_BUF_ON, TUNE_ENV_BUF_OFF, TUNE_NENV };
 
 struct tune_sweep {
@@ -82,8 +89,12 @@ struct tune_sweep {
 int tune_sweep_init(struct tune_sweep *s, const char *input,
 		    const struct tune_opts *o, enum tune_fail *fail, struct buf *err);
 
-/* Runs every planned variant, with progress lines. 0, or -1 with err. */
-int tune_sweep_run(struct tune_sweep *s, struct buf *err);
+/*
+ * Runs every planned variant, with progress lines. A variant's failure is
+ * its result, never the sweep's; then decides the winner (not in
+ * compile-only mode).
+ */
+void tune_sweep_run(struct tune_sweep *s);
 
 void tune_sweep_release(struct tune_sweep *s);
 

@@ -157,6 +157,14 @@ class FakeOps:
     def max_abs_err(self, a, b):
         return max(abs(x - y) for x, y in zip(a, b))
 
+    def save(self, outputs, path):
+        with open(path, "w") as f:
+            json.dump({n: {str(i): list(t) for i, t in o.items()} for n, o in outputs.items()}, f)
+
+    def load(self, path):
+        with open(path) as f:
+            return {n: {int(i): T(t) for i, t in o.items()} for n, o in json.load(f).items()}
+
 
 def double(args):
     args[1][:] = [2 * x for x in args[0]]
@@ -205,6 +213,16 @@ def test_in_place_outputs_are_compared_after_a_restored_launch():
     # the same kernel again: equal, because every run starts from the
     # pristine output, not from what the timing reps left behind
     assert bench.run(dict(BASE, is_reference=False), accumulate)["status"] == "ok"
+
+
+def test_a_new_worker_reads_the_saved_reference(tmp_path):
+    ref = str(tmp_path / "reference")
+    first = tune_worker.Bench(FakeOps([]))
+    assert first.run(dict(BASE, is_reference=True, reference_file=ref), double)["status"] == "ok"
+    # another process (a restart, another environment): only the file is shared
+    second = tune_worker.Bench(FakeOps([]))
+    assert second.run(dict(BASE, reference_file=ref), double_small_only)["status"] == "wrong"
+    assert second.run(dict(BASE, reference_file=ref), double)["status"] == "ok"
 
 
 def test_no_reference_is_an_error():
