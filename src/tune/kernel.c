@@ -269,16 +269,15 @@ static int set_one(struct tune_kernel *k, const char *item, struct buf *err)
 	return 0;
 }
 
-/* "name=type" entries separated by commas. */
-int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
-			      struct buf *err)
+int tune_each_item(const char *list, int (*fn)(void *ctx, const char *item, struct buf *err),
+		   void *ctx, struct buf *err)
 {
-	const char *p = spec;
+	const char *p = list;
 
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		char *item = xstrndup(p, n);
-		int ret = set_one(k, item, err);
+		int ret = fn(ctx, item, err);
 
 		free(item);
 		if (ret < 0)
@@ -288,4 +287,15 @@ int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
 			p++;
 	}
 	return 0;
+}
+
+static int set_item(void *k, const char *item, struct buf *err)
+{
+	return set_one(k, item, err);
+}
+
+int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
+			      struct buf *err)
+{
+	return tune_each_item(spec, set_item, k, err);
 }

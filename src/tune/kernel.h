@@ -79,6 +79,14 @@ int tune_kernel_from_describe(const json_t *d, const char *source,
 int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
 			      struct buf *err);
 
+/*
+ * Calls fn(ctx, item, err) for each comma-separated item of `list` (a
+ * --signature or --config value); stops at the first that returns < 0.
+ * Returns 0 or -1.
+ */
+int tune_each_item(const char *list, int (*fn)(void *ctx, const char *item, struct buf *err),
+		   void *ctx, struct buf *err);
+
 /* The argument named `name`, or NULL. */
 const struct tune_arg *tune_kernel_arg(const struct tune_kernel *k, const char *name);
 /* 1 when the argument's type is a pointer ("*..."). */

@@ -78,6 +78,17 @@ static void add_edit(struct rewrite *r, size_t line, int replace, char *text)
 	r->nr++;
 }
 
+/* Replaces line i by `text` (taken) unless they are equal; 1 when it did. */
+static int replace_line(struct rewrite *r, const struct srclines *s, size_t i, char *text)
+{
+	if (!strcmp(text, s->l[i - 1])) {
+		free(text);
+		return 0;
+	}
+	add_edit(r, i, 1, text);
+	return 1;
+}
+
 static char *group(const char *s, const regmatch_t *m)
 {
 	return xstrndup(s + m->rm_so, (size_t)(m->rm_eo - m->rm_so));
@@ -323,12 +334,7 @@ int rewrite_body_const(const char *src, size_t len, const struct tune_kernel *k,
 			char *text = xstrfmt("%s%s : tl.constexpr = %ld", ind, name, value);
 
 			free(ind);
-			if (strcmp(text, s.l[i - 1])) {
-				add_edit(r, i, 1, text);
-				added = 1;
-			} else {
-				free(text);
-			}
+			added = replace_line(r, &s, i, text);
 		}
 	regfree(&re);
 	free(pat);
@@ -388,19 +394,9 @@ int rewrite_pointer_range(const char *src, size_t len, const struct tune_kernel 
 
 	split(src, len, &s);
 	kernel_range(k, &s, &first, &last);
-	for (i = first; i <= last && !added; i++) {
-		char *text;
-
-		if (!strstr(s.l[i - 1], "'configs': [{"))
-			continue;
-		text = ptr32_line(k, s.l[i - 1]);
-		if (strcmp(text, s.l[i - 1])) {
-			add_edit(r, i, 1, text);
-			added = 1;
-		} else {
-			free(text);
-		}
-	}
+	for (i = first; i <= last && !added; i++)
+		if (strstr(s.l[i - 1], "'configs': [{"))
+			added = replace_line(r, &s, i, ptr32_line(k, s.l[i - 1]));
 	split_release(&s);
 	return added;
 }

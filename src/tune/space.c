@@ -385,30 +385,33 @@ static int set_value(const struct tune_space *s, struct tune_config *c,
 	return 0;
 }
 
+struct parse_ctx {
+	const struct tune_space *s;	/* the parameters */
+	struct tune_config *c;		/* what is set */
+};
+
+static int parse_item(void *ctx, const char *item, struct buf *err)
+{
+	struct parse_ctx *pc = ctx;
+	char *name = xstrdup(item), *eq = strchr(name, '=');
+	int ret = -1;
+
+	if (eq) {
+		*eq = '\0';
+		ret = set_value(pc->s, pc->c, name, eq + 1, err);
+	} else {
+		buf_addf(err, "'%s' is not NAME=VALUE", item);
+	}
+	free(name);
+	return ret;
+}
+
 int tune_config_parse(const struct tune_space *s, const char *text,
 		      struct tune_config *c, struct buf *err)
 {
-	const char *p = text;
+	struct parse_ctx pc = { s, c };
 
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		char *item = xstrndup(p, n), *eq = strchr(item, '=');
-		int ret = -1;
-
-		if (eq) {
-			*eq = '\0';
-			ret = set_value(s, c, item, eq + 1, err);
-		} else {
-			buf_addf(err, "'%s' is not NAME=VALUE", item);
-		}
-		free(item);
-		if (ret < 0)
-			return -1;
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
+	return tune_each_item(text, parse_item, &pc, err);
 }
 
 static void from_json_value(const struct tune_space *s, struct tune_config *c,
