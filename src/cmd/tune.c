@@ -214,7 +214,8 @@ int cmd_tune(int argc, const char **argv)
 			ret = r;
 		if (!ran)
 			break;
-		print_kernel(stdout, &s[i], 0);
+		if (!json || strcmp(json, "-"))
+			print_kernel(stdout, &s[i], 0);
 		done++;
 	}
 	if (json && json_write_path(doc, json, &err) < 0)

@@ -81,4 +81,10 @@ test_expect_success 'the Markdown report has the kernel table' '
 	test_grep "^\| v000 +\| base +\| ok " g.md
 '
 
+test_expect_success '--json - puts only JSON on stdout' '
+	tko tune --out out2 --json - kdir >only.json &&
+	test "$(json_q only.json .schema_version)" = 1 &&
+	test "$(json_q only.json ".kernels[0].winner.label")" = XBLOCK=2048
+'
+
 test_done
