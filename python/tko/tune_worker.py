@@ -20,6 +20,7 @@ Requests (see docs/json.md, "tko tune worker protocol"):
             timings, mutated arguments restored before every repetition) and
             compare the outputs with the reference variant's on the captured
             inputs and on fresh random inputs of the same shapes and strides
+  copy_bandwidth  the device's measured copy rate, for the peak column
   quit      exit
 
 Environment switches that Triton reads at import (AMDGCN_USE_BUFFER_OPS) are
@@ -555,6 +556,27 @@ def op_bench(req):
     return fields
 
 
+def op_copy_bandwidth(req):
+    """The device's copy rate in GB/s (bytes read + written per second),
+    median of device-event timings of a large device-to-device copy."""
+    import torch
+    n = int(req.get("bytes", 1 << 30))
+    src = torch.empty(n, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    times = []
+    for i in range(int(req.get("reps", 20)) + 3):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        dst.copy_(src)
+        end.record()
+        end.synchronize()
+        if i >= 3:
+            times.append(start.elapsed_time(end))
+    ms = statistics.median(times)
+    return {"status": "ok", "bytes": n, "time_ms": ms, "gbps": 2 * n / (ms / 1e3) / 1e9}
+
+
 # ---- the loop ---------------------------------------------------------------
 
 def op_hello(req):
@@ -571,14 +593,17 @@ def op_hello(req):
         rep["torch"] = torch.__version__
         if torch.cuda.is_available():
             p = torch.cuda.get_device_properties(0)
-            rep["gpu"] = {"name": p.name, "arch": getattr(p, "gcnArchName", None)
-                          or "sm_%d%d" % (p.major, p.minor)}
+            # ROCm and DTK report "gfx942:sramecc+:xnack-": the arch is the first part
+            arch = (getattr(p, "gcnArchName", None) or "").split(":")[0]
+            rep["gpu"] = {"name": p.name, "arch": arch or "sm_%d%d" % (p.major, p.minor),
+                          "multiprocessor_count": p.multi_processor_count}
     except ImportError:
         pass
     return rep
 
 
-OPS = {"hello": op_hello, "describe": op_describe, "compile": op_compile, "bench": op_bench}
+OPS = {"hello": op_hello, "describe": op_describe, "compile": op_compile, "bench": op_bench,
+       "copy_bandwidth": op_copy_bandwidth}
 
 
 def handle(req):

@@ -333,6 +333,23 @@ static int add_bases(struct tune_sweep *s, struct buf *err)
 	return 0;
 }
 
+/* The device's copy rate: the peak that GB/s figures are a fraction of. */
+static void measure_peak(struct tune_sweep *s)
+{
+	json_t *req = json_pack("{s:s, s:s}", "op", "copy_bandwidth", "id", "copy");
+	json_t *rep = NULL;
+	struct buf err = BUF_INIT;
+
+	if (worker_call(&s->w[0], req, SETUP_TIMEOUT_S, &rep, &err) == 0 &&
+	    json_num(rep, "gbps", -1) > 0)
+		s->peak_gbps = json_num(rep, "gbps", -1);
+	else
+		msg_warn("cannot measure the copy bandwidth%s%s", err.len ? ": " : "", err.buf);
+	json_decref(req);
+	json_decref(rep);
+	buf_release(&err);
+}
+
 /* OUT/<kernel>-<target> with --out, else KERNEL_DIR/tune or ./tko-tune/<kernel>-<target>. */
 static char *out_dir(const struct tune_sweep *s)
 {
@@ -391,6 +408,8 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
 		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
 	s->peak_gbps = o->peak_gbps;
+	if (!o->compile_only && s->peak_gbps <= 0)
+		measure_peak(s);
 	s->out_dir = out_dir(s);
 	if (mkdir_p(s->out_dir, err) < 0)
 		return -1;

@@ -118,6 +118,8 @@ int worker_start(struct worker *w, const char *const *argv,
 		buf_addf(err, "cannot create the worker's pipes: %s", strerror(errno));
 		return -1;
 	}
+	buf_reset(&w->in);
+	buf_reset(&w->err);
 	env = make_env(env_add);
 	fflush(NULL);
 	w->pid = fork();

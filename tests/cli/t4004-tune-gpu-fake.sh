@@ -22,6 +22,7 @@ test_expect_success 'setup: a captured kernel directory' '
 	printf "%s\n" "{\"schema_version\": 1, \"kernel\": \"$name\"," \
 		"\"args\": [{\"name\": \"xnumel\", \"kind\": \"scalar\", \"value\": $xnumel}]," \
 		"\"storages\": [], \"mutated_arg_names\": [], \"best_index\": 1," \
+		"\"inductor_num_bytes\": 201326592," \
 		"\"configs\": [{\"kwargs\": {\"XBLOCK\": 512}, \"num_warps\": 8, \"num_stages\": 1, \"time_ms\": 1.2}," \
 		"{\"kwargs\": {\"XBLOCK\": 1024}, \"num_warps\": 4, \"num_stages\": 1, \"time_ms\": 1.1}]}" \
 		>kdir/capture.json &&
@@ -79,6 +80,14 @@ test_expect_success 'the Markdown report has the kernel table' '
 	name=$(sed -n "s/^def \(triton_[a-z0-9_]*\)(.*/\1/p" "$POI") &&
 	test_grep "^## $name \(pointwise\) on sm_90" g.md &&
 	test_grep "^\| v000 +\| base +\| ok " g.md
+'
+
+test_expect_success 'GB/s from Inductor'"'"'s byte count, peak from the measured copy rate' '
+	json_q g.json ".kernels[0].variants[0] | [.gbps, .peak_fraction] | @tsv" >got &&
+	awk "BEGIN { g = 201326592 / 1e9 / (1.0 / 1e3); printf \"%.3f\t%.5f\n\", g, g / 4000 }" >want &&
+	awk -F "\t" "{ printf \"%.3f\t%.5f\n\", \$1, \$2 }" got >got.rounded &&
+	test_cmp want got.rounded &&
+	test "$(json_q g.json ".kernels[0].peak_gbps")" = 4000
 '
 
 test_expect_success '--json - puts only JSON on stdout' '

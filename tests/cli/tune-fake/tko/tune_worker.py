@@ -45,6 +45,8 @@ def main():
             rep.update(status="ok", triton="fake", gpu={"name": "fake", "arch": "sm_90"})
         elif op == "describe":
             rep.update(real.op_describe(req))
+        elif op == "copy_bandwidth":
+            rep.update(status="ok", gbps=4000.0)
         elif op == "bench":
             rep.update(bench(req))
         else:
