@@ -299,3 +299,67 @@ int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
 {
 	return tune_each_item(spec, set_item, k, err);
 }
+
+static const struct {
+	const char *torch;	/* capture.json dtype */
+	const char *triton;	/* Triton signature element type */
+} dtypes[] = {
+	{ "float32", "fp32" }, { "float16", "fp16" }, { "bfloat16", "bf16" },
+	{ "float64", "fp64" }, { "int64", "i64" }, { "int32", "i32" }, { "int16", "i16" },
+	{ "int8", "i8" }, { "uint8", "u8" }, { "bool", "i1" },
+	{ "float8_e4m3fn", "fp8e4nv" }, { "float8_e5m2", "fp8e5" },
+};
+
+static const char *triton_dtype(const char *torch)
+{
+	size_t i;
+
+	for (i = 0; torch && i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+		if (!strcmp(dtypes[i].torch, torch))
+			return dtypes[i].triton;
+	return NULL;
+}
+
+/* What Triton's JIT specialises on: a 16-byte aligned start, a multiple of 16. */
+static void capture_arg(struct tune_kernel *k, struct tune_arg *a, const json_t *c)
+{
+	const char *kind = json_str(c, "kind");
+	const json_t *v = json_object_get(c, "value");
+
+	if (kind && !strcmp(kind, "tensor") && triton_dtype(json_str(c, "dtype"))) {
+		long long off = json_int(c, "storage_offset", 0) * json_int(c, "element_size", 1);
+
+		free(a->type);
+		a->type = xstrfmt("*%s", triton_dtype(json_str(c, "dtype")));
+		a->divisibility = off % 16 == 0 ? 16 : 0;
+	} else if (kind && !strcmp(kind, "scalar") && !strcmp(a->type ? a->type : "", "constexpr")) {
+		json_object_set(k->constants, a->name, (json_t *)v);
+	} else if (kind && !strcmp(kind, "scalar") && json_is_integer(v)) {
+		json_int_t n = json_integer_value(v);
+
+		free(a->type);
+		a->type = xstrdup(n > 2147483647LL || n < -2147483648LL ? "i64" : "i32");
+		a->divisibility = n % 16 == 0 ? 16 : 0;
+	} else if (kind && !strcmp(kind, "scalar") && json_is_real(v)) {
+		free(a->type);
+		a->type = xstrdup("fp32");
+	} else if (kind && !strcmp(kind, "scalar") && json_is_boolean(v)) {
+		free(a->type);
+		a->type = xstrdup("i1");
+	}
+}
+
+void tune_kernel_from_capture(struct tune_kernel *k, const json_t *args)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(args, i, c) {
+		const char *name = json_str(c, "name");
+		size_t j;
+
+		for (j = 0; name && j < k->nargs; j++)
+			if (!strcmp(k->args[j].name, name))
+				capture_arg(k, &k->args[j], c);
+	}
+}

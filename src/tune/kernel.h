@@ -80,6 +80,14 @@ int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
 			      struct buf *err);
 
 /*
+ * A hand-written kernel's argument types and constexpr values from the
+ * "args" of its capture.json, specialised as Triton's JIT does it: a
+ * tensor whose start is 16-byte aligned and an integer that is a multiple
+ * of 16 get tt.divisibility=16; constexpr arguments become constants.
+ */
+void tune_kernel_from_capture(struct tune_kernel *k, const json_t *args);
+
+/*
  * Calls fn(ctx, item, err) for each comma-separated item of `list` (a
  * --signature or --config value); stops at the first that returns < 0.
  * Returns 0 or -1.

@@ -194,6 +194,8 @@ static int apply_args(struct tune_sweep *s, struct buf *err)
 {
 	size_t i;
 
+	if (s->k.kind == TUNE_KIND_USER && s->capture)
+		tune_kernel_from_capture(&s->k, json_object_get(s->capture, "args"));
 	if (s->o->signature && tune_kernel_set_signature(&s->k, s->o->signature, err) < 0)
 		return -1;
 	for (i = 0; s->o->consts && i < s->o->consts->nr; i++) {
