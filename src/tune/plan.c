@@ -81,6 +81,14 @@ static long find_key(const struct tune_plan *p, const char *key)
 	return -1;
 }
 
+/* Configs tko derives must respect the space's rules; the configs it
+ * starts from (Inductor's, the user's) are measured whatever they are. */
+static int derived(enum tune_origin origin)
+{
+	return origin == TUNE_FROM_SOURCE || origin == TUNE_FROM_GRID ||
+	       origin == TUNE_FROM_DESCENT;
+}
+
 /* Adds a variant unless it is invalid or planned already; its index or -1. */
 static long add_variant(struct tune_plan *p, const struct tune_config *c,
 			unsigned src, enum tune_origin origin)
@@ -88,7 +96,7 @@ static long add_variant(struct tune_plan *p, const struct tune_config *c,
 	struct buf key = BUF_INIT, label = BUF_INIT;
 	struct tune_variant *v;
 
-	if (!tune_config_valid(&p->space, c, NULL))
+	if (derived(origin) && !tune_config_valid(&p->space, c, NULL))
 		return -1;
 	make_key(p, c, src, &key);
 	if (find_key(p, key.buf) >= 0) {

@@ -111,8 +111,10 @@ void tune_plan_release(struct tune_plan *p);
 /*
  * Adds a starting config. The first added is the base, against which
  * labels and speedups are given; `inductor_ms` is Inductor's own time for
- * it (-1 when unknown). Duplicates are ignored. Returns the variant's
- * index, or -1 when the config is a duplicate.
+ * it (-1 when unknown). A starting config is not held to the space's
+ * validity rules (Inductor chose it; it is measured as it is), but the
+ * configs derived from it are. Returns the variant's index, or -1 when
+ * the config is a duplicate.
  */
 long tune_plan_add_base(struct tune_plan *p, const struct tune_config *cfg,
 			enum tune_origin origin, double inductor_ms);

@@ -323,15 +323,6 @@ static int add_bases(struct tune_sweep *s, struct buf *err)
 			: s->k.kind == TUNE_KIND_USER ? "--const values"
 			: "tko's default guess (no autotuned config was found)";
 	}
-	if (s->plan.base < 0) {
-		struct buf why = BUF_INIT;
-
-		tune_config_valid(&s->plan.space, &cfg, &why);
-		buf_addf(err, "the base config of '%s' is not valid on %s: %s", s->k.name,
-			 s->arch->name, why.buf);
-		buf_release(&why);
-		return -1;
-	}
 	return 0;
 }
 

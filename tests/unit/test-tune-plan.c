@@ -152,8 +152,8 @@ static void test_neighbourhood_and_dedupe(void **state)
 {
 	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
 	/* one step of each tuned parameter, by hand */
-	const char *want[] = { "base", "XBLOCK=2048", "XBLOCK=512", "num_warps=8",
-			       "num_warps=2" };
+	const char *want[] = { "base", "XBLOCK=64,num_warps=8", "XBLOCK=2048", "XBLOCK=512",
+			       "num_warps=8", "num_warps=2" };
 	struct tune_kernel k;
 	struct tune_plan p;
 	struct tune_variant *v;
@@ -167,13 +167,19 @@ static void test_neighbourhood_and_dedupe(void **state)
 	base_plan(&p, &k, "sm_90", &o, "XBLOCK=1024,num_warps=4");
 	c = p.v[0].cfg;
 	assert_int_equal(tune_plan_add_base(&p, &c, TUNE_FROM_INDUCTOR, -1), -1);
+	/* Inductor's configs are measured even where tko's rules would not
+	 * derive them: 64 elements over 8 warps of 32 threads */
+	c.v[tune_space_find(&p.space, "XBLOCK")] = 64;
+	c.v[tune_space_find(&p.space, "num_warps")] = 8;
+	assert_false(tune_config_valid(&p.space, &c, NULL));
+	assert_int_equal(tune_plan_add_base(&p, &c, TUNE_FROM_INDUCTOR, -1), 1);
 	while ((v = tune_plan_next(&p))) {
 		assert_true(n < sizeof(want) / sizeof(want[0]));
 		assert_string_equal(v->label, want[n]);
 		tune_plan_record(&p, v->index, -1, 1, 0.1);
 		n++;
 	}
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6);
 	assert_null(p.stop_reason);
 	tune_plan_release(&p);
 	tune_kernel_release(&k);
