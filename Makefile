@@ -50,9 +50,23 @@ ANALYSE_SRC =
 
 REPORT_SRC =
 
-CMD_SRC =
+TUNE_SRC = \
+	src/tune/arch.c \
+	src/tune/grid.c \
+	src/tune/kernel.c \
+	src/tune/output.c \
+	src/tune/plan.c \
+	src/tune/request.c \
+	src/tune/result.c \
+	src/tune/rewrite.c \
+	src/tune/space.c \
+	src/tune/sweep.c \
+	src/tune/worker.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(CMD_SRC)
+CMD_SRC = \
+	src/cmd/tune.c
+
+LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 

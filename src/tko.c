@@ -22,6 +22,7 @@ struct command {
 
 /* In pipeline order: probe, capture, parse, inspect, replay, decide, report. */
 static const struct command commands[] = {
+	{ "tune", cmd_tune, "sweep a kernel's configs and source variants, checked; emit the winner" },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,234 @@
+/*
+ * tko tune: sweep a kernel's launch configs and source variants, check
+ * every variant against the base, and emit the winner. Wiring only: the
+ * work is in src/tune/ (sweep.h describes the flow).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/exitcode.h"
+#include "tune/output.h"
+#include "tune/sweep.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/msg.h"
+#include "util/opts.h"
+#include "util/table.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"tko tune [--compile-only --target ARCH] [--budget SECONDS] [--json FILE] [--md FILE]\n"
+	"         [--out DIR] [--kernel NAME] [--config K=V,...] KERNEL_DIR|KERNEL.py...",
+	"",
+	"Plans variants of each kernel (launch configs around the autotuned best,",
+	"tl.multiple_of/tl.assume hints, tt.pointer_range=32, AMD buffer ops),",
+	"compiles them with Triton, and on a GPU times them and checks their outputs",
+	"against the base config's on captured and random inputs. --compile-only",
+	"needs no GPU: it shows what each variant compiles to for --target.",
+	"gfx926/928/936/938 need DTK and triton-das; upstream Triton cannot compile them.",
+	NULL,
+};
+
+static int exit_for(enum tune_fail f)
+{
+	static const int codes[] = {
+		[TUNE_FAIL_INPUT] = EXIT_FAIL,
+		[TUNE_FAIL_NOMATCH] = EXIT_NOMATCH,
+		[TUNE_FAIL_TOOL] = EXIT_TOOL,
+		[TUNE_FAIL_CHILD] = EXIT_CHILD,
+		[TUNE_FAIL_TARGET] = EXIT_TOOL,
+	};
+
+	return codes[f];
+}
+
+static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
+{
+	struct table t = TABLE_INIT;
+	struct buf notes = BUF_INIT;
+	const struct tune_variant *w = s->winner >= 0 ? &s->plan.v[s->winner] : NULL;
+
+	fprintf(fp, "%s%s (%s) on %s: base from %s%s\n", md ? "## " : "", s->k.name,
+		tune_kind_name(s->k.kind), s->arch->name, s->base_note, md ? "\n" : "");
+	tune_output_table(s, &t);
+	if (md)
+		table_print_md(&t, fp);
+	else
+		table_print(&t, fp);
+	tune_output_notes(s, &notes);
+	if (notes.len)
+		fprintf(fp, "%s%s", md ? "\n" : "", notes.buf);
+	if (s->plan.stop_reason)
+		fprintf(fp, "%sstopped at the %s limit with variants left to try\n",
+			md ? "\n" : "", s->plan.stop_reason);
+	if (s->o->compile_only)
+		fprintf(fp, "%scompile-only: no timings; each variant's source and ISA are in %s/variants/\n",
+			md ? "\n" : "", s->out_dir);
+	else if (w)
+		fprintf(fp, "%swinner: v%03ld %s; files in %s/winner/\n", md ? "\n" : "",
+			s->winner, w->label, s->out_dir);
+	else
+		fprintf(fp, "%sno variant could be timed\n", md ? "\n" : "");
+	fputc('\n', fp);
+	table_release(&t);
+	buf_release(&notes);
+}
+
+static json_t *doc_new(const struct tune_opts *o)
+{
+	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 1, "tool", "tko tune",
+			 "mode", o->compile_only ? "compile-only" : "gpu", "kernels", json_array());
+}
+
+static int write_md(const char *path, struct tune_sweep *s, size_t n, struct buf *err)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	size_t i;
+
+	if (atomic_open(&af, path, err) < 0)
+		return -1;
+	fputs("# tko tune\n\n", af.fp);
+	for (i = 0; i < n; i++)
+		print_kernel(af.fp, &s[i], 1);
+	return atomic_commit(&af, err);
+}
+
+/* The sweep's own copy of its JSON, beside its variants. */
+static int write_own_json(const struct tune_opts *o, struct tune_sweep *s, json_t *k,
+			  struct buf *err)
+{
+	json_t *doc = doc_new(o);
+	char *path = path_join(s->out_dir, "tune.json");
+	int ret;
+
+	json_array_append(json_object_get(doc, "kernels"), k);
+	ret = json_write_path(doc, path, err);
+	json_decref(doc);
+	free(path);
+	return ret;
+}
+
+static int check_target(const char *target)
+{
+	struct buf err = BUF_INIT;
+	int ret = EXIT_OK;
+
+	if (target && tune_arch_check(target, 0, &err) < 0) {
+		msg_error("%s", err.buf);
+		ret = tune_arch_find(target) ? EXIT_TOOL : EXIT_USAGE;
+	}
+	buf_release(&err);
+	return ret;
+}
+
+/* Sweeps one input; *ran says whether it got as far as running variants. */
+static int run_one(struct tune_sweep *s, const char *input, const struct tune_opts *o,
+		   json_t *doc, int *ran)
+{
+	struct buf err = BUF_INIT;
+	enum tune_fail fail;
+	json_t *k;
+	int ret = EXIT_OK;
+
+	*ran = 0;
+	if (tune_sweep_init(s, input, o, &fail, &err) < 0) {
+		msg_error("%s", err.buf);
+		buf_release(&err);
+		return exit_for(fail);
+	}
+	*ran = 1;
+	tune_sweep_run(s);
+	k = tune_output_json(s);
+	json_array_append_new(json_object_get(doc, "kernels"), k);
+	if (tune_output_winner(s, &err) < 0 || write_own_json(o, s, k, &err) < 0) {
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else if (s->res.nr && s->res.r[s->plan.base].status != TUNE_ST_OK &&
+		   s->res.r[s->plan.base].status != TUNE_ST_COMPILED) {
+		msg_error("the base variant of '%s' failed (%s): %s", s->k.name,
+			  tune_status_name(s->res.r[s->plan.base].status),
+			  s->res.r[s->plan.base].error ? s->res.r[s->plan.base].error : "");
+		ret = EXIT_FAIL;
+	}
+	buf_release(&err);
+	return ret;
+}
+
+int cmd_tune(int argc, const char **argv)
+{
+	struct tune_opts o = { 0 };
+	struct strlist consts = STRLIST_INIT;
+	const char *json = NULL, *md = NULL;
+	long max_variants = 40;
+	struct tune_sweep *s;
+	struct buf err = BUF_INIT;
+	json_t *doc;
+	int n, i, tried = 0, done = 0, ran, ret = EXIT_OK;
+	const struct opt options[] = {
+		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
+		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
+		OPT_DOUBLE(0, "budget", &o.budget_s, "SECONDS", "stop planning past this much work per kernel (default 60)"),
+		OPT_INT(0, "max-variants", &max_variants, "N", "at most N variants per kernel (default 40)"),
+		OPT_DOUBLE(0, "timeout", &o.timeout_s, "SECONDS", "time limit of one variant (default 300)"),
+		OPT_STRING(0, "kernel", &o.kernel, "NAME", "the kernel to tune in a file with several"),
+		OPT_STRING(0, "config", &o.config, "K=V,...", "the base config (default: the autotuned one)"),
+		OPT_STRING(0, "signature", &o.signature, "NAME=TYPE,...", "argument types of a hand-written kernel (x_ptr=*fp32,n=i32:16; :16 = divisible by 16)"),
+		OPT_LIST(0, "const", &consts, "NAME=VALUE", "a constexpr value of a hand-written kernel (repeatable)"),
+		OPT_DOUBLE(0, "peak-gbps", &o.peak_gbps, "GBPS", "the device's copy bandwidth for the peak column"),
+		OPT_BOOL(0, "no-source", &o.no_source, "no source variants, launch configs only"),
+		OPT_BOOL(0, "no-search", &o.no_search, "no config search, source variants only"),
+		OPT_STRING(0, "out", &o.out_dir, "DIR", "files go to DIR/<kernel>-<target>/ (default: KERNEL_DIR/tune/, or ./tko-tune/<kernel>-<target>/)"),
+		OPT_STRING(0, "json", &json, "FILE", "write JSON to FILE ('-': stdout)"),
+		OPT_STRING(0, "md", &md, "FILE", "write Markdown to FILE"),
+		OPT_END(),
+	};
+
+	o.budget_s = 60;
+	o.timeout_s = 300;
+	o.noise = 0.02;
+	n = opts_parse(argc, argv, options, usage, 0, NULL);
+	if (n < 0)
+		return opts_exit_code(n);
+	if (!n) {
+		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
+		return EXIT_USAGE;
+	}
+	if (max_variants < 1 || o.budget_s < 0 || o.timeout_s <= 0) {
+		msg_error("--max-variants, --budget and --timeout must be positive");
+		return EXIT_USAGE;
+	}
+	if ((ret = check_target(o.target)) != EXIT_OK)
+		return ret;
+	o.max_variants = (size_t)max_variants;
+	o.consts = &consts;
+	doc = doc_new(&o);
+	s = xcalloc((size_t)n, sizeof(*s));
+	for (i = 0; i < n; i++) {
+		int r = run_one(&s[i], argv[i], &o, doc, &ran);
+
+		tried++;
+		if (r != EXIT_OK)
+			ret = r;
+		if (!ran)
+			break;
+		if (!json || strcmp(json, "-"))
+			print_kernel(stdout, &s[i], 0);
+		done++;
+	}
+	if (json && json_write_path(doc, json, &err) < 0)
+		ret = EXIT_FAIL;
+	else if (md && write_md(md, s, (size_t)(done), &err) < 0)
+		ret = EXIT_FAIL;
+	if (err.len)
+		msg_error("%s", err.buf);
+	for (i = 0; i < tried; i++)
+		tune_sweep_release(&s[i]);
+	free(s);
+	json_decref(doc);
+	strlist_release(&consts);
+	buf_release(&err);
+	return ret;
+}

@@ -1,0 +1,307 @@
+/*
+ * A sweep's JSON, table and winner files (see output.h).
+ *
+ * GB/s is Inductor's kernel_num_gb (its estimate of the bytes a kernel
+ * moves, present with TORCHINDUCTOR_BENCHMARK_KERNEL=1) over the time; it
+ * is labelled as Inductor's estimate, never as measured HBM traffic.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune/output.h"
+#include "tune/rewrite.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "banned.h"
+
+static const struct tune_result *result(const struct tune_sweep *s, size_t i)
+{
+	return i < s->res.nr ? &s->res.r[i] : NULL;
+}
+
+static double base_ms(const struct tune_sweep *s)
+{
+	const struct tune_result *b = s->plan.base >= 0 ? result(s, (size_t)s->plan.base) : NULL;
+
+	return b && tune_result_usable(b) ? b->time_ms : -1;
+}
+
+static double gbps(const struct tune_sweep *s, double ms)
+{
+	return s->num_gb > 0 && ms > 0 ? s->num_gb / (ms / 1e3) : -1;
+}
+
+static void set_num(json_t *j, const char *key, double v)
+{
+	json_set_new(j, key, v >= 0 ? json_real(v) : NULL);
+}
+
+static json_t *src_list(unsigned src)
+{
+	struct buf b = BUF_INIT;
+	json_t *list = json_array();
+	const char *p;
+
+	tune_src_names(src, &b);
+	for (p = b.buf; *p;) {
+		size_t n = strcspn(p, "+");
+
+		json_array_append_new(list, json_stringn(p, n));
+		p += n + (p[n] == '+');
+	}
+	buf_release(&b);
+	return list;
+}
+
+static json_t *env_json(unsigned src)
+{
+	const char *const *e = tune_sweep_env(src);
+	json_t *j = json_object();
+
+	for (; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char *name = xstrndup(*e, (size_t)(eq - *e));
+
+		json_set_str(j, name, eq + 1);
+		free(name);
+	}
+	return j;
+}
+
+static const char *correct_text(const struct tune_result *r, int compile_only)
+{
+	if (compile_only || r->status == TUNE_ST_COMPILED)
+		return "n/a";
+	if (r->status == TUNE_ST_OK)
+		return "yes";
+	if (r->status == TUNE_ST_WRONG)
+		return "no";
+	return "-";
+}
+
+static json_t *variant_json(const struct tune_sweep *s, const struct tune_variant *v,
+			    const struct tune_result *r)
+{
+	json_t *j = json_object();
+	double b = base_ms(s);
+	char id[24];
+
+	snprintf(id, sizeof(id), "v%03zu", v->index);
+	json_set_str(j, "id", id);
+	json_set_str(j, "label", v->label);
+	json_set_str(j, "origin", tune_origin_name(v->origin));
+	json_set_new(j, "source_variants", src_list(v->src));
+	json_set_new(j, "config", tune_config_to_json(&s->plan.space, &v->cfg));
+	json_set_new(j, "env", env_json(v->src));
+	json_set_str(j, "status", tune_status_name(r->status));
+	json_set_new(j, "error", r->error ? json_string(r->error) : NULL);
+	set_num(j, "time_ms", r->time_ms);
+	set_num(j, "inductor_ms", v->inductor_ms);
+	set_num(j, "speedup", b > 0 && tune_result_usable(r) ? b / r->time_ms : -1);
+	set_num(j, "gbps", tune_result_usable(r) ? gbps(s, r->time_ms) : -1);
+	set_num(j, "peak_fraction", tune_result_usable(r) && s->peak_gbps > 0 &&
+		gbps(s, r->time_ms) > 0 ? gbps(s, r->time_ms) / s->peak_gbps : -1);
+	set_num(j, "compile_ms", r->compile_ms);
+	json_set_new(j, "shared_bytes", r->shared_bytes >= 0 ? json_integer(r->shared_bytes) : NULL);
+	json_set_new(j, "source", r->source ? json_string(r->source) : NULL);
+	json_set_new(j, "files", r->files ? json_incref(r->files) : json_object());
+	json_set_new(j, "checks", r->checks ? json_incref(r->checks) : json_array());
+	return j;
+}
+
+static json_t *space_json(const struct tune_space *sp)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; i < sp->n; i++)
+		json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:b}", "name",
+						      sp->p[i].name, "min", sp->p[i].min, "max",
+						      sp->p[i].max, "tuned", sp->p[i].tuned));
+	return list;
+}
+
+static json_t *winner_json(const struct tune_sweep *s)
+{
+	const struct tune_variant *v;
+	json_t *j;
+	char id[24];
+
+	if (s->winner < 0)
+		return NULL;
+	v = &s->plan.v[s->winner];
+	snprintf(id, sizeof(id), "v%03ld", s->winner);
+	j = json_pack("{s:s, s:s}", "id", id, "label", v->label);
+	set_num(j, "time_ms", s->res.r[s->winner].time_ms);
+	set_num(j, "speedup", base_ms(s) > 0 ? base_ms(s) / s->res.r[s->winner].time_ms : -1);
+	json_set_bool(j, "is_base", s->winner == s->plan.base);
+	return j;
+}
+
+json_t *tune_output_json(const struct tune_sweep *s)
+{
+	json_t *j = json_object(), *vars = json_array();
+	size_t i;
+
+	json_set_str(j, "kernel", s->k.name);
+	json_set_str(j, "source", s->source);
+	json_set_str(j, "kind", tune_kind_name(s->k.kind));
+	json_set_str(j, "target", s->arch->name);
+	json_set_str(j, "out_dir", s->out_dir);
+	json_set_str(j, "base_from", s->base_note);
+	json_set_new(j, "space", space_json(&s->plan.space));
+	json_set_new(j, "stopped", s->plan.stop_reason ? json_string(s->plan.stop_reason) : NULL);
+	set_num(j, "wall_s", s->wall_s);
+	set_num(j, "num_gb", s->num_gb);
+	set_num(j, "peak_gbps", s->peak_gbps > 0 ? s->peak_gbps : -1);
+	for (i = 0; i < s->plan.nr; i++)
+		if (s->plan.v[i].done)
+			json_array_append_new(vars, variant_json(s, &s->plan.v[i], result(s, i)));
+	json_set_new(j, "variants", vars);
+	json_set_new(j, "winner", winner_json(s));
+	return j;
+}
+
+static void cell_ms(struct table *t, double v, const char *fmt)
+{
+	if (v >= 0)
+		table_cell(t, fmt, v);
+	else
+		table_cell(t, "-");
+}
+
+void tune_output_table(const struct tune_sweep *s, struct table *t)
+{
+	size_t i;
+	double b = base_ms(s);
+
+	table_columns(t, "id|variant|status|time ms|GB/s|peak|vs base|compile ms|shared B|correct",
+		      "lllrrrrrrl");
+	for (i = 0; i < s->plan.nr; i++) {
+		const struct tune_variant *v = &s->plan.v[i];
+		const struct tune_result *r = result(s, i);
+		int ok = r && tune_result_usable(r);
+		double g = ok ? gbps(s, r->time_ms) : -1;
+
+		if (!v->done || !r)
+			continue;
+		table_row(t);
+		table_cell(t, "v%03zu%s", i, (long)i == s->winner ? "*" : "");
+		table_cell(t, "%s", v->label);
+		table_cell(t, "%s", tune_status_name(r->status));
+		cell_ms(t, r->time_ms, "%.4f");
+		cell_ms(t, g, "%.0f");
+		cell_ms(t, g > 0 && s->peak_gbps > 0 ? 100 * g / s->peak_gbps : -1, "%.0f%%");
+		cell_ms(t, ok && b > 0 ? b / r->time_ms : -1, "%.2fx");
+		cell_ms(t, r->compile_ms, "%.0f");
+		if (r->shared_bytes >= 0)
+			table_cell(t, "%ld", r->shared_bytes);
+		else
+			table_cell(t, "-");
+		table_cell(t, "%s", correct_text(r, s->o->compile_only));
+	}
+}
+
+void tune_output_notes(const struct tune_sweep *s, struct buf *out)
+{
+	size_t i;
+
+	for (i = 0; i < s->plan.nr && i < s->res.nr; i++)
+		if (s->plan.v[i].done && s->res.r[i].error)
+			buf_addf(out, "v%03zu %s: %s\n", i, tune_status_name(s->res.r[i].status),
+				 s->res.r[i].error);
+}
+
+/* triton.Config({'XBLOCK': 2048}, num_warps=8, num_stages=1) */
+static char *triton_config(const json_t *cfg)
+{
+	struct buf b = BUF_INIT;
+	const char *key;
+	json_t *v;
+	int first = 1;
+
+	buf_adds(&b, "triton.Config({");
+	json_object_foreach(json_object_get(cfg, "kwargs"), key, v) {
+		buf_addf(&b, "%s'%s': %lld", first ? "" : ", ", key,
+			 (long long)json_integer_value(v));
+		first = 0;
+	}
+	buf_addf(&b, "}, num_warps=%lld, num_stages=%lld",
+		 (long long)json_integer_value(json_object_get(cfg, "num_warps")),
+		 (long long)json_integer_value(json_object_get(cfg, "num_stages")));
+	json_object_foreach(json_object_get(cfg, "options"), key, v) {
+		if (json_is_integer(v))
+			buf_addf(&b, ", %s=%lld", key, (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			buf_addf(&b, ", %s='%s'", key, json_string_value(v));
+	}
+	buf_addch(&b, ')');
+	return buf_detach(&b, NULL);
+}
+
+static int write_json(const char *dir, const char *name, json_t *j, struct buf *err)
+{
+	char *path = path_join(dir, name);
+	int ret = json_write_path(j, path, err);
+
+	free(path);
+	return ret;
+}
+
+static int write_patch(struct tune_sweep *s, const struct tune_variant *v, const char *dir,
+		       struct buf *err)
+{
+	struct rewrite r = REWRITE_INIT;
+	struct buf diff = BUF_INIT, why = BUF_INIT;
+	char *path = path_join(dir, "source.patch");
+	int ret = 0;
+
+	if (tune_sweep_edits(s, v, &r, &why) == 0)
+		rewrite_diff(s->text.buf, s->text.len, &r, path_base(s->source), &diff);
+	if (diff.len)
+		ret = write_file_atomic(path, diff.buf, diff.len, err);
+	rewrite_release(&r);
+	buf_release(&diff);
+	buf_release(&why);
+	free(path);
+	return ret;
+}
+
+int tune_output_winner(struct tune_sweep *s, struct buf *err)
+{
+	const struct tune_variant *v;
+	struct buf text = BUF_INIT;
+	char *dir, *path, *tc;
+	json_t *cfg, *j;
+	int ret;
+
+	if (s->winner < 0)
+		return 0;
+	v = &s->plan.v[s->winner];
+	dir = path_join(s->out_dir, "winner");
+	path = path_join(dir, "kernel.py");
+	cfg = tune_config_to_json(&s->plan.space, &v->cfg);
+	j = json_pack("{s:i, s:s, s:s, s:s, s:O}", "schema_version", 1, "tool", "tko tune",
+		      "kernel", s->k.name, "label", v->label, "config", cfg);
+	json_set_new(j, "env", env_json(v->src));
+	tc = triton_config(cfg);
+	json_set_str(j, "triton_config", tc);
+	free(tc);
+	json_set_new(j, "source_variants", src_list(v->src));
+	ret = mkdir_p(dir, err);
+	if (!ret)
+		ret = file_read(s->res.r[s->winner].source, 0, &text, err);
+	if (!ret)
+		ret = write_file_atomic(path, text.buf, text.len, err);
+	if (!ret)
+		ret = write_patch(s, v, dir, err);
+	if (!ret)
+		ret = write_json(dir, "config.json", j, err);
+	json_decref(cfg);
+	json_decref(j);
+	buf_release(&text);
+	free(dir);
+	free(path);
+	return ret;
+}

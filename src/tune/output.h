@@ -1,0 +1,28 @@
+/*
+ * What a sweep shows and leaves behind: the per-kernel JSON (docs/json.md,
+ * "tko tune"), the terminal/Markdown table, and the winner's files under
+ * OUT/winner/: kernel.py (the winning source), source.patch (a unified
+ * diff from the original, when the source changed) and config.json (the
+ * launch config as Inductor's triton.Config, with the environment it needs).
+ */
+#ifndef TKO_TUNE_OUTPUT_H
+#define TKO_TUNE_OUTPUT_H
+
+#include <jansson.h>
+
+#include "tune/sweep.h"
+#include "util/table.h"
+
+/* The kernel's entry of the "kernels" list. A new reference. */
+json_t *tune_output_json(const struct tune_sweep *s);
+
+/* One row per variant that ran. */
+void tune_output_table(const struct tune_sweep *s, struct table *t);
+
+/* Failures and skips, one line each ("v003 compile_error: ..."). */
+void tune_output_notes(const struct tune_sweep *s, struct buf *out);
+
+/* Writes OUT/winner/ when there is a winner other than nothing. 0 or -1 + err. */
+int tune_output_winner(struct tune_sweep *s, struct buf *err);
+
+#endif

@@ -1,0 +1,341 @@
+/*
+ * The variant plan (see plan.h): the phases base -> source -> grid ->
+ * descent, dedupe by key, and the budget.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune/plan.h"
+#include "util/mem.h"
+#include "banned.h"
+
+#define HIP (1u << TUNE_HIP)
+#define CUDA (1u << TUNE_CUDA)
+
+static const struct {
+	unsigned flag;		/* TUNE_SRC_* */
+	const char *name;	/* in labels and JSON */
+	unsigned backends;	/* where it means something */
+} srcvars[] = {
+	{ TUNE_SRC_HINTS, "hints", HIP | CUDA },
+	{ TUNE_SRC_ASSUME, "assume", HIP | CUDA },
+	{ TUNE_SRC_PTR32, "ptr32", HIP },
+	{ TUNE_SRC_BUF_ON, "bufops", HIP },
+	{ TUNE_SRC_BUF_OFF, "nobufops", HIP },
+};
+
+static const char *const origin_names[] = {
+	"autotune", "inductor", "given", "default", "source", "grid", "descent",
+};
+
+const char *tune_origin_name(enum tune_origin o)
+{
+	return origin_names[o];
+}
+
+void tune_src_names(unsigned src, struct buf *out)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < sizeof(srcvars) / sizeof(srcvars[0]); i++)
+		if (src & srcvars[i].flag) {
+			buf_addf(out, "%s%s", first ? "" : "+", srcvars[i].name);
+			first = 0;
+		}
+}
+
+/* ---- the plan ---------------------------------------------------------- */
+
+static void make_key(const struct tune_plan *p, const struct tune_config *c,
+		     unsigned src, struct buf *out)
+{
+	tune_config_diff(&p->space, c, NULL, out);
+	buf_addf(out, "|%x", src);
+}
+
+static void make_label(const struct tune_plan *p, const struct tune_variant *v,
+		       struct buf *out)
+{
+	const struct tune_config *base = p->base >= 0 ? &p->v[p->base].cfg : NULL;
+
+	if (base)
+		tune_config_diff(&p->space, &v->cfg, base, out);
+	if (v->src) {
+		if (out->len)
+			buf_addch(out, ' ');
+		buf_addch(out, '+');
+		tune_src_names(v->src, out);
+	}
+	if (!out->len)
+		buf_adds(out, "base");
+}
+
+static long find_key(const struct tune_plan *p, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->v[i].key, key))
+			return (long)i;
+	return -1;
+}
+
+/* Configs tko derives must respect the space's rules; the configs it
+ * starts from (Inductor's, the user's) are measured whatever they are. */
+static int derived(enum tune_origin origin)
+{
+	return origin == TUNE_FROM_SOURCE || origin == TUNE_FROM_GRID ||
+	       origin == TUNE_FROM_DESCENT;
+}
+
+/* Adds a variant unless it is invalid or planned already; its index or -1. */
+static long add_variant(struct tune_plan *p, const struct tune_config *c,
+			unsigned src, enum tune_origin origin)
+{
+	struct buf key = BUF_INIT, label = BUF_INIT;
+	struct tune_variant *v;
+
+	if (derived(origin) && !tune_config_valid(&p->space, c, NULL))
+		return -1;
+	make_key(p, c, src, &key);
+	if (find_key(p, key.buf) >= 0) {
+		buf_release(&key);
+		return -1;
+	}
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	v = &p->v[p->nr];
+	memset(v, 0, sizeof(*v));
+	v->index = p->nr;
+	v->cfg = *c;
+	v->src = src;
+	v->origin = origin;
+	v->key = buf_detach(&key, NULL);
+	v->inductor_ms = v->time_ms = -1;
+	make_label(p, v, &label);
+	v->label = buf_detach(&label, NULL);
+	return (long)p->nr++;
+}
+
+int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
+		   const struct tune_arch *arch, const struct tune_plan_opts *opts,
+		   struct buf *err)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->base = p->best = p->descent_center = -1;
+	p->opts = *opts;
+	tune_space_build(&p->space, k, arch);
+	if (!p->space.n) {
+		buf_addf(err, "kernel '%s' has no launch parameter to tune", k->name);
+		return -1;
+	}
+	for (i = 0; i < sizeof(srcvars) / sizeof(srcvars[0]); i++)
+		if (srcvars[i].backends & (1u << arch->backend))
+			p->src_allowed |= srcvars[i].flag;
+	return 0;
+}
+
+void tune_plan_release(struct tune_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		free(p->v[i].key);
+		free(p->v[i].label);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+	p->base = p->best = -1;
+}
+
+long tune_plan_add_base(struct tune_plan *p, const struct tune_config *cfg,
+			enum tune_origin origin, double inductor_ms)
+{
+	long i = add_variant(p, cfg, 0, origin);
+
+	if (i < 0)
+		return -1;
+	p->v[i].inductor_ms = inductor_ms;
+	if (p->base < 0) {
+		p->base = i;
+		free(p->v[i].label);
+		p->v[i].label = xstrdup("base");
+	}
+	return i;
+}
+
+static const struct tune_variant *center(const struct tune_plan *p)
+{
+	return &p->v[p->best >= 0 ? p->best : p->base];
+}
+
+static void plan_source(struct tune_plan *p)
+{
+	const struct tune_config *c = &p->v[p->base].cfg;
+	unsigned all = p->src_allowed & ~TUNE_SRC_BUF_OFF;
+	size_t i;
+
+	for (i = 0; i < sizeof(srcvars) / sizeof(srcvars[0]); i++)
+		if (p->src_allowed & srcvars[i].flag)
+			add_variant(p, c, srcvars[i].flag, TUNE_FROM_SOURCE);
+	add_variant(p, c, all, TUNE_FROM_SOURCE);
+}
+
+/* One step of parameter i from value v, up (dir > 0) or down; -1 when none. */
+static int step(const struct tune_param *t, int v, int dir)
+{
+	long n;
+
+	if (t->kind == TUNE_POW2)
+		n = dir > 0 ? (long)v * 2 : v / 2;
+	else
+		n = v + (dir > 0 ? 1 : -1);
+	return n < t->min || n > t->max || n == v ? -1 : (int)n;
+}
+
+static void plan_neighbours(struct tune_plan *p)
+{
+	const struct tune_variant *c = center(p);
+	struct tune_config base = c->cfg;
+	unsigned src = c->src;
+	size_t i;
+	int dir;
+
+	for (i = 0; i < p->space.n; i++) {
+		if (!p->space.p[i].tuned)
+			continue;
+		for (dir = 1; dir >= -1; dir -= 2) {
+			struct tune_config n = base;
+			int v = step(&p->space.p[i], base.v[i], dir);
+
+			if (v < 0)
+				continue;
+			n.v[i] = v;
+			add_variant(p, &n, src, TUNE_FROM_DESCENT);
+		}
+	}
+}
+
+/* Block sizes x1, x4, /4 and warps x1, x2, /2 around the center, odometer order. */
+static void plan_grid(struct tune_plan *p)
+{
+	const struct tune_variant *c = center(p);
+	int idx[TUNE_MAXP], nidx = 0, digit[TUNE_MAXP] = { 0 }, i;
+	size_t added = 0, before = p->nr;
+	unsigned src = c->src;
+	struct tune_config base = c->cfg;
+
+	for (i = 0; i < (int)p->space.n; i++)
+		if (p->space.p[i].tuned && p->space.p[i].kind == TUNE_POW2)
+			idx[nidx++] = i;
+	while (nidx && added < p->opts.grid_max) {
+		struct tune_config n = base;
+		int k, carry = 1;
+
+		for (k = 0; k < nidx && carry; k++) {
+			digit[k] = (digit[k] + 1) % 3;
+			carry = digit[k] == 0;
+		}
+		if (carry)
+			break;
+		for (k = 0; k < nidx; k++) {
+			int f = p->space.p[idx[k]].at == TUNE_AT_WARPS ? 2 : 4;
+			long v = base.v[idx[k]];
+
+			v = digit[k] == 1 ? v * f : digit[k] == 2 ? v / f : v;
+			n.v[idx[k]] = (int)v;
+		}
+		if (add_variant(p, &n, src, TUNE_FROM_GRID) >= 0)
+			added = p->nr - before;
+	}
+}
+
+/* Fills the queue with the next phase; 0 when the plan is complete. */
+static int advance(struct tune_plan *p)
+{
+	switch (p->phase) {
+	case TUNE_PH_BASE:
+		p->phase = TUNE_PH_SOURCE;
+		if (!p->opts.no_source)
+			plan_source(p);
+		return 1;
+	case TUNE_PH_SOURCE:
+		p->phase = TUNE_PH_GRID;
+		if (!p->opts.no_search)
+			plan_grid(p);
+		return 1;
+	case TUNE_PH_GRID:
+		p->phase = TUNE_PH_DESCENT;
+		if (p->opts.no_search)
+			return 1;
+		p->descent_center = (long)center(p)->index;
+		plan_neighbours(p);
+		return 1;
+	case TUNE_PH_DESCENT:
+		if (!p->opts.no_search && p->best >= 0 && p->best != p->descent_center &&
+		    p->v[p->best].time_ms < p->v[p->descent_center].time_ms * (1 - p->opts.noise)) {
+			p->descent_center = p->best;
+			plan_neighbours(p);
+			return 1;
+		}
+		p->phase = TUNE_PH_DONE;
+		return 0;
+	case TUNE_PH_DONE:
+		break;
+	}
+	return 0;
+}
+
+static double est_cost(const struct tune_plan *p)
+{
+	return p->costed ? p->spent_s / (double)p->costed : p->opts.first_cost_s;
+}
+
+static struct tune_variant *stop(struct tune_plan *p, const char *why)
+{
+	p->stopped = 1;
+	p->stop_reason = why;
+	return NULL;
+}
+
+struct tune_variant *tune_plan_next(struct tune_plan *p)
+{
+	if (p->base < 0)
+		return NULL;
+	while (!p->stopped) {
+		if (p->next < p->nr) {
+			struct tune_variant *v = &p->v[p->next];
+
+			if (p->opts.max_variants && p->next >= p->opts.max_variants)
+				return stop(p, "max-variants");
+			if ((long)p->next != p->base && p->opts.budget_s > 0 &&
+			    p->spent_s + est_cost(p) > p->opts.budget_s)
+				return stop(p, "budget");
+			p->next++;
+			return v;
+		}
+		if (!advance(p))
+			return NULL;
+	}
+	return NULL;
+}
+
+void tune_plan_record(struct tune_plan *p, size_t index, double time_ms,
+		      int usable, double cost_s)
+{
+	struct tune_variant *v;
+
+	if (index >= p->nr)
+		return;
+	v = &p->v[index];
+	v->time_ms = time_ms;
+	v->usable = usable;
+	v->done = 1;
+	p->spent_s += cost_s > 0 ? cost_s : 0;
+	p->costed++;
+	if (usable && time_ms >= 0 &&
+	    (p->best < 0 || time_ms < p->v[p->best].time_ms))
+		p->best = (long)index;
+}

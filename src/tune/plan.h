@@ -1,0 +1,136 @@
+/*
+ * The variant plan of tko tune: which launch configs and source variants
+ * to try for one kernel, in what order, within a time budget.
+ *
+ * The search space is a struct tune_space (space.h).
+ *
+ * The search is smarter than a full grid:
+ *   1. the base config (the autotuned best) and the other configs Inductor
+ *      tried, so all are measured side by side;
+ *   2. the source variants (hints, tl.assume, tt.pointer_range=32, the
+ *      buffer-ops switch) on the base config;
+ *   3. a coarse grid around the best so far (block sizes x4 and /4, warps
+ *      x2 and /2), with the best source variant;
+ *   4. coordinate descent: every one-step neighbour of the best, again
+ *      while the best improves by more than the noise.
+ * Variants are deduplicated by a canonical key; the plan stops at
+ * max_variants or when the budget would be exceeded. Without timings
+ * (--compile-only) the descent sees no improvement and stops after one
+ * neighbourhood, so the plan is base, source variants, grid, neighbours.
+ *
+ *	struct tune_plan p;
+ *	tune_plan_init(&p, &kernel, arch, &opts, &err);
+ *	tune_plan_add_base(&p, &cfg, TUNE_FROM_AUTOTUNE, -1);
+ *	while ((v = tune_plan_next(&p)))
+ *		... run v; tune_plan_record(&p, v->index, ms, usable, cost_s);
+ *	tune_plan_release(&p);
+ */
+#ifndef TKO_TUNE_PLAN_H
+#define TKO_TUNE_PLAN_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "tune/arch.h"
+#include "tune/kernel.h"
+#include "tune/space.h"
+#include "util/buf.h"
+
+/* Source variants: flags, combinable. */
+enum {
+	TUNE_SRC_HINTS = 1 << 0,	/* tl.multiple_of / tl.max_contiguous on offsets */
+	TUNE_SRC_ASSUME = 1 << 1,	/* tl.assume(x >= 0) on offsets and size arguments */
+	TUNE_SRC_PTR32 = 1 << 2,	/* tt.pointer_range=32 on pointer arguments */
+	TUNE_SRC_BUF_ON = 1 << 3,	/* AMDGCN_USE_BUFFER_OPS=1 in the worker */
+	TUNE_SRC_BUF_OFF = 1 << 4,	/* AMDGCN_USE_BUFFER_OPS=0 in the worker */
+};
+
+/* Where a variant came from. */
+enum tune_origin {
+	TUNE_FROM_AUTOTUNE,	/* the config Inductor's autotuning chose */
+	TUNE_FROM_INDUCTOR,	/* another config Inductor tried */
+	TUNE_FROM_GIVEN,	/* --config, or a .best_config file */
+	TUNE_FROM_DEFAULT,	/* tko's guess: no autotuned config was known */
+	TUNE_FROM_SOURCE,	/* a source variant of the base config */
+	TUNE_FROM_GRID,		/* the coarse grid */
+	TUNE_FROM_DESCENT,	/* a coordinate-descent neighbour */
+};
+
+struct tune_variant {
+	size_t index;		/* position in the plan */
+	struct tune_config cfg;	/* the launch config */
+	unsigned src;		/* TUNE_SRC_* flags */
+	enum tune_origin origin;	/* why it was planned */
+	char *key;		/* canonical key, for dedupe */
+	char *label;		/* short name for tables: "base", "XBLOCK=2048 +ptr32" */
+	double inductor_ms;	/* Inductor's own timing of this config, or -1 */
+	double time_ms;		/* measured here, or -1 */
+	int usable;		/* compiled (and, with timings, correct) */
+	int done;		/* recorded */
+};
+
+struct tune_plan_opts {
+	double budget_s;	/* stop planning past this much work (0: no limit) */
+	size_t max_variants;	/* at most this many variants (0: no limit) */
+	size_t grid_max;	/* coarse-grid points at most */
+	double noise;		/* relative improvement that counts (0.01) */
+	double first_cost_s;	/* cost guess for one variant before any was measured */
+	int no_source;		/* plan no source variants */
+	int no_search;		/* plan no grid or descent */
+};
+#define TUNE_PLAN_OPTS_INIT { 60.0, 40, 8, 0.01, 4.0, 0, 0 }
+
+enum tune_phase { TUNE_PH_BASE, TUNE_PH_SOURCE, TUNE_PH_GRID, TUNE_PH_DESCENT, TUNE_PH_DONE };
+
+struct tune_plan {
+	struct tune_space space;	/* the parameters */
+	struct tune_plan_opts opts;	/* limits */
+	struct tune_variant *v;		/* every variant planned, in order */
+	size_t nr, alloc;
+	size_t next;			/* the first not handed out */
+	long base;			/* index of the base variant, -1 before tune_plan_add_base */
+	long best;			/* index of the best usable timed variant, -1 */
+	long descent_center;		/* the variant whose neighbours were planned last */
+	enum tune_phase phase;		/* what the queue is filled with */
+	unsigned src_allowed;		/* source flags that apply to this target */
+	double spent_s;			/* recorded cost so far */
+	size_t costed;			/* variants whose cost was recorded */
+	int stopped;			/* budget or max_variants reached */
+	const char *stop_reason;	/* why the plan stopped early, or NULL */
+};
+
+/*
+ * Builds the space for `k` on `arch`. Returns 0, or -1 with a line in err
+ * (e.g. a hand-written kernel with no tunable parameter).
+ */
+int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
+		   const struct tune_arch *arch, const struct tune_plan_opts *opts,
+		   struct buf *err);
+void tune_plan_release(struct tune_plan *p);
+
+/*
+ * Adds a starting config. The first added is the base, against which
+ * labels and speedups are given; `inductor_ms` is Inductor's own time for
+ * it (-1 when unknown). A starting config is not held to the space's
+ * validity rules (Inductor chose it; it is measured as it is), but the
+ * configs derived from it are. Returns the variant's index, or -1 when
+ * the config is a duplicate.
+ */
+long tune_plan_add_base(struct tune_plan *p, const struct tune_config *cfg,
+			enum tune_origin origin, double inductor_ms);
+
+/* The next variant to run, or NULL when the plan is done. */
+struct tune_variant *tune_plan_next(struct tune_plan *p);
+
+/*
+ * Records a variant's outcome: time_ms < 0 when not timed, usable 0 when
+ * it failed to compile, timed out or was wrong; cost_s the seconds it took.
+ */
+void tune_plan_record(struct tune_plan *p, size_t index, double time_ms,
+		      int usable, double cost_s);
+
+/* "hints+ptr32", or "" for none. */
+void tune_src_names(unsigned src, struct buf *out);
+const char *tune_origin_name(enum tune_origin o);
+
+#endif

@@ -1,0 +1,557 @@
+/*
+ * One kernel's sweep (see sweep.h): input, worker start, describe, plan,
+ * and the loop over variants.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tune/request.h"
+#include "tune/rewrite.h"
+#include "tune/sweep.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/msg.h"
+#include "util/walk.h"
+#include "banned.h"
+
+/* Kernel sources past this are not Triton kernels. */
+#define MAX_SOURCE (16u << 20)
+/* A hello or describe needs only Triton's import. */
+#define SETUP_TIMEOUT_S 120.0
+
+static const char *const env_of[TUNE_NENV][2] = {
+	{ NULL, NULL },
+	{ "AMDGCN_USE_BUFFER_OPS=1", NULL },
+	{ "AMDGCN_USE_BUFFER_OPS=0", NULL },
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
+{
+	if (is_dir(input)) {
+		char *cap = path_join(input, "capture.json");
+
+		s->source = path_join(input, "kernel.py");
+		if (is_file(cap)) {
+			s->capture_path = cap;
+			s->capture = json_load_path(cap, err);
+			if (!s->capture)
+				return -1;
+		} else {
+			free(cap);
+		}
+	} else {
+		s->source = xstrdup(input);
+	}
+	if (file_read(s->source, MAX_SOURCE, &s->text, err) < 0)
+		return -1;
+	return text_input_check(s->source, s->text.buf, s->text.len, err);
+}
+
+static int start_worker(struct tune_sweep *s, int env, struct buf *err)
+{
+	struct buf py = BUF_INIT, script = BUF_INIT;
+	const char *argv[3];
+	json_t *req, *rep = NULL;
+	int ret = -1;
+
+	if (worker_locate(&py, &script, err) < 0)
+		goto out;
+	argv[0] = py.buf;
+	argv[1] = script.buf;
+	argv[2] = NULL;
+	if (worker_start(&s->w[env], argv, env_of[env], err) < 0)
+		goto out;
+	req = json_pack("{s:s, s:s}", "op", "hello", "id", "hello");
+	ret = worker_call(&s->w[env], req, SETUP_TIMEOUT_S, &rep, err);
+	json_decref(req);
+	if (ret == WORKER_TIMEOUT)
+		buf_addf(err, "the tune worker did not answer within %.0f s", SETUP_TIMEOUT_S);
+	if (!ret && strcmp(json_str(rep, "status") ? json_str(rep, "status") : "", "ok")) {
+		buf_addf(err, "the tune worker ('%s') cannot start: %s", py.buf,
+			 json_str(rep, "error") ? json_str(rep, "error") : "no reason given");
+		ret = -1;
+	}
+	if (ret)
+		ret = -1;
+	if (ret)
+		json_decref(rep);
+	else if (!s->hello)
+		s->hello = rep;
+	else
+		json_decref(rep);
+out:
+	buf_release(&py);
+	buf_release(&script);
+	return ret;
+}
+
+static const json_t *choose_kernel(struct tune_sweep *s, const json_t *kernels,
+				   struct buf *err)
+{
+	const char *want = s->o->kernel ? s->o->kernel : json_str(s->capture, "kernel");
+	const json_t *k, *found = NULL;
+	struct buf names = BUF_INIT;
+	size_t i, n = 0;
+
+	json_array_foreach(kernels, i, k) {
+		buf_addf(&names, "%s%s", i ? ", " : "", json_str(k, "name"));
+		if (!want || !strcmp(want, json_str(k, "name"))) {
+			found = k;
+			n++;
+		}
+	}
+	if (n != 1) {
+		if (!json_array_size(kernels))
+			buf_addf(err, "'%s' has no @triton.jit kernel", s->source);
+		else if (want)
+			buf_addf(err, "'%s' has no kernel '%s' (it has: %s)", s->source,
+				 want, names.buf);
+		else
+			buf_addf(err, "'%s' has %zu kernels (%s); choose one with --kernel",
+				 s->source, n, names.buf);
+		found = NULL;
+	}
+	buf_release(&names);
+	return found;
+}
+
+static int describe(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
+{
+	json_t *req = json_pack("{s:s, s:s, s:s}", "op", "describe", "id", "describe",
+				"source", s->source);
+	json_t *rep = NULL;
+	const json_t *k;
+	int ret = worker_call(&s->w[0], req, SETUP_TIMEOUT_S, &rep, err);
+
+	json_decref(req);
+	*fail = TUNE_FAIL_CHILD;
+	if (ret)
+		return -1;
+	if (strcmp(json_str(rep, "status") ? json_str(rep, "status") : "", "ok")) {
+		buf_addf(err, "cannot read '%s': %s", s->source,
+			 json_str(rep, "error") ? json_str(rep, "error") : "worker error");
+		*fail = TUNE_FAIL_INPUT;
+		json_decref(rep);
+		return -1;
+	}
+	*fail = TUNE_FAIL_NOMATCH;
+	k = choose_kernel(s, json_object_get(rep, "kernels"), err);
+	ret = k ? tune_kernel_from_describe(k, s->source, &s->k, err) : -1;
+	*fail = k ? TUNE_FAIL_INPUT : TUNE_FAIL_NOMATCH;
+	json_decref(rep);
+	return ret;
+}
+
+static int pick_arch(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
+{
+	const json_t *gpu = json_object_get(s->hello, "gpu");
+	const char *name = s->o->target ? s->o->target : json_str(gpu, "arch");
+
+	*fail = TUNE_FAIL_TARGET;
+	if (!name) {
+		buf_adds(err, s->o->compile_only
+			 ? "--compile-only needs --target (gfx942, sm_90, ...)"
+			 : "no GPU is visible to the tune worker; use --compile-only --target ARCH");
+		return -1;
+	}
+	if (!s->o->compile_only && !json_is_object(gpu)) {
+		buf_adds(err, "no GPU is visible to the tune worker (torch with a GPU is "
+			 "needed to time variants); use --compile-only");
+		return -1;
+	}
+	if (tune_arch_check(name, 0, err) < 0)
+		return -1;
+	s->arch = tune_arch_find(name);
+	return 0;
+}
+
+static json_t *const_value(const char *v)
+{
+	long n;
+	double d;
+
+	if (!parse_long(v, &n))
+		return json_integer(n);
+	if (!parse_double(v, &d))
+		return json_real(d);
+	if (!strcmp(v, "True") || !strcmp(v, "False"))
+		return json_boolean(!strcmp(v, "True"));
+	return json_string(v);
+}
+
+static int apply_args(struct tune_sweep *s, struct buf *err)
+{
+	size_t i;
+
+	if (s->k.kind == TUNE_KIND_USER && s->capture)
+		tune_kernel_from_capture(&s->k, json_object_get(s->capture, "args"));
+	if (s->o->signature && tune_kernel_set_signature(&s->k, s->o->signature, err) < 0)
+		return -1;
+	for (i = 0; s->o->consts && i < s->o->consts->nr; i++) {
+		const char *c = s->o->consts->v[i], *eq = strchr(c, '=');
+		char *name;
+
+		if (!eq || eq == c) {
+			buf_addf(err, "bad --const '%s' (want NAME=VALUE)", c);
+			return -1;
+		}
+		name = xstrndup(c, (size_t)(eq - c));
+		json_object_set_new(s->k.constants, name, const_value(eq + 1));
+		free(name);
+	}
+	for (i = 0; i < s->k.nargs; i++)
+		if (!s->k.args[i].type) {
+			buf_addf(err, "argument '%s' of '%s' has no type (give --signature "
+				 "NAME=TYPE,...)", s->k.args[i].name, s->k.name);
+			return -1;
+		}
+	return 0;
+}
+
+/* A lone .best_config beside a lone kernel module is Inductor's choice for it. */
+static json_t *sibling_best_config(const char *source, char **path)
+{
+	char *dir = xstrdup(source), *slash = strrchr(dir, '/');
+	struct strlist files = STRLIST_INIT;
+	struct buf err = BUF_INIT;
+	const char *found = NULL;
+	size_t i, py = 0, best = 0;
+	json_t *j = NULL;
+
+	if (slash)
+		*slash = '\0';
+	if (walk_files(slash ? dir : ".", &files, &err) == 0)
+		for (i = 0; i < files.nr; i++) {
+			const char *f = files.v[i];
+			size_t n = strlen(f);
+
+			if (n > 3 && !strcmp(f + n - 3, ".py"))
+				py++;
+			if (n > 12 && !strcmp(f + n - 12, ".best_config")) {
+				best++;
+				found = f;
+			}
+		}
+	if (py == 1 && best == 1) {
+		j = json_load_path(found, &err);
+		*path = j ? xstrdup(found) : NULL;
+	}
+	walk_release(&files);
+	buf_release(&err);
+	free(dir);
+	return j;
+}
+
+static void add_captured(struct tune_sweep *s)
+{
+	const json_t *cfgs = json_object_get(s->capture, "configs"), *c;
+	long best = (long)json_int(s->capture, "best_index", 0);
+	size_t i;
+
+	c = json_array_get(cfgs, (size_t)best);
+	if (c) {
+		struct tune_config cfg;
+
+		tune_config_default(&s->plan.space, &s->k, &cfg);
+		tune_config_from_json(&s->plan.space, c, &cfg);
+		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_AUTOTUNE, json_num(c, "time_ms", -1));
+		s->base_note = "the config Inductor's autotuning chose (capture.json)";
+	}
+	json_array_foreach(cfgs, i, c) {
+		struct tune_config cfg;
+
+		tune_config_default(&s->plan.space, &s->k, &cfg);
+		tune_config_from_json(&s->plan.space, c, &cfg);
+		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_INDUCTOR, json_num(c, "time_ms", -1));
+	}
+}
+
+/* A hand-written kernel's constexprs all need a value when nothing else gives one. */
+static int missing_const(const struct tune_sweep *s, struct buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < s->k.nargs; i++)
+		if (!strcmp(s->k.args[i].type, "constexpr") &&
+		    !json_object_get(s->k.constants, s->k.args[i].name)) {
+			buf_addf(err, "constexpr '%s' of '%s' has no value (give --const %s=VALUE "
+				 "or --config)", s->k.args[i].name, s->k.name, s->k.args[i].name);
+			return 1;
+		}
+	return 0;
+}
+
+static int add_bases(struct tune_sweep *s, struct buf *err)
+{
+	struct tune_config cfg;
+	char *path = NULL;
+	json_t *best;
+
+	tune_config_default(&s->plan.space, &s->k, &cfg);
+	if (s->o->config) {
+		if (tune_config_parse(&s->plan.space, s->o->config, &cfg, err) < 0)
+			return -1;
+		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_GIVEN, -1);
+		s->base_note = "--config";
+	}
+	if (s->capture)
+		add_captured(s);
+	if (s->plan.base < 0 && (best = sibling_best_config(s->source, &path))) {
+		tune_config_from_json(&s->plan.space, best, &cfg);
+		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_GIVEN, -1);
+		s->base_note = "the .best_config file beside the kernel";
+		json_decref(best);
+		free(path);
+	}
+	if (s->plan.base < 0 && s->k.kind == TUNE_KIND_USER && missing_const(s, err))
+		return -1;
+	if (s->plan.base < 0) {
+		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_DEFAULT, -1);
+		s->base_note = s->k.kind == TUNE_KIND_TEMPLATE
+			? "the template's own block sizes and decorator"
+			: s->k.kind == TUNE_KIND_USER ? "--const values"
+			: "tko's default guess (no autotuned config was found)";
+	}
+	return 0;
+}
+
+/* The device's copy rate: the peak that GB/s figures are a fraction of. */
+static void measure_peak(struct tune_sweep *s)
+{
+	json_t *req = json_pack("{s:s, s:s}", "op", "copy_bandwidth", "id", "copy");
+	json_t *rep = NULL;
+	struct buf err = BUF_INIT;
+
+	if (worker_call(&s->w[0], req, SETUP_TIMEOUT_S, &rep, &err) == 0 &&
+	    json_num(rep, "gbps", -1) > 0)
+		s->peak_gbps = json_num(rep, "gbps", -1);
+	else
+		msg_warn("cannot measure the copy bandwidth%s%s", err.len ? ": " : "", err.buf);
+	json_decref(req);
+	json_decref(rep);
+	buf_release(&err);
+}
+
+/* OUT/<kernel>-<target> with --out, else KERNEL_DIR/tune or ./tko-tune/<kernel>-<target>. */
+static char *out_dir(const struct tune_sweep *s)
+{
+	char *leaf = xstrfmt("%s-%s", s->k.name, s->arch->name), *dir;
+
+	if (s->o->out_dir)
+		dir = path_join(s->o->out_dir, leaf);
+	else if (s->capture_path)
+		dir = path_join(s->input, "tune");
+	else
+		dir = path_join("tko-tune", leaf);
+	free(leaf);
+	return dir;
+}
+
+int tune_sweep_init(struct tune_sweep *s, const char *input,
+		    const struct tune_opts *o, enum tune_fail *fail, struct buf *err)
+{
+	struct tune_plan_opts po = TUNE_PLAN_OPTS_INIT;
+	char *ref;
+
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->input = xstrdup(input);
+	s->winner = -1;
+	s->num_gb = -1;
+	buf_init(&s->text);
+	tune_kernel_init(&s->k);
+	for (int i = 0; i < TUNE_NENV; i++)
+		s->w[i] = (struct worker)WORKER_INIT;
+	*fail = TUNE_FAIL_INPUT;
+	if (read_input(s, input, err) < 0)
+		return -1;
+	if (!o->compile_only && !s->capture) {
+		buf_addf(err, "timing '%s' needs a captured kernel directory (kernel.py, "
+			 "capture.json, inputs/ from tko capture); use --compile-only to only "
+			 "compile it", input);
+		return -1;
+	}
+	*fail = TUNE_FAIL_TOOL;
+	if (start_worker(s, TUNE_ENV_INHERIT, err) < 0)
+		return -1;
+	if (describe(s, fail, err) < 0 || pick_arch(s, fail, err) < 0)
+		return -1;
+	*fail = TUNE_FAIL_INPUT;
+	if (apply_args(s, err) < 0)
+		return -1;
+	po.budget_s = o->budget_s;
+	po.max_variants = o->max_variants;
+	po.no_source = o->no_source;
+	po.no_search = o->no_search;
+	if (tune_plan_init(&s->plan, &s->k, s->arch, &po, err) < 0 ||
+	    tune_request_check(&s->k, &s->plan.space, err) < 0 || add_bases(s, err) < 0)
+		return -1;
+	s->num_gb = s->k.num_gb;
+	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
+		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
+	s->peak_gbps = o->peak_gbps;
+	if (!o->compile_only && s->peak_gbps <= 0)
+		measure_peak(s);
+	s->out_dir = out_dir(s);
+	if (mkdir_p(s->out_dir, err) < 0)
+		return -1;
+	ref = path_join(s->out_dir, TUNE_REFERENCE_FILE);
+	unlink(ref);
+	free(ref);
+	return 0;
+}
+
+int tune_sweep_edits(const struct tune_sweep *s, const struct tune_variant *v,
+		     struct rewrite *r, struct buf *why)
+{
+	const struct tune_space *sp = &s->plan.space;
+	size_t i;
+
+	if ((v->src & TUNE_SRC_HINTS) && !rewrite_hints(s->text.buf, s->text.len, &s->k, r)) {
+		buf_adds(why, "no program-id offset or 1-D index to hint");
+		return -1;
+	}
+	if ((v->src & TUNE_SRC_ASSUME) && !rewrite_assume(s->text.buf, s->text.len, &s->k, r)) {
+		buf_adds(why, "no offset or size argument to assume non-negative");
+		return -1;
+	}
+	if (v->src & TUNE_SRC_PTR32)
+		rewrite_pointer_range(s->text.buf, s->text.len, &s->k, r);
+	for (i = 0; i < sp->n; i++)
+		if (sp->p[i].at == TUNE_AT_BODY)
+			rewrite_body_const(s->text.buf, s->text.len, &s->k, sp->p[i].name,
+					   v->cfg.v[i], r);
+	return 0;
+}
+
+static int variant_source(struct tune_sweep *s, const struct tune_variant *v,
+			  struct buf *out, struct buf *why)
+{
+	struct rewrite r = REWRITE_INIT;
+	int ret = tune_sweep_edits(s, v, &r, why);
+
+	if (!ret)
+		rewrite_apply(s->text.buf, s->text.len, &r, out);
+	rewrite_release(&r);
+	return ret;
+}
+
+static int env_index(unsigned src)
+{
+	if (src & TUNE_SRC_BUF_ON)
+		return TUNE_ENV_BUF_ON;
+	if (src & TUNE_SRC_BUF_OFF)
+		return TUNE_ENV_BUF_OFF;
+	return TUNE_ENV_INHERIT;
+}
+
+const char *const *tune_sweep_env(unsigned src)
+{
+	return env_of[env_index(src)];
+}
+
+static void call_worker(struct tune_sweep *s, const struct tune_variant *v, json_t *req,
+			struct tune_result *r)
+{
+	int env = env_index(v->src), ret;
+	struct buf err = BUF_INIT;
+	json_t *rep = NULL;
+
+	if (!worker_running(&s->w[env]) && start_worker(s, env, &err) < 0) {
+		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
+		buf_release(&err);
+		return;
+	}
+	ret = worker_call(&s->w[env], req, s->o->timeout_s, &rep, &err);
+	if (ret == WORKER_TIMEOUT) {
+		char *msg = xstrfmt("ran past the %.0f s limit", s->o->timeout_s);
+
+		tune_result_fail(r, TUNE_ST_TIMEOUT, msg);
+		free(msg);
+	} else if (ret < 0) {
+		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
+	} else {
+		tune_result_from_reply(r, rep);
+	}
+	json_decref(rep);
+	buf_release(&err);
+}
+
+static void run_variant(struct tune_sweep *s, struct tune_variant *v,
+			struct tune_result *r)
+{
+	struct buf text = BUF_INIT, why = BUF_INIT, err = BUF_INIT;
+	char *dir = xstrfmt("%s/variants/%03zu", s->out_dir, v->index);
+	char *path = path_join(dir, "kernel.py");
+	json_t *req;
+
+	if (variant_source(s, v, &text, &why) < 0) {
+		tune_result_fail(r, TUNE_ST_SKIPPED, why.buf);
+	} else if (mkdir_p(dir, &err) < 0 ||
+		   write_file_atomic(path, text.buf, text.len, &err) < 0) {
+		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
+	} else {
+		free(r->source);
+		r->source = xstrdup(path);
+		req = tune_request_new(s, v, path, dir);
+		call_worker(s, v, req, r);
+		json_decref(req);
+	}
+	buf_release(&text);
+	buf_release(&why);
+	buf_release(&err);
+	free(dir);
+	free(path);
+}
+
+void tune_sweep_run(struct tune_sweep *s)
+{
+	double start = now_s();
+	struct tune_variant *v;
+
+	while ((v = tune_plan_next(&s->plan))) {
+		struct tune_result *r = tune_results_at(&s->res, v->index);
+		double t0 = now_s();
+
+		msg_progress("%s: variant %zu (%s) of %zu planned", s->k.name,
+			     v->index + 1, v->label, s->plan.nr);
+		run_variant(s, v, r);
+		tune_plan_record(&s->plan, v->index, r->time_ms, tune_result_usable(r),
+				 now_s() - t0);
+	}
+	msg_progress_done();
+	tune_results_at(&s->res, s->plan.nr ? s->plan.nr - 1 : 0);
+	if (!s->o->compile_only)
+		s->winner = tune_winner(&s->plan, &s->res, s->o->noise);
+	s->wall_s = now_s() - start;
+}
+
+void tune_sweep_release(struct tune_sweep *s)
+{
+	int i;
+
+	for (i = 0; i < TUNE_NENV; i++)
+		worker_stop(&s->w[i]);
+	tune_plan_release(&s->plan);
+	tune_results_release(&s->res);
+	tune_kernel_release(&s->k);
+	json_decref(s->capture);
+	json_decref(s->hello);
+	buf_release(&s->text);
+	free(s->input);
+	free(s->source);
+	free(s->capture_path);
+	free(s->out_dir);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,113 @@
+/*
+ * One kernel's sweep: from a kernel file (or a captured kernel directory)
+ * to a result per variant. It wires the other tune modules together:
+ *
+ *   input      KERNEL.py, or KERNEL_DIR with kernel.py and capture.json
+ *   describe   the worker reads the kernel's decorator (kernel.c)
+ *   plan       the search space and the base config (space.c, plan.c)
+ *   per variant: the source rewrites (rewrite.c), a compile or bench
+ *              request to the worker for its environment (worker.c),
+ *              its result (result.c)
+ *   output     the JSON, the table and the winner's files (output.c)
+ *
+ * Every variant's files go under OUT/variants/NNN/: kernel.py (its
+ * source) and what Triton produced (.ttir .ttgir .llir .amdgcn/.ptx
+ * .hsaco/.cubin .json).
+ */
+#ifndef TKO_TUNE_SWEEP_H
+#define TKO_TUNE_SWEEP_H
+
+#include <jansson.h>
+
+#include "tune/arch.h"
+#include "tune/kernel.h"
+#include "tune/plan.h"
+#include "tune/result.h"
+#include "tune/worker.h"
+#include "util/buf.h"
+#include "util/opts.h"
+
+struct tune_opts {
+	const char *target;		/* --target ("gfx942"), or NULL: the GPU's */
+	int compile_only;		/* compile, never launch */
+	double budget_s;		/* --budget */
+	size_t max_variants;		/* --max-variants */
+	double timeout_s;		/* per variant */
+	const char *out_dir;		/* --out: files go to OUT/<kernel>-<target>/; NULL: the default */
+	const char *kernel;		/* --kernel NAME, or NULL */
+	const char *config;		/* --config "XBLOCK=1024,num_warps=4" */
+	const char *signature;		/* --signature for hand-written kernels */
+	const struct strlist *consts;	/* --const NAME=VALUE, repeatable */
+	double peak_gbps;		/* --peak-gbps, or 0: measure on the GPU */
+	double noise;			/* a winner must beat the base by this */
+	int no_source, no_search;	/* leave out source variants / config search */
+};
+
+/* Why a sweep could not start, for the command's exit code. */
+enum tune_fail {
+	TUNE_FAIL_INPUT,	/* bad input or a failed step */
+	TUNE_FAIL_NOMATCH,	/* --kernel matched no kernel, or several */
+	TUNE_FAIL_TOOL,		/* no Python or worker */
+	TUNE_FAIL_CHILD,	/* the worker failed */
+	TUNE_FAIL_TARGET,	/* a target that cannot be compiled here */
+};
+
+/*
+ * The base variant's outputs, saved by the worker that ran it, so that
+ * every other worker (another environment, or one restarted after a
+ * timeout) compares against them. Removed when a sweep starts.
+ */
+#define TUNE_REFERENCE_FILE "reference.pt"
+
+enum { TUNE_ENV_INHERIT, TUNE_ENV_BUF_ON, TUNE_ENV_BUF_OFF, TUNE_NENV };
+
+struct tune_sweep {
+	const struct tune_opts *o;		/* borrowed */
+	char *input;				/* as given */
+	char *source;				/* the kernel file */
+	char *capture_path;			/* capture.json, or NULL */
+	json_t *capture;			/* its contents, or NULL */
+	struct buf text;			/* the kernel file's text */
+	const struct tune_arch *arch;		/* the target */
+	struct tune_kernel k;			/* the kernel */
+	struct tune_plan plan;			/* the variants */
+	struct tune_results res;		/* their results */
+	struct worker w[TUNE_NENV];		/* one worker per environment */
+	json_t *hello;				/* the first worker's hello reply */
+	char *out_dir;				/* where files go */
+	const char *base_note;			/* where the base config came from */
+	long winner;				/* the winning variant, or -1 */
+	double peak_gbps;			/* for the fraction-of-peak column, or 0 */
+	double num_gb;				/* bytes the kernel moves / 1e9, or -1 */
+	double wall_s;				/* seconds the sweep took */
+};
+
+/*
+ * Resolves the input, starts the worker, reads and plans the kernel.
+ * Returns 0, or -1 with a line in err and *fail saying why.
+ */
+int tune_sweep_init(struct tune_sweep *s, const char *input,
+		    const struct tune_opts *o, enum tune_fail *fail, struct buf *err);
+
+/*
+ * Runs every planned variant, with progress lines. A variant's failure is
+ * its result, never the sweep's; then decides the winner (not in
+ * compile-only mode).
+ */
+void tune_sweep_run(struct tune_sweep *s);
+
+void tune_sweep_release(struct tune_sweep *s);
+
+struct rewrite;
+/*
+ * The source edits of variant v (its source flags and a template's block
+ * sizes) appended to r. 0, or -1 with the reason in why when a rewrite it
+ * asks for does not apply to this kernel.
+ */
+int tune_sweep_edits(const struct tune_sweep *s, const struct tune_variant *v,
+		     struct rewrite *r, struct buf *why);
+
+/* The environment entries ("NAME=value") a variant's worker runs with. */
+const char *const *tune_sweep_env(unsigned src);
+
+#endif

@@ -1,0 +1,58 @@
+"""A stand-in for tko's tune worker that pretends to have a GPU (tests only).
+
+It answers "describe" with the real worker (python/tko/tune_worker.py,
+named by $TKO_REAL_WORKER) and "bench" with made-up results that depend on
+XBLOCK alone: 4096 is the fastest but computes the wrong answer, 2048 is
+twice as fast as the base's 1024, everything else is slower. A bench that
+is not the base and does not name the base as its reference is an error,
+so the test also sees that tko sends references.
+"""
+import importlib.util
+import json
+import os
+import sys
+
+spec = importlib.util.spec_from_file_location("real_worker", os.environ["TKO_REAL_WORKER"])
+real = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(real)
+
+TIMES = {4096: (0.25, "wrong"), 2048: (0.5, "ok"), 1024: (1.0, "ok")}
+
+
+def bench(req):
+    x = req["constants"].get("XBLOCK")
+    ms, status = TIMES.get(x, (1.5, "ok"))
+    if not req.get("is_reference") and req.get("reference") != "v000":
+        return {"status": "error", "error": "no reference"}
+    log = os.environ.get("TKO_FAKE_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write("%s XBLOCK=%s ref=%s grid=%s\n" % (req["id"], x, req.get("is_reference"),
+                                                       ",".join(map(str, req["grid"]))))
+    checks = [] if req.get("is_reference") else [{"inputs": "captured", "ok": status == "ok"}]
+    return {"status": status, "time_ms": ms, "times_ms": [ms], "checks": checks,
+            "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0}}
+
+
+def main():
+    for line in sys.stdin:
+        req = json.loads(line)
+        op = req.get("op")
+        if op == "quit":
+            break
+        rep = {"id": req.get("id"), "op": op}
+        if op == "hello":
+            rep.update(status="ok", triton="fake", gpu={"name": "fake", "arch": "sm_90"})
+        elif op == "describe":
+            rep.update(real.op_describe(req))
+        elif op == "copy_bandwidth":
+            rep.update(status="ok", gbps=4000.0)
+        elif op == "bench":
+            rep.update(bench(req))
+        else:
+            rep.update(status="error", error="unexpected op %r" % op)
+        sys.stdout.write(json.dumps(rep) + "\n")
+        sys.stdout.flush()
+
+
+main()

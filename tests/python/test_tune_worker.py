@@ -1,0 +1,243 @@
+"""tko tune's Python worker: the JSON-lines protocol (real process, real
+Triton, no GPU) and the bench logic (timing, restoring, comparing) with a
+CPU stand-in for torch. Expected values come from the kernel sources
+themselves, read with ast.literal_eval and regular expressions."""
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORKER = os.path.join(ROOT, "python", "tko", "tune_worker.py")
+CORPUS = os.environ.get("CORPUS", os.path.join(ROOT, "..", "shared", "corpus"))
+IND = os.path.join(CORPUS, "h200-run1", "cache", "inductor")
+POI = os.path.join(IND, "sd", "csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py")
+MM = os.path.join(IND, "5p", "c5pfyn5b7apk7x4sgj4nll5brv476xd4hkjgcj2rji4fykrgxbqf.py")
+USER = os.path.join(CORPUS, "scripts", "amd_compile.py")
+
+sys.path.insert(0, os.path.dirname(WORKER))
+import tune_worker  # noqa: E402
+
+
+def talk(lines):
+    """Runs the worker on raw request lines; returns its replies."""
+    p = subprocess.run([sys.executable, WORKER], input="\n".join(lines) + "\n",
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return [json.loads(x) for x in p.stdout.splitlines()]
+
+
+def req(**kw):
+    return json.dumps(kw)
+
+
+def test_hello_and_errors_keep_the_worker_alive():
+    reps = talk([req(op="hello", id="h"), "{not json", req(op="frob", id="f"),
+                 req(op="hello", id="h2")])
+    assert [r["id"] for r in reps] == ["h", None, "f", "h2"]
+    assert reps[0]["status"] == "ok" and reps[0]["protocol"] == 1
+    import triton
+    assert reps[0]["triton"] == triton.__version__
+    assert reps[1]["status"] == "error" and "bad request" in reps[1]["error"]
+    assert reps[2]["status"] == "error" and "unknown op" in reps[2]["error"]
+    assert reps[3]["status"] == "ok"
+
+
+def test_describe_matches_the_source():
+    rep = talk([req(op="describe", id="d", source=POI)])[0]
+    text = open(POI).read()
+    (k,) = rep["kernels"]
+    assert k["name"] == re.search(r"^def (\w+)\(", text, re.M).group(1)
+    assert k["heuristic"] == "pointwise"
+    hints = ast.literal_eval(re.search(r"size_hints=(\{[^}]*\})", text).group(1))
+    assert k["decorator"]["size_hints"] == hints
+    sig = ast.literal_eval(re.search(r"'signature': (\{[^}]*\})", text).group(1))
+    assert k["decorator"]["triton_meta"]["signature"] == sig
+    assert [p["name"] for p in k["params"]] == list(sig)
+    ndiv = len(re.findall(r"\(\d+,\): \[\['tt.divisibility', 16\]\]", text))
+    assert len(k["decorator"]["triton_meta"]["configs"][0]) == ndiv
+    assert k["decorator"]["inductor_meta"]["autotune_hints"] == []
+
+
+def test_describe_template_body_constexprs():
+    rep = talk([req(op="describe", id="d", source=MM)])[0]
+    text = open(MM).read()
+    want = {m.group(1): int(m.group(2))
+            for m in re.finditer(r"^    (\w+) : tl.constexpr = (\d+)$", text, re.M)}
+    (k,) = rep["kernels"]
+    assert k["heuristic"] == "template"
+    assert {n: v for n, v in k["body_constexprs"].items() if isinstance(v, int)
+            and not isinstance(v, bool)} == want
+    assert k["decorator"]["num_warps"] == int(re.search(r"^num_warps=(\d+)", text, re.M).group(1))
+
+
+def test_describe_hand_written_file_without_running_it():
+    # amd_compile.py compiles for many targets at import and needs argv:
+    # describe must only read its syntax tree.
+    rep = talk([req(op="describe", id="d", source=USER)])[0]
+    assert [k["name"] for k in rep["kernels"]] == re.findall(
+        r"^def (\w+)\(", open(USER).read(), re.M)
+    assert all(k["heuristic"] is None for k in rep["kernels"])
+
+
+ADD_SCALE = dict(source=USER, kernel="add_scale",
+                 signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "o_ptr": "*fp32",
+                            "n": "i32", "scale": "fp32", "BLOCK": "constexpr"},
+                 constants={"BLOCK": 1024},
+                 attrs={"0": [["tt.divisibility", 16]], "1": [["tt.divisibility", 16]],
+                        "2": [["tt.divisibility", 16]], "3": [["tt.divisibility", 16]]},
+                 num_warps=4, num_stages=1,
+                 target={"backend": "hip", "arch": "gfx942", "warp_size": 64})
+
+
+def test_compile_writes_every_stage(tmp_path):
+    rep = talk([req(op="compile", id="c", out_dir=str(tmp_path), **ADD_SCALE)])[0]
+    assert rep["status"] == "ok", rep
+    assert set(rep["files"]) >= {"ttir", "ttgir", "llir", "amdgcn", "hsaco", "json"}
+    asm = open(rep["files"]["amdgcn"]).read()
+    assert '.amdgcn_target "amdgcn-amd-amdhsa--gfx942' in asm
+    md = json.load(open(rep["files"]["json"]))
+    assert md["num_warps"] == 4 and md["target"]["arch"] == "gfx942"
+
+
+def test_compile_failures_are_results(tmp_path):
+    bad = dict(ADD_SCALE, kernel="nope")
+    worse = dict(ADD_SCALE, constants={"BLOCK": 1000})  # tl.arange needs a power of 2
+    reps = talk([req(op="compile", id="a", out_dir=str(tmp_path), **bad),
+                 req(op="compile", id="b", out_dir=str(tmp_path), **worse),
+                 req(op="hello", id="c")])
+    assert reps[0]["status"] == "compile_error" and "no @triton.jit function 'nope'" in reps[0]["error"]
+    assert reps[1]["status"] == "compile_error" and "\n" not in reps[1]["error"]
+    assert reps[2]["status"] == "ok"
+
+
+# ---- the bench logic, with a CPU stand-in for torch ------------------------
+
+class T(list):
+    """A 'tensor': a list with a dtype."""
+    dtype = "float32"
+
+
+class FakeOps:
+    def __init__(self, times):
+        self.times = list(times)
+        self.restores = 0
+        self.flushes = 0
+
+    def input_sets(self, req):
+        captured = [T([1.0, 2.0, 3.0]), T([0.0, 0.0, 0.0]), 3]
+        random = [T([500.0, -7.0, 0.5]), T([9.0, 9.0, 9.0]), 3]
+        return [("captured", captured), ("random", random)]
+
+    def clone(self, t):
+        return T(t) if isinstance(t, list) else t
+
+    def copy_(self, dst, src):
+        self.restores += 1
+        dst[:] = src
+
+    def synchronize(self):
+        pass
+
+    def flush_cache(self):
+        self.flushes += 1
+
+    def time_one(self, launch):
+        launch()
+        return self.times.pop(0) if self.times else 1.0
+
+    def dtype_name(self, t):
+        return t.dtype
+
+    def allclose(self, a, b, rtol, atol):
+        return all(abs(x - y) <= atol + rtol * abs(y) for x, y in zip(a, b))
+
+    def max_abs_err(self, a, b):
+        return max(abs(x - y) for x, y in zip(a, b))
+
+    def save(self, outputs, path):
+        with open(path, "w") as f:
+            json.dump({n: {str(i): list(t) for i, t in o.items()} for n, o in outputs.items()}, f)
+
+    def load(self, path):
+        with open(path) as f:
+            return {n: {int(i): T(t) for i, t in o.items()} for n, o in json.load(f).items()}
+
+
+def double(args):
+    args[1][:] = [2 * x for x in args[0]]
+
+
+def double_small_only(args):
+    # right on the captured inputs, wrong once an input exceeds 100
+    args[1][:] = [2 * x if x < 100 else 0.0 for x in args[0]]
+
+
+def accumulate(args):
+    # an in-place kernel (index_add-like): wrong unless restored each time
+    args[1][:] = [o + x for o, x in zip(args[1], args[0])]
+
+
+BASE = dict(reference="v000", mutated=[1], outputs=[1], reps=5, warmup=2,
+            tolerances={"float32": [1e-4, 1e-5]})
+
+
+def test_bench_times_median_and_restores_every_rep():
+    ops = FakeOps([3.0, 1.0, 2.0, 9.0, 0.5])
+    out = tune_worker.Bench(ops).run(dict(BASE, is_reference=True), double)
+    assert out["status"] == "ok"
+    assert out["times_ms"] == [3.0, 1.0, 2.0, 9.0, 0.5]
+    assert out["time_ms"] == 2.0
+    # per input set: one restore before the checked launch, one per warmup
+    # and timed rep (captured set only), one at the end
+    assert ops.restores == (1 + 2 + 5 + 1) + (1 + 1)
+    assert ops.flushes == 5
+
+
+def test_a_variant_wrong_on_random_inputs_is_wrong():
+    bench = tune_worker.Bench(FakeOps([]))
+    assert bench.run(dict(BASE, is_reference=True), double)["status"] == "ok"
+    out = bench.run(dict(BASE, is_reference=False), double_small_only)
+    assert out["status"] == "wrong"
+    by = {c["inputs"]: c for c in out["checks"]}
+    assert by["captured"]["ok"] is True and by["random"]["ok"] is False
+    assert by["random"]["outputs"][0]["max_abs_err"] == 1000.0
+    assert bench.run(dict(BASE, is_reference=False), double)["status"] == "ok"
+
+
+def test_in_place_outputs_are_compared_after_a_restored_launch():
+    bench = tune_worker.Bench(FakeOps([]))
+    assert bench.run(dict(BASE, is_reference=True), accumulate)["status"] == "ok"
+    # the same kernel again: equal, because every run starts from the
+    # pristine output, not from what the timing reps left behind
+    assert bench.run(dict(BASE, is_reference=False), accumulate)["status"] == "ok"
+
+
+def test_a_new_worker_reads_the_saved_reference(tmp_path):
+    ref = str(tmp_path / "reference")
+    first = tune_worker.Bench(FakeOps([]))
+    assert first.run(dict(BASE, is_reference=True, reference_file=ref), double)["status"] == "ok"
+    # another process (a restart, another environment): only the file is shared
+    second = tune_worker.Bench(FakeOps([]))
+    assert second.run(dict(BASE, reference_file=ref), double_small_only)["status"] == "wrong"
+    assert second.run(dict(BASE, reference_file=ref), double)["status"] == "ok"
+
+
+def test_no_reference_is_an_error():
+    out = tune_worker.Bench(FakeOps([])).run(dict(BASE, is_reference=False), double)
+    assert out["status"] == "error" and "no reference" in out["error"]
+
+
+def test_inductor_modules_are_not_imported(tmp_path):
+    # A module whose top level would fail (as set_driver_to_gpu() does on a
+    # GPU-less host) still yields its @triton.jit function.
+    src = tmp_path / "k.py"
+    src.write_text("import triton\nimport triton.language as tl\n"
+                   "raise RuntimeError('Could not find an active GPU backend')\n\n"
+                   "@triton.jit\ndef k(x_ptr, XBLOCK: tl.constexpr):\n"
+                   "    tl.store(x_ptr + tl.arange(0, XBLOCK), 1.0)\n")
+    fns = tune_worker.load_jit_functions(str(src))
+    assert list(fns) == ["k"]
+    assert fns["k"].arg_names == ["x_ptr", "XBLOCK"]

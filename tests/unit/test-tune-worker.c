@@ -1,0 +1,142 @@
+/*
+ * Unit tests for tune/worker: the JSON-lines channel to a long-lived
+ * child, replies matched by id, the per-call time limit, a worker that
+ * dies or answers garbage, and the environment it is given. The "worker"
+ * is a small sh loop, so no Python is needed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "tune/worker.h"
+#include "util/jsonio.h"
+
+/* Answers each request with {"id": <its id>, "n": <count>, "env": $TKO_X};
+ * a request with "sleep" sleeps first; one with "bad" gets non-JSON; one
+ * with "die" exits 3 after a line on stderr; one with "other" also gets a
+ * stray reply for another id first. */
+static const char fake[] =
+	"n=0; while IFS= read -r line; do n=$((n+1));"
+	" id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/p');"
+	" case $line in *sleep*) sleep 5;; esac;"
+	" case $line in *bad*) echo 'not json'; continue;; esac;"
+	" case $line in *die*) echo 'fatal: out of luck' >&2; exit 3;; esac;"
+	" case $line in *other*) printf '{\"id\":\"zzz\"}\\n';; esac;"
+	" printf '{\"id\":\"%s\",\"n\":%d,\"env\":\"%s\"}\\n' \"$id\" \"$n\" \"$TKO_X\";"
+	" done";
+
+static void start(struct worker *w)
+{
+	const char *argv[] = { "sh", "-c", fake, NULL };
+	const char *env[] = { "TKO_X=hello", NULL };
+	struct buf err = BUF_INIT;
+
+	assert_int_equal(worker_start(w, argv, env, &err), 0);
+	assert_true(worker_running(w));
+	buf_release(&err);
+}
+
+static int call(struct worker *w, const char *id, const char *extra, double t,
+		json_t **rep, struct buf *err)
+{
+	json_t *req = json_pack("{s:s, s:s}", "id", id, "x", extra);
+	int r = worker_call(w, req, t, rep, err);
+
+	json_decref(req);
+	return r;
+}
+
+static void test_replies_by_id(void **state)
+{
+	struct worker w = WORKER_INIT;
+	struct buf err = BUF_INIT;
+	json_t *rep;
+
+	(void)state;
+	start(&w);
+	assert_int_equal(call(&w, "a1", "", 10, &rep, &err), 0);
+	assert_string_equal(json_str(rep, "id"), "a1");
+	assert_string_equal(json_str(rep, "env"), "hello");
+	assert_int_equal(json_int(rep, "n", 0), 1);
+	json_decref(rep);
+	/* the stray reply for "zzz" is skipped; the worker kept its state */
+	assert_int_equal(call(&w, "b2", "other", 10, &rep, &err), 0);
+	assert_string_equal(json_str(rep, "id"), "b2");
+	assert_int_equal(json_int(rep, "n", 0), 2);
+	json_decref(rep);
+	worker_stop(&w);
+	assert_false(worker_running(&w));
+	buf_release(&err);
+}
+
+static void test_timeout_kills(void **state)
+{
+	struct worker w = WORKER_INIT;
+	struct buf err = BUF_INIT;
+	struct timespec t0, t1;
+	json_t *rep;
+	double s;
+
+	(void)state;
+	start(&w);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(call(&w, "s", "sleep", 0.5, &rep, &err), WORKER_TIMEOUT);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_true(s < 4.0);
+	assert_null(rep);
+	assert_false(worker_running(&w));
+	assert_int_equal(call(&w, "t", "", 1, &rep, &err), -1);
+	assert_non_null(strstr(err.buf, "not running"));
+	worker_stop(&w);
+	buf_release(&err);
+}
+
+static void test_death_and_garbage(void **state)
+{
+	struct worker w = WORKER_INIT;
+	struct buf err = BUF_INIT;
+	json_t *rep;
+
+	(void)state;
+	start(&w);
+	assert_int_equal(call(&w, "g", "bad", 10, &rep, &err), -1);
+	assert_non_null(strstr(err.buf, "cannot parse 'tune worker reply'"));
+	buf_reset(&err);
+	assert_int_equal(call(&w, "d", "die", 10, &rep, &err), -1);
+	assert_string_equal(err.buf, "the tune worker exited (status 3): fatal: out of luck");
+	assert_false(worker_running(&w));
+	worker_stop(&w);
+	buf_release(&err);
+}
+
+static void test_missing_program(void **state)
+{
+	const char *argv[] = { "tko-no-such-python", "x.py", NULL };
+	struct worker w = WORKER_INIT;
+	struct buf err = BUF_INIT;
+
+	(void)state;
+	assert_int_equal(worker_start(&w, argv, NULL, &err), -1);
+	assert_non_null(strstr(err.buf, "cannot run 'tko-no-such-python'"));
+	assert_false(worker_running(&w));
+	worker_stop(&w);
+	buf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_replies_by_id),
+		cmocka_unit_test(test_timeout_kills),
+		cmocka_unit_test(test_death_and_garbage),
+		cmocka_unit_test(test_missing_program),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
