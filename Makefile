@@ -38,21 +38,39 @@ UTIL_SRC = \
 	src/util/mem.c \
 	src/util/msg.c \
 	src/util/opts.c \
+	src/util/sha256.c \
 	src/util/spawn.c \
 	src/util/table.c \
 	src/util/walk.c
 
 ISA_SRC =
 
-PARSE_SRC =
+PARSE_SRC = \
+	src/parse/fields.c \
+	src/parse/rocminfo.c \
+	src/parse/smi.c \
+	src/parse/toolver.c
 
 ANALYSE_SRC =
 
 REPORT_SRC =
 
-CMD_SRC =
+LIVE_SRC = \
+	src/live/collect.c \
+	src/live/envgpu.c \
+	src/live/envprobe.c \
+	src/live/outdir.c \
+	src/live/pyenv.c \
+	src/live/replay.c \
+	src/live/rundir.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(CMD_SRC)
+CMD_SRC = \
+	src/cmd/capture.c \
+	src/cmd/collect.c \
+	src/cmd/env.c \
+	src/cmd/run.c
+
+LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 
