@@ -98,7 +98,7 @@ def take_snapshot(sess, kernel, names, values):
     """Snapshots a selected kernel's arguments, once per kernel (the first
     launch); None when not selected or already tried. Failures raise, and the
     caller, running under tko.capture.guarded, turns them into error events."""
-    if not kernel.selected or kernel.attempted:
+    if not kernel.selected or kernel.attempted or snap_mod.capturing_graph():
         return None
     kernel.attempted = True
     snapshot = snap_mod.take(names, values, sess.budget_left())

@@ -95,6 +95,17 @@ def signature(args):
     return tuple(out)
 
 
+def capturing_graph():
+    """True while the current CUDA stream records a graph: no copy or
+    synchronisation is allowed then (it would break the model's capture)."""
+    torch = sys.modules.get("torch")
+    try:
+        return bool(torch is not None and torch.cuda.is_available()
+                    and torch.cuda.is_current_stream_capturing())
+    except Exception:  # no CUDA runtime: nothing can be capturing
+        return False
+
+
 class Snapshot:
     """Argument records plus host copies of the distinct storages."""
 

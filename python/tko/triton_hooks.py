@@ -50,7 +50,7 @@ class _Call:
         self.grids = []             # (config, grid) of each _bench call
         self.snapshot = None
         self.described = None
-        self.tuner = None           # the _Tuner of a plain JIT launch
+        self.tuner = None           # the _Tuner of the kernel
 
 
 class _Tuner:
@@ -251,6 +251,7 @@ def _before_autotune(tuner_obj, args, kwargs):
     names, values, keyword, options = _split_args(list(getattr(tuner_obj, "arg_names", None) or
                                                        jit.arg_names), args, kwargs)
     call = _Call(kernel, names, values, keyword, options)
+    call.tuner = tuner
     quick = _quick(values)
     if quick not in tuner.quick:
         tuner.quick.add(quick)
@@ -292,12 +293,13 @@ def _after_autotune(tuner_obj, call, timings_before):
         chosen_by, pairs = "user_autotune", call.trials
     elif timings is not None and timings is not timings_before:
         chosen_by, pairs = "cache_hit", list(timings.items())
-    elif len(getattr(tuner_obj, "configs", ()) or ()) <= 1:
+    elif len(getattr(tuner_obj, "configs", ()) or ()) <= 1 and not call.tuner.tuned:
         chosen_by, pairs = "single_config", [(best, None)] if best is not None else []
     else:
         chosen_by, pairs = None, []
     result = None
     if chosen_by is not None:
+        call.tuner.tuned += 1
         result = _tuning_fields(call, chosen_by, pairs, best)
         sess.emit("autotune", **kernel.fields(), **result)
         sess.log(f"{kernel.name}: chosen by {chosen_by} ({len(result['configs'])} configs)")

@@ -110,6 +110,8 @@ static void consider_module(struct collect *col, const char *path)
 			c->module = xstrdup(path);
 			free(c->source_hash);
 			c->source_hash = xstrdup(hex);
+		} else {
+			strlist_push(&c->twins, xstrdup(path));
 		}
 	}
 	file_unmap(&m);
@@ -172,6 +174,11 @@ static void find_captures(struct collect *col)
 
 static void candidate_release(struct kernel_candidate *c)
 {
+	size_t i;
+
+	for (i = 0; i < c->twins.nr; i++)
+		free((char *)c->twins.v[i]);
+	strlist_release(&c->twins);
 	free(c->source_hash);
 	free(c->module);
 	free(c->capture_dir);
@@ -264,6 +271,19 @@ static int ir_names(const char *dir, const char *kernel, const char *module_base
 	return found;
 }
 
+/* Whether the entry's IR names the candidate's module or one of its twins. */
+static int names_module(const char *dir, const char *kernel, const struct kernel_candidate *c)
+{
+	size_t i;
+
+	if (c->module && ir_names(dir, kernel, path_base(c->module)))
+		return 1;
+	for (i = 0; i < c->twins.nr; i++)
+		if (ir_names(dir, kernel, path_base(c->twins.v[i])))
+			return 1;
+	return 0;
+}
+
 /* The Triton cache entries (folders holding NAME.json with "name": NAME). */
 static void triton_entries(const struct collect *col, const struct kernel_candidate *c,
 			   struct strlist *dirs)
@@ -291,7 +311,7 @@ static void triton_entries(const struct collect *col, const struct kernel_candid
 				buf_reset(&err);
 				ok = json_str(meta, "name") && !strcmp(json_str(meta, "name"), col->name) &&
 				     (col->total == 1 || recorded_hash(c->capture, path_base(dir)) ||
-				      (c->module && ir_names(dir, col->name, path_base(c->module))));
+				      names_module(dir, col->name, c));
 				json_decref(meta);
 				if (ok)
 					strlist_push(dirs, dir);

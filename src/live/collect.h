@@ -13,7 +13,9 @@
  * .ttir, .ttgir, .llir, .ptx/.amdgcn, .cubin/.hsaco, .json, __grp__*.json),
  * capture/<the capture directory's files>, and collect.json listing them.
  * A Triton cache entry belongs to the kernel when the capture recorded its
- * hash, when its IR names the module file, or when the name is unambiguous.
+ * hash, when its IR names the module file (or a file with the same content:
+ * Inductor may write one source under two names), or when the name is
+ * unambiguous.
  *
  * Inputs that are symbolic links are skipped (and listed as such), file
  * names are checked before use, and every output file is created new
@@ -26,11 +28,13 @@
 #include <jansson.h>
 
 #include "util/buf.h"
+#include "util/opts.h"
 
 struct kernel_candidate {
 	char hash8[9];		/* first 8 hex digits of the source hash */
 	char *source_hash;	/* the full sha256, or NULL when only a capture dir knows it */
 	char *module;		/* the Inductor kernel module, or NULL */
+	struct strlist twins;	/* other module files with the same content (owned) */
 	char *capture_dir;	/* RUN/capture/kernels/NAME-<hash8>, or NULL */
 	json_t *capture;	/* its capture.json, or NULL */
 };

@@ -173,3 +173,41 @@ def test_grid_recorder_returns_the_grid_unchanged():
 def test_kernel_dir_names_are_plain_file_names(name, want):
     from tko import capture
     assert capture.safe_name(name) == want
+
+
+PYDIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+
+
+def _run_module(args, tmp_path):
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=PYDIR)
+    return subprocess.run([sys.executable, "-m"] + args, env=env, capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+
+
+def test_replay_without_torch_exits_3_with_a_json_reason(tmp_path):
+    pytest.importorskip("triton")
+    try:
+        import torch  # noqa: F401
+        pytest.skip("torch is installed here")
+    except ImportError:
+        pass
+    proc = _run_module(["tko.replay", str(tmp_path), "--json", str(tmp_path / "r.json")], tmp_path)
+    assert proc.returncode == 3
+    assert proc.stderr.startswith("tko run: no torch")
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["schema_version"] == 1 and doc["kernels"] == [] and "no torch" in doc["error"]
+
+
+def test_probe_without_torch_reports_it_and_exits_0(tmp_path):
+    try:
+        import torch  # noqa: F401
+        pytest.skip("torch is installed here")
+    except ImportError:
+        pass
+    proc = _run_module(["tko.probe", "--measure"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["python"]["version"] == sys.version.split()[0]
+    assert doc["torch"]["version"] is None and "torch" in doc["torch"]["error"]
+    assert doc["devices"] == [] and doc["bandwidth"] is None
