@@ -362,6 +362,20 @@ def wrap_method(cls, attr, factory):
     return True
 
 
+def patch_methods(sess, cls, label, table, consequence):
+    """Wraps each (attr, factory) of `table` on `cls`; an attribute this
+    version lacks becomes an install error saying `consequence`. Returns the
+    "Label.attr" names of the hooks installed."""
+    hooks = []
+    for attr, factory in table:
+        if wrap_method(cls, attr, factory):
+            hooks.append(f"{label}.{attr}")
+        else:
+            sess.error("install", AttributeError(attr),
+                       message=f"{label} has no '{attr}' in this version; {consequence}")
+    return hooks
+
+
 def attempt(sess, stage, kernel, fn, *args):
     """Inside hook code: runs fn(*args); a failure becomes an error event
     attributed to `kernel`, and None."""

@@ -72,15 +72,11 @@ def patch(module, sess):
     cls = getattr(module, "CachingAutotuner", None)
     if cls is None:
         raise AttributeError("torch._inductor.runtime.triton_heuristics has no CachingAutotuner")
-    hooks = []
-    for attr, factory in (("run", _wrap_run), ("benchmark_all_configs", _wrap_benchmark_all),
-                          ("bench", _wrap_bench), ("_make_launchers", _wrap_make_launchers)):
-        if capture.wrap_method(cls, attr, factory):
-            hooks.append(f"CachingAutotuner.{attr}")
-        else:
-            sess.error("install", AttributeError(attr),
-                       message=f"CachingAutotuner has no '{attr}' in this torch; "
-                               f"that part of the capture is skipped")
+    hooks = capture.patch_methods(
+        sess, cls, "CachingAutotuner",
+        (("run", _wrap_run), ("benchmark_all_configs", _wrap_benchmark_all),
+         ("bench", _wrap_bench), ("_make_launchers", _wrap_make_launchers)),
+        "that part of the capture is skipped")
     for sub in _subclasses(cls):
         if "run" in sub.__dict__ and capture.wrap_method(sub, "run", _wrap_run):
             hooks.append(f"{sub.__name__}.run")

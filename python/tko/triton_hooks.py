@@ -107,15 +107,9 @@ def patch_autotuner(module, sess):
     cls = getattr(module, "Autotuner", None)
     if cls is None:
         raise AttributeError("triton.runtime.autotuner has no Autotuner")
-    hooks = []
-    for attr, factory in (("run", _wrap_autotuner_run), ("_bench", _wrap_bench)):
-        if capture.wrap_method(cls, attr, factory):
-            hooks.append(f"Autotuner.{attr}")
-        else:
-            sess.error("install", AttributeError(attr),
-                       message=f"triton Autotuner has no '{attr}'; hand-written autotuned "
-                               f"kernels are captured without it")
-    return hooks
+    return capture.patch_methods(sess, cls, "Autotuner",
+                                 (("run", _wrap_autotuner_run), ("_bench", _wrap_bench)),
+                                 "hand-written autotuned kernels are captured without it")
 
 
 def patch_jit(module, sess):
@@ -248,16 +242,22 @@ def _before_autotune(tuner_obj, args, kwargs):
                              "num_configs": len(getattr(tuner_obj, "configs", ()) or ()),
                              "reset_to_zero_arg_names": list(getattr(tuner_obj, "reset_to_zero", []) or []),
                              "restore_value": list(getattr(tuner_obj, "restore_value", []) or [])})
-    names, values, keyword, options = _split_args(list(getattr(tuner_obj, "arg_names", None) or
-                                                       jit.arg_names), args, kwargs)
-    call = _Call(kernel, names, values, keyword, options)
+    return _new_call(sess, tuner, list(getattr(tuner_obj, "arg_names", None) or jit.arg_names),
+                     args, kwargs)
+
+
+def _new_call(sess, tuner, arg_names, args, kwargs):
+    """A _Call for a launch; a new argument signature gets its description
+    and, for the kernel's first, the snapshot."""
+    names, values, keyword, options = _split_args(arg_names, args, kwargs)
+    call = _Call(tuner.kernel, names, values, keyword, options)
     call.tuner = tuner
     quick = _quick(values)
     if quick not in tuner.quick:
         tuner.quick.add(quick)
         call.described = snap_mod.describe(names, values)
-        call.snapshot = capture.attempt(sess, "snapshot", kernel, kerneldir.take_snapshot,
-                                        sess, kernel, names, values)
+        call.snapshot = capture.attempt(sess, "snapshot", tuner.kernel, kerneldir.take_snapshot,
+                                        sess, tuner.kernel, names, values)
     return call
 
 
@@ -369,16 +369,7 @@ def _before_jit(jit, args, kwargs):
     kernel = tuner.kernel
     sess.count_launch(kernel)
     _announce(sess, kernel, {"heuristic_type": "user_jit", "num_configs": 1})
-    names, values, keyword, options = _split_args(list(jit.arg_names), args, kwargs)
-    call = _Call(kernel, names, values, keyword, options)
-    quick = _quick(values)
-    if quick not in tuner.quick:
-        tuner.quick.add(quick)
-        call.described = snap_mod.describe(names, values)
-        call.snapshot = capture.attempt(sess, "snapshot", kernel, kerneldir.take_snapshot,
-                                        sess, kernel, names, values)
-    call.tuner = tuner
-    return call
+    return _new_call(sess, tuner, list(jit.arg_names), args, kwargs)
 
 
 def _after_jit(jit, call, recorder, compiled):

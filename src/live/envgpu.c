@@ -10,25 +10,15 @@
 #include "util/mem.h"
 #include "banned.h"
 
-static const char *tool_path(const json_t *tools, const char *name)
+/* tools[name][field] of env's "tools" list ("path", "version"), or NULL. */
+static const char *tool_field(const json_t *tools, const char *name, const char *field)
 {
 	size_t i;
 	json_t *t;
 
 	json_array_foreach(tools, i, t)
 		if (json_str(t, "name") && !strcmp(json_str(t, "name"), name))
-			return json_str(t, "path");
-	return NULL;
-}
-
-static const char *tool_version(const json_t *tools, const char *name)
-{
-	size_t i;
-	json_t *t;
-
-	json_array_foreach(tools, i, t)
-		if (json_str(t, "name") && !strcmp(json_str(t, "name"), name))
-			return json_str(t, "version");
+			return json_str(t, field);
 	return NULL;
 }
 
@@ -176,11 +166,11 @@ void env_gpus(json_t *doc, const json_t *probe, const json_t *tools, double t)
 	char *driver = NULL;
 	int dcu = 0;
 
-	if ((p = tool_path(tools, "rocminfo")))
+	if ((p = tool_field(tools, "rocminfo", "path")))
 		dcu |= rocminfo_gpus(p, t, gpus, sources);
-	if ((p = tool_path(tools, "hy-smi")))
+	if ((p = tool_field(tools, "hy-smi", "path")))
 		dcu |= hysmi_cards(p, t, sources) > 0;
-	if ((p = tool_path(tools, "nvidia-smi")))
+	if ((p = tool_field(tools, "nvidia-smi", "path")))
 		driver = nvsmi_gpus(p, t, gpus, sources);
 	if (!json_array_size(gpus))
 		json_array_append_new(json_object_get(doc, "notes"),
@@ -189,9 +179,9 @@ void env_gpus(json_t *doc, const json_t *probe, const json_t *tools, double t)
 	json_set_new(doc, "gpu_tools", sources);
 	json_set_bool(doc, "dcu", dcu);
 	json_set_new(doc, "cuda", json_pack("{s:s?, s:s?, s:s?}",
-		"torch", json_str(torch, "cuda"), "nvcc", tool_version(tools, "nvcc"),
+		"torch", json_str(torch, "cuda"), "nvcc", tool_field(tools, "nvcc", "version"),
 		"driver", driver));
 	json_set_new(doc, "hip", json_pack("{s:s?, s:s?}",
-		"torch", json_str(torch, "hip"), "hipcc", tool_version(tools, "hipcc")));
+		"torch", json_str(torch, "hip"), "hipcc", tool_field(tools, "hipcc", "version")));
 	free(driver);
 }
