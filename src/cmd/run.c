@@ -59,7 +59,7 @@ static void print_doc(const json_t *doc)
 	const json_t *k, *cfg, *peak = json_object_get(doc, "peak");
 	size_t i, j;
 
-	table_columns(&t, "kernel|cfg|time ms|autotune ms|recorded ms|MB|GB/s|of peak|outputs",
+	table_columns(&t, "kernel|cfg|time ms|autotune ms|recorded ms|MB|footprint GB/s|of peak|outputs",
 		      "lrrrrrrrl");
 	json_array_foreach(json_object_get(doc, "kernels"), i, k) {
 		if (json_str(k, "error")) {
@@ -91,10 +91,12 @@ static void print_doc(const json_t *doc)
 	table_print(&t, stdout);
 	table_release(&t);
 	if (json_is_object(peak))
-		printf("peak: %.0f GB/s device copy (%s); * = the captured config\n",
-		       json_num(peak, "copy_gbps", 0), json_str(peak, "source"));
+		printf("peak: %.0f GB/s device copy (%s)\n", json_num(peak, "copy_gbps", 0),
+		       json_str(peak, "source"));
 	else
-		printf("peak: not measured (run 'tko env --measure --json RUN/env.json'); * = the captured config\n");
+		printf("peak: not measured (run 'tko env --measure --json RUN/env.json')\n");
+	printf("* the captured config; time: median of device-event timings; autotune: timed as the\n"
+	       "autotuner does; footprint GB/s: bytes the arguments occupy / time (not memory traffic)\n");
 }
 
 int cmd_run(int argc, const char **argv)

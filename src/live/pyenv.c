@@ -47,6 +47,10 @@ char *pyenv_package_dir(struct buf *err)
 	const char *env = getenv("TKO_PYTHONPATH");
 	char *dir;
 
+	/* tko tune's worker reads TKO_PYTHON_DIR for the same folder. */
+	if (!env || !*env)
+		env = getenv("TKO_PYTHON_DIR");
+
 	if (env && *env) {
 		if (holds_package(env))
 			return xstrdup(env);

@@ -1,8 +1,9 @@
 /*
  * Where tko's Python side is: the interpreter ($TKO_PYTHON, else
  * "python3" on PATH) and the folder holding the `tko` package
- * ($TKO_PYTHONPATH, else <folder of the tko binary>/../python, which is
- * python/ of a source tree whose binary is build/tko). Used by tko env
+ * ($TKO_PYTHONPATH, else $TKO_PYTHON_DIR (tko tune's name for it), else
+ * <folder of the tko binary>/../python, which is python/ of a source tree
+ * whose binary is build/tko). Used by tko env
  * (the probe), tko capture (the sitecustomize hook) and tko run (replay).
  */
 #ifndef TKO_LIVE_PYENV_H
