@@ -107,7 +107,9 @@ class Kernel:
         self.source = source              # what kernel.py holds
         self.source_file = source_file    # where the source came from
         text = source if hash_source is None else hash_source
-        self.source_hash = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+        if isinstance(text, str):
+            text = text.encode("utf-8", "replace")
+        self.source_hash = hashlib.sha256(text).hexdigest()
         self.dir_name = f"{safe_name(name)}-{self.source_hash[:8]}"
         self.selected = False             # matches TKO_CAPTURE_KERNELS
         self.attempted = False            # a snapshot was tried (once per kernel)

@@ -162,14 +162,14 @@ def _kernel_for(tuner):
     name = getattr(fn, "__name__", None) or \
         (getattr(tuner, "inductor_meta", None) or {}).get("kernel_name") or "triton_kernel"
     path = getattr(tuner, "filename", None)
-    source = None
+    raw = None
     if path and os.path.isfile(path):
-        with open(path, encoding="utf-8", errors="replace") as f:
-            source = f.read()
-    if source is None:
-        source = getattr(fn, "src", None) or ""
+        # The hash is of the file's bytes, as tko collect computes it.
+        with open(path, "rb") as f:
+            raw = f.read()
+    source = raw.decode("utf-8", "replace") if raw is not None else getattr(fn, "src", None) or ""
     kind = "user_autotune" if getattr(tuner, "custom_kernel", False) else "inductor"
-    return sess.kernel(name, kind, source, path)
+    return sess.kernel(name, kind, source, path, hash_source=raw)
 
 
 def _record_bench_all(tuning, timings, elapsed_ms):

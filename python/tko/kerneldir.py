@@ -76,7 +76,7 @@ def write(sess, kernel, snapshot, record):
 
 
 def _fill(path, kernel, snapshot, record):
-    with open(os.path.join(path, "kernel.py"), "w", encoding="utf-8") as f:
+    with open(os.path.join(path, "kernel.py"), "w", encoding="utf-8", newline="") as f:
         f.write(kernel.source)
     storages = snap_mod.write(snapshot, os.path.join(path, "inputs"))
     doc = {"schema_version": CAPTURE_SCHEMA_VERSION, "tool": "tko capture",
