@@ -38,17 +38,38 @@ UTIL_SRC = \
 	src/util/mem.c \
 	src/util/msg.c \
 	src/util/opts.c \
+	src/util/sha256.c \
 	src/util/spawn.c \
 	src/util/table.c \
 	src/util/walk.c
 
 ISA_SRC =
 
-PARSE_SRC =
+PARSE_SRC = \
+	src/parse/fields.c \
+	src/parse/rocminfo.c \
+	src/parse/smi.c \
+	src/parse/toolver.c
 
 ANALYSE_SRC =
 
 REPORT_SRC =
+
+LIVE_SRC = \
+	src/live/collect.c \
+	src/live/envgpu.c \
+	src/live/envprobe.c \
+	src/live/outdir.c \
+	src/live/pyenv.c \
+	src/live/replay.c \
+	src/live/rundir.c
+
+CMD_SRC = \
+	src/cmd/capture.c \
+	src/cmd/collect.c \
+	src/cmd/env.c \
+	src/cmd/run.c \
+	src/cmd/tune.c
 
 TUNE_SRC = \
 	src/tune/arch.c \
@@ -63,10 +84,8 @@ TUNE_SRC = \
 	src/tune/sweep.c \
 	src/tune/worker.c
 
-CMD_SRC = \
-	src/cmd/tune.c
-
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(TUNE_SRC) $(CMD_SRC)
+LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 
@@ -123,6 +142,7 @@ valgrind: $(TKO) $(UNIT_BIN)
 
 lint:
 	shellcheck -s sh -x -e SC1091 tests/cli/*.sh script/* .ci/run
+	shellcheck -s bash tests/gpu/*.sh
 
 clean:
 	rm -rf build build-asan

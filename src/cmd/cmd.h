@@ -19,6 +19,10 @@
 #ifndef TKO_CMD_H
 #define TKO_CMD_H
 
+int cmd_env(int argc, const char **argv);
+int cmd_capture(int argc, const char **argv);
+int cmd_collect(int argc, const char **argv);
+int cmd_run(int argc, const char **argv);
 int cmd_tune(int argc, const char **argv);
 
 #endif

@@ -175,7 +175,10 @@ static void pump(struct child *c, pid_t pid, int outfd, int errfd)
 			if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			n = read(fd, tmp, sizeof(tmp));
-			if (n > 0) {
+			if (n > 0 && c->on_output) {
+				c->on_output(c->on_output_data, fd == outfd ? 1 : 2,
+					     tmp, (size_t)n);
+			} else if (n > 0) {
 				buf_add(fd == outfd ? &c->out : &c->err, tmp, (size_t)n);
 			} else if (n == 0 || errno != EINTR) {
 				close(fd);

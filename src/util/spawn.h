@@ -16,6 +16,10 @@
  *
  * A child with `timeout_s` > 0 runs in its own process group, which is
  * killed (SIGTERM, then SIGKILL after two seconds) when the time is up.
+ *
+ * With `on_output` set, what the child writes to a captured stream is
+ * handed to it as it arrives (to show it live and log it, as tee does)
+ * instead of being collected in `out` / `err`.
  */
 #ifndef TKO_SPAWN_H
 #define TKO_SPAWN_H
@@ -36,8 +40,12 @@ struct child {
 	int exit_status;		/* exit code, or 128+signal */
 	int timed_out;			/* 1 when killed for the time limit */
 	int not_found;			/* 1 when argv[0] could not be executed */
+	/* called with each chunk read from stream 1 or 2, or NULL */
+	void (*on_output)(void *data, int stream, const char *p, size_t n);
+	void *on_output_data;		/* passed to on_output */
 };
-#define CHILD_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 0, BUF_INIT, BUF_INIT, 0, 0, 0 }
+#define CHILD_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 0, BUF_INIT, BUF_INIT, 0, 0, 0, \
+		     NULL, NULL }
 
 /*
  * Runs the child to completion. Returns 0 when it ran (see exit_status,

@@ -80,6 +80,45 @@ static void test_timeout_kills_the_group(void **state)
 	buf_release(&err);
 }
 
+struct seen {
+	struct buf streams[3];	/* what on_output got, per stream number */
+	int calls;
+};
+
+static void record_output(void *data, int stream, const char *p, size_t n)
+{
+	struct seen *s = data;
+
+	buf_add(&s->streams[stream], p, n);
+	s->calls++;
+}
+
+static void test_output_callback_sees_both_streams(void **state)
+{
+	const char *argv[] = { "sh", "-c", "printf out1; printf err1 >&2; printf out2", NULL };
+	struct child c = CHILD_INIT;
+	struct buf err = BUF_INIT;
+	struct seen s = { { BUF_INIT, BUF_INIT, BUF_INIT }, 0 };
+
+	(void)state;
+	c.argv = argv;
+	c.capture_out = c.capture_err = 1;
+	c.on_output = record_output;
+	c.on_output_data = &s;
+	assert_int_equal(child_run(&c, &err), 0);
+	assert_int_equal(c.exit_status, 0);
+	assert_string_equal(s.streams[1].buf, "out1out2");
+	assert_string_equal(s.streams[2].buf, "err1");
+	assert_true(s.calls >= 2);
+	/* Handed over, not collected as well. */
+	assert_int_equal(c.out.len, 0);
+	assert_int_equal(c.err.len, 0);
+	buf_release(&s.streams[1]);
+	buf_release(&s.streams[2]);
+	child_release(&c);
+	buf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +126,7 @@ int main(void)
 		cmocka_unit_test(test_metacharacters_are_not_interpreted),
 		cmocka_unit_test(test_missing_program),
 		cmocka_unit_test(test_timeout_kills_the_group),
+		cmocka_unit_test(test_output_callback_sees_both_streams),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,49 @@
+/*
+ * An output directory that is written only from inside: for `tko collect`.
+ *
+ * outdir_open() takes a root that does not exist (it is created) or is an
+ * empty real directory (not a symbolic link). Every file is then created
+ * new below it from a relative path whose components are checked (no "",
+ * ".", "..", no control characters), with O_EXCL|O_NOFOLLOW, in folders
+ * outdir made itself: nothing can land outside the root. outdir_abort()
+ * removes everything outdir created, so a failure leaves no half output;
+ * outdir_commit() writes the manifest last, atomically.
+ */
+#ifndef TKO_LIVE_OUTDIR_H
+#define TKO_LIVE_OUTDIR_H
+
+#include <jansson.h>
+
+#include "util/buf.h"
+#include "util/opts.h"
+
+struct outdir {
+	char *root;		/* the output directory */
+	char *from_base;	/* inputs under it are recorded relative to it */
+	int made_root;		/* outdir created the root */
+	struct strlist made;	/* files and folders created, in order (owned) */
+	json_t *files;		/* collect.json "files" */
+	json_t *skipped;	/* collect.json "skipped" */
+	long long bytes;	/* bytes copied */
+};
+
+int outdir_open(struct outdir *o, const char *root, const char *from_base, struct buf *err);
+/* Copies the regular file `src` to root/rel, recording it with `role`. */
+int outdir_copy(struct outdir *o, const char *src, const char *rel, const char *role,
+		struct buf *err);
+/* Records an input left out, and why. */
+void outdir_skip(struct outdir *o, const char *src, const char *why);
+/* {"schema_version", "tool", "files", "skipped", "bytes"}: a new reference. */
+json_t *outdir_manifest(const struct outdir *o);
+/* Writes root/collect.json. 0 or -1 + err. */
+int outdir_commit(struct outdir *o, const json_t *manifest, struct buf *err);
+/* Removes what outdir created. */
+void outdir_abort(struct outdir *o);
+void outdir_release(struct outdir *o);
+
+/* 1 when `path` is a symbolic link (not followed). */
+int outdir_is_link(const char *path);
+/* 1 when `rel` is a relative path of plain components. */
+int outdir_rel_ok(const char *rel);
+
+#endif

@@ -1,0 +1,299 @@
+/* Replays in a child Python, plus footprint and bandwidth (see replay.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live/envprobe.h"
+#include "live/pyenv.h"
+#include "live/replay.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/spawn.h"
+#include "banned.h"
+
+struct range {
+	long long storage;	/* storage index */
+	long long lo, hi;	/* bytes [lo, hi) */
+};
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->storage != y->storage)
+		return x->storage < y->storage ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The byte range a tensor argument spans; 0 when it is empty, -1 when unreadable. */
+static int arg_range(const json_t *a, struct range *r)
+{
+	const json_t *shape = json_object_get(a, "shape"), *stride = json_object_get(a, "stride");
+	long long es = json_int(a, "element_size", 0), off = json_int(a, "storage_offset", -1);
+	long long last = 0;
+	size_t i;
+
+	if (!json_is_array(shape) || !json_is_array(stride) ||
+	    json_array_size(shape) != json_array_size(stride) || es <= 0 || off < 0)
+		return -1;
+	for (i = 0; i < json_array_size(shape); i++) {
+		long long n = json_integer_value(json_array_get(shape, i));
+		long long s = json_integer_value(json_array_get(stride, i));
+
+		if (n <= 0)
+			return 0;
+		last += (n - 1) * (s < 0 ? -s : s);
+	}
+	r->storage = json_int(a, "storage", -1);
+	r->lo = off * es;
+	r->hi = (off + last + 1) * es;
+	return r->storage >= 0 ? 1 : -1;
+}
+
+long long footprint_bytes(const json_t *args)
+{
+	struct range *r = xcalloc(json_array_size(args) + 1, sizeof(*r));
+	size_t i, n = 0;
+	long long total = 0, end = -1, storage = -1;
+	const json_t *a;
+
+	json_array_foreach(args, i, a) {
+		int got;
+
+		if (!json_str(a, "kind") || strcmp(json_str(a, "kind"), "tensor"))
+			continue;
+		if ((got = arg_range(a, &r[n])) < 0) {
+			free(r);
+			return -1;
+		}
+		n += (size_t)got;
+	}
+	qsort(r, n, sizeof(*r), cmp_range);
+	for (i = 0; i < n; i++) {
+		if (r[i].storage != storage || r[i].lo >= end) {
+			total += r[i].hi - r[i].lo;
+			storage = r[i].storage;
+			end = r[i].hi;
+		} else if (r[i].hi > end) {
+			total += r[i].hi - end;
+			end = r[i].hi;
+		}
+	}
+	free(r);
+	return total;
+}
+
+/* RUN/env.json of a kernel directory RUN/capture/kernels/<name>/. */
+static char *run_env_of(const char *kernel_dir)
+{
+	return xstrfmt("%s/../../../env.json", kernel_dir);
+}
+
+static json_t *peak_section(const struct strlist *dirs, const struct replay_opts *o)
+{
+	char *path;
+	json_t *env, *peak = NULL;
+	struct buf err = BUF_INIT;
+
+	if (o->peak_gbps > 0)
+		return json_pack("{s:f, s:s}", "copy_gbps", o->peak_gbps, "source", "--peak-gbps");
+	path = o->env_json ? xstrdup(o->env_json) : run_env_of(dirs->v[0]);
+	if (is_file(path) && (env = json_load_path(path, &err))) {
+		if (env_copy_gbps(env) > 0)
+			peak = json_pack("{s:f, s:s}", "copy_gbps", env_copy_gbps(env), "source", path);
+		json_decref(env);
+	}
+	buf_release(&err);
+	free(path);
+	return peak;
+}
+
+/* Checks each directory's capture.json and keeps the args for the footprint. */
+static int load_captures(const struct strlist *dirs, json_t *captures, struct buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < dirs->nr; i++) {
+		char *path = path_join(dirs->v[i], "capture.json");
+		json_t *doc;
+
+		if (!is_dir(dirs->v[i])) {
+			buf_addf(err, "'%s' is not a kernel directory", dirs->v[i]);
+			free(path);
+			return -1;
+		}
+		doc = json_load_path(path, err);
+		free(path);
+		if (!doc)
+			return -1;
+		if (json_int(doc, "schema_version", 0) != 1 || !json_is_array(json_object_get(doc, "args"))) {
+			buf_addf(err, "'%s/capture.json' is not a tko capture (schema_version 1 with args)",
+				 dirs->v[i]);
+			json_decref(doc);
+			return -1;
+		}
+		json_array_append_new(captures, doc);
+	}
+	return 0;
+}
+
+static void add_rates(json_t *kernel, const json_t *capture, double peak)
+{
+	long long bytes = footprint_bytes(json_object_get(capture, "args"));
+	json_t *cfg;
+	size_t i;
+
+	json_set_new(kernel, "footprint_bytes", bytes >= 0 ? json_integer(bytes) : NULL);
+	json_set_new(kernel, "inductor_num_bytes", json_incref(json_object_get(capture, "inductor_num_bytes")));
+	json_array_foreach(json_object_get(kernel, "configs"), i, cfg) {
+		double ms = json_num(cfg, "time_ms", 0), rec = json_num(cfg, "recorded_time_ms", 0);
+		double like = json_num(cfg, "autotuner_method_ms", 0);
+		double gbps = ms > 0 && bytes >= 0 ? (double)bytes / (ms * 1e-3) / 1e9 : 0;
+
+		json_set_new(cfg, "footprint_gbps", gbps > 0 ? json_real(gbps) : NULL);
+		json_set_new(cfg, "footprint_fraction_of_peak", gbps > 0 && peak > 0 ? json_real(gbps / peak) : NULL);
+		json_set_new(cfg, "autotuner_method_vs_recorded",
+			     like > 0 && rec > 0 ? json_real(like / rec) : NULL);
+	}
+}
+
+static int outputs_disagree(const json_t *kernel)
+{
+	const json_t *cfg;
+	size_t i;
+
+	json_array_foreach(json_object_get(kernel, "configs"), i, cfg)
+		if (json_is_false(json_object_get(cfg, "outputs_match")) || json_str(cfg, "error"))
+			return 1;
+	return 0;
+}
+
+/* The "tko run" document from the replay's one, in place. */
+static json_t *finish_doc(json_t *replay, const json_t *captures, json_t *peak)
+{
+	json_t *doc = json_object(), *kernels = json_object_get(replay, "kernels"), *k;
+	long long failed = 0, mismatched = 0, configs = 0;
+	double gbps = json_num(peak, "copy_gbps", 0);
+	size_t i;
+
+	json_set_int(doc, "schema_version", 1);
+	json_set_str(doc, "tool", "tko run");
+	json_set_new(doc, "peak", peak);
+	json_set_new(doc, "replay", json_incref(json_object_get(replay, "versions")));
+	json_array_foreach(kernels, i, k) {
+		add_rates(k, json_array_get(captures, i), gbps);
+		failed += json_str(k, "error") != NULL;
+		mismatched += !json_str(k, "error") && outputs_disagree(k);
+		configs += (long long)json_array_size(json_object_get(k, "configs"));
+	}
+	json_set_new(doc, "kernels", json_incref(kernels));
+	json_set_new(doc, "summary", json_pack("{s:I, s:I, s:I, s:I}",
+		"kernels", (json_int_t)json_array_size(kernels), "failed", (json_int_t)failed,
+		"mismatched", (json_int_t)mismatched, "configs", (json_int_t)configs));
+	return doc;
+}
+
+/* TRITON_CACHE_DIR=RUN/cache/triton, so the captured binaries are reused. */
+static char *triton_cache_entry(const char *kernel_dir)
+{
+	char *dir = xstrfmt("%s/../../../cache/triton", kernel_dir), *real;
+
+	if (getenv("TRITON_CACHE_DIR") || !is_dir(dir) || !(real = realpath(dir, NULL))) {
+		free(dir);
+		return NULL;
+	}
+	free(dir);
+	dir = xstrfmt("TRITON_CACHE_DIR=%s", real);
+	free(real);
+	return dir;
+}
+
+static int run_child(const struct strlist *dirs, const struct replay_opts *o, const char *out,
+		     struct child *c, struct buf *err)
+{
+	char *pkg = pyenv_package_dir(err), *pypath, *cache, reps[32];
+	const char **argv = xcalloc(dirs->nr + 8, sizeof(*argv));
+	const char *env_add[3];
+	size_t i, n = 0;
+	int ret;
+
+	if (!pkg) {
+		free(argv);
+		return -1;
+	}
+	pypath = pyenv_pythonpath_entry(pkg, NULL);
+	cache = triton_cache_entry(dirs->v[0]);
+	env_add[0] = pypath;
+	env_add[1] = cache;
+	env_add[2] = NULL;
+	snprintf(reps, sizeof(reps), "%ld", o->reps);
+	argv[n++] = pyenv_python();
+	argv[n++] = "-m";
+	argv[n++] = "tko.replay";
+	for (i = 0; i < dirs->nr; i++)
+		argv[n++] = dirs->v[i];
+	argv[n++] = "--json";
+	argv[n++] = out;
+	argv[n++] = "--reps";
+	argv[n++] = reps;
+	c->argv = argv;
+	c->env_add = env_add;
+	c->timeout_s = o->timeout_s;
+	c->null_in = 1;
+	ret = child_run(c, err);
+	free(argv);
+	free(pypath);
+	free(cache);
+	free(pkg);
+	return ret;
+}
+
+int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t **doc,
+	       enum replay_status *status, struct buf *err)
+{
+	json_t *captures = json_array(), *replay;
+	const char *tmp = getenv("TMPDIR");
+	char *tmpdir = xstrfmt("%s/tko-run.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *out = NULL;
+	struct child c = CHILD_INIT;
+
+	*doc = NULL;
+	if (load_captures(dirs, captures, err) < 0 || !mkdtemp(tmpdir)) {
+		if (!err->len)
+			buf_addf(err, "cannot create a temporary directory '%s'", tmpdir);
+		json_decref(captures);
+		free(tmpdir);
+		return -1;
+	}
+	out = path_join(tmpdir, "replay.json");
+	if (run_child(dirs, o, out, &c, err) < 0 || c.not_found) {
+		*status = REPLAY_NO_RUNTIME;
+		if (c.not_found)
+			buf_addf(err, " (set TKO_PYTHON)");
+	} else if (c.timed_out) {
+		*status = REPLAY_TIMEOUT;
+		buf_addf(err, "the replay ran past %.0f s and was stopped", o->timeout_s);
+	} else if (c.exit_status == 3) {
+		*status = REPLAY_NO_RUNTIME;
+		buf_addf(err, "the replay needs torch and a GPU (see the line above)");
+	} else if (!is_file(out) || !(replay = json_load_path(out, err))) {
+		*status = REPLAY_CRASHED;
+		buf_reset(err);
+		buf_addf(err, "the replay exited with status %d and wrote no result", c.exit_status);
+	} else {
+		*doc = finish_doc(replay, captures, peak_section(dirs, o));
+		json_decref(replay);
+		*status = json_int(json_object_get(*doc, "summary"), "failed", 0) ||
+			  json_int(json_object_get(*doc, "summary"), "mismatched", 0) ||
+			  c.exit_status != 0 ? REPLAY_FAILED : REPLAY_OK;
+	}
+	child_release(&c);
+	unlink(out);
+	rmdir(tmpdir);
+	free(out);
+	free(tmpdir);
+	json_decref(captures);
+	return 0;
+}

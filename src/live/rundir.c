@@ -1,0 +1,140 @@
+/* RUN directory skeleton and capture summary (see rundir.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live/rundir.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/lines.h"
+#include "util/mem.h"
+#include "banned.h"
+
+const char *const rundir_skeleton[] = {
+	"log", "capture", "capture/kernels", "cache", "cache/inductor", "cache/triton", NULL,
+};
+
+static int dir_is_empty(const char *path, struct buf *err)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d) {
+		buf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+int rundir_create(const char *run, struct buf *err)
+{
+	size_t i;
+
+	if (is_dir(run)) {
+		int empty = dir_is_empty(run, err);
+
+		if (empty < 0)
+			return -1;
+		if (!empty) {
+			buf_addf(err, "'%s' already exists and is not empty (choose another --out)", run);
+			return -1;
+		}
+	} else if (access(run, F_OK) == 0) {
+		buf_addf(err, "'%s' exists and is not a directory", run);
+		return -1;
+	}
+	for (i = 0; rundir_skeleton[i]; i++) {
+		char *p = path_join(run, rundir_skeleton[i]);
+		int ret = mkdir_p(p, err);
+
+		free(p);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+char *rundir_default_name(time_t t)
+{
+	struct tm tm;
+	char s[64];
+
+	localtime_r(&t, &tm);
+	strftime(s, sizeof(s), "tko-run-%Y%m%d-%H%M%S", &tm);
+	return xstrdup(s);
+}
+
+void rundir_iso_time(time_t t, char *out, size_t n)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static long count_dirs(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	long n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.')
+			continue;
+		p = path_join(path, e->d_name);
+		n += is_dir(p);
+		free(p);
+	}
+	closedir(d);
+	return n;
+}
+
+json_t *rundir_capture_summary(const char *run)
+{
+	char *events = path_join(run, "capture/events.jsonl");
+	char *kernels = path_join(run, "capture/kernels");
+	json_t *sum = json_object(), *by = json_object();
+	struct mapped_file m;
+	struct buf err = BUF_INIT;
+	long total = 0, bad = 0;
+
+	if (!file_map(events, 0, &m, &err)) {
+		struct lines it = LINES_INIT(m.data, m.len);
+		const char *s;
+		size_t n;
+
+		while (lines_next(&it, &s, &n)) {
+			json_t *e = n ? json_loadb(s, n, 0, NULL) : NULL;
+			const char *type = json_str(e, "event");
+
+			if (!type) {
+				bad += n > 0;
+			} else {
+				total++;
+				json_set_int(by, type, json_int(by, type, 0) + 1);
+			}
+			json_decref(e);
+		}
+		file_unmap(&m);
+	}
+	json_set_int(sum, "events", total);
+	json_set_int(sum, "errors", json_int(by, "error", 0));
+	json_set_int(sum, "kernel_dirs", count_dirs(kernels));
+	json_set_int(sum, "unreadable_lines", bad);
+	json_set_new(sum, "by_type", by);
+	buf_release(&err);
+	free(events);
+	free(kernels);
+	return sum;
+}

@@ -1,0 +1,39 @@
+/*
+ * The RUN directory of DESIGN.md, from tko's side: creating its skeleton
+ * for `tko capture` (log/, capture/kernels/, cache/inductor/,
+ * cache/triton/) and summarising what a capture left in it
+ * (capture/events.jsonl, capture/kernels/).
+ */
+#ifndef TKO_LIVE_RUNDIR_H
+#define TKO_LIVE_RUNDIR_H
+
+#include <time.h>
+
+#include <jansson.h>
+
+#include "util/buf.h"
+
+/* The subfolders a RUN directory starts with, NULL-terminated. */
+extern const char *const rundir_skeleton[];
+
+/*
+ * Creates `run` and its skeleton. `run` must not exist, or be an empty
+ * directory (a capture never mixes with an earlier one). 0 or -1 + err.
+ */
+int rundir_create(const char *run, struct buf *err);
+
+/* "tko-run-YYYYmmdd-HHMMSS" for the local time `t`, newly allocated. */
+char *rundir_default_name(time_t t);
+
+/* "2026-12-02T15:29:32Z" for `t`, into out (at least 32 bytes). */
+void rundir_iso_time(time_t t, char *out, size_t n);
+
+/*
+ * {"events": N, "by_type": {"autotune": N, ...}, "errors": N,
+ * "kernel_dirs": N, "unreadable_lines": N} for a RUN directory; a missing
+ * events file counts as none. Lines that are not JSON objects (a truncated
+ * last line) are counted, not fatal.
+ */
+json_t *rundir_capture_summary(const char *run);
+
+#endif

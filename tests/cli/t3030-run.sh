@@ -1,0 +1,125 @@
+#!/bin/sh
+# tko run: checking kernel directories, driving the replay child (a fake
+# tko.replay here, steered by FAKE_REPLAY), the time limit (exit 124), the
+# exit statuses, and the footprint / GB/s / fraction-of-peak arithmetic,
+# whose expected values are computed here with awk.
+# Test bodies are single-quoted for eval, as lib.sh wants; variables set
+# here are read inside them.
+# shellcheck disable=SC2016,SC2034
+. "$(dirname "$0")/lib.sh"
+
+export TKO_PYTHONPATH="$TRASH/pkg"
+export TKO_PYTHON="${TKO_TEST_PYTHON:-python3}"
+
+test_expect_success_if python3 'setup a RUN with one kernel dir and a fake replay' '
+	mkdir -p pkg/tko run/capture/kernels/k-0123abcd run/cache/triton &&
+	: >pkg/tko/__init__.py &&
+	cat >pkg/tko/replay.py <<-\EOF &&
+	import json, os, sys, time
+	mode = os.environ.get("FAKE_REPLAY", "ok")
+	argv = sys.argv[1:]
+	out = argv[argv.index("--json") + 1]
+	dirs = argv[:argv.index("--json")]
+	with open(os.path.join(os.environ["TKO_TEST_TRASH"], "child-env"), "w") as f:
+	    f.write("TRITON_CACHE_DIR=%s\nargv=%s\n" % (os.environ.get("TRITON_CACHE_DIR"), " ".join(argv)))
+	if mode == "sleep":
+	    time.sleep(60)
+	if mode == "notorch":
+	    print("tko run: no torch: No module named torch", file=sys.stderr)
+	    sys.exit(3)
+	if mode == "crash":
+	    sys.exit(1)
+	cfg = lambda i, ms, ok: {"index": i, "captured": i == 0, "config": {"kwargs": {"XBLOCK": 1024 >> i}},
+	    "recorded_time_ms": 0.02, "time_ms": ms, "min_ms": ms, "autotuner_method_ms": 0.021,
+	    "outputs_match": ok, "outputs_exact": ok, "error": None}
+	doc = {"schema_version": 1, "tool": "tko.replay", "versions": {"device": "fake"}, "error": None,
+	    "kernels": [{"kernel_dir": d, "kernel": "k", "error": None,
+	                 "configs": [cfg(0, 0.01, True), cfg(1, 0.04, mode != "mismatch")]} for d in dirs]}
+	json.dump(doc, open(out, "w"))
+	EOF
+	cat >run/capture/kernels/k-0123abcd/capture.json <<-\EOF &&
+	{"schema_version": 1, "kernel": "k", "args": [
+	  {"name": "in_ptr0", "kind": "tensor", "shape": [1024, 256], "stride": [256, 1],
+	   "storage_offset": 0, "element_size": 4, "storage": 0},
+	  {"name": "out_ptr0", "kind": "tensor", "shape": [1024, 256], "stride": [256, 1],
+	   "storage_offset": 0, "element_size": 4, "storage": 1},
+	  {"name": "xnumel", "kind": "scalar", "value": 262144}],
+	 "inductor_num_bytes": 2097152, "configs": [{}, {}]}
+	EOF
+	printf "{\"bandwidth\": {\"copy_gbps\": 4000.0}}\n" >run/env.json
+'
+export TKO_TEST_TRASH="$TRASH"
+KD=run/capture/kernels/k-0123abcd
+
+test_expect_success_if python3 'times, footprint, GB/s and fraction of the measured peak' '
+	tko run $KD --json out.json >table &&
+	bytes=$((1024 * 256 * 4 * 2)) &&
+	json_q out.json ".kernels[0].footprint_bytes == $bytes" &&
+	want=$(awk "BEGIN { printf \"%.6f\", $bytes / 0.01e-3 / 1e9 }") &&
+	json_q out.json ".kernels[0].configs[0].footprint_gbps * 1000000 | round / 1000000" >got &&
+	awk "BEGIN { exit !(($(cat got) - $want)^2 < 1e-6) }" &&
+	json_q out.json ".kernels[0].configs[1].footprint_fraction_of_peak" >got &&
+	awk "BEGIN { exit !(($(cat got) - $bytes / 0.04e-3 / 1e9 / 4000)^2 < 1e-9) }" &&
+	json_q out.json ".peak.copy_gbps == 4000 and (.peak.source | endswith(\"env.json\"))" &&
+	json_q out.json ".summary.kernels == 1 and .summary.failed == 0 and .summary.configs == 2" &&
+	json_q out.json ".kernels[0].configs[0].autotuner_method_vs_recorded * 1000 | round == 1050" &&
+	test_grep "^k +0\* +0.0100" table && test_grep "peak: 4000 GB/s" table
+'
+
+test_expect_success_if python3 'the child gets the package, the RUN s Triton cache and the dirs' '
+	run=$(cd run && pwd) &&
+	test_grep "^TRITON_CACHE_DIR=$run/cache/triton$" child-env &&
+	test_grep "^argv=$KD --json .* --reps 0$" child-env &&
+	TRITON_CACHE_DIR=/elsewhere tko run $KD --reps 7 >/dev/null &&
+	test_grep "^TRITON_CACHE_DIR=/elsewhere$" child-env && test_grep "reps 7$" child-env
+'
+
+test_expect_success_if python3 '--peak-gbps overrides env.json' '
+	tko run $KD --peak-gbps 2000 --json out.json >/dev/null &&
+	json_q out.json ".peak.copy_gbps == 2000 and .peak.source == \"--peak-gbps\""
+'
+
+test_expect_success_if python3 'outputs that disagree: exit 1 with the JSON still written' '
+	FAKE_REPLAY=mismatch test_expect_code 1 tko run $KD --json out.json >table 2>err &&
+	json_q out.json ".summary.mismatched == 1" &&
+	test_grep "DIFFER" table && test_grep "disagree" err
+'
+
+test_expect_success_if python3 'a replay past --timeout is stopped: exit 124, quickly' '
+	rm -f out.json && start=$(date +%s) &&
+	FAKE_REPLAY=sleep test_expect_code 124 tko run $KD --timeout 1 --json out.json 2>err &&
+	test $(($(date +%s) - start)) -lt 20 &&
+	test_one_line_error err && test_grep "ran past 1 s" err && test ! -e out.json
+'
+
+test_expect_success_if python3 'no torch or GPU: exit 3; a dead replay: exit 5' '
+	FAKE_REPLAY=notorch test_expect_code 3 tko run $KD 2>err &&
+	test_grep "no torch" err &&
+	FAKE_REPLAY=crash test_expect_code 5 tko run $KD 2>err &&
+	test_one_line_error err && test_grep "wrote no result" err
+'
+
+test_expect_success 'no python at all: exit 3' '
+	TKO_PYTHON=/no/such/python test_expect_code 3 tko run $KD 2>err &&
+	test_grep "python" err
+'
+
+test_expect_success 'bad kernel dirs are refused before any child starts' '
+	rm -f child-env &&
+	test_expect_code 1 tko run no-such-dir 2>err && test_one_line_error err &&
+	mkdir empty && test_expect_code 1 tko run empty 2>err &&
+	test_one_line_error err && test_grep "empty/capture.json" err &&
+	mkdir bad && echo "{" >bad/capture.json &&
+	test_expect_code 1 tko run bad 2>err && test_one_line_error err && test_grep "cannot parse" err &&
+	mkdir other && echo "{\"schema_version\": 2}" >other/capture.json &&
+	test_expect_code 1 tko run other 2>err && test_grep "not a tko capture" err &&
+	test ! -e child-env
+'
+
+test_expect_success 'bad command lines' '
+	test_expect_code 2 tko run 2>err &&
+	test_expect_code 2 tko run $KD --timeout 0 2>err &&
+	test_expect_code 2 tko run $KD --timeout x 2>err
+'
+
+test_done
