@@ -135,6 +135,15 @@ int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* An existing path that is neither a regular file nor a directory. */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	       !S_ISDIR(st.st_mode);
+}
+
 int is_file(const char *path)
 {
 	struct stat st;
@@ -245,6 +254,20 @@ int atomic_open(struct atomic_file *af, const char *path, struct buf *err)
 		buf_addf(err, "cannot write '%s': it is a directory", path);
 		return -1;
 	}
+	if (is_special(path)) {
+		/*
+		 * A device or FIFO (/dev/null, a pipe a script reads) is written
+		 * in place: renaming a temporary file over it would replace the
+		 * device node with a regular file.
+		 */
+		af->fp = fopen(path, "w");
+		if (!af->fp) {
+			buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		af->path = xstrdup(path);
+		return 0;
+	}
 	af->path = xstrdup(path);
 	af->tmp = xstrfmt("%s.tmp.XXXXXX", path);
 	fd = mkstemp(af->tmp);
@@ -270,6 +293,18 @@ int atomic_commit(struct atomic_file *af, struct buf *err)
 {
 	int failed;
 
+	if (af->path && !af->tmp) {
+		int failed = ferror(af->fp) || fflush(af->fp) != 0;
+
+		if (fclose(af->fp) != 0)
+			failed = 1;
+		af->fp = NULL;
+		if (failed)
+			buf_addf(err, "cannot write '%s': %s", af->path,
+				 strerror(errno));
+		atomic_abort(af);
+		return failed ? -1 : 0;
+	}
 	if (!af->path) {
 		if (fflush(stdout) || ferror(stdout)) {
 			buf_addf(err, "cannot write to standard output: %s",

@@ -9,7 +9,8 @@
  * Outputs go through struct atomic_file: bytes are written to a temporary
  * file beside the target and renamed into place on commit, so a reader never
  * sees a half-written report (the pattern of git's lockfile.h). The path "-"
- * means standard output and is written directly.
+ * means standard output and is written directly, as is an existing device
+ * or FIFO (/dev/null must stay a device).
  */
 #ifndef TKO_FILE_H
 #define TKO_FILE_H

@@ -70,6 +70,18 @@ static void test_atomic_write_and_map(void **state)
 	buf_release(&err);
 }
 
+static void test_atomic_write_keeps_devices(void **state)
+{
+	struct buf err = BUF_INIT;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(write_file_atomic("/dev/null", "x", 1, &err), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	buf_release(&err);
+}
+
 static void test_text_checks(void **state)
 {
 	struct buf err = BUF_INIT;
@@ -128,6 +140,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_errors_name_the_file),
 		cmocka_unit_test(test_atomic_write_and_map),
+		cmocka_unit_test(test_atomic_write_keeps_devices),
 		cmocka_unit_test(test_text_checks),
 		cmocka_unit_test(test_mkdir_p_and_paths),
 	};
