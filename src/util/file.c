@@ -289,22 +289,19 @@ int atomic_open(struct atomic_file *af, const char *path, struct buf *err)
 	return 0;
 }
 
+/* Flushes and closes af->fp; returns 1 when anything failed. */
+static int close_output(struct atomic_file *af)
+{
+	int failed = ferror(af->fp) || fflush(af->fp) != 0;
+
+	if (fclose(af->fp) != 0)
+		failed = 1;
+	af->fp = NULL;
+	return failed;
+}
+
 int atomic_commit(struct atomic_file *af, struct buf *err)
 {
-	int failed;
-
-	if (af->path && !af->tmp) {
-		int failed = ferror(af->fp) || fflush(af->fp) != 0;
-
-		if (fclose(af->fp) != 0)
-			failed = 1;
-		af->fp = NULL;
-		if (failed)
-			buf_addf(err, "cannot write '%s': %s", af->path,
-				 strerror(errno));
-		atomic_abort(af);
-		return failed ? -1 : 0;
-	}
 	if (!af->path) {
 		if (fflush(stdout) || ferror(stdout)) {
 			buf_addf(err, "cannot write to standard output: %s",
@@ -314,11 +311,17 @@ int atomic_commit(struct atomic_file *af, struct buf *err)
 		af->fp = NULL;
 		return 0;
 	}
-	failed = ferror(af->fp) || fflush(af->fp) != 0;
-	if (fclose(af->fp) != 0)
-		failed = 1;
-	af->fp = NULL;
-	if (failed || rename(af->tmp, af->path) < 0) {
+	if (!af->tmp) {
+		/* A device or FIFO written in place. */
+		int failed = close_output(af);
+
+		if (failed)
+			buf_addf(err, "cannot write '%s': %s", af->path,
+				 strerror(errno));
+		atomic_abort(af);
+		return failed ? -1 : 0;
+	}
+	if (close_output(af) || rename(af->tmp, af->path) < 0) {
 		buf_addf(err, "cannot write '%s': %s", af->path, strerror(errno));
 		atomic_abort(af);
 		return -1;
