@@ -44,7 +44,11 @@ UTIL_SRC = \
 
 ISA_SRC =
 
-PARSE_SRC =
+PARSE_SRC = \
+	src/parse/pylex.c \
+	src/parse/pylit.c \
+	src/parse/pylit_json.c \
+	src/parse/pylit_scalar.c
 
 ANALYSE_SRC =
 
