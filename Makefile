@@ -48,7 +48,8 @@ PARSE_SRC = \
 	src/parse/pylex.c \
 	src/parse/pylit.c \
 	src/parse/pylit_json.c \
-	src/parse/pylit_scalar.c
+	src/parse/pylit_scalar.c \
+	src/parse/pysrc.c
 
 ANALYSE_SRC =
 
