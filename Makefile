@@ -45,17 +45,24 @@ UTIL_SRC = \
 ISA_SRC =
 
 PARSE_SRC = \
+	src/parse/inductor_wrapper.c \
+	src/parse/meta.c \
+	src/parse/meta_json.c \
 	src/parse/pylex.c \
 	src/parse/pylit.c \
 	src/parse/pylit_json.c \
 	src/parse/pylit_scalar.c \
-	src/parse/pysrc.c
+	src/parse/pysrc.c \
+	src/parse/tl_uses.c \
+	src/parse/triton_meta.c
 
 ANALYSE_SRC =
 
-REPORT_SRC =
+REPORT_SRC = \
+	src/report/meta_text.c
 
-CMD_SRC =
+CMD_SRC = \
+	src/cmd/meta.c
 
 LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -22,6 +22,7 @@ struct command {
 
 /* In pipeline order: probe, capture, parse, inspect, replay, decide, report. */
 static const struct command commands[] = {
+	{ "meta", cmd_meta, "what Triton kernel sources say: signature, hints, device, Inductor metadata" },
 	{ NULL, NULL, NULL },
 };
 

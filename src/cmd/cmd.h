@@ -19,4 +19,7 @@
 #ifndef TKO_CMD_H
 #define TKO_CMD_H
 
+/* tko meta: Triton kernel sources -> signature, hints, device, Inductor metadata (meta.c). */
+int cmd_meta(int argc, const char **argv);
+
 #endif
