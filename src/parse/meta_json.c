@@ -133,12 +133,13 @@ static json_t *body_constexprs_json(const struct meta_kernel *k)
 static json_t *device_json(const struct meta_kernel *k)
 {
 	const struct meta_device *d = &k->device;
-	json_t *o, *props = json_object();
+	json_t *o, *props;
 	size_t i;
 
 	if (!d->props && !d->backend)
 		return json_null();
 	o = json_object();
+	props = json_object();
 	json_object_set_new(o, "backend", str_or_null(d->backend));
 	json_object_set_new(o, "arch", str_or_null(d->arch));
 	json_object_set_new(o, "warp_size", d->warp_size < 0 ? json_null() : json_integer(d->warp_size));
@@ -171,19 +172,30 @@ static json_t *inductor_json(const struct meta_kernel *k)
 	return o;
 }
 
+/* triton.Config's parameters in order, for positional arguments. */
+static const char *const config_params[] = {
+	"kwargs", "num_warps", "num_stages", "num_ctas", "maxnreg", "pre_hook", NULL,
+};
+
 /* triton.Config({...}, num_warps=4, ...) -> {"kwargs": {...}, "num_warps": 4, ...} */
 static json_t *config_json(const struct pylit *c)
 {
 	json_t *o;
-	size_t i;
+	size_t i, pos = 0;
 
 	if (c->kind != PYLIT_CALL)
 		return value(c);
 	o = json_object();
-	json_object_set_new(o, "kwargs", value(pylit_arg(c, 0)));
-	for (i = 0; i < c->n; i++)
-		if (c->kw && c->kw[i])
-			json_object_set_new(o, c->kw[i], value(c->items[i]));
+	for (i = 0; i < c->n; i++) {
+		const char *name = c->kw && c->kw[i] ? c->kw[i] : NULL;
+
+		if (!name && config_params[pos])
+			name = config_params[pos++];
+		if (name)
+			json_object_set_new(o, name, value(c->items[i]));
+	}
+	if (!json_object_get(o, "kwargs"))
+		json_object_set_new(o, "kwargs", json_null());
 	return o;
 }
 
@@ -191,11 +203,12 @@ static json_t *config_json(const struct pylit *c)
 static json_t *autotune_json(const struct pylit *at)
 {
 	const struct pylit *cfgs, *key;
-	json_t *o, *list, *other = json_object();
+	json_t *o, *list, *other;
 	size_t i;
 
 	if (!at || at->kind != PYLIT_CALL)
 		return json_null();
+	other = json_object();
 	cfgs = pylit_kwarg(at, "configs") ? pylit_kwarg(at, "configs") : pylit_arg(at, 0);
 	key = pylit_kwarg(at, "key") ? pylit_kwarg(at, "key") : pylit_arg(at, 1);
 	o = json_object();

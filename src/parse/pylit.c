@@ -136,8 +136,12 @@ static int expect_sep(struct pylit_parser *p, int close, const char *what)
 		    close, what, pylit_what_at(p, p->pos, tmp));
 }
 
+/* The input ended inside the bracket at `open`; as Python, name the innermost one. */
 static int unclosed(struct pylit_parser *p, size_t open)
 {
+	if (p->eof_reported)
+		return -1;
+	p->eof_reported = 1;
 	return pylit_fail(p, open, "'%c' is never closed", p->s[open]);
 }
 
@@ -466,7 +470,7 @@ static int raw_expr(struct pylit_parser *p, size_t start, enum ctx ctx, struct p
 		q++;
 	}
 	if (depth)
-		return pylit_fail(p, opened[0], "'%c' is never closed", p->s[opened[0]]);
+		return pylit_fail(p, opened[depth - 1], "'%c' is never closed", p->s[opened[depth - 1]]);
 	end = q;
 	while (end > start && strchr(" \t\r\n\f\\", p->s[end - 1]))
 		end--;
@@ -529,7 +533,7 @@ done:
 int pylit_parse(const char *s, size_t n, size_t *pos, unsigned flags,
 		struct pylit **out, struct buf *err)
 {
-	struct pylit_parser p = { s, n, *pos, flags, 0, BUF_INIT };
+	struct pylit_parser p = { s, n, *pos, flags, 0, BUF_INIT, 0 };
 	int ret = parse_value(&p, CTX_TOP, out);
 
 	if (ret < 0)
@@ -543,7 +547,7 @@ int pylit_parse(const char *s, size_t n, size_t *pos, unsigned flags,
 int pylit_parse_all(const char *s, size_t n, unsigned flags,
 		    struct pylit **out, struct buf *err)
 {
-	struct pylit_parser p = { s, n, 0, flags, 0, BUF_INIT };
+	struct pylit_parser p = { s, n, 0, flags, 0, BUF_INIT, 0 };
 	char tmp[16];
 	int ret = parse_value(&p, CTX_TOP, out);
 

@@ -22,6 +22,7 @@ struct pylit_parser {
 	unsigned flags;		/* PYLIT_LENIENT */
 	int depth;		/* current nesting of containers and calls */
 	struct buf msg;		/* the last failure, "line L column C: why" */
+	int eof_reported;	/* msg names the innermost bracket left open; keep it */
 };
 
 /*

@@ -125,8 +125,9 @@ static int scan_stmt(struct splitter *sp, struct pysrc_stmt *st)
 		}
 		st->end = sp->pos;
 	}
-	if (depth)
-		return split_fail(sp, opened[0], "'%c' is never closed", s[opened[0]]);
+	if (depth)	/* as Python, name the innermost bracket left open */
+		return split_fail(sp, opened[depth - 1], "'%c' is never closed",
+				  s[opened[depth - 1]]);
 	st->end_line = sp->line;
 	return 0;
 }

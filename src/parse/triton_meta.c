@@ -256,13 +256,18 @@ static void apply_constants(struct meta_kernel *k)
 	}
 }
 
+/*
+ * Adds a hint; a repeated one keeps the larger value, since the older
+ * descriptors list an argument under both divisible_by_16 and _by_8.
+ */
 static void add_hint(struct meta_arg *a, const char *name, long long value)
 {
 	size_t i;
 
 	for (i = 0; i < a->nhints; i++)
 		if (!strcmp(a->hints[i].name, name)) {
-			a->hints[i].value = value;
+			if (value > a->hints[i].value)
+				a->hints[i].value = value;
 			return;
 		}
 	a->hints = xrealloc(a->hints, (a->nhints + 1) * sizeof(*a->hints));

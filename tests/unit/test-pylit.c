@@ -252,7 +252,7 @@ static void test_errors_have_positions(void **state)
 {
 	(void)state;
 	assert_error("{'a': 1", "line 1 column 1: '{' is never closed");
-	assert_error("{'a': [1,\n 2", "line 1 column 1: '{' is never closed");
+	assert_error("{'a': [1,\n 2", "line 1 column 7: '[' is never closed");
 	assert_error("[1 2]", "line 1 column 4: expected ',' or ']' after a list item, found '2'");
 	assert_error("{\n 'a': [1,\n 2 3]}",
 		     "line 3 column 4: expected ',' or ']' after a list item, found '3'");
@@ -290,7 +290,7 @@ static void test_lenient_still_rejects_broken_text(void **state)
 	assert_string_equal(msg, "line 1 column 17: '}' does not match '['");
 	free(msg);
 	msg = parse_err("dict(a={'b': (1,", PYLIT_LENIENT);
-	assert_string_equal(msg, "line 1 column 5: '(' is never closed");
+	assert_string_equal(msg, "line 1 column 14: '(' is never closed");
 	free(msg);
 	msg = parse_err("{'a': 'x}", PYLIT_LENIENT);
 	assert_string_equal(msg, "line 1 column 7: unterminated string");

@@ -179,7 +179,7 @@ static void test_corpus_hand_written_kernels(void **state)
 static void test_errors(void **state)
 {
 	(void)state;
-	assert_scan_error("x = 1\ny = {'a': [1,\n", "line 2 column 5: '{' is never closed");
+	assert_scan_error("x = 1\ny = {'a': [1,\n", "line 2 column 11: '[' is never closed");
 	assert_scan_error("x = 'abc\n", "line 1 column 5: unterminated string");
 	assert_scan_error("x = '''abc\n\n", "line 1 column 5: unterminated string");
 	assert_scan_error("f(a]\n", "line 1 column 4: ']' does not match '('");
