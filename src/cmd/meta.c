@@ -5,15 +5,17 @@
  * file under a directory is skipped with a warning, and still makes the
  * exit 1), 2 usage, 4 --kernel matched none or several.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
 #include "parse/meta.h"
 #include "report/meta_text.h"
-#include "util/jsonio.h"
+#include "util/file.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"
@@ -92,17 +94,54 @@ static int scan_inputs(struct meta_set *set, const char **paths, int n)
 	return 0;
 }
 
+/*
+ * Streams the JSON document to `path`: through a temporary file renamed
+ * into place (atomic_open), or, for an existing device or FIFO (`--json
+ * /dev/null`), in place, since a rename would replace the node itself (as
+ * root, /dev/null would become a regular file).
+ * NEEDSWORK: that case belongs in atomic_open (util/file.c), for every command.
+ */
+static int write_json(const struct meta_set *set, const struct meta_kernel *one,
+		      const char *path, struct buf *err)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	struct stat st;
+	int direct = strcmp(path, "-") && !stat(path, &st) && !S_ISREG(st.st_mode) &&
+		     !S_ISDIR(st.st_mode);
+	FILE *fp = direct ? fopen(path, "w") : NULL;
+
+	if (direct && !fp) {
+		buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (!direct) {
+		if (atomic_open(&af, path, err) < 0)
+			return -1;
+		fp = af.fp;
+	}
+	if (meta_write_json(fp, set, one ? &one : NULL, one ? 1 : 0) < 0) {
+		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		if (direct)
+			fclose(fp);
+		atomic_abort(&af);
+		return -1;
+	}
+	if (!direct)
+		return atomic_commit(&af, err);
+	if (fclose(fp)) {
+		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int write_outputs(const struct meta_set *set, const struct meta_kernel *one,
 			 const char *json)
 {
 	struct buf err = BUF_INIT;
 
 	if (json) {
-		json_t *doc = meta_to_json(set, one ? &one : NULL, one ? 1 : 0);
-		int ret = json_write_path(doc, json, &err);
-
-		json_decref(doc);
-		if (ret < 0) {
+		if (write_json(set, one, json, &err) < 0) {
 			msg_error("%s", err.buf);
 			buf_release(&err);
 			return EXIT_FAIL;

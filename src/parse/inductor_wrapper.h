@@ -39,6 +39,7 @@ struct wrapped_kernel {
 	struct pylit *call;	/* the parsed call; call->items[1] holds the decoded source */
 	json_t *aten;		/* the attribution (docs/json.md "aten"), never NULL */
 	char *resolved;		/* the kernel file it was matched to, or NULL (set by meta.c) */
+	size_t file;		/* the wrapper's index in its caller's file list (set by meta.c) */
 };
 
 struct wrapped_list {

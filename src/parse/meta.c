@@ -53,10 +53,10 @@ static int scan_module(struct meta_set *set, const char *path, const char *s,
 	struct pysrc src = PYSRC_INIT;
 	struct buf why = BUF_INIT;
 	struct meta_file *f;
-	size_t start = err->len;
+	size_t start = err->len, wrapped = set->wrapped.nr, i;
 	int k, w;
 
-	add_file(set, path);
+	add_file(set, path)->first_kernel = set->kernels.nr;
 	if (text_input_check(path, s, n, err) < 0)
 		return file_error(set, err, start);
 	/* Kernel and wrapper modules all say "triton"; skip the rest unparsed. */
@@ -75,6 +75,8 @@ static int scan_module(struct meta_set *set, const char *path, const char *s,
 	f->nkernels = (size_t)k;
 	f->nwrapped = (size_t)w;
 	f->role = w ? "wrapper" : k ? "kernel" : "other";
+	for (i = wrapped; i < set->wrapped.nr; i++)
+		set->wrapped.v[i].file = set->nfiles - 1;
 	return 0;
 }
 
@@ -191,35 +193,25 @@ static const struct meta_file *find_kernel_file(const struct meta_file **index, 
 	return found;
 }
 
-/* Gives the kernels of `file` named like the block (or all, if none is) its attribution. */
-static void attribute(struct meta_set *set, const char *file, const struct wrapped_kernel *w)
+/*
+ * Gives the kernels set->kernels.v[begin..end) (one file's, or one block's
+ * embedded ones) the block's attribution: those named like the block, or
+ * all of them when none is (a template file's def is named after the
+ * template, triton_mm, not after the kernel).
+ */
+static void attribute(struct meta_set *set, size_t begin, size_t end,
+		      const struct wrapped_kernel *w)
 {
 	size_t i, named = 0;
 
-	for (i = 0; i < set->kernels.nr; i++) {
-		const struct meta_kernel *k = set->kernels.v[i];
-
-		named += !strcmp(k->file, file) && !strcmp(k->name, w->name);
-	}
-	for (i = 0; i < set->kernels.nr; i++) {
+	for (i = begin; i < end; i++)
+		named += !strcmp(set->kernels.v[i]->name, w->name);
+	for (i = begin; i < end; i++) {
 		struct meta_kernel *k = set->kernels.v[i];
 
-		if (strcmp(k->file, file) || k->aten || (named && strcmp(k->name, w->name)))
-			continue;
-		if (k->embed_line && k->embed_line != w->source_line)
-			continue;
-		k->aten = json_deep_copy(w->aten);
+		if (!k->aten && (!named || !strcmp(k->name, w->name)))
+			k->aten = json_deep_copy(w->aten);
 	}
-}
-
-static struct meta_file *file_named(struct meta_set *set, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < set->nfiles; i++)
-		if (!strcmp(set->files[i].path, path))
-			return &set->files[i];
-	return NULL;
 }
 
 /* Reads the kernel a wrapper block holds, when no file of its own was read. */
@@ -228,11 +220,11 @@ static void read_embedded(struct meta_set *set, struct wrapped_kernel *w)
 	struct buf why = BUF_INIT;
 	size_t len, first = set->kernels.nr, i;
 	const char *code = wrapped_source(w, &len);
-	struct meta_file *f = file_named(set, w->wrapper);
+	struct meta_file *f = &set->files[w->file];
 	int k = triton_meta_scan(&set->kernels, w->wrapper, code, len, w->source_line - 1, &why);
 
 	if (k < 0) {
-		if (f && !f->error) {
+		if (!f->error) {
 			f->error = xstrfmt("cannot parse the kernel '%s' in '%s' (source string at line %zu): %s",
 					   w->name, w->wrapper, w->source_line, why.buf);
 			set->nerrors++;
@@ -242,9 +234,8 @@ static void read_embedded(struct meta_set *set, struct wrapped_kernel *w)
 	}
 	for (i = first; i < set->kernels.nr; i++)
 		set->kernels.v[i]->embed_line = w->source_line;
-	if (f)
-		f->nkernels += (size_t)k;
-	attribute(set, w->wrapper, w);
+	f->nkernels += (size_t)k;
+	attribute(set, first, set->kernels.nr, w);
 	buf_release(&why);
 }
 
@@ -278,7 +269,7 @@ void meta_link(struct meta_set *set)
 
 		if (kf) {
 			w->resolved = xstrdup(kf->path);
-			attribute(set, kf->path, w);
+			attribute(set, kf->first_kernel, kf->first_kernel + kf->nkernels, w);
 		} else {
 			read_embedded(set, w);
 		}

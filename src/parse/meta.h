@@ -32,6 +32,7 @@
 #define TKO_META_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 
 #include "parse/inductor_wrapper.h"
@@ -45,7 +46,8 @@ struct meta_file {
 	char *path;		/* as walked (the given directory joined with the rest) */
 	const char *role;	/* "kernel", "wrapper", "other" or "error" (static) */
 	char *error;		/* for "error": what was wrong, naming the file */
-	size_t nkernels;	/* kernels read from this file's own code */
+	size_t nkernels;	/* kernels reported with this file as theirs */
+	size_t first_kernel;	/* index in kernels of the first of its own (until meta_link sorts) */
 	size_t nwrapped;	/* async_compile.triton blocks in it */
 };
 
@@ -98,6 +100,15 @@ void meta_set_release(struct meta_set *set);
  */
 json_t *meta_to_json(const struct meta_set *set, const struct meta_kernel *const *sel,
 		     size_t nsel);
+
+/*
+ * Writes the same document to fp, one kernel object at a time, so memory
+ * stays that of one kernel however large the RUN (the whole tree for
+ * thousands of kernels takes hundreds of MB). Returns 0, or -1 when a
+ * write fails (errno set).
+ */
+int meta_write_json(FILE *fp, const struct meta_set *set,
+		    const struct meta_kernel *const *sel, size_t nsel);
 
 /* One kernel's JSON object, as in the document's "kernels" array. */
 json_t *meta_kernel_to_json(const struct meta_kernel *k);

@@ -209,9 +209,20 @@ static int decode_string(struct pylit_parser *p, const struct pylex_str *st,
 	const char *s = p->s;
 	size_t q = st->body;
 
+	buf_grow(out, st->body_end - st->body);
 	while (q < st->body_end) {
-		char c = s[q];
+		size_t run = q;
+		char c;
 
+		/* Copy plain runs whole: wrapper modules hold kernel sources of many KB. */
+		while (run < st->body_end && s[run] != '\\' && s[run] != '\r' &&
+		       (unsigned char)s[run] < 0x80)
+			run++;
+		buf_add(out, s + q, run - q);
+		q = run;
+		if (q >= st->body_end)
+			break;
+		c = s[q];
 		if (st->bytes && (unsigned char)c >= 0x80)
 			return pylit_fail(p, q, "bytes can only contain ASCII literal characters");
 		if (c == '\r' && q + 1 < st->body_end && s[q + 1] == '\n') {

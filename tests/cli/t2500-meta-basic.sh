@@ -69,4 +69,13 @@ test_expect_success 'several files on the command line are read together' '
 	json_q out.json ".kernels | length == 3"
 '
 
+test_expect_success '--json to a FIFO writes into it and leaves it a FIFO' '
+	mkfifo out.fifo &&
+	{ cat out.fifo >got.json & } &&
+	tko meta --json out.fifo "$AMD" >out &&
+	wait &&
+	test -p out.fifo &&
+	json_q got.json ".kernels | length == 2"
+'
+
 test_done

@@ -18,7 +18,8 @@ FILES = sorted((CORPUS / "h200-run1" / "cache" / "inductor").rglob("*.py"))[::4]
 
 
 def run(path):
-    return subprocess.run([TKO, "meta", "--json", os.devnull, str(path)],
+    # JSON to stdout, never to os.devnull: a rename over /dev/null would replace it.
+    return subprocess.run([TKO, "meta", "--json", "-", str(path)],
                           capture_output=True, text=True)
 
 
