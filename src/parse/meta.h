@@ -58,8 +58,9 @@ struct meta_set {
 	struct wrapped_list wrapped;		/* every wrapper block */
 	size_t nerrors;				/* files with role "error" */
 	int linked;				/* meta_link has run */
+	struct buf scratch;			/* the file being read, reused */
 };
-#define META_SET_INIT { META_KERNEL_LIST_INIT, NULL, 0, 0, WRAPPED_LIST_INIT, 0, 0 }
+#define META_SET_INIT { META_KERNEL_LIST_INIT, NULL, 0, 0, WRAPPED_LIST_INIT, 0, 0, BUF_INIT }
 
 /*
  * Reads one file. Returns 0, or -1 with one line in err ("'k.py' line 16

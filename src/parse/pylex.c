@@ -4,6 +4,26 @@
 #include "parse/pylex.h"
 #include "banned.h"
 
+#define S (PYLEX_IDENT_START | PYLEX_IDENT_CHAR)
+#define D PYLEX_IDENT_CHAR
+#define ROW16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+
+const unsigned char pylex_class[256] = {
+	ROW16(0), ROW16(0),					/* controls */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,		/* space to '/' */
+	D, D, D, D, D, D, D, D, D, D, 0, 0, 0, 0, 0, 0,		/* digits to '?' */
+	0, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,		/* '@', A-O */
+	S, S, S, S, S, S, S, S, S, S, S, 0, 0, 0, 0, S,		/* P-Z, '_' */
+	0, S, S, S, S, S, S, S, S, S, S, S, S, S, S, S,		/* '`', a-o */
+	S, S, S, S, S, S, S, S, S, S, S, 0, 0, 0, 0, 0,		/* p-z */
+	ROW16(S), ROW16(S), ROW16(S), ROW16(S),			/* UTF-8 bytes */
+	ROW16(S), ROW16(S), ROW16(S), ROW16(S),
+};
+
+#undef S
+#undef D
+#undef ROW16
+
 size_t pylex_ident_end(const char *s, size_t n, size_t pos)
 {
 	while (pos < n && pylex_ident_char((unsigned char)s[pos]))

@@ -13,18 +13,24 @@
 #include <stddef.h>
 
 /*
- * Identifier characters. Bytes >= 0x80 count as identifier characters: they
- * are parts of UTF-8 encoded names, which Python allows.
+ * Identifier characters, by table: the scanners ask for every byte of
+ * every file. Bytes >= 0x80 count as identifier characters: they are parts
+ * of UTF-8 encoded names, which Python allows.
  */
+enum {
+	PYLEX_IDENT_START = 1,	/* a letter, '_' or a byte >= 0x80 */
+	PYLEX_IDENT_CHAR = 2,	/* those and the digits */
+};
+extern const unsigned char pylex_class[256];
+
 static inline int pylex_ident_start(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-	       c >= 0x80;
+	return pylex_class[c] & PYLEX_IDENT_START;
 }
 
 static inline int pylex_ident_char(unsigned char c)
 {
-	return pylex_ident_start(c) || (c >= '0' && c <= '9');
+	return pylex_class[c] & PYLEX_IDENT_CHAR;
 }
 
 /* The end of the identifier that starts at s[pos]. */

@@ -484,6 +484,18 @@ static int raw_expr(struct pylit_parser *p, size_t start, enum ctx ctx, struct p
 	return 0;
 }
 
+/* Drops the slack ALLOC_GROW left in a finished container: trees are kept for a whole RUN. */
+static void trim(struct pylit *v)
+{
+	if (!v->n || !v->items)
+		return;
+	v->items = xrealloc(v->items, v->n * sizeof(*v->items));
+	if (v->keys)
+		v->keys = xrealloc(v->keys, v->n * sizeof(*v->keys));
+	if (v->kw)
+		v->kw = xrealloc(v->kw, v->n * sizeof(*v->kw));
+}
+
 /* Can this byte follow a complete value in a container or argument list? */
 static int is_follower(int c, enum ctx ctx)
 {
@@ -523,17 +535,19 @@ static int parse_value(struct pylit_parser *p, enum ctx ctx, struct pylit **out)
 	*out = NULL;
 	return -1;
 done:
-	if (!ret)
+	if (!ret) {
 		(*out)->end = p->pos;
-	else
+		trim(*out);
+	} else {
 		*out = NULL;
+	}
 	return ret;
 }
 
 int pylit_parse(const char *s, size_t n, size_t *pos, unsigned flags,
 		struct pylit **out, struct buf *err)
 {
-	struct pylit_parser p = { s, n, *pos, flags, 0, BUF_INIT, 0 };
+	struct pylit_parser p = { s, n, *pos, flags, 0, BUF_INIT, 0, BUF_INIT };
 	int ret = parse_value(&p, CTX_TOP, out);
 
 	if (ret < 0)
@@ -541,13 +555,14 @@ int pylit_parse(const char *s, size_t n, size_t *pos, unsigned flags,
 	else
 		*pos = p.pos;
 	buf_release(&p.msg);
+	buf_release(&p.scratch);
 	return ret;
 }
 
 int pylit_parse_all(const char *s, size_t n, unsigned flags,
 		    struct pylit **out, struct buf *err)
 {
-	struct pylit_parser p = { s, n, 0, flags, 0, BUF_INIT, 0 };
+	struct pylit_parser p = { s, n, 0, flags, 0, BUF_INIT, 0, BUF_INIT };
 	char tmp[16];
 	int ret = parse_value(&p, CTX_TOP, out);
 
@@ -563,6 +578,7 @@ int pylit_parse_all(const char *s, size_t n, unsigned flags,
 	if (ret < 0)
 		buf_add(err, p.msg.buf, p.msg.len);
 	buf_release(&p.msg);
+	buf_release(&p.scratch);
 	return ret;
 }
 

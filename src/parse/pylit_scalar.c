@@ -256,32 +256,31 @@ static int string_piece(struct pylit_parser *p, struct pylex_str *st, struct buf
 
 int pylit_parse_string(struct pylit_parser *p, struct pylit **out)
 {
-	struct buf b = BUF_INIT;
+	struct buf *b = &p->scratch;
 	struct pylex_str st;
 	size_t start = p->pos, after;
 	int bytes;
 
+	buf_reset(b);
 	pylex_string_at(p->s, p->n, p->pos, &st);
 	bytes = st.bytes;
 	for (;;) {
-		if (string_piece(p, &st, &b) < 0) {
-			buf_release(&b);
+		if (string_piece(p, &st, b) < 0)
 			return -1;
-		}
 		after = p->pos;
 		pylit_skip_space(p);
 		if (!pylex_string_at(p->s, p->n, p->pos, &st)) {
 			p->pos = after;
 			break;
 		}
-		if (st.bytes != bytes) {
-			buf_release(&b);
+		if (st.bytes != bytes)
 			return pylit_fail(p, p->pos, "cannot mix bytes and str literals");
-		}
 	}
 	*out = pylit_node_new(bytes ? PYLIT_BYTES : PYLIT_STR, start);
-	(*out)->slen = b.len;
-	(*out)->s = b.alloc ? buf_detach(&b, NULL) : xstrdup("");
+	/* An exact copy: the scratch buffer's slack would stay with every string. */
+	(*out)->slen = b->len;
+	(*out)->s = xmalloc(b->len + 1);
+	memcpy((*out)->s, b->buf, b->len + 1);
 	return 0;
 }
 

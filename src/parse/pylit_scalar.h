@@ -23,6 +23,7 @@ struct pylit_parser {
 	int depth;		/* current nesting of containers and calls */
 	struct buf msg;		/* the last failure, "line L column C: why" */
 	int eof_reported;	/* msg names the innermost bracket left open; keep it */
+	struct buf scratch;	/* a string literal being decoded */
 };
 
 /*

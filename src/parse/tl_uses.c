@@ -59,10 +59,12 @@ static void add_alias(struct tl_aliases *a, const char *s, size_t n)
 	size_t i;
 
 	for (i = 0; i < a->n; i++)
-		if (strlen(a->v[i]) == n && !memcmp(a->v[i], s, n))
+		if (a->len[i] == n && !memcmp(a->v[i], s, n))
 			return;
-	if (a->n < sizeof(a->v) / sizeof(a->v[0]))
+	if (a->n < sizeof(a->v) / sizeof(a->v[0])) {
+		a->len[a->n] = n;
 		a->v[a->n++] = xstrndup(s, n);
+	}
 }
 
 /* The next word (a dotted name or ',') of s[*q..end), or 0 at the end. */
@@ -154,13 +156,13 @@ static int find_op(const struct tl_aliases *a, const char *s, size_t n)
 	size_t i, k;
 
 	for (i = 0; i < a->n; i++) {
-		size_t al = strlen(a->v[i]);
+		size_t al = a->len[i];
 
-		if (n <= al + 1 || memcmp(s, a->v[i], al) || s[al] != '.')
+		if (n <= al + 1 || s[al] != '.' || memcmp(s, a->v[i], al))
 			continue;
 		for (k = 0; k < NOPS; k++)
-			if (n - al - 1 == strlen(ops[k].name) &&
-			    !memcmp(s + al + 1, ops[k].name, n - al - 1))
+			if (ops[k].name[0] == s[al + 1] && !strncmp(s + al + 1, ops[k].name, n - al - 1) &&
+			    ops[k].name[n - al - 1] == '\0')
 				return (int)k;
 	}
 	return -1;
@@ -173,7 +175,7 @@ int tl_is_constexpr(const struct tl_aliases *a, const char *s, size_t n)
 	if (n == 9 && !memcmp(s, "constexpr", 9))
 		return 1;
 	for (i = 0; i < a->n; i++) {
-		size_t al = strlen(a->v[i]);
+		size_t al = a->len[i];
 
 		if (n == al + 10 && !memcmp(s, a->v[i], al) && !memcmp(s + al, ".constexpr", 10))
 			return 1;

@@ -25,6 +25,7 @@
 /* The prefixes under which a module reaches triton.language. */
 struct tl_aliases {
 	char *v[8];	/* "tl", "triton.language", and imported aliases (owned) */
+	size_t len[8];	/* their lengths: every name of every body is tried against them */
 	size_t n;	/* how many */
 };
 
