@@ -181,15 +181,6 @@ static size_t call_start(const char *s, const struct pysrc_stmt *st)
 	return q;
 }
 
-static size_t count_lines(const char *s, size_t from, size_t to)
-{
-	size_t k = 0;
-
-	for (; from < to; from++)
-		k += s[from] == '\n';
-	return k;
-}
-
 int wrapper_scan(struct wrapped_list *out, const char *path,
 		 const struct pysrc *src, struct buf *err)
 {
@@ -219,7 +210,7 @@ int wrapper_scan(struct wrapped_list *out, const char *path,
 		w->name = xstrdup(name->s);
 		w->wrapper = xstrdup(path);
 		w->line = st->line;
-		w->source_line = st->line + count_lines(src->s, st->off, code->off);
+		w->source_line = st->line + pylex_count_lines(src->s, st->off, code->off);
 		w->call = call;
 		w->aten = aten_new(path, st->comment_off < st->comment_end ? st->comment_line : st->line);
 		read_comments(w, src->s, st);

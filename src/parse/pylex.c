@@ -119,6 +119,18 @@ int pylex_string_close(const char *s, size_t n, struct pylex_str *st)
 	return -1;
 }
 
+size_t pylex_count_lines(const char *s, size_t from, size_t to)
+{
+	const char *p = s + from, *end = s + to;
+	size_t k = 0;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		k++;
+		p++;
+	}
+	return k;
+}
+
 void pylex_where(const char *s, size_t off, size_t *line, size_t *col)
 {
 	size_t l = 1, last = 0, i;

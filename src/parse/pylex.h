@@ -65,6 +65,9 @@ int pylex_string_at(const char *s, size_t n, size_t pos, struct pylex_str *st);
  */
 int pylex_string_close(const char *s, size_t n, struct pylex_str *st);
 
+/* The number of line breaks in s[from..to). */
+size_t pylex_count_lines(const char *s, size_t from, size_t to);
+
 /* The 1-based line and column (in bytes) of s[off]. */
 void pylex_where(const char *s, size_t off, size_t *line, size_t *col);
 

@@ -243,24 +243,37 @@ static int parse_items(struct pylit_parser *p, struct pylit *v, size_t *alloc,
 	}
 }
 
-static int parse_list(struct pylit_parser *p, struct pylit **out)
+/*
+ * Opens the bracket at p->pos: an empty pair gives an empty node of `kind`
+ * in *out (returns 1); otherwise the first element is read into *first
+ * (returns 0). -1 on error.
+ */
+static int open_bracket(struct pylit_parser *p, int close, enum pylit_kind kind,
+			enum ctx ctx, struct pylit **first, struct pylit **out)
 {
-	size_t open = p->pos, alloc = 0;
-	struct pylit *v = pylit_node_new(PYLIT_LIST, open), *item;
+	size_t open = p->pos;
 
 	p->pos++;
 	pylit_skip_space(p);
-	if (pylit_peek(p) == ']') {
+	if (pylit_peek(p) == close) {
 		p->pos++;
-		*out = v;
-		return 0;
+		*out = pylit_node_new(kind, open);
+		return 1;
 	}
-	if (p->pos >= p->n || parse_value(p, CTX_ITEM, &item) < 0) {
-		pylit_free(v);
+	if (p->pos >= p->n || parse_value(p, ctx, first) < 0)
 		return p->pos >= p->n ? unclosed(p, open) : -1;
-	}
-	add_item(v, &alloc, NULL, NULL, item);
-	if (parse_items(p, v, &alloc, open, ']') < 0) {
+	return 0;
+}
+
+/* A list, tuple or set whose first element is read: the rest up to `close`. */
+static int finish_items(struct pylit_parser *p, enum pylit_kind kind, size_t open,
+			int close, struct pylit *first, struct pylit **out)
+{
+	struct pylit *v = pylit_node_new(kind, open);
+	size_t alloc = 0;
+
+	add_item(v, &alloc, NULL, NULL, first);
+	if (parse_items(p, v, &alloc, open, close) < 0) {
 		pylit_free(v);
 		return -1;
 	}
@@ -268,21 +281,26 @@ static int parse_list(struct pylit_parser *p, struct pylit **out)
 	return 0;
 }
 
+static int parse_list(struct pylit_parser *p, struct pylit **out)
+{
+	size_t open = p->pos;
+	struct pylit *first;
+	int r = open_bracket(p, ']', PYLIT_LIST, CTX_ITEM, &first, out);
+
+	if (r)
+		return r < 0 ? -1 : 0;
+	return finish_items(p, PYLIT_LIST, open, ']', first, out);
+}
+
 /* "(" value ")" is the value; "()" and "(v," start tuples. */
 static int parse_paren(struct pylit_parser *p, struct pylit **out)
 {
-	size_t open = p->pos, alloc = 0;
-	struct pylit *v, *first;
+	size_t open = p->pos;
+	struct pylit *first;
+	int r = open_bracket(p, ')', PYLIT_TUPLE, CTX_ITEM, &first, out);
 
-	p->pos++;
-	pylit_skip_space(p);
-	if (pylit_peek(p) == ')') {
-		p->pos++;
-		*out = pylit_node_new(PYLIT_TUPLE, open);
-		return 0;
-	}
-	if (p->pos >= p->n || parse_value(p, CTX_ITEM, &first) < 0)
-		return p->pos >= p->n ? unclosed(p, open) : -1;
+	if (r)
+		return r < 0 ? -1 : 0;
 	pylit_skip_space(p);
 	if (pylit_peek(p) == ')') {
 		p->pos++;
@@ -290,14 +308,7 @@ static int parse_paren(struct pylit_parser *p, struct pylit **out)
 		*out = first;
 		return 0;
 	}
-	v = pylit_node_new(PYLIT_TUPLE, open);
-	add_item(v, &alloc, NULL, NULL, first);
-	if (parse_items(p, v, &alloc, open, ')') < 0) {
-		pylit_free(v);
-		return -1;
-	}
-	*out = v;
-	return 0;
+	return finish_items(p, PYLIT_TUPLE, open, ')', first, out);
 }
 
 /* The rest of a dict whose first key is already parsed. */
@@ -341,30 +352,17 @@ static int parse_brace(struct pylit_parser *p, struct pylit **out)
 {
 	size_t open = p->pos, alloc = 0;
 	struct pylit *v, *first;
+	int r = open_bracket(p, '}', PYLIT_DICT, CTX_KEY, &first, out);
 
-	p->pos++;
+	if (r)
+		return r < 0 ? -1 : 0;
 	pylit_skip_space(p);
-	if (pylit_peek(p) == '}') {
-		p->pos++;
-		*out = pylit_node_new(PYLIT_DICT, open);
-		return 0;
-	}
-	if (p->pos >= p->n || parse_value(p, CTX_KEY, &first) < 0)
-		return p->pos >= p->n ? unclosed(p, open) : -1;
-	pylit_skip_space(p);
-	if (pylit_peek(p) == ':') {
-		v = pylit_node_new(PYLIT_DICT, open);
-		if (parse_dict_rest(p, v, &alloc, open, first) < 0) {
-			pylit_free(v);
-			return -1;
-		}
-	} else {
-		v = pylit_node_new(PYLIT_SET, open);
-		add_item(v, &alloc, NULL, NULL, first);
-		if (parse_items(p, v, &alloc, open, '}') < 0) {
-			pylit_free(v);
-			return -1;
-		}
+	if (pylit_peek(p) != ':')
+		return finish_items(p, PYLIT_SET, open, '}', first, out);
+	v = pylit_node_new(PYLIT_DICT, open);
+	if (parse_dict_rest(p, v, &alloc, open, first) < 0) {
+		pylit_free(v);
+		return -1;
 	}
 	*out = v;
 	return 0;

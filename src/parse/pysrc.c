@@ -408,15 +408,6 @@ static void read_params(struct pysrc_func *f, const char *s, const struct pysrc_
 			f->nparams++;
 }
 
-static size_t count_lines(const char *s, size_t from, size_t to)
-{
-	size_t k = 0;
-
-	for (; from < to; from++)
-		k += s[from] == '\n';
-	return k;
-}
-
 /* The body of the def at stmts[i]: the rest of its line, or the deeper statements after it. */
 static void find_body(struct pysrc *src, size_t i, size_t colon, struct pysrc_func *f)
 {
@@ -424,7 +415,7 @@ static void find_body(struct pysrc *src, size_t i, size_t colon, struct pysrc_fu
 	size_t j = i + 1;
 
 	f->body_off = colon + 1;
-	f->body_line = def->line + count_lines(src->s, def->off, f->body_off);
+	f->body_line = def->line + pylex_count_lines(src->s, def->off, f->body_off);
 	f->body_end = def->end;
 	if (pysrc_skip_blanks(src->s, f->body_off, def->end) < def->end) {
 		f->body_stmts_end = j;
