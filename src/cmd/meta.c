@@ -36,22 +36,28 @@ static const char *const usage[] = {
 	NULL,
 };
 
+/*
+ * After a --kernel miss: the kernels of that exact name (several matched),
+ * or those whose name contains it, or (none does) all of them.
+ */
 static void list_candidates(const struct meta_set *set, const char *name, int matched)
 {
-	size_t i, shown = 0, sub = 0;
+	size_t i, eligible = 0, shown = 0, sub = 0;
 
 	for (i = 0; i < set->kernels.nr; i++)
 		sub += strstr(set->kernels.v[i]->name, name) != NULL;
-	for (i = 0; i < set->kernels.nr && shown < MAX_CANDIDATES; i++) {
+	for (i = 0; i < set->kernels.nr; i++) {
 		const struct meta_kernel *k = set->kernels.v[i];
 
-		if ((matched && strcmp(k->name, name)) || (!matched && sub && !strstr(k->name, name)))
+		if (matched ? strcmp(k->name, name) != 0 : sub && !strstr(k->name, name))
 			continue;
-		fprintf(stderr, "  %s  %s:%zu\n", k->name, k->file, k->line);
-		shown++;
+		if (eligible++ < MAX_CANDIDATES) {
+			fprintf(stderr, "  %s  %s:%zu\n", k->name, k->file, k->line);
+			shown++;
+		}
 	}
-	if (!matched && !sub && set->kernels.nr > shown)
-		fprintf(stderr, "  ... and %zu more\n", set->kernels.nr - shown);
+	if (eligible > shown)
+		fprintf(stderr, "  ... and %zu more\n", eligible - shown);
 }
 
 /* Narrows to --kernel NAME; returns 0, or the exit code after an error. */

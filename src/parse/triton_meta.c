@@ -93,14 +93,15 @@ static int is_kernel(const struct pysrc *src, const struct pysrc_func *f)
 	return yes;
 }
 
-/* The kinds[] row for a decorator name, or NULL. */
+/* The kind a decorator name gives, or NULL. */
 static const char *kind_of(const char *name, int *inductor)
 {
-	const char *tail = strstr(name, "triton_heuristics.");
+	static const char prefix[] = "triton_heuristics.";
+	const char *tail = strstr(name, prefix);
 	size_t i;
 
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (kinds[i].inductor ? !tail || strcmp(tail + 18, kinds[i].name)
+		if (kinds[i].inductor ? !tail || strcmp(tail + sizeof(prefix) - 1, kinds[i].name)
 				      : strcmp(name, kinds[i].name))
 			continue;
 		*inductor = kinds[i].inductor;

@@ -24,24 +24,20 @@ static const struct {
 /* "d6/cd6tammrytol….py" for a long Inductor cache path: enough to tell files apart. */
 static void short_path(struct buf *out, const char *path)
 {
-	const char *base = strrchr(path, '/'), *dir = NULL, *p;
-	size_t stem;
+	size_t n = strlen(path), base = n, dir, stem;
 
-	if (base) {
-		for (p = base - 1; p >= path && *p != '/'; p--)
-			;
-		dir = p + 1;
-		buf_add(out, dir, (size_t)(base + 1 - dir));
-		base++;
-	} else {
-		base = path;
-	}
-	stem = strlen(base);
-	if (stem > 24 && !strcmp(base + stem - 3, ".py")) {
-		buf_add(out, base, 12);
+	while (base > 0 && path[base - 1] != '/')
+		base--;
+	dir = base ? base - 1 : 0;
+	while (dir > 0 && path[dir - 1] != '/')
+		dir--;
+	buf_add(out, path + dir, base - dir);
+	stem = n - base;
+	if (stem > 24 && !strcmp(path + n - 3, ".py")) {
+		buf_add(out, path + base, 12);
 		buf_adds(out, "\xe2\x80\xa6.py");
 	} else {
-		buf_adds(out, base);
+		buf_adds(out, path + base);
 	}
 }
 
