@@ -47,13 +47,24 @@ ISA_SRC =
 
 PARSE_SRC = \
 	src/parse/fields.c \
+	src/parse/inductor_wrapper.c \
+	src/parse/meta.c \
+	src/parse/meta_json.c \
+	src/parse/pylex.c \
+	src/parse/pylit.c \
+	src/parse/pylit_json.c \
+	src/parse/pylit_scalar.c \
+	src/parse/pysrc.c \
 	src/parse/rocminfo.c \
 	src/parse/smi.c \
-	src/parse/toolver.c
+	src/parse/tl_uses.c \
+	src/parse/toolver.c \
+	src/parse/triton_meta.c
 
 ANALYSE_SRC =
 
-REPORT_SRC =
+REPORT_SRC = \
+	src/report/meta_text.c
 
 LIVE_SRC = \
 	src/live/collect.c \
@@ -68,6 +79,7 @@ CMD_SRC = \
 	src/cmd/capture.c \
 	src/cmd/collect.c \
 	src/cmd/env.c \
+	src/cmd/meta.c \
 	src/cmd/run.c \
 	src/cmd/tune.c
 
