@@ -26,7 +26,7 @@ WORK=${PROOF_WORK:-$ROOT/build-gpu-proof}
 RUN=$WORK/run
 PY=${TKO_PYTHON:-python3}
 export TKO_PYTHON="$PY"
-STEPS=${PROOF_STEPS:-machine build capture plain replay check pack}
+STEPS=${PROOF_STEPS:-machine build capture plain replay tunesmoke check pack}
 mkdir -p "$OUT" "$WORK/raw"
 exec > >(tee -a "$OUT/proof.log") 2>&1
 
@@ -52,7 +52,9 @@ fi
 if want build; then
 	step "build tko"
 	TKO=""
-	if command -v make >/dev/null && command -v cc >/dev/null; then
+	if [ -n "${TKO_PREBUILT:-}" ] && "$TKO_PREBUILT" --version; then
+		TKO=$TKO_PREBUILT	# carried in, built where jansson is
+	elif command -v make >/dev/null && command -v cc >/dev/null; then
 		if command -v pkg-config >/dev/null && pkg-config --exists jansson; then
 			# A newer compiler may warn where the VM's did not: retry without -Werror.
 			{ make -C "$ROOT" -j16 all || make -C "$ROOT" -j16 all WARN=-w; } \
@@ -127,6 +129,23 @@ if want replay; then
 			"$PY" -m tko.replay "$RUN"/capture/kernels/* --json "$OUT/run.json"
 		echo "exit status: $?"
 	fi
+fi
+
+# A first run of the GPU path of tko tune on a few captured kernels, to see
+# it work on real hardware (the tuning benchmark proper is bench/tune-gpu).
+if want tunesmoke && [ -n "$TKO" ]; then
+	step "tune smoke (tko tune on three captured kernels)"
+	mkdir -p "$WORK/tune"
+	picked=$(ls -d "$RUN"/capture/kernels/triton_poi_* "$RUN"/capture/kernels/triton_red_* \
+		"$RUN"/capture/kernels/scale_add_kernel-* 2>/dev/null | awk -F/ '{split($NF, a, "_fused"); if (!seen[a[1]]++) print}' | head -3)
+	for k in $picked; do
+		echo "-- $k"
+		timeout 150 "$TKO" tune "$k" --budget 40 --max-variants 12 --out "$WORK/tune" \
+			--md "$WORK/tune/${k##*/}.md" >"$WORK/tune/${k##*/}.log" 2>&1
+		echo "exit status: $?"
+		tail -15 "$WORK/tune/${k##*/}.log"
+	done
+	tar -C "$WORK" -czf "$OUT/tune-smoke.tar.gz" tune 2>/dev/null
 fi
 
 if want check; then
