@@ -136,8 +136,8 @@ fi
 if want tunesmoke && [ -n "$TKO" ]; then
 	step "tune smoke (tko tune on three captured kernels)"
 	mkdir -p "$WORK/tune"
-	picked=$(ls -d "$RUN"/capture/kernels/triton_poi_* "$RUN"/capture/kernels/triton_red_* \
-		"$RUN"/capture/kernels/scale_add_kernel-* 2>/dev/null | awk -F/ '{split($NF, a, "_fused"); if (!seen[a[1]]++) print}' | head -3)
+	picked=$(printf "%s\n" "$RUN"/capture/kernels/triton_poi_* "$RUN"/capture/kernels/triton_red_* \
+		"$RUN"/capture/kernels/scale_add_kernel-* | grep -v "[*]" | awk -F/ '{split($NF, a, "_fused"); if (!seen[a[1]]++) print}' | head -3)
 	for k in $picked; do
 		echo "-- $k"
 		timeout 150 "$TKO" tune "$k" --budget 40 --max-variants 12 --out "$WORK/tune" \
