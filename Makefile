@@ -44,13 +44,29 @@ UTIL_SRC = \
 
 ISA_SRC =
 
-PARSE_SRC =
+PARSE_SRC = \
+	src/parse/autotune.c \
+	src/parse/autotune_json.c \
+	src/parse/best_config.c \
+	src/parse/capture_events.c \
+	src/parse/glog.c \
+	src/parse/inductor_log.c \
+	src/parse/logscan.c \
+	src/parse/max_autotune.c \
+	src/parse/output_code.c \
+	src/parse/runpath.c \
+	src/parse/seed_log.c \
+	src/parse/summarize.c \
+	src/parse/tconfig.c \
+	src/parse/triton_print.c
 
 ANALYSE_SRC =
 
-REPORT_SRC =
+REPORT_SRC = \
+	src/report/autotune_text.c
 
-CMD_SRC =
+CMD_SRC = \
+	src/cmd/summarize.c
 
 LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -22,6 +22,7 @@ struct command {
 
 /* In pipeline order: probe, capture, parse, inspect, replay, decide, report. */
 static const struct command commands[] = {
+	{ "summarize", cmd_summarize, "autotune evidence from logs, capture and caches, per kernel" },
 	{ NULL, NULL, NULL },
 };
 

@@ -19,4 +19,7 @@
 #ifndef TKO_CMD_H
 #define TKO_CMD_H
 
+/* tko summarize: autotune logs and caches into one model per kernel. */
+int cmd_summarize(int argc, const char **argv);
+
 #endif
