@@ -264,8 +264,9 @@ static int field_known(const char *fields, const char *key)
 	return 0;
 }
 
-static void one_event(struct autotune_set *set, struct at_input *in,
-		      json_t *ev, struct at_src src)
+/* Takes one event's facts; 0 when its type (or version) is not known. */
+static int one_event(struct autotune_set *set, struct at_input *in,
+		     json_t *ev, struct at_src src)
 {
 	const char *type = json_str(ev, "event"), *key;
 	struct ev_ctx c = { set, src };
@@ -279,12 +280,13 @@ static void one_event(struct autotune_set *set, struct at_input *in,
 			break;
 	if (!type || i == sizeof(types) / sizeof(types[0])) {
 		in->unknown_events++;
-		return;
+		return 0;
 	}
 	json_object_foreach(ev, key, v)
 		if (!field_known(types[i].fields, key))
 			in->unknown_fields++;
 	types[i].fn(&c, ev);
+	return 1;
 }
 
 int capture_events_sniff(const char *data, size_t len)
@@ -327,8 +329,10 @@ void capture_events_read(struct autotune_set *set, unsigned file,
 		}
 		ev = json_loadb(s, n, 0, NULL);
 		if (json_is_object(ev) && json_is_string(json_object_get(ev, "event"))) {
-			in->used++;
-			one_event(set, in, ev, src);
+			if (one_event(set, in, ev, src))
+				in->used++;
+			else
+				in->ignored++;
 		} else if (it.last_unterminated) {
 			in->truncated = 1;
 		} else {

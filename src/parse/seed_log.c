@@ -170,6 +170,18 @@ static int close_block(struct seed_state *st)
 	return LR_USED;
 }
 
+/*
+ * A line no block has (every argument, metric and note line has a ':'):
+ * the block was cut off, so it ends incomplete and the line is not ours.
+ */
+static int abandon_block(struct seed_state *st)
+{
+	st->k = NULL;
+	st->t = NULL;
+	st->in_table = 0;
+	return LR_NO;
+}
+
 static int block_line(struct seed_state *st, const struct log_line *l,
 		      const char *s, size_t n)
 {
@@ -187,13 +199,15 @@ static int block_line(struct seed_state *st, const struct log_line *l,
 	}
 	if (all_same(s, n, '-', 32))
 		return LR_USED;
+	if (st->in_table)
+		return table_row(st, l, s, n);
 	if (span_starts(s, n, "[WARN] "))
 		at_note_add(&st->k->errors, &st->k->nerrors, &st->k->errors_alloc,
 			    s, n, src_of(st, l));
 	else if (span_starts(s, n, "Kernel source saved"))
 		saved_source(st, l, s, n);
-	else if (st->in_table)
-		return table_row(st, l, s, n);
+	else if (!memchr(s, ':', n) && !span_starts(s, n, "[NOTE] "))
+		return abandon_block(st);
 	return LR_USED;
 }
 

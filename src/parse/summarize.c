@@ -218,8 +218,10 @@ static int read_text(struct autotune_set *set, unsigned file,
 	ctx.root = it->root;
 	ctx.wrappers = wrappers;
 	if (!logscan_run(&ctx, m->data, m->len) && !it->in_run) {
-		buf_addf(why, "no autotune records in '%s' (%zu lines, none recognised)",
-			 it->path, set->inputs[file].lines);
+		size_t lines = set->inputs[file].lines;
+
+		buf_addf(why, "no autotune records in '%s' (%zu line%s, none recognised)",
+			 it->path, lines, lines == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;
