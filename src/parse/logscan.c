@@ -29,19 +29,22 @@ struct at_src log_src(const struct log_ctx *ctx, const struct log_line *l,
 	return s;
 }
 
+/*
+ * Every line is used, ignored or malformed. A last line with no newline
+ * is not read at all: a dying process cuts lines anywhere, and a cut
+ * number ("0.051744" -> "0.05") would still parse. It marks the input
+ * truncated and is counted as ignored.
+ */
 static void count(struct log_ctx *ctx, const struct log_line *l, int r)
 {
 	struct at_input *in = &ctx->set->inputs[ctx->file];
 
-	if (r > 0) {
+	if (r > 0)
 		in->used++;
-	} else if (r < 0 && l->cut) {
-		in->truncated = 1;
-	} else if (r < 0) {
+	else if (r < 0)
 		at_input_malformed(ctx->set, ctx->file, l->lineno);
-	} else {
+	else
 		in->ignored++;
-	}
 }
 
 static int dispatch(void **state, const struct log_line *l, size_t *used_by)
@@ -93,6 +96,11 @@ size_t logscan_run(struct log_ctx *ctx, const char *data, size_t len)
 		l.msg = l.g.msg;
 		l.msg_len = l.g.msg_len;
 		span_trim(&l.msg, &l.msg_len);
+		if (l.cut) {
+			ctx->set->inputs[ctx->file].truncated = 1;
+			count(ctx, &l, LR_NO);
+			continue;
+		}
 		count(ctx, &l, dispatch(state, &l, used_by));
 	}
 	for (i = 0; i < NREADERS; i++)

@@ -13,7 +13,8 @@
  * Each line ends up counted as used (part of an autotune record), ignored
  * (about something else) or malformed (a reader recognised it but could
  * not read it); the counts and the first malformed line numbers go to the
- * input's struct at_input.
+ * input's struct at_input. A last line without a newline is not read: it
+ * marks the input truncated (a cut "0.051744" still parses, as "0.05").
  */
 #ifndef TKO_PARSE_LOGSCAN_H
 #define TKO_PARSE_LOGSCAN_H
@@ -32,7 +33,7 @@ struct log_line {
 	const char *msg;	/* the message, spaces trimmed at both ends */
 	size_t msg_len;
 	size_t lineno;		/* 1-based */
-	int cut;		/* the input's last line, with no newline: maybe cut off */
+	int cut;		/* the input's last line, with no newline: cut off */
 };
 
 struct log_ctx {
