@@ -24,6 +24,7 @@ struct at_name_slot {
 	struct at_kernel *last;		/* the latest instance */
 	unsigned cur_file;	/* 1 + the input that cur_k belongs to; 0: none */
 	unsigned cur_k;		/* the instance that input is at (0: not started) */
+	struct at_kernel *cur;	/* that instance, so the next lookups need no walk */
 };
 
 static const char *const format_names[AT_FMT_COUNT] = {
@@ -248,7 +249,7 @@ static struct at_kernel *kernel_new(struct autotune_set *s,
 				    struct at_name_slot *slot, const char *name,
 				    size_t len, struct at_src src)
 {
-	struct at_kernel *k = xcalloc(1, sizeof(*k)), *p;
+	struct at_kernel *k = xcalloc(1, sizeof(*k));
 
 	k->name = xstrndup(name, len);
 	k->name_src = src;
@@ -266,9 +267,9 @@ static struct at_kernel *kernel_new(struct autotune_set *s,
 		slot->last->next_instance = k;
 	}
 	k->instance = slot->last ? slot->last->instance + 1 : 1;
+	k->first_instance = slot->first;
+	slot->first->ninstances = k->instance;
 	slot->last = k;
-	for (p = slot->first; p; p = p->next_instance)
-		p->ninstances = k->instance;
 	return k;
 }
 
@@ -284,8 +285,11 @@ static struct at_kernel *instance_at(struct autotune_set *s, const char *name,
 	slot = slot_probe(s->slots, s->nslots, name, len);
 	while (!slot->name || slot->last->instance < want)
 		kernel_new(s, slot, name, len, src);
-	for (k = slot->first; k->instance != want; k = k->next_instance)
-		;
+	if (slot->last->instance == want)
+		return slot->last;
+	k = slot->cur && slot->cur->instance <= want ? slot->cur : slot->first;
+	while (k->instance != want)
+		k = k->next_instance;
 	return k;
 }
 
@@ -305,6 +309,7 @@ static struct at_kernel *move_to(struct autotune_set *s, const char *name,
 
 	slot->cur_file = src.file + 1;
 	slot->cur_k = k;
+	slot->cur = kernel;
 	return kernel;
 }
 
@@ -330,9 +335,14 @@ struct at_kernel *at_kernel_latest(const struct autotune_set *s,
 	return slot ? slot->last : NULL;
 }
 
+unsigned at_kernel_instances(const struct at_kernel *k)
+{
+	return k->first_instance->ninstances;
+}
+
 char *at_kernel_id(const struct at_kernel *k)
 {
-	if (k->ninstances > 1)
+	if (at_kernel_instances(k) > 1)
 		return xstrfmt("%s#%u", k->name, k->instance);
 	return xstrdup(k->name);
 }

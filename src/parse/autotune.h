@@ -138,8 +138,9 @@ struct at_note {
 struct at_kernel {
 	char *name;		/* the Triton function name, or the max-autotune op ("mm(2048x2048, 2048x2048)") */
 	unsigned instance;	/* 1.. among kernels of this name */
-	unsigned ninstances;	/* instances of this name in the set (same value on each) */
+	struct at_kernel *first_instance;	/* instance 1 of this name (itself, for instance 1) */
 	struct at_kernel *next_instance;	/* the next instance of this name, or NULL */
+	unsigned ninstances;	/* on instance 1 only: how many this name has (see at_kernel_instances) */
 	struct at_src name_src;	/* first mention */
 	char *kind;		/* pointwise, reduction, persistent_reduction, template, user_autotune, max_autotune... */
 	struct at_src kind_src;
@@ -228,6 +229,9 @@ struct at_kernel *at_kernel_next(struct autotune_set *s, const char *name,
 /* The latest instance of `name` in the set, or NULL; no input state changes. */
 struct at_kernel *at_kernel_latest(const struct autotune_set *s,
 				   const char *name, size_t len);
+
+/* How many instances the kernel's name has in the set. */
+unsigned at_kernel_instances(const struct at_kernel *k);
 
 /* "name", or "name#k" when the name has several instances; caller frees. */
 char *at_kernel_id(const struct at_kernel *k);

@@ -9,12 +9,27 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Skips a run of characters from `set`; returns the new position. */
-static size_t skip_set(const char *s, size_t i, size_t n, const char *set)
+/* Skips a run of characters that `in_set` accepts; returns the new position. */
+static size_t skip(const char *s, size_t i, size_t n, int (*in_set)(char))
 {
-	while (i < n && s[i] && strchr(set, s[i]))
+	while (i < n && in_set(s[i]))
 		i++;
 	return i;
+}
+
+static int is_time(char c)
+{
+	return is_digit(c) || c == ':' || c == '.';
+}
+
+static int is_space(char c)
+{
+	return c == ' ';
+}
+
+static int is_compile_id(char c)
+{
+	return is_digit(c) || c == '/' || c == '_' || c == '!';
 }
 
 /* "[0/0] " at s[i]: returns the position after it, or i when absent. */
@@ -24,7 +39,7 @@ static size_t compile_id(const char *s, size_t i, size_t n, struct glog_line *g)
 
 	if (i >= n || s[i] != '[')
 		return i;
-	j = skip_set(s, i + 1, n, "0123456789/_!");
+	j = skip(s, i + 1, n, is_compile_id);
 	if (j == i + 1 || j + 1 >= n || s[j] != ']' || s[j + 1] != ' ' ||
 	    !memchr(s + i, '/', j - i))
 		return i;
@@ -43,15 +58,15 @@ int glog_split(const char *s, size_t n, struct glog_line *g)
 	g->where_len = g->compile_id_len = 0;
 	g->msg = s;
 	g->msg_len = n;
-	if (n < 24 || !strchr("VDIWEF", s[0]) || !s[0] || !is_digit(s[1]) ||
+	if (n < 24 || !memchr("VDIWEF", s[0], 6) || !is_digit(s[1]) ||
 	    !is_digit(s[4]) || s[5] != ' ')
 		return 0;
-	i = skip_set(s, 6, n, "0123456789:.");
+	i = skip(s, 6, n, is_time);
 	if (i == 6 || i >= n || s[i] != ' ')
 		return 0;
-	i = skip_set(s, i, n, " ");
+	i = skip(s, i, n, is_space);
 	start = i;
-	i = skip_set(s, i, n, "0123456789");
+	i = skip(s, i, n, is_digit);
 	if (i == start || i >= n || s[i] != ' ')
 		return 0;
 	start = i + 1;

@@ -478,25 +478,28 @@ static int named_line(struct ind_state *st, const struct log_line *l)
 	return LR_NO;
 }
 
+#define KW(prefix, fn) { prefix, sizeof(prefix) - 1, fn }
+
 static const struct {
 	const char *prefix;
+	size_t len;
 	ind_fn fn;
 } keywords[] = {
-	{ "Generating kernel code with kernel_name: ", on_codegen },
-	{ "CachingAutotuner gets ", on_gets },
-	{ "kernel src code for ", on_src_written },
-	{ "Output code written to: ", on_output_code },
-	{ "Benchmark all input configs for ", on_bench },
-	{ "Best config for ", on_best },
-	{ "Save ", on_save },
-	{ "= Do coordinate descent tuning for ", on_do_coordesc },
-	{ "Try config ", on_try },
-	{ "COORDESC: ", on_coordesc_row },
-	{ "CACHED", on_known },
-	{ "Got exception ", on_exception },
-	{ "Tune from ", on_known },
-	{ "Function hash ", on_known },
-	{ "Skip config ", on_skip },
+	KW("Generating kernel code with kernel_name: ", on_codegen),
+	KW("CachingAutotuner gets ", on_gets),
+	KW("kernel src code for ", on_src_written),
+	KW("Output code written to: ", on_output_code),
+	KW("Benchmark all input configs for ", on_bench),
+	KW("Best config for ", on_best),
+	KW("Save ", on_save),
+	KW("= Do coordinate descent tuning for ", on_do_coordesc),
+	KW("Try config ", on_try),
+	KW("COORDESC: ", on_coordesc_row),
+	KW("CACHED", on_known),
+	KW("Got exception ", on_exception),
+	KW("Tune from ", on_known),
+	KW("Function hash ", on_known),
+	KW("Skip config ", on_skip),
 };
 
 static int ind_line(void *state, const struct log_line *l)
@@ -510,10 +513,10 @@ static int ind_line(void *state, const struct log_line *l)
 	if (st->decl_left > 0 && (r = declared_line(st, l)))
 		return r;
 	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
-		size_t k = strlen(keywords[i].prefix);
+		size_t k = keywords[i].len;
 
-		if (l->msg[0] == keywords[i].prefix[0] &&
-		    span_starts(l->msg, l->msg_len, keywords[i].prefix) &&
+		if (l->msg[0] == keywords[i].prefix[0] && l->msg_len >= k &&
+		    !memcmp(l->msg, keywords[i].prefix, k) &&
 		    (r = keywords[i].fn(st, l, l->msg + k, l->msg_len - k)))
 			return r;
 	}

@@ -327,18 +327,21 @@ static int error_line(struct ma_state *st, const struct log_line *l)
 	return LR_USED;
 }
 
+#define KW(prefix, fn) { prefix, sizeof(prefix) - 1, fn }
+
 static const struct {
 	const char *prefix;
+	size_t len;
 	int (*fn)(struct ma_state *, const struct log_line *, const char *, size_t);
 } keywords[] = {
-	{ "AUTOTUNE ", on_header },
-	{ "Max autotune selects from ", on_selects },
-	{ "Precompilation elapsed time: ", on_precompile },
-	{ "Autotuning elapsed time: ", on_elapsed },
-	{ "Autotune Choices Stats:", on_stats },
-	{ "SingleProcess AUTOTUNE benchmarking takes ", on_bench_time },
-	{ "SubProcess AUTOTUNE benchmarking takes ", on_bench_time },
-	{ "Runtime error during autotuning:", on_error },
+	KW("AUTOTUNE ", on_header),
+	KW("Max autotune selects from ", on_selects),
+	KW("Precompilation elapsed time: ", on_precompile),
+	KW("Autotuning elapsed time: ", on_elapsed),
+	KW("Autotune Choices Stats:", on_stats),
+	KW("SingleProcess AUTOTUNE benchmarking takes ", on_bench_time),
+	KW("SubProcess AUTOTUNE benchmarking takes ", on_bench_time),
+	KW("Runtime error during autotuning:", on_error),
 };
 
 static int ma_line(void *state, const struct log_line *l)
@@ -363,10 +366,10 @@ static int ma_line(void *state, const struct log_line *l)
 	if ((r = error_line(st, l)))
 		return r;
 	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
-		size_t k = strlen(keywords[i].prefix);
+		size_t k = keywords[i].len;
 
-		if (l->msg[0] == keywords[i].prefix[0] &&
-		    span_starts(l->msg, l->msg_len, keywords[i].prefix))
+		if (l->msg[0] == keywords[i].prefix[0] && l->msg_len >= k &&
+		    !memcmp(l->msg, keywords[i].prefix, k))
 			return keywords[i].fn(st, l, l->msg + k, l->msg_len - k);
 	}
 	return LR_NO;

@@ -218,6 +218,8 @@ static int seed_line(void *state, const struct log_line *l)
 	size_t n = l->raw_len;
 
 	unstamp(&s, &n);
+	if (!st->k && (!n || (s[0] != '[' && s[0] != '=')))
+		return LR_NO;
 	if (span_starts(s, n, "[AUTOTUNE] "))
 		return header(st, l, s, n, 1);
 	if (span_starts(s, n, "[SINGLE-CONFIG] "))

@@ -40,7 +40,9 @@ static void test_instances_line_up_across_inputs(void **state)
 	b3 = at_kernel_next(&set, "k", 1, src_in(b, 9));
 	assert_int_equal(b3->instance, 3);
 	assert_int_equal(b3->name_src.line, 9);
-	assert_int_equal(a1->ninstances, 3);
+	assert_int_equal(at_kernel_instances(a1), 3);
+	assert_int_equal(at_kernel_instances(b3), 3);
+	assert_ptr_equal(b3->first_instance, a1);
 	assert_ptr_equal(at_kernel_latest(&set, "k", 1), b3);
 	assert_null(at_kernel_latest(&set, "q", 1));
 	assert_int_equal(set.nr, 3);
