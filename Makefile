@@ -56,6 +56,7 @@ PARSE_SRC = \
 	src/parse/output_code.c \
 	src/parse/runpath.c \
 	src/parse/seed_log.c \
+	src/parse/strmap.c \
 	src/parse/summarize.c \
 	src/parse/tconfig.c \
 	src/parse/triton_print.c

@@ -9,17 +9,16 @@
  * instance, which is how two inputs describing the same run line up.
  */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse/autotune.h"
+#include "parse/runpath.h"
 #include "util/mem.h"
 #include "banned.h"
 
+/* The instances of one name, and where the input being read is among them. */
 struct at_name_slot {
-	const char *name;	/* borrowed from the first instance; NULL: free slot */
-	size_t len;
 	struct at_kernel *first;	/* instance 1 */
 	struct at_kernel *last;		/* the latest instance */
 	unsigned cur_file;	/* 1 + the input that cur_k belongs to; 0: none */
@@ -172,7 +171,9 @@ void autotune_set_release(struct autotune_set *s)
 	free(s->device.torch);
 	free(s->device.triton);
 	release_notes(s->errors, s->nerrors);
-	free(s->slots);
+	strmap_each(&s->names, free);
+	strmap_release(&s->names);
+	strmap_release(&s->saved);
 	autotune_set_init(s);
 }
 
@@ -197,52 +198,10 @@ void at_input_malformed(struct autotune_set *s, unsigned file, size_t line)
 	in->malformed++;
 }
 
-static uint64_t hash_name(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
-static struct at_name_slot *slot_probe(struct at_name_slot *slots, size_t nslots,
-				       const char *name, size_t len)
-{
-	size_t i = (size_t)hash_name(name, len) & (nslots - 1);
-
-	while (slots[i].name &&
-	       (slots[i].len != len || memcmp(slots[i].name, name, len)))
-		i = (i + 1) & (nslots - 1);
-	return &slots[i];
-}
-
-static void slots_grow(struct autotune_set *s)
-{
-	size_t n = s->nslots ? s->nslots * 2 : 64, i;
-	struct at_name_slot *slots = xcalloc(n, sizeof(*slots));
-
-	for (i = 0; i < s->nslots; i++)
-		if (s->slots[i].name)
-			*slot_probe(slots, n, s->slots[i].name,
-				    s->slots[i].len) = s->slots[i];
-	free(s->slots);
-	s->slots = slots;
-	s->nslots = n;
-}
-
 static struct at_name_slot *slot_find(const struct autotune_set *s,
 				      const char *name, size_t len)
 {
-	struct at_name_slot *slot;
-
-	if (!s->nslots)
-		return NULL;
-	slot = slot_probe(s->slots, s->nslots, name, len);
-	return slot->name ? slot : NULL;
+	return strmap_get(&s->names, name, len);
 }
 
 static struct at_kernel *kernel_new(struct autotune_set *s,
@@ -258,14 +217,10 @@ static struct at_kernel *kernel_new(struct autotune_set *s,
 	k->launch_signatures = -1;
 	ALLOC_GROW(s->kernels, s->nr + 1, s->alloc);
 	s->kernels[s->nr++] = k;
-	if (!slot->name) {
-		slot->name = k->name;
-		slot->len = len;
+	if (!slot->first)
 		slot->first = k;
-		s->slots_used++;
-	} else {
+	else
 		slot->last->next_instance = k;
-	}
 	k->instance = slot->last ? slot->last->instance + 1 : 1;
 	k->first_instance = slot->first;
 	slot->first->ninstances = k->instance;
@@ -273,17 +228,22 @@ static struct at_kernel *kernel_new(struct autotune_set *s,
 	return k;
 }
 
-/* The k-th instance of the slot's name, created (with those before it) as needed. */
+/*
+ * The k-th instance of a name, created (with those before it) as needed;
+ * *slotp is the name's index entry.
+ */
 static struct at_kernel *instance_at(struct autotune_set *s, const char *name,
-				     size_t len, unsigned want, struct at_src src)
+				     size_t len, unsigned want, struct at_src src,
+				     struct at_name_slot **slotp)
 {
-	struct at_name_slot *slot;
+	void **v = strmap_put(&s->names, name, len);
+	struct at_name_slot *slot = *v;
 	struct at_kernel *k;
 
-	if (2 * (s->slots_used + 1) > s->nslots)
-		slots_grow(s);
-	slot = slot_probe(s->slots, s->nslots, name, len);
-	while (!slot->name || slot->last->instance < want)
+	if (!slot)
+		*v = slot = xcalloc(1, sizeof(*slot));
+	*slotp = slot;
+	while (!slot->last || slot->last->instance < want)
 		kernel_new(s, slot, name, len, src);
 	if (slot->last->instance == want)
 		return slot->last;
@@ -304,8 +264,8 @@ static unsigned position(struct autotune_set *s, const char *name, size_t len,
 static struct at_kernel *move_to(struct autotune_set *s, const char *name,
 				 size_t len, unsigned k, struct at_src src)
 {
-	struct at_kernel *kernel = instance_at(s, name, len, k, src);
-	struct at_name_slot *slot = slot_find(s, name, len);
+	struct at_name_slot *slot;
+	struct at_kernel *kernel = instance_at(s, name, len, k, src, &slot);
 
 	slot->cur_file = src.file + 1;
 	slot->cur_k = k;
@@ -393,6 +353,7 @@ struct at_tuning *at_tuning_add(struct at_kernel *k, enum at_method m,
 {
 	struct at_tuning *t = xcalloc(1, sizeof(*t));
 
+	t->kernel = k;
 	t->method = m;
 	t->best = -1;
 	t->elapsed_ms = NAN;
@@ -403,6 +364,23 @@ struct at_tuning *at_tuning_add(struct at_kernel *k, enum at_method m,
 	ALLOC_GROW(k->tunings, k->ntunings + 1, k->tunings_alloc);
 	k->tunings[k->ntunings++] = t;
 	return t;
+}
+
+void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
+			const char *path, size_t len)
+{
+	const char *tail = runpath_tail2(path, len);
+
+	free(t->saved_to);
+	t->saved_to = xstrndup(path, len);
+	*strmap_put(&s->saved, tail, len - (size_t)(tail - path)) = t;
+}
+
+struct at_tuning *at_saved_find(const struct autotune_set *s, const char *path)
+{
+	const char *tail = runpath_tail2(path, strlen(path));
+
+	return strmap_get(&s->saved, tail, strlen(tail));
 }
 
 struct at_config *at_config_push(struct at_config **arr, size_t *nr,

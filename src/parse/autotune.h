@@ -48,6 +48,8 @@
 
 #include <stddef.h>
 
+#include "parse/strmap.h"
+
 /* The formats tko reads; at_format_name() gives the names used in JSON. */
 enum at_format {
 	AT_FMT_NONE,		/* not known (yet) */
@@ -111,7 +113,10 @@ enum at_method {
 
 const char *at_method_name(enum at_method m);
 
+struct at_kernel;
+
 struct at_tuning {
+	struct at_kernel *kernel;	/* the kernel it tuned */
 	enum at_method method;
 	struct at_config *configs;	/* in the order the input listed them */
 	size_t nr, alloc;
@@ -123,7 +128,7 @@ struct at_tuning {
 	double speedup;		/* coordinate descent: baseline time / best time, NAN unknown */
 	long num_choices;	/* max-autotune: choices benchmarked (the table shows the top ones), -1 */
 	char *key;		/* @triton.autotune key, or max-autotune "strides/dtypes", or NULL */
-	char *saved_to;		/* the .best_config the log says it wrote, or NULL */
+	char *saved_to;		/* the .best_config the log says it wrote (at_tuning_saved_to), or NULL */
 	char *cache_file;	/* the .best_config file read that records it, or NULL */
 	int complete;		/* 1 once the line closing the record was read */
 	struct at_src src;	/* the line that opened it */
@@ -193,8 +198,6 @@ struct at_device {
 	struct at_src src;
 };
 
-struct at_name_slot;
-
 struct autotune_set {
 	struct at_kernel **kernels;	/* in order of first mention */
 	size_t nr, alloc;
@@ -203,8 +206,8 @@ struct autotune_set {
 	struct at_device device;
 	struct at_note *errors;	/* problems not tied to a kernel */
 	size_t nerrors, errors_alloc;
-	struct at_name_slot *slots;	/* name -> instances index (open addressing) */
-	size_t nslots, slots_used;
+	struct strmap names;	/* kernel name -> its instances (struct at_name_slot) */
+	struct strmap saved;	/* last two parts of a saved_to path -> the latest such tuning */
 };
 
 void autotune_set_init(struct autotune_set *s);
@@ -249,6 +252,11 @@ int at_set_str(char **field, struct at_src *field_src, const char *v,
 
 struct at_tuning *at_tuning_add(struct at_kernel *k, enum at_method m,
 				struct at_src src);
+/* Records that t's result was saved to path[0..len) (a .best_config). */
+void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
+			const char *path, size_t len);
+/* The latest tuning saved to a file with the same last two path parts, or NULL. */
+struct at_tuning *at_saved_find(const struct autotune_set *s, const char *path);
 /* Appends a config (initialised to "nothing known") and returns it. */
 struct at_config *at_config_push(struct at_config **arr, size_t *nr,
 				 size_t *alloc, struct at_src src);

@@ -49,28 +49,6 @@ int best_config_sniff(const char *data, size_t len)
 	return yes;
 }
 
-/* The tuning whose log line said it saved to this file (latest first). */
-static struct at_tuning *saved_here(struct autotune_set *set, const char *path,
-				    struct at_kernel **kout)
-{
-	const char *tail = runpath_tail2(path, strlen(path));
-	size_t i = set->nr, j;
-
-	while (i-- > 0) {
-		struct at_kernel *k = set->kernels[i];
-
-		for (j = k->ntunings; j-- > 0;) {
-			const char *s = k->tunings[j]->saved_to;
-
-			if (s && !strcmp(runpath_tail2(s, strlen(s)), tail)) {
-				*kout = k;
-				return k->tunings[j];
-			}
-		}
-	}
-	return NULL;
-}
-
 /* The kernel named by <triton_dir>/<hash>/<kernel>.json, or NULL. */
 static char *triton_name(const char *triton_dir, const char *hash)
 {
@@ -203,9 +181,9 @@ static struct at_kernel *find_kernel(struct autotune_set *set, unsigned file,
 	struct at_kernel *k = NULL;
 	char *name;
 
-	*t = saved_here(set, path, &k);
+	*t = at_saved_find(set, path);
 	if (*t)
-		return k;
+		return (*t)->kernel;
 	name = triton_name(triton_dir, json_str(j, "triton_cache_hash"));
 	if (!name)
 		name = sibling_name(path);

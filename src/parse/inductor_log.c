@@ -288,10 +288,8 @@ static int on_save(struct ind_state *st, const struct log_line *l,
 	n -= (size_t)(path - rest);
 	if (!n)
 		return LR_BAD;
-	if (st->last_done) {
-		free(st->last_done->saved_to);
-		st->last_done->saved_to = xstrndup(path, n);
-	}
+	if (st->last_done)
+		at_tuning_saved_to(st->ctx->set, st->last_done, path, n);
 	return LR_USED;
 }
 

@@ -128,7 +128,7 @@ static void test_found_three_ways(void **state)
 	/* 1: a log line said this tuning saved it */
 	lk = at_kernel_current(&set, "logged", 6, logged);
 	lt = at_tuning_add(lk, AT_BENCHMARK, logged);
-	lt->saved_to = xstrdup("/tmp/w/cache/inductor/sk/0ebd.best_config");
+	at_tuning_saved_to(&set, lt, "/tmp/w/cache/inductor/sk/0ebd.best_config", 41);
 	read_record(&set, path("%s/%s", sk, "0ebd.best_config"), by_hash, NULL);
 	assert_int_equal(lk->ntunings, 1);	/* annotated, not added */
 	assert_non_null(strstr(lt->cache_file, "sk/0ebd.best_config"));
