@@ -64,7 +64,8 @@ PARSE_SRC = \
 ANALYSE_SRC =
 
 REPORT_SRC = \
-	src/report/autotune_text.c
+	src/report/autotune_text.c \
+	src/report/jsonw.c
 
 CMD_SRC = \
 	src/cmd/summarize.c

@@ -15,7 +15,6 @@
 #include "parse/summarize.h"
 #include "report/autotune_text.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"
@@ -72,11 +71,16 @@ static int write_md(const struct autotune_set *s, const struct at_kernel *only,
 static int write_json(const struct autotune_set *s, const struct at_kernel *only,
 		      const char *path, struct buf *err)
 {
-	json_t *j = autotune_set_to_json(s, only);
-	int ret = json_write_path(j, path, err);
+	struct atomic_file af = ATOMIC_FILE_INIT;
 
-	json_decref(j);
-	return ret;
+	if (atomic_open(&af, path, err) < 0)
+		return -1;
+	if (autotune_set_write_json(af.fp, s, only) < 0) {
+		buf_addf(err, "cannot write '%s'", path);
+		atomic_abort(&af);
+		return -1;
+	}
+	return atomic_commit(&af, err);
 }
 
 static int outputs(const struct autotune_set *s, const struct at_kernel *only,

@@ -1,231 +1,278 @@
-/* The autotune model to JSON (see autotune_json.h and docs/json.md). */
+/*
+ * The autotune model to JSON (see autotune_json.h and docs/json.md),
+ * written through the streaming writer (report/jsonw.h): one function per
+ * object of the schema, each writing its keys in the documented order.
+ * The jansson forms parse that same text, so there is one schema here.
+ */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse/autotune_json.h"
 #include "parse/tconfig.h"
-#include "util/jsonio.h"
+#include "report/jsonw.h"
 #include "util/mem.h"
 #include "banned.h"
 
-static json_t *num_or_null(double v)
+static void real_key(struct jsonw *w, const char *key, double v)
 {
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+	jsonw_key(w, key);
+	jsonw_real(w, v);	/* NAN and INFINITY become null */
 }
 
-static json_t *int_or_null(long v)
+/* -1 is the model's "unknown". */
+static void long_key(struct jsonw *w, const char *key, long v)
 {
-	return v < 0 ? json_null() : json_integer(v);
+	jsonw_key(w, key);
+	if (v < 0)
+		jsonw_null(w);
+	else
+		jsonw_int(w, v);
 }
 
-static json_t *str_or_null(const char *s)
+static void str_key(struct jsonw *w, const char *key, const char *v)
 {
-	return s ? json_string(s) : json_null();
+	jsonw_key(w, key);
+	jsonw_str_or_null(w, v);
 }
 
-static json_t *src_json(const struct autotune_set *s, struct at_src src)
+static void src_key(struct jsonw *w, const struct autotune_set *s,
+		    const char *key, struct at_src src)
 {
-	json_t *o;
-
-	if (src.fmt == AT_FMT_NONE || src.file >= s->ninputs)
-		return json_null();
-	o = json_object();
-	json_set_str(o, "file", s->inputs[src.file].path);
-	json_set_new(o, "line", src.line ? json_integer((json_int_t)src.line) : json_null());
-	json_set_str(o, "format", at_format_name(src.fmt));
-	return o;
+	jsonw_key(w, key);
+	if (src.fmt == AT_FMT_NONE || src.file >= s->ninputs) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object(w);
+	str_key(w, "file", s->inputs[src.file].path);
+	jsonw_key(w, "line");
+	if (src.line)
+		jsonw_int(w, (long long)src.line);
+	else
+		jsonw_null(w);
+	str_key(w, "format", at_format_name(src.fmt));
+	jsonw_end(w);
 }
 
-json_t *at_value_to_json(const char *text)
+void at_value_write(struct jsonw *w, const char *text)
 {
 	size_t n = strlen(text);
 	long l;
 	double d;
 
 	if (span_long(text, n, &l) == 0)
-		return json_integer(l);
-	if (!strcmp(text, "True") || !strcmp(text, "False"))
-		return json_boolean(text[0] == 'T');
-	if (!strcmp(text, "None"))
-		return json_null();
-	if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
-		return json_stringn(text + 1, n - 2);
-	if (span_double(text, n, &d) == 0 && !isnan(d) && !isinf(d))
-		return json_real(d);
-	return json_string(text);
+		jsonw_int(w, l);
+	else if (!strcmp(text, "True") || !strcmp(text, "False"))
+		jsonw_bool(w, text[0] == 'T');
+	else if (!strcmp(text, "None"))
+		jsonw_null(w);
+	else if (n >= 2 && (text[0] == '\'' || text[0] == '"') && text[n - 1] == text[0])
+		jsonw_strn(w, text + 1, n - 2);
+	else if (span_double(text, n, &d) == 0 && !isnan(d) && !isinf(d))
+		jsonw_real(w, d);
+	else
+		jsonw_str(w, text);
 }
 
-static json_t *config_json(const struct autotune_set *s, const struct at_config *c)
+static void config_write(struct jsonw *w, const struct autotune_set *s,
+			 const struct at_config *c)
 {
-	json_t *o = json_object(), *kw = json_object();
 	size_t i;
 
-	for (i = 0; i < c->nkw; i++)
-		json_set_new(kw, c->kw[i].name, at_value_to_json(c->kw[i].value));
-	json_set_new(o, "label", str_or_null(c->label));
-	json_set_new(o, "text", str_or_null(c->text));
-	json_set_new(o, "kwargs", kw);
-	json_set_new(o, "num_warps", int_or_null(c->num_warps));
-	json_set_new(o, "num_stages", int_or_null(c->num_stages));
-	json_set_new(o, "num_ctas", int_or_null(c->num_ctas));
-	json_set_new(o, "maxnreg", int_or_null(c->maxnreg));
-	json_set_new(o, "time_ms", num_or_null(c->time_ms));
-	json_set_bool(o, "failed", isinf(c->time_ms));
-	json_set_new(o, "error", str_or_null(c->error));
-	json_set_new(o, "pct_of_best", num_or_null(c->pct_of_best));
-	json_set_new(o, "n_regs", int_or_null(c->n_regs));
-	json_set_new(o, "n_spills", int_or_null(c->n_spills));
-	json_set_new(o, "shared_bytes", int_or_null(c->shared_bytes));
-	json_set_new(o, "cache_hash", str_or_null(c->cache_hash));
-	json_set_new(o, "from", src_json(s, c->src));
-	return o;
-}
-
-static json_t *configs_json(const struct autotune_set *s,
-			    const struct at_config *c, size_t n)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(a, config_json(s, &c[i]));
-	return a;
-}
-
-static json_t *tuning_json(const struct autotune_set *s, const struct at_tuning *t)
-{
-	json_t *o = json_object(), *from = json_object();
-
-	json_set_str(o, "method", at_method_name(t->method));
-	json_set_bool(o, "complete", t->complete);
-	json_set_new(o, "key", str_or_null(t->key));
-	json_set_new(o, "num_choices", int_or_null(t->num_choices));
-	json_set_new(o, "elapsed_ms", num_or_null(t->elapsed_ms));
-	json_set_new(o, "precompile_ms", num_or_null(t->precompile_ms));
-	json_set_new(o, "speedup", num_or_null(t->speedup));
-	json_set_new(o, "best_index", int_or_null(t->best));
-	json_set_new(o, "configs", configs_json(s, t->configs, t->nr));
-	json_set_new(o, "saved_to", str_or_null(t->saved_to));
-	json_set_new(o, "cache_file", str_or_null(t->cache_file));
-	json_set_new(from, "tuning", src_json(s, t->src));
-	json_set_new(from, "best", src_json(s, t->best_src));
-	json_set_new(from, "elapsed_ms", src_json(s, t->elapsed_src));
-	json_set_new(o, "from", from);
-	return o;
-}
-
-static json_t *notes_json(const struct autotune_set *s, const struct at_note *n,
-			  size_t nr)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		json_t *o = json_object();
-
-		json_set_str(o, "text", n[i].text);
-		json_set_new(o, "from", src_json(s, n[i].src));
-		json_array_append_new(a, o);
+	jsonw_object(w);
+	str_key(w, "label", c->label);
+	str_key(w, "text", c->text);
+	jsonw_key(w, "kwargs");
+	jsonw_object(w);
+	for (i = 0; i < c->nkw; i++) {
+		jsonw_key(w, c->kw[i].name);
+		at_value_write(w, c->kw[i].value);
 	}
-	return a;
+	jsonw_end(w);
+	long_key(w, "num_warps", c->num_warps);
+	long_key(w, "num_stages", c->num_stages);
+	long_key(w, "num_ctas", c->num_ctas);
+	long_key(w, "maxnreg", c->maxnreg);
+	real_key(w, "time_ms", c->time_ms);
+	jsonw_key(w, "failed");
+	jsonw_bool(w, isinf(c->time_ms));
+	str_key(w, "error", c->error);
+	real_key(w, "pct_of_best", c->pct_of_best);
+	long_key(w, "n_regs", c->n_regs);
+	long_key(w, "n_spills", c->n_spills);
+	long_key(w, "shared_bytes", c->shared_bytes);
+	str_key(w, "cache_hash", c->cache_hash);
+	src_key(w, s, "from", c->src);
+	jsonw_end(w);
 }
 
-static json_t *kernel_from(const struct autotune_set *s, const struct at_kernel *k,
-			   const struct at_config *best)
+static void configs_write(struct jsonw *w, const struct autotune_set *s,
+			  const char *key, const struct at_config *c, size_t n)
 {
-	json_t *from = json_object();
+	size_t i;
 
-	json_set_new(from, "name", src_json(s, k->name_src));
-	json_set_new(from, "kind", src_json(s, k->kind_src));
-	json_set_new(from, "source_file", src_json(s, k->source_src));
-	json_set_new(from, "num_configs", src_json(s, k->num_configs_src));
-	json_set_new(from, "launches", src_json(s, k->launches_src));
-	json_set_new(from, "best", best ? src_json(s, best->src) : json_null());
-	return from;
+	jsonw_key(w, key);
+	jsonw_array(w);
+	for (i = 0; i < n; i++)
+		config_write(w, s, &c[i]);
+	jsonw_end(w);
 }
 
-json_t *at_kernel_to_json(const struct autotune_set *s, const struct at_kernel *k)
+static void tuning_write(struct jsonw *w, const struct autotune_set *s,
+			 const struct at_tuning *t)
 {
-	json_t *o = json_object(), *tunings = json_array();
+	jsonw_object(w);
+	str_key(w, "method", at_method_name(t->method));
+	jsonw_key(w, "complete");
+	jsonw_bool(w, t->complete);
+	str_key(w, "key", t->key);
+	long_key(w, "num_choices", t->num_choices);
+	real_key(w, "elapsed_ms", t->elapsed_ms);
+	real_key(w, "precompile_ms", t->precompile_ms);
+	real_key(w, "speedup", t->speedup);
+	long_key(w, "best_index", t->best);
+	configs_write(w, s, "configs", t->configs, t->nr);
+	str_key(w, "saved_to", t->saved_to);
+	str_key(w, "cache_file", t->cache_file);
+	jsonw_key(w, "from");
+	jsonw_object(w);
+	src_key(w, s, "tuning", t->src);
+	src_key(w, s, "best", t->best_src);
+	src_key(w, s, "elapsed_ms", t->elapsed_src);
+	jsonw_end(w);
+	jsonw_end(w);
+}
+
+static void notes_write(struct jsonw *w, const struct autotune_set *s,
+			const struct at_note *n, size_t nr)
+{
+	size_t i;
+
+	jsonw_key(w, "errors");
+	jsonw_array(w);
+	for (i = 0; i < nr; i++) {
+		jsonw_object(w);
+		str_key(w, "text", n[i].text);
+		src_key(w, s, "from", n[i].src);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
+static void kernel_from(struct jsonw *w, const struct autotune_set *s,
+			const struct at_kernel *k, const struct at_config *best)
+{
+	struct at_src none = { 0, 0, AT_FMT_NONE };
+
+	jsonw_key(w, "from");
+	jsonw_object(w);
+	src_key(w, s, "name", k->name_src);
+	src_key(w, s, "kind", k->kind_src);
+	src_key(w, s, "source_file", k->source_src);
+	src_key(w, s, "num_configs", k->num_configs_src);
+	src_key(w, s, "launches", k->launches_src);
+	src_key(w, s, "best", best ? best->src : none);
+	jsonw_end(w);
+}
+
+void at_kernel_write_json(struct jsonw *w, const struct autotune_set *s,
+			  const struct at_kernel *k)
+{
 	enum at_method how = AT_BENCHMARK;
 	const struct at_config *best = at_kernel_best(k, &how);
 	char *id = at_kernel_id(k);
 	size_t i;
 
-	json_set_str(o, "id", id);
+	jsonw_object(w);
+	str_key(w, "id", id);
 	free(id);
-	json_set_str(o, "name", k->name);
-	json_set_int(o, "instance", k->instance);
-	json_set_new(o, "kind", str_or_null(k->kind));
-	json_set_new(o, "compile_id", str_or_null(k->compile_id));
-	json_set_new(o, "source_file", str_or_null(k->source_file));
-	json_set_new(o, "source_local", str_or_null(k->source_local));
-	json_set_new(o, "source_hash", str_or_null(k->source_hash));
-	json_set_new(o, "kernel_dir", str_or_null(k->kernel_dir));
-	json_set_new(o, "num_configs", int_or_null(k->num_configs));
-	json_set_new(o, "declared", configs_json(s, k->declared, k->ndeclared));
+	str_key(w, "name", k->name);
+	jsonw_key(w, "instance");
+	jsonw_int(w, k->instance);
+	str_key(w, "kind", k->kind);
+	str_key(w, "compile_id", k->compile_id);
+	str_key(w, "source_file", k->source_file);
+	str_key(w, "source_local", k->source_local);
+	str_key(w, "source_hash", k->source_hash);
+	str_key(w, "kernel_dir", k->kernel_dir);
+	long_key(w, "num_configs", k->num_configs);
+	configs_write(w, s, "declared", k->declared, k->ndeclared);
+	jsonw_key(w, "tunings");
+	jsonw_array(w);
 	for (i = 0; i < k->ntunings; i++)
-		json_array_append_new(tunings, tuning_json(s, k->tunings[i]));
-	json_set_new(o, "tunings", tunings);
-	json_set_new(o, "configs_timed", json_integer((json_int_t)at_kernel_timed(k)));
-	json_set_new(o, "best", best ? config_json(s, best) : json_null());
-	json_set_new(o, "chosen_by", best ? json_string(at_method_name(how)) : json_null());
-	json_set_new(o, "launches", int_or_null(k->launches));
-	json_set_new(o, "launch_signatures", int_or_null(k->launch_signatures));
-	json_set_new(o, "errors", notes_json(s, k->errors, k->nerrors));
-	json_set_new(o, "from", kernel_from(s, k, best));
-	return o;
+		tuning_write(w, s, k->tunings[i]);
+	jsonw_end(w);
+	jsonw_key(w, "configs_timed");
+	jsonw_int(w, (long long)at_kernel_timed(k));
+	jsonw_key(w, "best");
+	if (best)
+		config_write(w, s, best);
+	else
+		jsonw_null(w);
+	str_key(w, "chosen_by", best ? at_method_name(how) : NULL);
+	long_key(w, "launches", k->launches);
+	long_key(w, "launch_signatures", k->launch_signatures);
+	notes_write(w, s, k->errors, k->nerrors);
+	kernel_from(w, s, k, best);
+	jsonw_end(w);
 }
 
-static json_t *input_json(const struct at_input *in)
+static void input_write(struct jsonw *w, const struct at_input *in)
 {
-	json_t *o = json_object(), *formats = json_array(), *bad = json_array();
 	size_t i, keep = sizeof(in->bad_lines) / sizeof(in->bad_lines[0]);
 
+	jsonw_object(w);
+	str_key(w, "path", in->path);
+	str_key(w, "format", in->format ? at_format_name(in->format) : NULL);
+	jsonw_key(w, "formats");
+	jsonw_array(w);
 	for (i = 1; i < AT_FMT_COUNT; i++)
 		if (in->formats & (1u << i))
-			json_array_append_new(formats, json_string(at_format_name((enum at_format)i)));
+			jsonw_str(w, at_format_name((enum at_format)i));
+	jsonw_end(w);
+	long_key(w, "bytes", (long)in->bytes);
+	long_key(w, "lines", (long)in->lines);
+	long_key(w, "used", (long)in->used);
+	long_key(w, "ignored", (long)in->ignored);
+	long_key(w, "malformed", (long)in->malformed);
+	jsonw_key(w, "malformed_lines");
+	jsonw_array(w);
 	for (i = 0; i < in->malformed && i < keep; i++)
-		json_array_append_new(bad, json_integer((json_int_t)in->bad_lines[i]));
-	json_set_str(o, "path", in->path);
-	json_set_new(o, "format", in->format ? json_string(at_format_name(in->format))
-					      : json_null());
-	json_set_new(o, "formats", formats);
-	json_set_int(o, "bytes", (long long)in->bytes);
-	json_set_int(o, "lines", (long long)in->lines);
-	json_set_int(o, "used", (long long)in->used);
-	json_set_int(o, "ignored", (long long)in->ignored);
-	json_set_int(o, "malformed", (long long)in->malformed);
-	json_set_new(o, "malformed_lines", bad);
-	json_set_bool(o, "truncated", in->truncated);
-	json_set_int(o, "unknown_events", (long long)in->unknown_events);
-	json_set_int(o, "unknown_fields", (long long)in->unknown_fields);
-	json_set_new(o, "note", str_or_null(in->note));
-	return o;
+		jsonw_int(w, (long long)in->bad_lines[i]);
+	jsonw_end(w);
+	jsonw_key(w, "truncated");
+	jsonw_bool(w, in->truncated);
+	long_key(w, "unknown_events", (long)in->unknown_events);
+	long_key(w, "unknown_fields", (long)in->unknown_fields);
+	str_key(w, "note", in->note);
+	jsonw_end(w);
 }
 
-static json_t *device_json(const struct autotune_set *s)
+static void device_write(struct jsonw *w, const struct autotune_set *s)
 {
 	const struct at_device *d = &s->device;
-	json_t *o;
 
-	if (d->src.fmt == AT_FMT_NONE)
-		return json_null();
-	o = json_object();
-	json_set_new(o, "name", str_or_null(d->name));
-	json_set_new(o, "backend", str_or_null(d->backend));
-	json_set_new(o, "arch", str_or_null(d->arch));
-	json_set_new(o, "warp_size", int_or_null(d->warp_size));
-	json_set_new(o, "multiprocessor_count", int_or_null(d->multiprocessors));
-	json_set_new(o, "torch", str_or_null(d->torch));
-	json_set_new(o, "triton", str_or_null(d->triton));
-	json_set_new(o, "from", src_json(s, d->src));
-	return o;
+	jsonw_key(w, "device");
+	if (d->src.fmt == AT_FMT_NONE) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object(w);
+	str_key(w, "name", d->name);
+	str_key(w, "backend", d->backend);
+	str_key(w, "arch", d->arch);
+	long_key(w, "warp_size", d->warp_size);
+	long_key(w, "multiprocessor_count", d->multiprocessors);
+	str_key(w, "torch", d->torch);
+	str_key(w, "triton", d->triton);
+	src_key(w, s, "from", d->src);
+	jsonw_end(w);
 }
 
-static json_t *totals_json(const struct autotune_set *s)
+static void totals_write(struct jsonw *w, const struct autotune_set *s)
 {
-	json_t *o = json_object();
 	size_t i, tunings = 0, timed = 0, malformed = 0, ignored = 0, used = 0;
 
 	for (i = 0; i < s->nr; i++) {
@@ -237,32 +284,87 @@ static json_t *totals_json(const struct autotune_set *s)
 		ignored += s->inputs[i].ignored;
 		used += s->inputs[i].used;
 	}
-	json_set_int(o, "kernels", (long long)s->nr);
-	json_set_int(o, "tunings", (long long)tunings);
-	json_set_int(o, "configs_timed", (long long)timed);
-	json_set_int(o, "lines_used", (long long)used);
-	json_set_int(o, "lines_ignored", (long long)ignored);
-	json_set_int(o, "lines_malformed", (long long)malformed);
-	return o;
+	jsonw_key(w, "totals");
+	jsonw_object(w);
+	long_key(w, "kernels", (long)s->nr);
+	long_key(w, "tunings", (long)tunings);
+	long_key(w, "configs_timed", (long)timed);
+	long_key(w, "lines_used", (long)used);
+	long_key(w, "lines_ignored", (long)ignored);
+	long_key(w, "lines_malformed", (long)malformed);
+	jsonw_end(w);
+}
+
+int autotune_set_write_json(FILE *fp, const struct autotune_set *s,
+			    const struct at_kernel *only)
+{
+	struct jsonw w;
+	size_t i;
+
+	jsonw_init(&w, fp);
+	jsonw_object(&w);
+	jsonw_key(&w, "schema_version");
+	jsonw_int(&w, AUTOTUNE_JSON_SCHEMA);
+	str_key(&w, "tool", "tko summarize");
+	device_write(&w, s);
+	jsonw_key(&w, "inputs");
+	jsonw_array(&w);
+	for (i = 0; i < s->ninputs; i++)
+		input_write(&w, &s->inputs[i]);
+	jsonw_end(&w);
+	totals_write(&w, s);
+	jsonw_key(&w, "kernels");
+	jsonw_array(&w);
+	for (i = 0; i < s->nr; i++)
+		if (!only || s->kernels[i] == only)
+			at_kernel_write_json(&w, s, s->kernels[i]);
+	jsonw_end(&w);
+	notes_write(&w, s, s->errors, s->nerrors);
+	jsonw_end(&w);
+	return jsonw_finish(&w);
+}
+
+/* Parses what `write` printed into a jansson value. */
+static json_t *reparse(const struct autotune_set *s, const void *arg,
+		       void (*write)(struct jsonw *, const struct autotune_set *,
+				     const void *))
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&text, &n);
+	struct jsonw w;
+	json_t *j;
+
+	if (!fp)
+		return NULL;
+	jsonw_init(&w, fp);
+	write(&w, s, arg);
+	fclose(fp);
+	j = json_loadb(text, n, 0, NULL);
+	free(text);
+	return j;
+}
+
+static void write_set(struct jsonw *w, const struct autotune_set *s,
+		      const void *only)
+{
+	autotune_set_write_json(w->fp, s, only);
+}
+
+static void write_kernel(struct jsonw *w, const struct autotune_set *s,
+			 const void *k)
+{
+	at_kernel_write_json(w, s, k);
 }
 
 json_t *autotune_set_to_json(const struct autotune_set *s,
 			     const struct at_kernel *only)
 {
-	json_t *o = json_object(), *inputs = json_array(), *kernels = json_array();
-	size_t i;
+	return reparse(s, only, write_set);
+}
 
-	json_set_int(o, "schema_version", AUTOTUNE_JSON_SCHEMA);
-	json_set_str(o, "tool", "tko summarize");
-	for (i = 0; i < s->ninputs; i++)
-		json_array_append_new(inputs, input_json(&s->inputs[i]));
-	for (i = 0; i < s->nr; i++)
-		if (!only || s->kernels[i] == only)
-			json_array_append_new(kernels, at_kernel_to_json(s, s->kernels[i]));
-	json_set_new(o, "device", device_json(s));
-	json_set_new(o, "inputs", inputs);
-	json_set_new(o, "totals", totals_json(s));
-	json_set_new(o, "kernels", kernels);
-	json_set_new(o, "errors", notes_json(s, s->errors, s->nerrors));
-	return o;
+json_t *at_kernel_to_json(const struct autotune_set *s,
+			  const struct at_kernel *k)
+{
+	return reparse(s, k, write_kernel);
 }

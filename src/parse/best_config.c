@@ -237,6 +237,10 @@ int best_config_read(struct autotune_set *set, unsigned file,
 		t->elapsed_ms = took;
 		t->elapsed_src = src;
 	}
+	/* which Triton cache directory holds the chosen config's binary */
+	if (t->best >= 0 && !t->configs[t->best].cache_hash &&
+	    json_str(j, "triton_cache_hash"))
+		t->configs[t->best].cache_hash = xstrdup(json_str(j, "triton_cache_hash"));
 	free(t->cache_file);
 	t->cache_file = xstrdup(in->path);
 	json_decref(j);

@@ -46,6 +46,13 @@ test_expect_success 'the config each record holds is the one its tuning chose' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a record names the Triton cache directory of the chosen binary' '
+	jq -r .triton_cache_hash "$RUN/cache/inductor/sd/2a4837ff67c37f56ed59f67dd6bf2bed2e954ae61073ed10b227d9ed65efb26b.best_config" >expect &&
+	json_q out.json ".kernels[] | select(.name == \"triton_poi_fused_add_mul_sigmoid_sub_0\") | .best.cache_hash" >actual &&
+	test_cmp expect actual &&
+	test -d "$RUN/cache/triton/$(cat actual)"
+'
+
 test_expect_success 'kernel source files come from the output modules the log names' '
 	sed -n "s|.*Output code written to: .*/\([^/]*/[^/]*\.py\)$|\1|p" "$LOG" >modules &&
 	test_line_count = 5 modules &&

@@ -32,6 +32,17 @@ test_expect_success '--json - writes only JSON to stdout' '
 	json_q out.json ".kernels | length > 40"
 '
 
+test_expect_success 'the JSON has the keys docs/json.md promises' '
+	json_q out.json "keys_unsorted == [\"schema_version\", \"tool\", \"device\", \"inputs\", \"totals\", \"kernels\", \"errors\"]" &&
+	json_q out.json ".inputs[0] | keys == ([\"path\", \"format\", \"formats\", \"bytes\", \"lines\", \"used\", \"ignored\", \"malformed\", \"malformed_lines\", \"truncated\", \"unknown_events\", \"unknown_fields\", \"note\"] | sort)" &&
+	json_q out.json ".totals | keys == ([\"kernels\", \"tunings\", \"configs_timed\", \"lines_used\", \"lines_ignored\", \"lines_malformed\"] | sort)" &&
+	json_q out.json "[.kernels[] | keys] | unique == [[\"best\", \"chosen_by\", \"compile_id\", \"configs_timed\", \"declared\", \"errors\", \"from\", \"id\", \"instance\", \"kernel_dir\", \"kind\", \"launch_signatures\", \"launches\", \"name\", \"num_configs\", \"source_file\", \"source_hash\", \"source_local\", \"tunings\"]]" &&
+	json_q out.json "[.kernels[].tunings[] | keys] | unique == [[\"best_index\", \"cache_file\", \"complete\", \"configs\", \"elapsed_ms\", \"from\", \"key\", \"method\", \"num_choices\", \"precompile_ms\", \"saved_to\", \"speedup\"]]" &&
+	json_q out.json "[.kernels[].tunings[].configs[], .kernels[].declared[] | keys] | unique == [[\"cache_hash\", \"error\", \"failed\", \"from\", \"kwargs\", \"label\", \"maxnreg\", \"n_regs\", \"n_spills\", \"num_ctas\", \"num_stages\", \"num_warps\", \"pct_of_best\", \"shared_bytes\", \"text\", \"time_ms\"]]" &&
+	json_q out.json "[.kernels[].tunings[].configs[].from | keys] | unique == [[\"file\", \"format\", \"line\"]]" &&
+	json_q out.json "[.. | .format? // empty | strings] - [\"capture_events\", \"inductor_log\", \"max_autotune\", \"triton_print\", \"seed_log\", \"best_config\", \"inductor_output_code\", \"kernel_name\"] == []"
+'
+
 test_expect_success '--md writes Markdown tables, and the terminal table still prints' '
 	tko summarize "$LOG" --md out.md >table.txt &&
 	test_grep "^# tko summarize$" out.md &&
