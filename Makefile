@@ -49,6 +49,7 @@ PARSE_SRC = \
 	src/parse/autotune_json.c \
 	src/parse/best_config.c \
 	src/parse/capture_events.c \
+	src/parse/config_json.c \
 	src/parse/glog.c \
 	src/parse/inductor_log.c \
 	src/parse/logscan.c \

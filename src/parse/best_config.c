@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "parse/best_config.h"
+#include "parse/config_json.h"
 #include "parse/runpath.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -150,23 +151,9 @@ static char *sibling_name(const char *path)
 
 static void fill_config(struct at_config *c, json_t *j)
 {
-	const char *key, *hash = json_str(j, "triton_cache_hash");
-	json_t *v;
+	const char *hash = json_str(j, "triton_cache_hash");
 
-	json_object_foreach(j, key, v) {
-		char *val;
-
-		if (is_meta(key))
-			continue;
-		val = json_is_integer(v) ? xstrfmt("%lld", (long long)json_integer_value(v))
-					 : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-		at_kwarg_add(c, key, strlen(key), val, strlen(val));
-		free(val);
-	}
-	c->num_warps = (long)json_int(j, "num_warps", -1);
-	c->num_stages = (long)json_int(j, "num_stages", -1);
-	c->num_ctas = (long)json_int(j, "num_ctas", -1);
-	c->maxnreg = (long)json_int(j, "maxnreg", -1);
+	at_config_from_json(c, j, is_meta, j);
 	if (hash)
 		c->cache_hash = xstrdup(hash);
 }

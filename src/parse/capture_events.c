@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "parse/capture_events.h"
+#include "parse/config_json.h"
 #include "util/buf.h"
 #include "util/jsonio.h"
 #include "util/lines.h"
@@ -90,39 +91,10 @@ static void on_kernel(struct ev_ctx *c, json_t *ev)
 	}
 }
 
-/* A kwarg value in the logs' Python spelling, so every source reads alike. */
-static char *py_value(json_t *v)
-{
-	if (json_is_integer(v))
-		return xstrfmt("%lld", (long long)json_integer_value(v));
-	if (json_is_real(v))
-		return xstrfmt("%.17g", json_real_value(v));
-	if (json_is_string(v))
-		return xstrfmt("'%s'", json_string_value(v));
-	if (json_is_boolean(v))
-		return xstrdup(json_is_true(v) ? "True" : "False");
-	if (json_is_null(v))
-		return xstrdup("None");
-	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-}
-
 static void ev_config(struct at_config *cfg, json_t *j)
 {
-	json_t *kw = json_object_get(j, "kwargs"), *v;
-	const char *key;
-	double t = json_num(j, "time_ms", NAN);
-
-	json_object_foreach(kw, key, v) {
-		char *val = py_value(v);
-
-		at_kwarg_add(cfg, key, strlen(key), val, strlen(val));
-		free(val);
-	}
-	cfg->num_warps = (long)json_int(j, "num_warps", -1);
-	cfg->num_stages = (long)json_int(j, "num_stages", -1);
-	cfg->num_ctas = (long)json_int(j, "num_ctas", -1);
-	cfg->maxnreg = (long)json_int(j, "maxnreg", -1);
-	cfg->time_ms = t;
+	at_config_from_json(cfg, json_object_get(j, "kwargs"), NULL, j);
+	cfg->time_ms = json_num(j, "time_ms", NAN);
 	cfg->n_regs = (long)json_int(j, "n_regs", -1);
 	cfg->n_spills = (long)json_int(j, "n_spills", -1);
 	cfg->shared_bytes = (long)json_int(j, "shared_bytes", -1);
