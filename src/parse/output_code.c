@@ -27,7 +27,7 @@ static size_t assigned_name(const char *s, size_t n)
 	return i;
 }
 
-void output_code_scan(struct oc_module *m, const char *data, size_t len)
+size_t output_code_scan(struct oc_module *m, const char *data, size_t len)
 {
 	struct lines it = LINES_INIT(data, len);
 	const char *s, *path = NULL;
@@ -48,6 +48,7 @@ void output_code_scan(struct oc_module *m, const char *data, size_t len)
 			path = NULL;
 		}
 	}
+	return it.lineno;
 }
 
 static void read_module(struct oc_module *m, struct autotune_set *set,
@@ -68,8 +69,9 @@ static void read_module(struct oc_module *m, struct autotune_set *set,
 		return;
 	}
 	in->bytes = f.len;
-	output_code_scan(m, f.data, f.len);
-	in->used = m->nr;
+	in->lines = output_code_scan(m, f.data, f.len);
+	in->used = 2 * m->nr;	/* its "# kernel path:" and assignment lines */
+	in->ignored = in->lines - in->used;
 	m->found = 1;
 	file_unmap(&f);
 }

@@ -38,8 +38,8 @@ struct output_code_cache {
 	size_t nr, alloc;
 };
 
-/* Appends the kernels of a module's text to m. */
-void output_code_scan(struct oc_module *m, const char *data, size_t len);
+/* Appends the kernels of a module's text to m; returns its number of lines. */
+size_t output_code_scan(struct oc_module *m, const char *data, size_t len);
 
 /*
  * The module a log line names (path[0..len)): looked up in the cache, else

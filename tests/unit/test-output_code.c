@@ -35,7 +35,7 @@ static void test_scan(void **state)
 
 	(void)state;
 	memset(&m, 0, sizeof(m));
-	output_code_scan(&m, module, strlen(module));
+	assert_int_equal(output_code_scan(&m, module, strlen(module)), 15);
 	assert_int_equal(m.nr, 2);
 	assert_string_equal(m.k[0].name, "triton_tem_fused_mm_0");
 	assert_string_equal(m.k[0].path, "/tmp/w/cache/inductor/vw/cvwx.py");
