@@ -46,24 +46,42 @@ UTIL_SRC = \
 ISA_SRC =
 
 PARSE_SRC = \
+	src/parse/autotune.c \
+	src/parse/autotune_json.c \
+	src/parse/best_config.c \
+	src/parse/capture_events.c \
+	src/parse/config_json.c \
 	src/parse/fields.c \
+	src/parse/glog.c \
+	src/parse/inductor_log.c \
 	src/parse/inductor_wrapper.c \
+	src/parse/logscan.c \
+	src/parse/max_autotune.c \
 	src/parse/meta.c \
 	src/parse/meta_json.c \
+	src/parse/output_code.c \
 	src/parse/pylex.c \
 	src/parse/pylit.c \
 	src/parse/pylit_json.c \
 	src/parse/pylit_scalar.c \
 	src/parse/pysrc.c \
 	src/parse/rocminfo.c \
+	src/parse/runpath.c \
+	src/parse/seed_log.c \
 	src/parse/smi.c \
+	src/parse/strmap.c \
+	src/parse/summarize.c \
+	src/parse/tconfig.c \
 	src/parse/tl_uses.c \
 	src/parse/toolver.c \
-	src/parse/triton_meta.c
+	src/parse/triton_meta.c \
+	src/parse/triton_print.c
 
 ANALYSE_SRC =
 
 REPORT_SRC = \
+	src/report/autotune_text.c \
+	src/report/jsonw.c \
 	src/report/meta_text.c
 
 LIVE_SRC = \
@@ -81,6 +99,7 @@ CMD_SRC = \
 	src/cmd/env.c \
 	src/cmd/meta.c \
 	src/cmd/run.c \
+	src/cmd/summarize.c \
 	src/cmd/tune.c
 
 TUNE_SRC = \

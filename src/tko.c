@@ -24,6 +24,7 @@ struct command {
 static const struct command commands[] = {
 	{ "env", cmd_env, "versions, GPUs, tools and codegen flags of this machine" },
 	{ "capture", cmd_capture, "run a command with kernel capture on; fill a RUN directory" },
+	{ "summarize", cmd_summarize, "autotune evidence from logs, capture and caches, per kernel" },
 	{ "meta", cmd_meta, "what Triton kernel sources say: signature, hints, device, Inductor metadata" },
 	{ "collect", cmd_collect, "gather one kernel's module, IR, ISA, binary and capture" },
 	{ "run", cmd_run, "replay captured kernels: time every config, check outputs" },

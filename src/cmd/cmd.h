@@ -21,10 +21,10 @@
 
 int cmd_env(int argc, const char **argv);
 int cmd_capture(int argc, const char **argv);
+int cmd_summarize(int argc, const char **argv);
+int cmd_meta(int argc, const char **argv);
 int cmd_collect(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
 int cmd_tune(int argc, const char **argv);
-/* tko meta: Triton kernel sources -> signature, hints, device, Inductor metadata (meta.c). */
-int cmd_meta(int argc, const char **argv);
 
 #endif

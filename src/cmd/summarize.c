@@ -1,0 +1,139 @@
+/*
+ * tko summarize LOG|RUN... [--kernel NAME] [--json FILE] [--md FILE]
+ *
+ * Reads autotune evidence (parse/summarize.h) and shows one line per
+ * kernel, or one kernel in detail; --json and --md write the same model
+ * as JSON (docs/json.md, "tko summarize") and Markdown.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/exitcode.h"
+#include "parse/autotune_json.h"
+#include "parse/summarize.h"
+#include "report/autotune_text.h"
+#include "util/file.h"
+#include "util/msg.h"
+#include "util/opts.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"tko summarize [--kernel NAME] [--json FILE] [--md FILE] LOG|RUN...",
+	"Reads autotune evidence and gives one model per kernel: configs tried,",
+	"their times, the chosen config, registers, spills and shared memory, and",
+	"the file and line of every fact. Inputs are RUN directories or files of",
+	"any of these formats, detected from their content: tko capture's",
+	"events.jsonl, TORCH_LOGS=+inductor logs (with max-autotune tables and",
+	"TRITON_PRINT_AUTOTUNING=1 lines mixed in), Inductor .best_config files,",
+	"the seed skill's autotune.log. NAME is a kernel's name, or name#N when",
+	"a name has several instances.",
+	NULL,
+};
+
+/* Lists the kernels --kernel could have meant. */
+static int no_match(const struct autotune_set *s, const char *name, size_t n)
+{
+	size_t i, shown = 0;
+
+	if (n)
+		msg_error("--kernel '%s' matches %zu kernels; name one:", name, n);
+	else
+		msg_error("no kernel named '%s' (%zu kernels read)", name, s->nr);
+	for (i = 0; i < s->nr; i++) {
+		const struct at_kernel *k = s->kernels[i];
+		char *id;
+
+		if (n ? strcmp(k->name, name) : !strstr(k->name, name))
+			continue;
+		id = at_kernel_id(k);
+		fprintf(stderr, "  %s\n", id);
+		free(id);
+		shown++;
+	}
+	if (!n && !shown)
+		fprintf(stderr, "(run 'tko summarize' without --kernel to list them)\n");
+	return EXIT_NOMATCH;
+}
+
+static int write_md(const struct autotune_set *s, const struct at_kernel *only,
+		    const char *path, struct buf *err)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+
+	if (atomic_open(&af, path, err) < 0)
+		return -1;
+	autotune_text_print(af.fp, s, only, 1);
+	return atomic_commit(&af, err);
+}
+
+static int write_json(const struct autotune_set *s, const struct at_kernel *only,
+		      const char *path, struct buf *err)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+
+	if (atomic_open(&af, path, err) < 0)
+		return -1;
+	if (autotune_set_write_json(af.fp, s, only) < 0) {
+		buf_addf(err, "cannot write '%s'", path);
+		atomic_abort(&af);
+		return -1;
+	}
+	return atomic_commit(&af, err);
+}
+
+static int outputs(const struct autotune_set *s, const struct at_kernel *only,
+		   const char *json, const char *md)
+{
+	struct buf err = BUF_INIT;
+	int ret = EXIT_OK;
+
+	if ((json && write_json(s, only, json, &err) < 0) ||
+	    (md && write_md(s, only, md, &err) < 0)) {
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else if (!(json && !strcmp(json, "-")) && !(md && !strcmp(md, "-"))) {
+		autotune_text_print(stdout, s, only, 0);
+	}
+	buf_release(&err);
+	return ret;
+}
+
+int cmd_summarize(int argc, const char **argv)
+{
+	const char *kernel = NULL, *json = NULL, *md = NULL;
+	const struct opt options[] = {
+		OPT_STRING(0, "kernel", &kernel, "NAME", "only this kernel, in detail"),
+		OPT_STRING(0, "json", &json, "FILE", "write JSON to FILE ('-': stdout)"),
+		OPT_STRING(0, "md", &md, "FILE", "write Markdown to FILE ('-': stdout)"),
+		OPT_END(),
+	};
+	struct autotune_set set;
+	struct buf err = BUF_INIT;
+	const struct at_kernel *only = NULL;
+	int n = opts_parse(argc, argv, options, usage, 0, NULL), ret;
+
+	if (n < 0)
+		return opts_exit_code(n);
+	if (!n) {
+		msg_error("no LOG or RUN given (see 'tko summarize --help')");
+		return EXIT_USAGE;
+	}
+	if (json && md && !strcmp(json, "-") && !strcmp(md, "-")) {
+		msg_error("--json - and --md - cannot both write to stdout");
+		return EXIT_USAGE;
+	}
+	autotune_set_init(&set);
+	if (summarize_paths(argv, (size_t)n, &set, &err) < 0) {
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else if (kernel && autotune_set_find(&set, kernel, &only) != 1) {
+		ret = no_match(&set, kernel, autotune_set_find(&set, kernel, &only));
+	} else {
+		ret = outputs(&set, only, json, md);
+	}
+	buf_release(&err);
+	autotune_set_release(&set);
+	return ret;
+}

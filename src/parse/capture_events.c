@@ -1,0 +1,316 @@
+/*
+ * capture/events.jsonl into the autotune model (see capture_events.h).
+ * One table lists the event types: the fields each may carry (so unknown
+ * ones are counted) and the function that takes its facts.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "parse/capture_events.h"
+#include "parse/config_json.h"
+#include "util/buf.h"
+#include "util/jsonio.h"
+#include "util/lines.h"
+#include "util/mem.h"
+#include "banned.h"
+
+struct ev_ctx {
+	struct autotune_set *set;
+	struct at_src src;	/* the line being read */
+};
+
+typedef void (*ev_fn)(struct ev_ctx *c, json_t *ev);
+
+/* The kernel an event is about: the instance with its source_hash, if any. */
+static struct at_kernel *ev_kernel(struct ev_ctx *c, json_t *ev)
+{
+	const char *name = json_str(ev, "kernel");
+	const char *hash = json_str(ev, "source_hash");
+	const struct at_kernel *first;
+	struct at_kernel *k;
+
+	if (!name || !*name)
+		return NULL;
+	if (hash && autotune_set_find(c->set, name, &first))
+		for (k = (struct at_kernel *)first; k; k = k->next_instance)
+			if (k->source_hash && !strcmp(k->source_hash, hash))
+				return k;
+	k = at_kernel_current(c->set, name, strlen(name), c->src);
+	if (hash && k->source_hash)
+		k = at_kernel_next(c->set, name, strlen(name), c->src);
+	if (hash)
+		at_set_str(&k->source_hash, NULL, hash, strlen(hash), c->src);
+	return k;
+}
+
+static void set_json_str(char **field, struct at_src *src, json_t *ev,
+			 const char *key, struct at_src from)
+{
+	const char *v = json_str(ev, key);
+
+	if (v)
+		at_set_str(field, src, v, strlen(v), from);
+}
+
+static void on_session_start(struct ev_ctx *c, json_t *ev)
+{
+	struct at_device *d = &c->set->device;
+	json_t *dev = json_object_get(ev, "device");
+
+	d->src = c->src;
+	set_json_str(&d->torch, NULL, ev, "torch", c->src);
+	set_json_str(&d->triton, NULL, ev, "triton", c->src);
+	if (!json_is_object(dev))
+		return;
+	set_json_str(&d->name, NULL, dev, "name", c->src);
+	set_json_str(&d->backend, NULL, dev, "backend", c->src);
+	set_json_str(&d->arch, NULL, dev, "arch", c->src);
+	d->warp_size = (long)json_int(dev, "warp_size", d->warp_size);
+	d->multiprocessors = (long)json_int(dev, "multiprocessor_count",
+					    d->multiprocessors);
+}
+
+static void on_kernel(struct ev_ctx *c, json_t *ev)
+{
+	struct at_kernel *k = ev_kernel(c, ev);
+	long n;
+
+	if (!k)
+		return;
+	set_json_str(&k->kind, &k->kind_src, ev, "heuristic_type", c->src);
+	set_json_str(&k->source_file, &k->source_src, ev, "source_file", c->src);
+	set_json_str(&k->kernel_dir, NULL, ev, "kernel_dir", c->src);
+	n = (long)json_int(ev, "num_configs", -1);
+	if (n >= 0 && k->num_configs < 0) {
+		k->num_configs = n;
+		k->num_configs_src = c->src;
+	}
+}
+
+static void ev_config(struct at_config *cfg, json_t *j)
+{
+	at_config_from_json(cfg, json_object_get(j, "kwargs"), NULL, j);
+	cfg->time_ms = json_num(j, "time_ms", NAN);
+	cfg->n_regs = (long)json_int(j, "n_regs", -1);
+	cfg->n_spills = (long)json_int(j, "n_spills", -1);
+	cfg->shared_bytes = (long)json_int(j, "shared_bytes", -1);
+	if (json_str(j, "cache_hash"))
+		cfg->cache_hash = xstrdup(json_str(j, "cache_hash"));
+}
+
+static enum at_method chosen_by(const char *s, int *known)
+{
+	static const struct {
+		const char *name;
+		enum at_method m;
+	} map[] = {
+		{ "benchmark", AT_BENCHMARK },
+		{ "single_config", AT_SINGLE_CONFIG },
+		{ "cache_hit", AT_CACHE_HIT },
+		{ "coordinate_descent", AT_COORDESC },
+		{ "user_autotune", AT_USER_AUTOTUNE },
+	};
+	size_t i;
+
+	*known = 1;
+	for (i = 0; s && i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i].name, s))
+			return map[i].m;
+	*known = 0;
+	return AT_BENCHMARK;
+}
+
+static void on_autotune(struct ev_ctx *c, json_t *ev)
+{
+	struct at_kernel *k = ev_kernel(c, ev);
+	json_t *configs = json_object_get(ev, "configs"), *j;
+	const char *by = json_str(ev, "chosen_by");
+	struct at_tuning *t;
+	long best = (long)json_int(ev, "best_index", -1);
+	int known;
+	size_t i;
+
+	if (!k)
+		return;
+	t = at_tuning_add(k, chosen_by(by, &known), c->src);
+	if (!known) {
+		char *note = xstrfmt("unknown chosen_by '%s'", by ? by : "(none)");
+
+		at_note_add(&k->errors, &k->nerrors, &k->errors_alloc, note,
+			    strlen(note), c->src);
+		free(note);
+	}
+	json_array_foreach(configs, i, j)
+		ev_config(at_config_push(&t->configs, &t->nr, &t->alloc, c->src), j);
+	if (best >= 0 && (size_t)best < t->nr) {
+		t->best = best;
+		t->best_src = c->src;
+	}
+	t->elapsed_ms = json_num(ev, "elapsed_ms", NAN);
+	if (!isnan(t->elapsed_ms))
+		t->elapsed_src = c->src;
+	t->complete = 1;
+}
+
+static void on_launch(struct ev_ctx *c, json_t *ev)
+{
+	struct at_kernel *k = ev_kernel(c, ev);
+
+	if (k)
+		k->launch_signatures = k->launch_signatures < 0 ? 1 : k->launch_signatures + 1;
+}
+
+static void on_capture(struct ev_ctx *c, json_t *ev)
+{
+	struct at_kernel *k = ev_kernel(c, ev);
+
+	if (k)
+		set_json_str(&k->kernel_dir, NULL, ev, "kernel_dir", c->src);
+}
+
+static void on_error(struct ev_ctx *c, json_t *ev)
+{
+	struct at_kernel *k = ev_kernel(c, ev);
+	const char *stage = json_str(ev, "stage"), *type = json_str(ev, "error_type");
+	const char *msg = json_str(ev, "message");
+	char *text = xstrfmt("%s: %s: %s", stage ? stage : "capture",
+			     type ? type : "error", msg ? msg : "");
+
+	if (k)
+		at_note_add(&k->errors, &k->nerrors, &k->errors_alloc, text,
+			    strlen(text), c->src);
+	else
+		at_note_add(&c->set->errors, &c->set->nerrors, &c->set->errors_alloc,
+			    text, strlen(text), c->src);
+	free(text);
+}
+
+static void on_session_end(struct ev_ctx *c, json_t *ev)
+{
+	json_t *counts = json_object_get(ev, "launch_counts"), *v;
+	const char *name;
+
+	json_object_foreach(counts, name, v) {
+		struct at_kernel *k = at_kernel_latest(c->set, name, strlen(name));
+
+		if (!json_is_integer(v))
+			continue;
+		if (!k)
+			k = at_kernel_current(c->set, name, strlen(name), c->src);
+		k->launches = (long)json_integer_value(v);
+		k->launches_src = c->src;
+	}
+}
+
+static const struct {
+	const char *type;
+	ev_fn fn;
+	const char *fields;	/* the type's own fields, space-separated */
+} types[] = {
+	{ "session_start", on_session_start, "argv python torch triton device hooks" },
+	{ "kernel", on_kernel, "kernel source_hash kernel_dir heuristic_type source_file size_hints mutated_arg_names num_configs" },
+	{ "autotune", on_autotune, "kernel source_hash kernel_dir chosen_by configs best_index elapsed_ms" },
+	{ "launch", on_launch, "kernel source_hash kernel_dir grid config_index config args" },
+	{ "capture", on_capture, "kernel source_hash kernel_dir inputs_bytes" },
+	{ "error", on_error, "kernel source_hash kernel_dir stage error_type message" },
+	{ "session_end", on_session_end, "launch_counts exit_status" },
+};
+
+static int field_known(const char *fields, const char *key)
+{
+	static const char common[] = "schema_version event time pid";
+	size_t k = strlen(key);
+	const char *lists[2], *p;
+	size_t i;
+
+	lists[0] = common;
+	lists[1] = fields;
+	for (i = 0; i < 2; i++)
+		for (p = lists[i]; (p = strstr(p, key)); p += k)
+			if ((p == lists[i] || p[-1] == ' ') && (p[k] == ' ' || !p[k]))
+				return 1;
+	return 0;
+}
+
+/* Takes one event's facts; 0 when its type (or version) is not known. */
+static int one_event(struct autotune_set *set, struct at_input *in,
+		     json_t *ev, struct at_src src)
+{
+	const char *type = json_str(ev, "event"), *key;
+	struct ev_ctx c = { set, src };
+	json_t *v;
+	size_t i;
+
+	if (json_int(ev, "schema_version", 1) != 1)
+		type = NULL;
+	for (i = 0; type && i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(types[i].type, type))
+			break;
+	if (!type || i == sizeof(types) / sizeof(types[0])) {
+		in->unknown_events++;
+		return 0;
+	}
+	json_object_foreach(ev, key, v)
+		if (!field_known(types[i].fields, key))
+			in->unknown_fields++;
+	types[i].fn(&c, ev);
+	return 1;
+}
+
+int capture_events_sniff(const char *data, size_t len)
+{
+	struct lines it = LINES_INIT(data, len);
+	const char *s;
+	size_t n;
+	json_t *j;
+	int yes;
+
+	if (!lines_next(&it, &s, &n))
+		return 0;
+	span_trim(&s, &n);
+	if (!n || s[0] != '{' || !span_find(s, n, "\"event\""))
+		return 0;
+	j = json_loadb(s, n, 0, NULL);
+	yes = json_is_object(j) && json_is_string(json_object_get(j, "event"));
+	json_decref(j);
+	return yes;
+}
+
+void capture_events_read(struct autotune_set *set, unsigned file,
+			 const char *data, size_t len)
+{
+	struct lines it = LINES_INIT(data, len);
+	const char *s;
+	size_t n;
+
+	set->inputs[file].format = AT_FMT_EVENTS;
+	set->inputs[file].formats |= 1u << AT_FMT_EVENTS;
+	while (lines_next(&it, &s, &n)) {
+		struct at_src src = { file, it.lineno, AT_FMT_EVENTS };
+		struct at_input *in = &set->inputs[file];
+		json_t *ev;
+
+		span_trim(&s, &n);
+		if (!n) {
+			in->ignored++;
+			continue;
+		}
+		ev = json_loadb(s, n, 0, NULL);
+		if (json_is_object(ev) && json_is_string(json_object_get(ev, "event"))) {
+			if (one_event(set, in, ev, src))
+				in->used++;
+			else
+				in->ignored++;
+		} else if (it.last_unterminated) {
+			in->truncated = 1;
+		} else {
+			at_input_malformed(set, file, it.lineno);
+		}
+		json_decref(ev);
+	}
+	set->inputs[file].lines = it.lineno;
+}

@@ -1,0 +1,34 @@
+/*
+ * Finding, on this machine, the files a log names on the machine that
+ * wrote it. A log says "/tmp/w/cache/inductor/sk/csk...py"; the RUN
+ * directory copied to a laptop holds it at RUN/cache/inductor/sk/csk...py,
+ * because Inductor's code cache is always <cache dir>/<2 chars>/<file>
+ * (torch/_inductor/codecache.py, get_path) and DESIGN.md's RUN layout puts
+ * TORCHINDUCTOR_CACHE_DIR at RUN/cache/inductor.
+ */
+#ifndef TKO_PARSE_RUNPATH_H
+#define TKO_PARSE_RUNPATH_H
+
+#include <stddef.h>
+
+/*
+ * A readable local file for `path` (len bytes): the path itself when it
+ * exists, else RUN/cache/inductor/<dir>/<file> under `root` (may be NULL).
+ * Returns a new string, or NULL.
+ */
+char *runpath_resolve(const char *root, const char *path, size_t len);
+
+/* The last two components of path[0..len) ("sk/0ebd....best_config"). */
+const char *runpath_tail2(const char *path, size_t len);
+
+/* 1 when `dir` holds something tko reads in a RUN directory. */
+int runpath_is_run(const char *dir);
+
+/*
+ * The RUN directory a file belongs to, judged by where cache/inductor is:
+ * the file's own directory or its parent (RUN/log/model.log). A new
+ * string, or NULL.
+ */
+char *runpath_root_of(const char *file);
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * Unit tests for parse/capture_events: events.jsonl lines written by hand
+ * from docs/capture-events.md, with an unknown event type, unknown fields,
+ * a line that is not JSON and a last line cut off mid-write.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "autotune-test.h"
+#include "parse/capture_events.h"
+
+static const char events[] =
+	"{\"schema_version\": 1, \"event\": \"session_start\", \"time\": 1764689362.5, \"pid\": 475, "
+	"\"argv\": [\"python\", \"demo.py\"], \"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", "
+	"\"triton\": \"3.6.0\", \"device\": {\"name\": \"NVIDIA H200\", \"backend\": \"cuda\", "
+	"\"arch\": \"sm_90\", \"warp_size\": 32, \"multiprocessor_count\": 132}, \"hooks\": [\"run\"]}\n"
+	"{\"schema_version\": 1, \"event\": \"kernel\", \"time\": 1.0, \"pid\": 475, "
+	"\"kernel\": \"triton_poi_fused_add_0\", \"source_hash\": \"aaaa1111\", "
+	"\"kernel_dir\": \"capture/kernels/triton_poi_fused_add_0-aaaa1111\", "
+	"\"heuristic_type\": \"pointwise\", \"source_file\": \"/tmp/c/ab/cab.py\", "
+	"\"size_hints\": {\"x\": 1024}, \"mutated_arg_names\": [], \"num_configs\": 2, \"colour\": \"red\"}\n"
+	"{\"schema_version\": 1, \"event\": \"autotune\", \"time\": 2.0, \"pid\": 475, "
+	"\"kernel\": \"triton_poi_fused_add_0\", \"source_hash\": \"aaaa1111\", \"chosen_by\": \"benchmark\", "
+	"\"configs\": [{\"kwargs\": {\"XBLOCK\": 1024}, \"num_warps\": 4, \"num_stages\": 1, \"num_ctas\": 1, "
+	"\"maxnreg\": null, \"time_ms\": 0.0626, \"n_regs\": 30, \"n_spills\": 0, \"shared_bytes\": 0, "
+	"\"cache_hash\": \"SXTM\"}, {\"kwargs\": {\"XBLOCK\": 512}, \"num_warps\": 8, \"num_stages\": 1, "
+	"\"num_ctas\": 1, \"maxnreg\": null, \"time_ms\": null, \"n_regs\": 13, \"n_spills\": 0, "
+	"\"shared_bytes\": 0, \"cache_hash\": null}], \"best_index\": 0, \"elapsed_ms\": 118.5}\n"
+	"\n"
+	"{\"schema_version\": 1, \"event\": \"kernel\", \"time\": 3.0, \"pid\": 475, "
+	"\"kernel\": \"triton_poi_fused_add_0\", \"source_hash\": \"bbbb2222\", \"num_configs\": 1}\n"
+	"{\"schema_version\": 1, \"event\": \"launch\", \"time\": 4.0, \"pid\": 475, "
+	"\"kernel\": \"triton_poi_fused_add_0\", \"source_hash\": \"aaaa1111\", \"grid\": [32768, 1, 1], "
+	"\"config_index\": 0, \"args\": []}\n"
+	"{\"schema_version\": 1, \"event\": \"gpu_temperature\", \"time\": 4.5, \"pid\": 475, \"celsius\": 61}\n"
+	"{\"schema_version\": 2, \"event\": \"kernel\", \"kernel\": \"from_the_future\"}\n"
+	"this is not json\n"
+	"{\"schema_version\": 1, \"event\": \"error\", \"time\": 5.0, \"pid\": 475, \"stage\": \"snapshot\", "
+	"\"error_type\": \"ValueError\", \"message\": \"Mixed-dtype storage aliases\", "
+	"\"kernel\": \"triton_poi_fused_add_0\", \"source_hash\": \"bbbb2222\"}\n"
+	"{\"schema_version\": 1, \"event\": \"session_end\", \"time\": 6.0, \"pid\": 475, "
+	"\"launch_counts\": {\"triton_poi_fused_add_0\": 40, \"triton_red_fused_sum_1\": 20}, "
+	"\"exit_status\": 0}\n"
+	"{\"schema_version\": 1, \"event\": \"launch\", \"time\": 7.0, \"pid\": 475, \"kern";
+
+static void test_events(void **state)
+{
+	struct autotune_set set;
+	const struct at_kernel *k;
+	const struct at_tuning *t;
+	const struct at_input *in;
+	unsigned file;
+
+	(void)state;
+	autotune_set_init(&set);
+	file = at_input_add(&set, "events.jsonl");
+	capture_events_read(&set, file, events, strlen(events));
+	in = &set.inputs[file];
+	assert_int_equal(in->lines, 12);
+	assert_int_equal(in->used, 7);		/* every complete event of a known type */
+	assert_int_equal(in->ignored, 3);	/* the blank line, the two unknown events */
+	assert_int_equal(in->malformed, 1);
+	assert_int_equal(in->bad_lines[0], 9);
+	assert_int_equal(in->truncated, 1);
+	assert_int_equal(in->unknown_events, 2);	/* gpu_temperature, schema 2 */
+	assert_int_equal(in->unknown_fields, 1);	/* colour */
+	assert_string_equal(set.device.arch, "sm_90");
+	assert_int_equal(set.device.multiprocessors, 132);
+	assert_string_equal(set.device.triton, "3.6.0");
+
+	k = kernel_by_id(&set, "triton_poi_fused_add_0#1");
+	assert_string_equal(k->kind, "pointwise");
+	assert_string_equal(k->source_file, "/tmp/c/ab/cab.py");
+	assert_int_equal(k->source_src.line, 2);
+	assert_int_equal(k->source_src.fmt, AT_FMT_EVENTS);
+	assert_string_equal(k->kernel_dir, "capture/kernels/triton_poi_fused_add_0-aaaa1111");
+	assert_int_equal(k->num_configs, 2);
+	assert_int_equal(k->launch_signatures, 1);
+	t = only_tuning(k);
+	assert_int_equal(t->method, AT_BENCHMARK);
+	assert_int_equal(t->nr, 2);
+	assert_int_equal(t->best, 0);
+	assert_true(fabs(t->elapsed_ms - 118.5) < 1e-9);
+	assert_string_equal(t->configs[0].kw[0].name, "XBLOCK");
+	assert_string_equal(t->configs[0].kw[0].value, "1024");
+	assert_int_equal(t->configs[0].n_regs, 30);
+	assert_string_equal(t->configs[0].cache_hash, "SXTM");
+	assert_true(isnan(t->configs[1].time_ms));
+	assert_int_equal(t->configs[1].maxnreg, -1);
+
+	k = kernel_by_id(&set, "triton_poi_fused_add_0#2");
+	assert_string_equal(k->source_hash, "bbbb2222");
+	assert_int_equal(k->num_configs, 1);
+	assert_int_equal(k->nerrors, 1);
+	assert_string_equal(k->errors[0].text, "snapshot: ValueError: Mixed-dtype storage aliases");
+	assert_int_equal(k->launches, 40);
+	assert_int_equal(kernel_by_id(&set, "triton_red_fused_sum_1")->launches, 20);
+	assert_int_equal(autotune_set_find(&set, "from_the_future", &k), 0);
+	autotune_set_release(&set);
+}
+
+static void test_sniff(void **state)
+{
+	(void)state;
+	assert_int_equal(capture_events_sniff(events, strlen(events)), 1);
+	assert_int_equal(capture_events_sniff("{\"a\": 1}\n", 9), 0);
+	assert_int_equal(capture_events_sniff("{\"event\": 1}\n", 13), 0);
+	assert_int_equal(capture_events_sniff("V1202 \"event\" {\n", 16), 0);
+	assert_int_equal(capture_events_sniff("", 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_sniff),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
