@@ -42,7 +42,24 @@ UTIL_SRC = \
 	src/util/table.c \
 	src/util/walk.c
 
-ISA_SRC =
+ISA_SRC = \
+	src/isa/amdgcn.c \
+	src/isa/amdgcn_meta.c \
+	src/isa/amdgcn_ops.c \
+	src/isa/arch.c \
+	src/isa/asmcond.c \
+	src/isa/detect.c \
+	src/isa/family.c \
+	src/isa/findings.c \
+	src/isa/ptx.c \
+	src/isa/render.c \
+	src/isa/result.c \
+	src/isa/sass.c \
+	src/isa/scan.c \
+	src/isa/strmap.c \
+	src/isa/tojson.c \
+	src/isa/tok.c \
+	src/isa/tools.c
 
 PARSE_SRC =
 
@@ -50,7 +67,8 @@ ANALYSE_SRC =
 
 REPORT_SRC =
 
-CMD_SRC =
+CMD_SRC = \
+	src/cmd/isa.c
 
 LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)

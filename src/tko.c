@@ -22,6 +22,7 @@ struct command {
 
 /* In pipeline order: probe, capture, parse, inspect, replay, decide, report. */
 static const struct command commands[] = {
+	{ "isa", cmd_isa, "scan AMDGCN / PTX / SASS: instruction families, resources, source lines" },
 	{ NULL, NULL, NULL },
 };
 

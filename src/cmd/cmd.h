@@ -19,4 +19,6 @@
 #ifndef TKO_CMD_H
 #define TKO_CMD_H
 
+int cmd_isa(int argc, const char **argv);
+
 #endif

@@ -1,0 +1,48 @@
+/*
+ * struct strmap: an open-addressing hash map from byte strings to a
+ * size_t, for the scanners' hot paths (interning mnemonics, finding a
+ * kernel by name, .set symbols). Keys are copied in; lookups take a
+ * (pointer, length) pair and never rely on NUL. The hash reads at most
+ * the first and last eight bytes plus the length, so hashing a mnemonic
+ * costs the same whatever its length.
+ *
+ *	struct strmap m = STRMAP_INIT;
+ *	size_t *v = strmap_put(&m, "global_load_dword", 17, &added);
+ *	if (added) *v = next_id++;
+ *	strmap_get(&m, s, n, &val);
+ *	strmap_release(&m);
+ */
+#ifndef TKO_ISA_STRMAP_H
+#define TKO_ISA_STRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct strmap_slot {
+	char *key;		/* owned copy, NUL-terminated; NULL: empty slot */
+	size_t len;		/* key length */
+	uint64_t hash;		/* strmap_hash(key) */
+	size_t value;		/* the caller's value */
+};
+
+struct strmap {
+	struct strmap_slot *slots;	/* `cap` slots, cap a power of two */
+	size_t cap;			/* 0 until the first put */
+	size_t nr;			/* keys stored */
+};
+#define STRMAP_INIT { NULL, 0, 0 }
+
+uint64_t strmap_hash(const char *s, size_t n);
+
+/* 1 and *value when the key is present, else 0. */
+int strmap_get(const struct strmap *m, const char *s, size_t n, size_t *value);
+/*
+ * Finds or inserts the key; returns a pointer to its value (0 for a new
+ * key, with *added = 1). The pointer is valid until the next put.
+ */
+size_t *strmap_put(struct strmap *m, const char *s, size_t n, int *added);
+/* The stored key of a present entry, or NULL. */
+const char *strmap_key(const struct strmap *m, const char *s, size_t n);
+void strmap_release(struct strmap *m);
+
+#endif
