@@ -481,14 +481,20 @@ static int is_label_name(const char *s, size_t n)
 	return 1;
 }
 
-static void label(struct amd_state *st, const char *s, size_t n)
+/*
+ * A label starts a symbol when .globl/.type/.amdhsa_kernel declared it,
+ * or, in text that declares nothing, when it is the first label of the
+ * part and stands alone on its line (tool messages such as
+ * "dccobjdump: wrote k.ISA" have text after the colon).
+ */
+static void label(struct amd_state *st, const char *s, size_t n, int alone)
 {
 	size_t v;
 
 	if (!is_label_name(s, n))
 		return;
 	if (strmap_get(&st->funcs, s, n, &v) ||
-	    (!st->part_has_symbol && !st->funcs.nr && s[0] != '.'))
+	    (alone && !st->part_has_symbol && !st->funcs.nr && s[0] != '.'))
 		start_symbol(st, s, n);
 }
 
@@ -509,10 +515,13 @@ static void statement(struct amd_state *st, const char *q, const char *e)
 	size_t n = (size_t)(w - q);
 
 	if (n && q[n - 1] == ':') {
-		label(st, q, n - 1);
-		q = tok_skip_ws(w, e);
-		if (q >= e || *q == ';' || *q == '/')
+		const char *rest = tok_skip_ws(w, e);
+		int alone = rest >= e || *rest == ';' || *rest == '/';
+
+		label(st, q, n - 1, alone);
+		if (alone)
 			return;
+		q = rest;
 		w = tok_mnemonic_end(q, e);
 		n = (size_t)(w - q);
 	}
@@ -520,7 +529,8 @@ static void statement(struct amd_state *st, const char *q, const char *e)
 		st->macro_calls++;
 		return;
 	}
-	if (!n || *q < 'a' || *q > 'z')
+	/* Every AMDGCN mnemonic has a '_' early on ("s_nop", "buffer_load_"): prose does not. */
+	if (!n || *q < 'a' || *q > 'z' || !memchr(q, '_', n < 8 ? n : 8))
 		return;
 	current(st)->instructions++;
 	if (st->in_macro)

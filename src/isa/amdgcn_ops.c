@@ -38,6 +38,13 @@ static const struct amd_op amd_ops[] = {
 	{ "global_load_", ISA_FAM_GLOBAL_LOAD, W_SUFFIX, ISA_OPF_SPILLABLE, 0 },
 	{ "global_store_", ISA_FAM_GLOBAL_STORE, W_SUFFIX, ISA_OPF_SPILLABLE, 0 },
 	{ "global_atomic_", ISA_FAM_GLOBAL_ATOMIC, W_ATOMIC, ISA_OPF_ATOMIC, 0 },
+	/* cache maintenance that atomics with acquire/release bring (gfx942) */
+	{ "buffer_wbl2", ISA_FAM_FENCE, W_NONE, 0, 0 },
+	{ "buffer_inv", ISA_FAM_FENCE, W_NONE, 0, 0 },
+	{ "buffer_wbinvl1", ISA_FAM_FENCE, W_NONE, 0, 0 },
+	{ "buffer_gl0_inv", ISA_FAM_FENCE, W_NONE, 0, 0 },
+	{ "buffer_gl1_inv", ISA_FAM_FENCE, W_NONE, 0, 0 },
+	{ "s_dcache_", ISA_FAM_FENCE, W_NONE, 0, 0 },
 	{ "buffer_load_", ISA_FAM_BUFFER_LOAD, W_SUFFIX, ISA_OPF_LDS_MOD | ISA_OPF_SPILLABLE, 0 },
 	{ "buffer_store_", ISA_FAM_BUFFER_STORE, W_SUFFIX, ISA_OPF_SPILLABLE, 0 },
 	{ "buffer_atomic_", ISA_FAM_BUFFER_ATOMIC, W_ATOMIC, ISA_OPF_ATOMIC, 0 },

@@ -33,6 +33,7 @@ static inline int amd_candidate(const char *m, size_t n)
 			return 0;
 		return (m[2] == 'l' && tok_prefix8(m, n, "s_load_", 7)) ||
 		       (m[2] == 'b' && (m[3] == 'u' || m[3] == 'a')) ||
+		       (m[2] == 'd' && m[3] == 'c') ||
 		       (m[2] == 's' && m[3] == 't') ||
 		       (m[2] == 'w' && m[3] == 'a');
 	case 'g':

@@ -73,6 +73,10 @@ const struct isa_family_info isa_families[ISA_FAM_NR] = {
 		"mbarrier; SASS DEPBAR, LDGDEPBAR, WARPGROUP" },
 	[ISA_FAM_BARRIER] = { "barrier", ISA_GROUP_SYNC,
 		"AMD s_barrier*; PTX bar/barrier; SASS BAR" },
+	[ISA_FAM_FENCE] = { "fence", ISA_GROUP_SYNC,
+		"memory fences and cache write-back/invalidate: AMD buffer_wbl2, "
+		"buffer_inv, buffer_wbinvl1*, buffer_gl*_inv, s_dcache_*; PTX "
+		"fence, membar; SASS MEMBAR, CCTL, ERRBAR" },
 };
 
 const struct isa_slot_info isa_slots[ISA_SLOT_NR] = {

@@ -99,6 +99,7 @@ enum isa_family {
 	ISA_FAM_WAITCNT,
 	ISA_FAM_ASYNC_WAIT,
 	ISA_FAM_BARRIER,
+	ISA_FAM_FENCE,
 	ISA_FAM_NR,
 	ISA_FAM_NONE = 255	/* an instruction no family claims */
 };

@@ -121,6 +121,8 @@ static const struct {
 	{ "mbarrier.", ISA_FAM_ASYNC_WAIT },
 	{ "barrier.", ISA_FAM_BARRIER },
 	{ "bar.", ISA_FAM_BARRIER },
+	{ "fence.", ISA_FAM_FENCE },
+	{ "membar.", ISA_FAM_FENCE },
 };
 
 static uint32_t ptx_classify(struct isa_file_result *f, const char *m, size_t n)
@@ -232,7 +234,7 @@ static void instruction(struct ptx_state *st, const char *q, const char *e)
 		return;
 	k = st->cur;
 	k->instructions++;
-	if (!strchr("lsarcmwbt", *q))
+	if (!strchr("lsarcmwbtf", *q))
 		return;
 	op = lookup(st, q, n);
 	if (op == UINT32_MAX || st->f->ops[op].family == ISA_FAM_NONE)

@@ -62,6 +62,9 @@ static const struct {
 	{ "WARPGROUP", ISA_FAM_ASYNC_WAIT, 0 },
 	{ "ARRIVES", ISA_FAM_ASYNC_WAIT, 0 },
 	{ "SYNCS", ISA_FAM_ASYNC_WAIT, 0 },
+	{ "MEMBAR", ISA_FAM_FENCE, 0 },
+	{ "CCTL", ISA_FAM_FENCE, 0 },
+	{ "ERRBAR", ISA_FAM_FENCE, 0 },
 };
 
 /* "F32x4" -> 128, "F16x2" -> 32, "U16" -> 16, "64" -> 64; 0 otherwise. */
@@ -223,7 +226,7 @@ static void instruction(struct sass_state *st, const char *q, const char *e)
 	if (!st->cur)
 		start(st, "(no symbol)", 11);
 	st->cur->instructions++;
-	if (!strchr("LSARHIDQUBWM", *q))
+	if (!strchr("LSARHIDQUBWMCE", *q))
 		return;
 	if (!isa_op_find(st->f, q, (size_t)(w - q), &op))
 		op = sass_classify(st->f, q, (size_t)(w - q));

@@ -134,7 +134,7 @@ static void triton_json(struct isa_file_result *f, const char *path)
 			used = 1;
 		}
 	if (used)
-		isa_note(f, "num_warps and shared memory from '%s'", jpath);
+		isa_note(f, "Triton metadata (num_warps, shared) from '%s'", jpath);
 	json_decref(j);
 	free(jpath);
 	buf_release(&err);
