@@ -44,6 +44,7 @@ UTIL_SRC = \
 
 ISA_SRC = \
 	src/isa/amdgcn.c \
+	src/isa/amdgcn_dir.c \
 	src/isa/amdgcn_meta.c \
 	src/isa/amdgcn_ops.c \
 	src/isa/arch.c \

@@ -15,7 +15,7 @@
 #include "isa/tok.h"
 
 /* Could mnemonic m[0..n) start a counted family? */
-static inline int amd_candidate(const char *m, size_t n)
+static inline __attribute__((always_inline)) int amd_candidate(const char *m, size_t n)
 {
 	if (n < 4)
 		return 0;

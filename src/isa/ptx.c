@@ -29,9 +29,7 @@ struct ptx_state {
 	uint32_t loc_file, loc_line;	/* the last .loc */
 	int have_loc;			/* a .loc was seen */
 	size_t lineno;			/* of the current line */
-	char last[128];			/* the last raw mnemonic looked up ... */
-	size_t last_n;			/* ... its length ... */
-	uint32_t last_op;		/* ... and its op */
+	struct isa_op_cache last;	/* the last raw mnemonic looked up */
 };
 
 static unsigned type_bits(const char *s, size_t n)
@@ -186,18 +184,14 @@ static uint32_t lookup(struct ptx_state *st, const char *m, size_t n)
 	size_t k;
 	uint32_t op;
 
-	if (n == st->last_n && !memcmp(m, st->last, n))
-		return st->last_op;
+	if (isa_op_cache_get(&st->last, m, n, &op))
+		return op;
 	k = normalize(m, n, norm, sizeof(norm));
 	if (!k)
 		return UINT32_MAX;
 	if (!isa_op_find(st->f, norm, k, &op))
 		op = ptx_classify(st->f, norm, k);
-	if (n < sizeof(st->last)) {
-		memcpy(st->last, m, n);
-		st->last_n = n;
-		st->last_op = op;
-	}
+	isa_op_cache_put(&st->last, m, n, op);
 	return op;
 }
 

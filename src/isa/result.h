@@ -9,7 +9,10 @@
 #ifndef TKO_ISA_RESULT_H
 #define TKO_ISA_RESULT_H
 
+#include <string.h>
+
 #include "isa/isa.h"
+#include "isa/tok.h"
 
 /* Finds or creates the symbol `name` of processor `arch` ("" unknown). */
 struct isa_kernel *isa_kernel_get(struct isa_file_result *f, const char *name,
@@ -21,6 +24,36 @@ struct isa_kernel *isa_kernel_find(struct isa_file_result *f, const char *name,
 void isa_kernel_free(struct isa_kernel *k);
 /* Sets the arch of a kernel that had none (the key stays as created). */
 void isa_kernel_fill_arch(struct isa_kernel *k, const char *arch);
+
+/*
+ * The last mnemonic a scanner looked up and its op: consecutive lines
+ * often repeat one (v_mfma chains, s_waitcnt runs), and this saves the
+ * hash lookup. The name is copied, so a line buffer may be reused.
+ */
+struct isa_op_cache {
+	char name[128];		/* the mnemonic as written */
+	size_t len;		/* its length; 0: empty */
+	uint32_t op;		/* its op */
+};
+
+static inline int isa_op_cache_get(const struct isa_op_cache *c, const char *m,
+				   size_t n, uint32_t *op)
+{
+	if (n != c->len || !tok_same(m, c->name, n))
+		return 0;
+	*op = c->op;
+	return 1;
+}
+
+static inline void isa_op_cache_put(struct isa_op_cache *c, const char *m,
+				    size_t n, uint32_t op)
+{
+	if (n < sizeof(c->name)) {
+		memcpy(c->name, m, n);
+		c->len = n;
+		c->op = op;
+	}
+}
 
 /* 1 and *id when `name` is interned. */
 int isa_op_find(const struct isa_file_result *f, const char *name, size_t n,

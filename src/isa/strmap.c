@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "isa/strmap.h"
+#include "isa/tok.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -28,8 +29,7 @@ static struct strmap_slot *find(const struct strmap *m, const char *s,
 	for (;; i = (i + 1) & mask) {
 		struct strmap_slot *sl = &m->slots[i];
 
-		if (!sl->key ||
-		    (sl->hash == h && sl->len == n && !memcmp(sl->key, s, n)))
+		if (!sl->key || (sl->hash == h && sl->len == n && tok_same(sl->key, s, n)))
 			return sl;
 	}
 }

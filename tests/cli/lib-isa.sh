@@ -29,3 +29,19 @@ lines_of() {
 	jq -r '.kernels[0].source_lines[] | .line as $l | .ops | to_entries[]
 		| "\($l) \(.key) \(.value)"' "$1" | sort
 }
+
+# check_amdgcn FILE: tko isa's ops, families and widths of FILE equal the
+# awk counts (isa-count.awk, isa-families.awk) of the same file.
+check_amdgcn() {
+	if tko -q isa --json out.json "$1" &&
+		awk -f "$TESTS_DIR/isa-count.awk" "$1" | sort -k2 >expect &&
+		ops_of out.json >actual &&
+		test_cmp expect actual &&
+		awk -f "$TESTS_DIR/isa-count.awk" "$1" | awk -f "$TESTS_DIR/isa-families.awk" | sort >expect &&
+		families_of out.json >actual &&
+		test_cmp expect actual; then
+		return 0
+	fi
+	echo "in $1"
+	return 1
+}

@@ -11,13 +11,7 @@ AWK=$TESTS_DIR
 
 test_expect_success 'ops, families and widths of every file equal the awk counts' '
 	for f in "$CORPUS"/amd-xcompile/*.amdgcn; do
-		tko -q isa --json out.json "$f" &&
-		awk -f "$AWK/isa-count.awk" "$f" | sort -k2 >expect &&
-		ops_of out.json >actual &&
-		test_cmp expect actual &&
-		awk -f "$AWK/isa-count.awk" "$f" | awk -f "$AWK/isa-families.awk" | sort >expect &&
-		families_of out.json >actual &&
-		test_cmp expect actual || { echo "in $f"; return 1; }
+		check_amdgcn "$f" || return 1
 	done
 '
 

@@ -15,13 +15,7 @@ DQ=$D/gfx936_tensile_bbs_dequant_int4_mt64x32_bufferlds.s
 
 test_expect_success 'every assembly file: ops, families and widths equal the awk counts' '
 	for f in "$D"/*.s "$D"/*.amdgcn; do
-		tko -q isa --json out.json "$f" &&
-		awk -f "$AWK/isa-count.awk" "$f" | sort -k2 >expect &&
-		ops_of out.json >actual &&
-		test_cmp expect actual &&
-		awk -f "$AWK/isa-count.awk" "$f" | awk -f "$AWK/isa-families.awk" | sort >expect &&
-		families_of out.json >actual &&
-		test_cmp expect actual || { echo "in $f"; return 1; }
+		check_amdgcn "$f" || return 1
 	done
 '
 
