@@ -267,7 +267,7 @@ static void d_endif(struct amd_state *st, const char *p, const char *e)
 static const struct {
 	const char *name;	/* without the dot */
 	size_t len;		/* its length */
-	void (*fn)(struct amd_state *st, const char *p, const char *e);
+	void (*fn)(struct amd_state *st, const char *p, const char *e);	/* its handler */
 	int cond;		/* 1: also runs inside a false .if branch */
 } directives[] = {
 	{ "loc", 3, d_loc, 0 },

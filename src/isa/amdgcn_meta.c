@@ -49,8 +49,9 @@ static const struct key_res kinfo_keys[] = {
 
 /* .amdhsa_* keys; next_free_* also stand in for the counts when nothing better exists. */
 static const struct {
-	const char *key;
-	enum isa_res res, also;
+	const char *key;	/* the directive without its dot */
+	enum isa_res res;	/* where its number goes */
+	enum isa_res also;	/* a second resource it stands in for, or ISA_RES_NR */
 } hsa_keys[] = {
 	{ "amdhsa_next_free_vgpr", ISA_RES_NEXT_FREE_VGPR, ISA_RES_VGPRS },
 	{ "amdhsa_next_free_sgpr", ISA_RES_NEXT_FREE_SGPR, ISA_RES_SGPRS },

@@ -109,8 +109,8 @@ static const struct amd_op amd_ops[] = {
 
 /* Type suffixes and the bits per lane they move. */
 static const struct {
-	const char *suffix;
-	unsigned bits;
+	const char *suffix;	/* the type word after the family prefix */
+	unsigned bits;		/* bits per lane it moves */
 } amd_suffix_bits[] = {
 	{ "dwordx16", 512 }, { "dwordx8", 256 }, { "dwordx4", 128 },
 	{ "dwordx3", 96 }, { "dwordx2", 64 }, { "dword", 32 },

@@ -23,10 +23,10 @@ enum amd_mode {
 };
 
 struct amd_state {
-	struct isa_file_result *f;
+	struct isa_file_result *f;	/* the result being filled */
 	struct isa_kernel *cur;		/* the symbol whose code this is */
 	char arch[64];			/* current target processor; "" unknown */
-	enum amd_mode mode;
+	enum amd_mode mode;		/* what the current line is read as */
 	size_t lineno;			/* of the line being read */
 	uint32_t fmap[256];		/* .file number -> source file id */
 	uint32_t loc_file, loc_line;	/* the last .loc */

@@ -76,7 +76,7 @@ static int markdown(const char *p, size_t n)
 static const struct {
 	const char *kind;	/* isa_skip.kind */
 	const char *what;	/* for messages */
-	int (*detect)(const char *p, size_t n);
+	int (*detect)(const char *p, size_t n);	/* 0..100 that p[0..n) is this kind */
 } skip_kinds[] = {
 	{ "llvm-ir", "LLVM IR", llvm_ir },
 	{ "mlir", "MLIR (Triton TTIR/TTGIR/source)", mlir },
@@ -97,8 +97,8 @@ static unsigned long le32(const unsigned char *b)
 
 /* EF_AMDGPU_MACH values (llvm/BinaryFormat/ELF.h) of the archs tko meets. */
 static const struct {
-	unsigned mach;
-	const char *arch;
+	unsigned mach;		/* e_flags & EF_AMDGPU_MACH */
+	const char *arch;	/* the processor it names */
 } amdgpu_mach[] = {
 	{ 0x2c, "gfx900" }, { 0x2f, "gfx906" }, { 0x30, "gfx908" },
 	{ 0x3f, "gfx90a" }, { 0x40, "gfx940" }, { 0x4b, "gfx941" },

@@ -22,7 +22,7 @@
 #define ISA_OPF_CPSIZE 64	/* width is cp.async's cp-size operand */
 
 struct ptx_state {
-	struct isa_file_result *f;
+	struct isa_file_result *f;	/* the result being filled */
 	struct isa_kernel *cur;		/* the .entry / .func being read */
 	char arch[32];			/* from .target, "" unknown */
 	uint32_t fmap[256];		/* .file number -> source file id */
@@ -35,8 +35,8 @@ struct ptx_state {
 static unsigned type_bits(const char *s, size_t n)
 {
 	static const struct {
-		const char *t;
-		unsigned bits;
+		const char *t;		/* the type part */
+		unsigned bits;		/* bits of one element */
 	} types[] = {
 		{ "b8", 8 }, { "u8", 8 }, { "s8", 8 }, { "e4m3x2", 16 },
 		{ "b16", 16 }, { "u16", 16 }, { "s16", 16 }, { "f16", 16 },
@@ -104,8 +104,8 @@ static const unsigned char space_fam[][3] = {
 
 /* Family of bases whose parts do not matter beyond a prefix. */
 static const struct {
-	const char *prefix;
-	unsigned char family;
+	const char *prefix;	/* mnemonic prefix; the first matching row wins */
+	unsigned char family;	/* enum isa_family */
 } ptx_prefix_fam[] = {
 	{ "cp.async.bulk", ISA_FAM_BULK_COPY },
 	{ "cp.reduce.async.bulk", ISA_FAM_BULK_COPY },

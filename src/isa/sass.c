@@ -137,7 +137,7 @@ static uint32_t sass_classify(struct isa_file_result *f, const char *m, size_t n
 }
 
 struct sass_state {
-	struct isa_file_result *f;
+	struct isa_file_result *f;	/* the result being filled */
 	struct isa_kernel *cur;		/* function being read */
 	struct isa_kernel *res;		/* function of the open -res-usage entry */
 	char arch[32];			/* "sm_90", "" unknown */
@@ -169,8 +169,8 @@ static void set_arch(struct sass_state *st, const char *p, const char *e)
 static void res_usage(struct sass_state *st, const char *p, const char *e)
 {
 	static const struct {
-		const char *key;
-		enum isa_res res;
+		const char *key;	/* as cuobjdump prints it */
+		enum isa_res res;	/* where its number goes */
 	} keys[] = {
 		{ "REG:", ISA_RES_REGISTERS }, { "STACK:", ISA_RES_STACK_BYTES },
 		{ "SHARED:", ISA_RES_SHARED_BYTES }, { "LOCAL:", ISA_RES_LOCAL_BYTES },
