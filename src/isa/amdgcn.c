@@ -161,7 +161,7 @@ static void statement(struct amd_state *st, const char *q, const char *e)
 	}
 	/* Every AMDGCN mnemonic has a '_' early on ("s_nop", "buffer_load_"): prose does not. */
 	if (!n || *q < 'a' || *q > 'z' ||
-	    !(q[1] == '_' || (n > 2 && q[2] == '_') || memchr(q, '_', n < 8 ? n : 8)))
+	    !((n > 1 && q[1] == '_') || (n > 2 && q[2] == '_') || memchr(q, '_', n < 8 ? n : 8)))
 		return;
 	amd_current(st)->instructions++;
 	if (st->in_macro)

@@ -295,6 +295,8 @@ void amd_directive(struct amd_state *st, const char *q, const char *e)
 	const char *name = q + 1, *w = tok_mnemonic_end(name, e);
 	size_t n = (size_t)(w - name), i;
 
+	if (!n)
+		return;
 	if (n == 3 && !memcmp(name, "loc", 3)) {
 		if (amd_active(st))
 			d_loc(st, w, e);

@@ -333,6 +333,40 @@ static void test_gfx11_spellings_and_truncation(void **state)
 	scan_free(f);
 }
 
+/* Texts that end right after a short word: an exactly-sized copy lets ASan see any read past it. */
+static void test_short_endings(void **state)
+{
+	static const char *const ends[] = {
+		".", "v", "s_", "#", ";", "/", "/*", "x:", "\t.loc", "\t.loc 1", "\t.file 1 \"a",
+		".amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .vgpr_count:",
+		".if", ".set a,", "buffer_load_dword v1, v2, s[4:7], 0 offen l", "s_waitcnt vmc",
+		"global_atomic_add_f32 v[0:1], v4, off gl", "0000 <k", "# __CLANG_OFFLOAD_BUNDLE____START__ hip-",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		struct buf text = BUF_INIT;
+		struct isa_file_result *f;
+
+		buf_adds(&text, HEAD);
+		buf_adds(&text, ends[i]);
+		f = scan_as(text.buf, ISA_AMDGCN);
+		assert_non_null(f);
+		scan_free(f);
+		f = scan_as(ends[i], ISA_AMDGCN);
+		assert_non_null(f);
+		scan_free(f);
+		f = scan_as(ends[i], ISA_PTX);
+		assert_non_null(f);
+		scan_free(f);
+		f = scan_as(ends[i], ISA_SASS);
+		assert_non_null(f);
+		scan_free(f);
+		buf_release(&text);
+	}
+}
+
 static void test_detect(void **state)
 {
 	(void)state;
@@ -358,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_offload_bundle),
 		cmocka_unit_test(test_objdump_listing_with_notes),
 		cmocka_unit_test(test_gfx11_spellings_and_truncation),
+		cmocka_unit_test(test_short_endings),
 		cmocka_unit_test(test_detect),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
