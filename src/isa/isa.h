@@ -334,7 +334,11 @@ struct isa_scanner {
 extern const struct isa_scanner *const isa_scanners[];
 const struct isa_scanner *isa_scanner_for(enum isa_kind kind);
 
-/* Scans a file or a directory (recursively) into res. 0 or ISA_ERR_*. */
+/*
+ * Scans a file or a directory (recursively) into res: each file's result
+ * is finished (resources derived, findings computed). 0 or ISA_ERR_*,
+ * with one line in err.
+ */
 int isa_scan_path(const char *path, const struct isa_options *opts,
 		  struct isa_result *res, struct buf *err);
 
@@ -354,7 +358,11 @@ void isa_result_release(struct isa_result *res);
 /* The kernels named exactly `name` (and arch, when not NULL). */
 size_t isa_result_count(const struct isa_result *res, const char *name,
 			const char *arch);
-/* Drops every kernel except those named `name` (and arch when not NULL). */
+/*
+ * Drops every kernel except those named `name` (and arch when not NULL),
+ * and files left with none. The results are then for reading only (their
+ * name indexes no longer match).
+ */
 void isa_result_keep(struct isa_result *res, const char *name,
 		     const char *arch);
 
@@ -366,7 +374,12 @@ json_t *isa_kernel_to_json(const struct isa_file_result *f,
 
 /* The source file of a line entry, or NULL. */
 const char *isa_srcfile(const struct isa_file_result *f, uint32_t id);
-/* Instructions of the memory (global/buffer/flat) load and store families. */
+/*
+ * Instructions of the global memory load/store families (global, buffer,
+ * flat, global_to_lds) -- what the vector_width finding is about. *wide
+ * (when not NULL) gets those moving 128 bits or more per lane, *narrow
+ * those moving 32 or fewer.
+ */
 uint64_t isa_global_ops(const struct isa_kernel *k, uint64_t *wide,
 			uint64_t *narrow);
 
