@@ -173,6 +173,8 @@ static void details(const struct out *o, const struct isa_file_result *f,
 	fprintf(o->fp, "%s%s (%s%s%s), %llu instructions\n", o->md ? "" : "  ", f->path,
 		f->format, f->via ? ", via " : "", f->via ? f->via : "",
 		(unsigned long long)k->instructions);
+	if (o->md && (f->notes_nr || f->warnings_nr))
+		fputc('\n', o->fp);
 	notes(o, f);
 	resources(o, k);
 	families(o, k);
