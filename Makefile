@@ -40,10 +40,28 @@ UTIL_SRC = \
 	src/util/opts.c \
 	src/util/sha256.c \
 	src/util/spawn.c \
+	src/util/strmap.c \
 	src/util/table.c \
 	src/util/walk.c
 
-ISA_SRC =
+ISA_SRC = \
+	src/isa/amdgcn.c \
+	src/isa/amdgcn_dir.c \
+	src/isa/amdgcn_meta.c \
+	src/isa/amdgcn_ops.c \
+	src/isa/arch.c \
+	src/isa/asmcond.c \
+	src/isa/detect.c \
+	src/isa/family.c \
+	src/isa/findings.c \
+	src/isa/ptx.c \
+	src/isa/render.c \
+	src/isa/result.c \
+	src/isa/sass.c \
+	src/isa/scan.c \
+	src/isa/tojson.c \
+	src/isa/tok.c \
+	src/isa/tools.c
 
 PARSE_SRC = \
 	src/parse/autotune.c \
@@ -69,7 +87,6 @@ PARSE_SRC = \
 	src/parse/runpath.c \
 	src/parse/seed_log.c \
 	src/parse/smi.c \
-	src/parse/strmap.c \
 	src/parse/summarize.c \
 	src/parse/tconfig.c \
 	src/parse/tl_uses.c \
@@ -97,6 +114,7 @@ CMD_SRC = \
 	src/cmd/capture.c \
 	src/cmd/collect.c \
 	src/cmd/env.c \
+	src/cmd/isa.c \
 	src/cmd/meta.c \
 	src/cmd/run.c \
 	src/cmd/summarize.c \

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{ "capture", cmd_capture, "run a command with kernel capture on; fill a RUN directory" },
 	{ "summarize", cmd_summarize, "autotune evidence from logs, capture and caches, per kernel" },
 	{ "meta", cmd_meta, "what Triton kernel sources say: signature, hints, device, Inductor metadata" },
+	{ "isa", cmd_isa, "scan AMDGCN / PTX / SASS: instruction families, resources, source lines" },
 	{ "collect", cmd_collect, "gather one kernel's module, IR, ISA, binary and capture" },
 	{ "run", cmd_run, "replay captured kernels: time every config, check outputs" },
 	{ "tune", cmd_tune, "sweep a kernel's configs and source variants, checked; emit the winner" },

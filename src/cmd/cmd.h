@@ -23,6 +23,7 @@ int cmd_env(int argc, const char **argv);
 int cmd_capture(int argc, const char **argv);
 int cmd_summarize(int argc, const char **argv);
 int cmd_meta(int argc, const char **argv);
+int cmd_isa(int argc, const char **argv);
 int cmd_collect(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
 int cmd_tune(int argc, const char **argv);

@@ -171,7 +171,7 @@ void autotune_set_release(struct autotune_set *s)
 	free(s->device.torch);
 	free(s->device.triton);
 	release_notes(s->errors, s->nerrors);
-	strmap_each(&s->names, free);
+	strmap_each_ptr(&s->names, free);
 	strmap_release(&s->names);
 	strmap_release(&s->saved);
 	autotune_set_init(s);
@@ -201,7 +201,7 @@ void at_input_malformed(struct autotune_set *s, unsigned file, size_t line)
 static struct at_name_slot *slot_find(const struct autotune_set *s,
 				      const char *name, size_t len)
 {
-	return strmap_get(&s->names, name, len);
+	return strmap_get_ptr(&s->names, name, len);
 }
 
 static struct at_kernel *kernel_new(struct autotune_set *s,
@@ -236,7 +236,7 @@ static struct at_kernel *instance_at(struct autotune_set *s, const char *name,
 				     size_t len, unsigned want, struct at_src src,
 				     struct at_name_slot **slotp)
 {
-	void **v = strmap_put(&s->names, name, len);
+	void **v = strmap_put_ptr(&s->names, name, len);
 	struct at_name_slot *slot = *v;
 	struct at_kernel *k;
 
@@ -373,14 +373,14 @@ void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
 
 	free(t->saved_to);
 	t->saved_to = xstrndup(path, len);
-	*strmap_put(&s->saved, tail, len - (size_t)(tail - path)) = t;
+	*strmap_put_ptr(&s->saved, tail, len - (size_t)(tail - path)) = t;
 }
 
 struct at_tuning *at_saved_find(const struct autotune_set *s, const char *path)
 {
 	const char *tail = runpath_tail2(path, strlen(path));
 
-	return strmap_get(&s->saved, tail, strlen(tail));
+	return strmap_get_ptr(&s->saved, tail, strlen(tail));
 }
 
 struct at_config *at_config_push(struct at_config **arr, size_t *nr,

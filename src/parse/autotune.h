@@ -48,7 +48,7 @@
 
 #include <stddef.h>
 
-#include "parse/strmap.h"
+#include "util/strmap.h"
 
 /* The formats tko reads; at_format_name() gives the names used in JSON. */
 enum at_format {

@@ -1,0 +1,208 @@
+/*
+ * tko isa: scan AMDGCN / PTX / SASS (files, directories, .hsaco/.cubin)
+ * and show, per kernel symbol, its instruction families with widths,
+ * resources, the source line of each memory/atomic/matrix instruction
+ * and findings. Wiring only: the scanner is src/isa (isa.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/exitcode.h"
+#include "isa/isa.h"
+#include "isa/render.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/msg.h"
+#include "util/opts.h"
+#include "banned.h"
+
+static const char *const isa_usage[] = {
+	"tko isa [--kernel NAME [--arch ARCH]] [--json FILE] [--md FILE] [--details] PATH...",
+	"",
+	"PATH is AMDGCN assembly (Triton .amdgcn, hipcc -save-temps .s, DTK/DCU",
+	"output, Tensile-style .s), PTX, SASS text, a .hsaco/.co or .cubin (read",
+	"with llvm-objdump / dccobjdump / nvdisasm / cuobjdump), or a directory",
+	"of them. The format is told from the content; LLVM IR, MLIR, Python and",
+	"JSON files are skipped. Exit codes: 0 done, 1 bad input, 2 usage, 3 a",
+	"needed tool is missing, 4 --kernel matched no kernel or several.",
+	NULL,
+};
+
+/* "no kernel named X" / "3 kernels named X": the candidates, one a line. */
+static void list_candidates(const struct isa_result *res, const char *name,
+			    const char *arch, size_t matches)
+{
+	size_t i, j, shown = 0;
+
+	for (i = 0; i < res->files_nr; i++)
+		for (j = 0; j < res->files[i]->kernels_nr; j++) {
+			const struct isa_kernel *k = res->files[i]->kernels[j];
+
+			if (matches && strcmp(k->name, name))
+				continue;
+			if (matches && arch && (!k->arch || strcmp(k->arch, arch)))
+				continue;
+			if (++shown > 50)
+				continue;
+			fprintf(stderr, "  %s (%s, %s, %s)\n", k->name,
+				isa_kind_name(res->files[i]->isa),
+				k->arch ? k->arch : "arch unknown", res->files[i]->path);
+		}
+	if (shown > 50)
+		fprintf(stderr, "  ... and %zu more\n", shown - 50);
+}
+
+static int select_kernel(struct isa_result *res, const char *name, const char *arch)
+{
+	size_t n = isa_result_count(res, name, arch);
+
+	if (n == 1) {
+		isa_result_keep(res, name, arch);
+		return EXIT_OK;
+	}
+	if (n)
+		msg_error("%zu kernels are named '%s'%s%s; name a file or add --arch:",
+			  n, name, arch ? " for " : "", arch ? arch : "");
+	else
+		msg_error("no kernel named '%s'%s%s; the kernels are:", name,
+			  arch ? " for " : "", arch ? arch : "");
+	list_candidates(res, name, arch, n);
+	return EXIT_NOMATCH;
+}
+
+static int named(const char *path, int argc, const char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strcmp(path, argv[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Warnings the scan left, and the skipped files: one note each for files
+ * named on the command line, one line of counts by kind for those found
+ * in directories (the JSON lists them all).
+ */
+static void report_notes(const struct isa_result *res, int argc, const char **argv)
+{
+	const char *kind[16];
+	size_t count[16], kinds = 0, i, j, in_dirs = 0;
+	struct buf b = BUF_INIT;
+
+	for (i = 0; i < res->files_nr; i++)
+		for (j = 0; j < res->files[i]->warnings_nr; j++)
+			msg_warn("'%s': %s", res->files[i]->path, res->files[i]->warnings[j]);
+	for (i = 0; i < res->skipped_nr; i++) {
+		const struct isa_skip *s = &res->skipped[i];
+
+		if (named(s->path, argc, argv)) {
+			msg_note("skipped %s", s->reason);
+			continue;
+		}
+		in_dirs++;
+		for (j = 0; j < kinds && strcmp(kind[j], s->kind); j++)
+			;
+		if (j == kinds && kinds < 16) {
+			kind[kinds] = s->kind;
+			count[kinds++] = 0;
+		}
+		if (j < kinds)
+			count[j]++;
+	}
+	for (j = 0; j < kinds; j++)
+		buf_addf(&b, "%s%zu %s", j ? ", " : "", count[j], kind[j]);
+	if (in_dirs)
+		msg_note("skipped %zu files that are not assembly or could not be read "
+			 "(%s); --json lists them", in_dirs, b.buf);
+	buf_release(&b);
+}
+
+static size_t kernel_total(const struct isa_result *res)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < res->files_nr; i++)
+		n += res->files[i]->kernels_nr;
+	return n;
+}
+
+static int write_outputs(const struct isa_result *res, const char *json,
+			 const char *md, int details)
+{
+	struct buf err = BUF_INIT;
+	struct atomic_file af;
+
+	if (json) {
+		json_t *doc = isa_result_to_json(res);
+		int ret = json_write_path(doc, json, &err);
+
+		json_decref(doc);
+		if (ret < 0)
+			goto fail;
+	}
+	if (md) {
+		if (atomic_open(&af, md, &err) < 0)
+			goto fail;
+		isa_render_md(af.fp, res);
+		if (atomic_commit(&af, &err) < 0)
+			goto fail;
+	}
+	if ((!json || strcmp(json, "-")) && (!md || strcmp(md, "-")))
+		isa_render_text(stdout, res, details);
+	return EXIT_OK;
+fail:
+	msg_error("%s", err.buf);
+	buf_release(&err);
+	return EXIT_FAIL;
+}
+
+int cmd_isa(int argc, const char **argv)
+{
+	const char *kernel = NULL, *arch = NULL, *json = NULL, *md = NULL;
+	int details = 0, ret = EXIT_OK, n, i;
+	const struct opt options[] = {
+		OPT_STRING(0, "kernel", &kernel, "NAME", "only the kernel with this exact symbol name"),
+		OPT_STRING(0, "arch", &arch, "ARCH", "with --kernel: only this arch (gfx942, sm_90a)"),
+		OPT_STRING(0, "json", &json, "FILE", "write the result as JSON ('-': stdout)"),
+		OPT_STRING(0, "md", &md, "FILE", "write the result as Markdown ('-': stdout)"),
+		OPT_BOOL(0, "details", &details, "show every kernel in full, not a summary"),
+		OPT_END(),
+	};
+	struct isa_result res = ISA_RESULT_INIT;
+	struct isa_options opts = ISA_OPTIONS_INIT;
+	struct buf err = BUF_INIT;
+
+	n = opts_parse(argc, argv, options, isa_usage, 0, NULL);
+	if (n < 0)
+		return opts_exit_code(n);
+	if (!n) {
+		msg_error("no PATH given (see 'tko isa --help')");
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < n && ret == EXIT_OK; i++) {
+		int r = isa_scan_path(argv[i], &opts, &res, &err);
+
+		if (r < 0) {
+			msg_error("%s", err.buf);
+			ret = r == ISA_ERR_TOOL ? EXIT_TOOL : EXIT_FAIL;
+		}
+	}
+	if (ret == EXIT_OK) {
+		report_notes(&res, n, argv);
+		if (!kernel_total(&res)) {
+			msg_error("no kernels found in %s%s", argv[0], n > 1 ? " and the other paths" : "");
+			ret = EXIT_FAIL;
+		}
+	}
+	if (ret == EXIT_OK && kernel)
+		ret = select_kernel(&res, kernel, arch);
+	if (ret == EXIT_OK)
+		ret = write_outputs(&res, json, md, details);
+	isa_result_release(&res);
+	buf_release(&err);
+	return ret;
+}
