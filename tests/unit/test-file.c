@@ -102,6 +102,26 @@ static void test_text_checks(void **state)
 	assert_int_equal(text_input_check("k.s", "ab\0c", 4, &err), -1);
 	assert_string_equal(err.buf, "'k.s' is binary, not text (NUL byte at offset 2)");
 	buf_reset(&err);
+	{
+		/* Past the 16-byte fast path, a bad byte and then a NUL: binary wins. */
+		char long_bad[80];
+
+		memset(long_bad, 'a', sizeof(long_bad));
+		long_bad[37] = (char)0xfe;
+		long_bad[70] = '\0';
+		assert_int_equal(utf8_check(long_bad, 37, &off), 0);
+		assert_int_equal(utf8_check(long_bad, 60, &off), -1);
+		assert_int_equal(off, 37);
+		assert_int_equal(text_input_check("b.s", long_bad, 80, &err), -1);
+		assert_string_equal(err.buf,
+			"'b.s' is binary, not text (NUL byte at offset 70)");
+		buf_reset(&err);
+		long_bad[37] = 'a';
+		assert_int_equal(text_input_check("b.s", long_bad, 80, &err), -1);
+		assert_string_equal(err.buf,
+			"'b.s' is binary, not text (NUL byte at offset 70)");
+		buf_reset(&err);
+	}
 	assert_int_equal(text_input_check("k.s", bad, strlen(bad), &err), -1);
 	assert_string_equal(err.buf,
 		"'k.s' is not UTF-8 text (invalid byte at offset 11)");
