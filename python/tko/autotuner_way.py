@@ -38,8 +38,11 @@ which arguments took that path (cpu_copy_args of each timed config), and
 the replay forces exactly that choice, through Inductor's own
 copy_args_to_cpu_if_needed (the mutated names narrowed to the recorded
 ones, the budget made 0 by resetting the peak statistic). When copies were
-recorded the config is timed both ways, with and without them. Captures
-that recorded nothing leave the method alone and report what it chose.
+recorded the config is timed both ways, with and without them. A capture
+that recorded nothing (an older one, or a config bench never timed) is
+timed without copies, as with ample memory, and says so
+(autotuner_method_cpu_copy_recorded false): the replay's own memory budget
+says nothing about the capture's.
 
 Each measurement also reports its wall time and how many timed calls the
 benchmarker made (counted through its get_event_pairs), so that the host
@@ -80,10 +83,8 @@ class _EventPairs:
 
 
 class _CpuCopies:
-    """Steers CachingAutotuner.copy_args_to_cpu_if_needed for one bench.
-
-    names None: the method decides (the replay's own allocator state);
-    []: no copy; [names]: exactly those arguments, by Inductor's own code."""
+    """Steers CachingAutotuner.copy_args_to_cpu_if_needed for one bench:
+    [] no copy; [names] exactly those arguments, by Inductor's own code."""
 
     def __init__(self, tuner, torch, device, names):
         self.tuner, self.torch, self.device, self.names = tuner, torch, device, names
@@ -93,12 +94,7 @@ class _CpuCopies:
         real = type(self.tuner).copy_args_to_cpu_if_needed
 
         def chosen(*args, **kwargs):
-            if self.names is None:
-                copies = real(self.tuner, *args, **kwargs)
-            elif not self.names:
-                copies = {}
-            else:
-                copies = self._forced(real, args, kwargs)
+            copies = self._forced(real, args, kwargs) if self.names else {}
             self.used = [{"name": n, "bytes": int(c.numel()) * int(c.element_size())}
                          for n, (_, c) in copies.items()]
             return copies
@@ -194,7 +190,7 @@ def measure(rp, index, launch):
     out = {"autotuner_method": name}
     if name == "caching_autotuner_bench":
         names = recorded_copies(rp.doc["configs"][index])
-        out.update(_bench(rp, launch.raw, names))
+        out.update(_bench(rp, launch.raw, names or []))
         out["autotuner_method_cpu_copy_recorded"] = names is not None
         if names:
             rp.restore()

@@ -269,17 +269,23 @@ def _reference(name, kind, cfg, logged, table, cap, c):
     key = _cfg_key(cfg)
     if key in logged:
         return logged[key]
-    # The AUTOTUNE table times the choices themselves (triton_mm), not the
-    # final kernel with its epilogue fused.
-    args = dict((cap.get("inductor_meta") or {}).get("config_args") or {})
-    if args and name == "triton_mm":
-        args.update(num_warps=cfg.get("num_warps"), num_stages=cfg.get("num_stages"))
-        row = table.get(_table_key(args))
-        if row:
-            return f"log: AUTOTUNE table ({row['choice']})", row["ms"]
+    tkey = _template_key(name, cap, cfg)
+    if tkey and tkey in table:
+        return f"log: AUTOTUNE table ({table[tkey]['choice']})", table[tkey]["ms"]
     if kind == "user_autotune" and c.get("recorded_time_ms"):
         return "capture: Triton Autotuner timings", c["recorded_time_ms"]
     return None, None
+
+
+def _template_key(name, cap, cfg):
+    """The AUTOTUNE table key of a max-autotune choice, or None. The table
+    times the choices themselves (triton_mm), not the final kernel with its
+    epilogue fused."""
+    args = dict((cap.get("inductor_meta") or {}).get("config_args") or {})
+    if not args or name != "triton_mm":
+        return None
+    args.update(num_warps=cfg.get("num_warps"), num_stages=cfg.get("num_stages"))
+    return _table_key(args)
 
 
 def _per_call_us(wall_ms, calls):
@@ -319,7 +325,7 @@ def compare_times(log, replay, plain=None):
             source, ref = _reference(name, k.get("kind"), cfg, logged, table, cap, c)
             if not ref:
                 continue
-            rows.append(_time_row(name, k, cfg, c, source, ref, _captured_config(cap, cfg), plain))
+            rows.append(_time_row(name, k, cfg, c, source, ref, cap, plain))
     for r in rows:
         r["within_10pct"] = r["ratio"] is not None and abs(r["ratio"] - 1) <= TOLERANCE
         r["cause"], r["why"] = classify(r)
@@ -328,8 +334,8 @@ def compare_times(log, replay, plain=None):
     return rows
 
 
-def _time_row(name, k, cfg, c, source, ref, capc, plain):
-    like = c.get("autotuner_method_ms")
+def _time_row(name, k, cfg, c, source, ref, cap, plain):
+    like, capc = c.get("autotuner_method_ms"), _captured_config(cap, cfg)
     row = {"kernel": name, "kernel_dir": os.path.basename(k.get("kernel_dir") or ""),
            "config": describe(cfg), "source": source, "reference_ms": ref,
            "method": c.get("autotuner_method"), "replay_autotuner_method_ms": like,
@@ -343,11 +349,23 @@ def _time_row(name, k, cfg, c, source, ref, capc, plain):
            "replay_us_per_call": _per_call_us(c.get("autotuner_method_wall_ms"),
                                               c.get("autotuner_method_calls")),
            "logged_without_tko_ms": None}
-    if plain is not None and source.startswith("log: Benchmark"):
+    if plain is not None:
+        row["logged_without_tko_ms"] = _plain_ms(plain, name, cfg, source, cap)
+    return row
+
+
+def _plain_ms(plain, name, cfg, source, cap):
+    """The same config's time in the log of the run without tko, when the
+    log names it once (a name shared by several kernels gives none)."""
+    if source.startswith("log: Benchmark"):
         blocks = plain.get("bench_blocks", {}).get(name, [])
         found = {_keyed(b).get(_cfg_key(cfg)) for b in blocks} - {None}
-        row["logged_without_tko_ms"] = found.pop() if len(found) == 1 else None
-    return row
+        return found.pop() if len(found) == 1 else None
+    tkey = _template_key(name, cap, cfg)
+    if source.startswith("log: AUTOTUNE") and tkey:
+        rows = [r["ms"] for r in plain.get("table", []) if _table_key(r["config"]) == tkey]
+        return rows[0] if len(rows) == 1 else None
+    return None
 
 
 def classify(r):

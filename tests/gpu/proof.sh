@@ -184,7 +184,8 @@ if want tunesmoke && [ -n "$TKO" ]; then
 			break
 		done
 	done
-	tar -C "$WORK" -czf "$OUT/tune-smoke.tar.gz" --exclude='*.bin' tune 2>/dev/null
+	# reference.pt holds the base variant's outputs (tens of MB): left out.
+	tar -C "$WORK" -czf "$OUT/tune-smoke.tar.gz" --exclude='reference.pt' tune 2>/dev/null
 fi
 
 if want check; then

@@ -104,13 +104,21 @@ def test_recorded_copies_are_forced_through_the_autotuners_own_method():
     assert "copy_args_to_cpu_if_needed" not in tuner.__dict__
 
 
-def test_no_recorded_copy_means_none_and_unrecorded_means_the_method_decides():
+def test_no_recorded_copy_means_none_even_without_budget():
+    # Left to itself, with no budget and optimize_mem on, the method would
+    # copy both mutated arguments.
     tuner, c, _ = steer([], optimize_mem=True, budget=0)
     assert tuner.seen[0] == [] and c.used == []
-    # Left to itself with 2 MiB of budget: in_out_ptr1 (1 MiB) fits after
-    # out_ptr0 (4 MiB) did not.
-    tuner, c, _ = steer(None, optimize_mem=True, budget=2 << 20)
-    assert c.used == [{"name": "out_ptr0", "bytes": 4 << 20}]
+    assert sorted(Tuner(Cuda(0, 0)).copy_args_to_cpu_if_needed(*ARGS)) == []
+    t = Tuner(Cuda(0, 0))
+    t.optimize_mem = True
+    assert sorted(t.copy_args_to_cpu_if_needed(*ARGS)) == ["in_out_ptr1", "out_ptr0"]
+
+
+def test_both_recorded_copies_are_forced():
+    tuner, c, _ = steer(["out_ptr0", "in_out_ptr1"])
+    assert tuner.seen[0] == ["in_out_ptr1", "out_ptr0"]
+    assert [u["name"] for u in c.used] == ["out_ptr0", "in_out_ptr1"]
 
 
 def test_event_pairs_are_counted_and_the_benchmarker_is_left_as_it_was():
