@@ -5,24 +5,23 @@
 # FixedGrid's _grid_0.._grid_2 after the kernel's own arguments. tko tune
 # reads that directory (its worker parses kernel.py's syntax tree) and
 # compiles the template for sm_90 with the installed Triton, no GPU needed.
-# The module and capture.json are the H200 run's (examples/h200-run).
+# The kernel dir is tests/data/capture/triton_mm-template (the H200 run's).
 # Test bodies are single-quoted on purpose: test_expect_success evals them.
 # shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
 
 TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
 export TKO_PYTHON
-EX="$SRC_ROOT/examples/h200-run"
-MOD="$EX/cache/inductor/tm/ctm4hmwalour7kzk5yzk7x2ij7dswo7qznzswvxbfafn7c7o74iq.py"
-CAP="$EX/capture/kernels/triton_mm-0c74acd8/capture.json"
-export EX MOD CAP
+DATA="$SRC_ROOT/tests/data/capture/triton_mm-template"
+MOD="$DATA/kernel.py"
+export DATA MOD
 
 test_expect_success_if jq 'setup: the template module as kernel.py, its capture.json' '
-	mkdir -p run/capture/kernels/triton_mm-1234abcd &&
+	mkdir -p run/capture/kernels &&
+	cp -r "$DATA" run/capture/kernels/triton_mm-1234abcd &&
 	K=run/capture/kernels/triton_mm-1234abcd &&
-	cp "$MOD" $K/kernel.py &&
-	jq ".source_kind = \"inductor_module\" | .source_file = \"$MOD\"" "$CAP" >$K/capture.json &&
 	test_grep "^@triton_heuristics.template\($" $K/kernel.py &&
+	test "$(json_q $K/capture.json .source_hash)" = "$(sha256sum "$MOD" | cut -c1-64)" &&
 	test "$(json_q $K/capture.json "[.args[].name] | join(\",\")")" = \
 		"arg_A,arg_B,out_ptr0,_grid_0,_grid_1,_grid_2"
 '

@@ -82,6 +82,7 @@ def test_kernels_captured_vs_generated(tmp_path):
 
 EXAMPLE = os.path.join(HERE, "..", "..", "examples", "h200-run")
 EXAMPLE_LOG = os.path.join(EXAMPLE, "log", "model.log")
+needs_example = pytest.mark.skipif(not os.path.exists(EXAMPLE_LOG), reason="no examples/h200-run")
 
 
 def example_lines():
@@ -89,6 +90,7 @@ def example_lines():
         return f.read().splitlines()
 
 
+@needs_example
 def test_example_log_coordesc_templates_and_fusion_modules():
     log = check.parse_log(EXAMPLE_LOG)
     text = example_lines()
@@ -97,11 +99,12 @@ def test_example_log_coordesc_templates_and_fusion_modules():
     paths = {m.group(1) for l in text for m in [re.search(r"TritonTemplateCaller\(([^,]+\.py),", l)] if m}
     assert set(log["template_modules"]) == paths
     failed = [l for l in text if "Exception" in l and "for benchmark choice" in l]
-    assert len(log["template_failed"]) == len(failed) == 1
+    assert len(log["template_failed"]) == len(failed)
     fusion = [l for l in text if "kernel src code for" in l]
     assert len(log["fusion_modules"]) == len(fusion)
 
 
+@needs_example
 def test_captured_modules_are_matched_by_file_name(tmp_path):
     log = check.parse_log(EXAMPLE_LOG)
     run = tmp_path / "run"
@@ -118,7 +121,7 @@ def test_captured_modules_are_matched_by_file_name(tmp_path):
     events = [{"event": "kernel", "kernel": "scale_add_kernel", "kind": "user_autotune"}]
     res = check.check_kernels(log, events, str(run))
     assert res["template_modules_not_captured"] == [] and res["fusion_modules_not_captured"] == []
-    assert res["template_modules"] == len(set(log["template_modules"])) - 1
+    assert res["template_modules"] == len(set(log["template_modules"]) - set(log["template_failed"]))
     first = kdir / "triton_mm-00000000" / "capture.json"
     first.write_text(json.dumps({"source_file": None, "source_kind": "function_only"}))
     res = check.check_kernels(log, events, str(run))
