@@ -146,6 +146,11 @@ def _benchmarker(tuner):
 def _bench(rp, raw, names):
     """One CachingAutotuner.bench of launcher `raw` with the copy policy `names`."""
     tuner = rp.target
+    if not getattr(rp, "bench_warmed", False):
+        # The first bench of a process also allocates the benchmarker's L2
+        # buffer and warms its caches: keep that out of the per-call wall time.
+        tuner.bench(raw, *rp.values)
+        rp.bench_warmed = True
     with _CpuCopies(tuner, rp.torch, rp.device, names) as copies, \
             _EventPairs(_benchmarker(tuner)) as pairs:
         start = time.perf_counter()

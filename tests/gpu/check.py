@@ -311,14 +311,16 @@ def _logged_refs(log, name, cap):
     return refs
 
 
-def compare_times(log, replay, plain=None):
-    """Each (kernel dir, config) the log timed, against its replay."""
+def compare_times(log, replay, run, plain=None):
+    """Each (kernel dir, config) the log timed, against its replay. A
+    replay's kernel_dir is relative to the RUN (RUN/analysis/replay.json)."""
     rows = []
     table = {_table_key(r["config"]): r for r in log["table"]}
     for k in replay.get("kernels", []):
         if k.get("error"):
             continue
-        name, cap = k.get("kernel"), _load_capture(k.get("kernel_dir", ""))
+        name = k.get("kernel")
+        cap = _load_capture(os.path.join(run, k.get("kernel_dir", "")))
         logged = _logged_refs(log, name, cap)
         for c in k.get("configs", []):
             cfg = c.get("config") or {}
@@ -534,7 +536,7 @@ def main():
     versions = replay.get("replay") or replay.get("versions") or {}
     res = {"device": versions.get("device"), "torch": versions.get("torch"),
            "triton": versions.get("triton"),
-           "kernels": check_kernels(log, events, a.run), "times": compare_times(log, replay, plain),
+           "kernels": check_kernels(log, events, a.run), "times": compare_times(log, replay, a.run, plain),
            "outputs": compare_outputs(*a.outputs), "replay": replay_agreement(replay)}
     res["ok"] = {"kernels": res["kernels"]["ok"],
                  "times": bool(res["times"]) and all(x["within_10pct"] for x in res["times"]),

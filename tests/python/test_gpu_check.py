@@ -60,11 +60,22 @@ def replay_doc(log, factor, tmp_path):
 
 def test_replay_times_are_matched_to_log_times(tmp_path):
     log = check.parse_log(LOG)
-    rows = check.compare_times(log, replay_doc(log, 1.05, tmp_path))
+    rows = check.compare_times(log, replay_doc(log, 1.05, tmp_path), str(tmp_path))
     assert len(rows) == sum(len(v) for v in log["bench"].values()) + 1
     assert all(r["within_10pct"] for r in rows)
     assert any(r["source"].startswith("log: AUTOTUNE table (triton_mm_18)") for r in rows)
-    slow = check.compare_times(log, replay_doc(log, 1.2, tmp_path))
+    slow = check.compare_times(log, replay_doc(log, 1.2, tmp_path), str(tmp_path))
+    assert not any(r["within_10pct"] for r in slow)
+
+
+def test_kernel_dirs_relative_to_the_run(tmp_path):
+    # RUN/analysis/replay.json names kernel dirs relative to the RUN.
+    log = check.parse_log(LOG)
+    doc = replay_doc(log, 1.05, tmp_path)
+    doc["kernels"][-1]["kernel_dir"] = "triton_mm-00000000"
+    rows = check.compare_times(log, doc, str(tmp_path))
+    assert any(r["source"].startswith("log: AUTOTUNE table (triton_mm_18)") for r in rows)
+    slow = check.compare_times(log, replay_doc(log, 1.2, tmp_path), str(tmp_path))
     assert not any(r["within_10pct"] for r in slow)
 
 
