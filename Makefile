@@ -123,14 +123,17 @@ CMD_SRC = \
 TUNE_SRC = \
 	src/tune/arch.c \
 	src/tune/grid.c \
+	src/tune/isasum.c \
 	src/tune/kernel.c \
 	src/tune/output.c \
 	src/tune/plan.c \
+	src/tune/pool.c \
 	src/tune/request.c \
 	src/tune/result.c \
 	src/tune/rewrite.c \
 	src/tune/space.c \
 	src/tune/sweep.c \
+	src/tune/variant.c \
 	src/tune/worker.c
 
 LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \

@@ -126,7 +126,7 @@ static int check_target(const char *target)
 
 /* Sweeps one input; *ran says whether it got as far as running variants. */
 static int run_one(struct tune_sweep *s, const char *input, const struct tune_opts *o,
-		   json_t *doc, int *ran)
+		   struct tune_pool *pool, json_t *doc, int *ran)
 {
 	struct buf err = BUF_INIT;
 	enum tune_fail fail;
@@ -134,7 +134,7 @@ static int run_one(struct tune_sweep *s, const char *input, const struct tune_op
 	int ret = EXIT_OK;
 
 	*ran = 0;
-	if (tune_sweep_init(s, input, o, &fail, &err) < 0) {
+	if (tune_sweep_init(s, input, o, pool, &fail, &err) < 0) {
 		msg_error("%s", err.buf);
 		buf_release(&err);
 		return exit_for(fail);
@@ -164,6 +164,7 @@ int cmd_tune(int argc, const char **argv)
 	const char *json = NULL, *md = NULL;
 	long max_variants = 40;
 	struct tune_sweep *s;
+	struct tune_pool pool = TUNE_POOL_INIT;
 	struct buf err = BUF_INIT;
 	json_t *doc;
 	int n, i, tried = 0, done = 0, ran, ret = EXIT_OK;
@@ -207,7 +208,7 @@ int cmd_tune(int argc, const char **argv)
 	doc = doc_new(&o);
 	s = xcalloc((size_t)n, sizeof(*s));
 	for (i = 0; i < n; i++) {
-		int r = run_one(&s[i], argv[i], &o, doc, &ran);
+		int r = run_one(&s[i], argv[i], &o, &pool, doc, &ran);
 
 		tried++;
 		if (r != EXIT_OK)
@@ -226,6 +227,7 @@ int cmd_tune(int argc, const char **argv)
 		msg_error("%s", err.buf);
 	for (i = 0; i < tried; i++)
 		tune_sweep_release(&s[i]);
+	tune_pool_release(&pool);
 	free(s);
 	json_decref(doc);
 	strlist_release(&consts);

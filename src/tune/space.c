@@ -99,6 +99,20 @@ static int type_bytes(const char *t)
 	return 1;
 }
 
+int tune_space_freeze(struct tune_space *s, int (*grid_param)(const struct tune_param *p,
+							      void *ctx), void *ctx)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->p[i].tuned && grid_param(&s->p[i], ctx)) {
+			s->p[i].tuned = 0;
+			n++;
+		}
+	return n;
+}
+
 int tune_space_find(const struct tune_space *s, const char *name)
 {
 	size_t i;
@@ -187,6 +201,8 @@ void tune_space_build(struct tune_space *s, const struct tune_kernel *k,
 			add_rule(s, &rules[i], k, arch);
 	if (k->kind == TUNE_KIND_USER)
 		add_user_blocks(s, k);
+	if (k->even_k && k->tmpl_dims[2] > 0)
+		s->tmpl_k = k->tmpl_dims[2];
 	for (i = 0; i < k->nargs && !s->elt_bytes; i++)
 		if (tune_arg_is_ptr(&k->args[i]))
 			s->elt_bytes = type_bytes(k->args[i].type);
@@ -232,6 +248,14 @@ static int template_ok(const struct tune_space *s, const struct tune_config *c,
 		if (why)
 			buf_addf(why, "a %ldx%ld tile needs %ld accumulators per thread",
 				 bm, bn, bm * bn / threads);
+		return 0;
+	}
+	/* EVEN_K templates load K unmasked: a BLOCK_K that does not divide K
+	 * would read past the operands */
+	if (bk && s->tmpl_k && s->tmpl_k % bk) {
+		if (why)
+			buf_addf(why, "BLOCK_K=%ld does not divide K=%ld (the template has EVEN_K)",
+				 bk, s->tmpl_k);
 		return 0;
 	}
 	if (lds > s->arch->lds_bytes) {
