@@ -452,12 +452,13 @@ void tune_sweep_run(struct tune_sweep *s)
 	struct tune_variant *v;
 
 	while ((v = tune_plan_next(&s->plan))) {
-		struct tune_result *r = tune_results_at(&s->res, v->index);
+		struct tune_result *r;
 		double t0 = now_s();
 
 		msg_progress("%s: variant %zu (%s) of %zu planned", s->k.name,
 			     v->index + 1, v->label, s->plan.nr);
-		tune_variant_run(s, v, r);
+		tune_variant_run(s, v);
+		r = tune_results_at(&s->res, v->index);
 		tune_plan_record(&s->plan, v->index, r->time_ms, tune_result_usable(r),
 				 now_s() - t0);
 	}

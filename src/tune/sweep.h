@@ -128,11 +128,12 @@ const char *const *tune_sweep_env(unsigned src);
 int tune_sweep_env_index(unsigned src);
 
 /*
- * Runs variant v into r (variant.c): its source, request, the worker's
- * reply, the ISA scan. Variants queued after it may be sent ahead to be
- * compiled in parallel.
+ * Runs variant v into its result (variant.c): its source, request, the
+ * worker's reply, the ISA scan. Variants queued after it may be sent ahead
+ * to be compiled in parallel, which grows s->res: a result pointer taken
+ * before the call is stale after it.
  */
-void tune_variant_run(struct tune_sweep *s, struct tune_variant *v, struct tune_result *r);
+void tune_variant_run(struct tune_sweep *s, struct tune_variant *v);
 /* Frees the prepared requests. */
 void tune_variant_release(struct tune_sweep *s);
 

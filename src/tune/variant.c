@@ -243,11 +243,14 @@ static void note_fingerprint(struct tune_sweep *s, const struct tune_variant *v,
 		json_set_str(s->known, r->fingerprint, id);
 }
 
-void tune_variant_run(struct tune_sweep *s, struct tune_variant *v, struct tune_result *r)
+void tune_variant_run(struct tune_sweep *s, struct tune_variant *v)
 {
 	struct tune_prep *p;
+	struct tune_result *r;
 
+	/* before r is taken: preparing ahead grows the results */
 	precompile_ahead(s, v->index);
+	r = tune_results_at(&s->res, v->index);
 	p = prep_at(s, v->index);
 	if (!p->req && r->status == TUNE_ST_PENDING)
 		prepare(s, v, r);
