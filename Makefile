@@ -194,7 +194,7 @@ valgrind: $(TKO) $(UNIT_BIN)
 
 lint:
 	shellcheck -s sh -x -e SC1091 tests/cli/*.sh script/* .ci/run
-	shellcheck -s bash tests/gpu/*.sh
+	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 
 clean:
 	rm -rf build build-asan

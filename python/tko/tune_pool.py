@@ -68,6 +68,14 @@ class CompilePool:
                 max_workers=self.jobs, mp_context=ctx, initializer=_warm)
         return self.pool
 
+    def warm(self):
+        """Starts the compile processes now (each imports Triton and torch,
+        seconds), so the first variants do not wait for them."""
+        pool = self._executor()
+        if pool is not None:
+            for _ in range(self.jobs):
+                pool.submit(_warm)
+
     def submit(self, reqs):
         """Queues compile requests; returns how many were queued. Work left
         over from another sweep is cancelled when it has not started."""

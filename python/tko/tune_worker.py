@@ -185,6 +185,7 @@ def op_hello(req):
         rep["gpu"] = _gpu(torch)
     except ImportError:
         pass
+    _pool().warm()
     return rep
 
 

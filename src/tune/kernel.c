@@ -206,6 +206,8 @@ static int read_decorator(struct tune_kernel *k, const json_t *dec, struct buf *
 	}
 	if (json_is_boolean(fusion))
 		k->fp_fusion = json_is_true(fusion);
+	k->launch_pdl = json_is_true(json_object_get(tm, "launch_pdl"));
+	k->disable_ftz = json_is_true(json_object_get(tm, "disable_ftz"));
 	read_size_hints(k, json_object_get(dec, "size_hints"));
 	read_inductor_meta(k, json_object_get(dec, "inductor_meta"));
 	k->num_warps = (int)json_int(dec, "num_warps", 0);

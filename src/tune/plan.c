@@ -458,8 +458,12 @@ void tune_plan_record(struct tune_plan *p, size_t index, double time_ms,
 	v->time_ms = time_ms;
 	v->usable = usable;
 	v->done = 1;
-	p->spent_s += cost_s > 0 ? cost_s : 0;
-	p->costed++;
+	/* the base's cost is setup (inputs loaded, reference kept, a cold
+	 * compile): the budget is for the search around it */
+	if ((long)index != p->base) {
+		p->spent_s += cost_s > 0 ? cost_s : 0;
+		p->costed++;
+	}
 	if (usable && time_ms >= 0 &&
 	    (p->best < 0 || time_ms < p->v[p->best].time_ms))
 		p->best = (long)index;

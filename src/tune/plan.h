@@ -90,7 +90,7 @@ struct tune_variant {
 };
 
 struct tune_plan_opts {
-	double budget_s;	/* stop planning past this much work (0: no limit) */
+	double budget_s;	/* stop planning past this much work after the base (0: no limit) */
 	size_t max_variants;	/* at most this many variants (0: no limit) */
 	size_t grid_max;	/* coarse-grid points at most */
 	double noise;		/* relative improvement that counts (0.01) */
@@ -129,8 +129,8 @@ struct tune_plan {
 	struct tune_start *starts;	/* starting configs after the base */
 	size_t starts_nr, starts_alloc;
 	unsigned src_allowed;		/* source flags that apply to this target */
-	double spent_s;			/* recorded cost so far */
-	size_t costed;			/* variants whose cost was recorded */
+	double spent_s;			/* recorded cost so far, the base's left out */
+	size_t costed;			/* variants whose cost was recorded, the base left out */
 	int stopped;			/* budget or max_variants reached */
 	const char *stop_reason;	/* why the plan stopped early, or NULL */
 };

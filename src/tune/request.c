@@ -114,6 +114,17 @@ static int inductor_debug(const struct tune_sweep *s)
 	       s->arch->backend == TUNE_CUDA;
 }
 
+/* Inductor's CUDA-only options (torch 2.11 _precompile_config). */
+static void cuda_options(const struct tune_sweep *s, json_t *opts)
+{
+	if (s->arch->backend != TUNE_CUDA)
+		return;
+	if (s->k.launch_pdl)
+		json_set_bool(opts, "launch_pdl", 1);
+	if (s->k.disable_ftz)
+		json_set_bool(opts, "enable_reflect_ftz", 0);
+}
+
 static json_t *target(const struct tune_arch *a)
 {
 	if (a->backend == TUNE_CUDA)
@@ -195,6 +206,7 @@ json_t *tune_request_new(const struct tune_sweep *s, const struct tune_variant *
 	if (s->k.fp_fusion >= 0)
 		json_set_bool(opts, "enable_fp_fusion", s->k.fp_fusion);
 	json_set_bool(opts, "debug", inductor_debug(s));
+	cuda_options(s, opts);
 	json_set_str(req, "op", s->o->compile_only ? "compile" : "bench");
 	json_set_str(req, "id", id);
 	json_set_str(req, "source", source);
