@@ -235,6 +235,57 @@ def _tko_values(k, variant):
     return values
 
 
+def _has_tuner(k, source):
+    """Whether kernel.py is an Inductor module (a CachingAutotuner to launch through)."""
+    try:
+        return hasattr(k._tuner(source), "_precompile_config")
+    except Exception:
+        return False
+
+
+def _request(variant):
+    return os.path.join(os.path.dirname(variant["source"]), "request.json")
+
+
+def _same_config(a, b):
+    keys = ("kwargs", "num_warps", "num_stages")
+    return a is not None and b is not None and all(a.get(x) == b.get(x) for x in keys)
+
+
+def _add_inductor_roles(k, row, run_b, winner, cache, hip):
+    source = os.path.join(k.dir, "kernel.py")
+    k.add_inductor("default", match.best_config(k.cap), source)
+    other = match.counterpart(k.dir, run_b, cache)
+    if other:
+        k.add_inductor("coordesc", match.best_config(match.load_capture(other)), source)
+        row["coordesc_dir"] = other
+    else:
+        row["notes"].append("no counterpart in the coordinate-descent run")
+    if winner is not None:
+        changed = _source_changed(k.dir, winner)
+        k.add_inductor("tko", tko_config(winner, hip), winner["source"] if changed else source,
+                       _tko_values(k, winner) if changed else None)
+        row["tko_source_changed"] = changed
+
+
+def _add_request_roles(k, row, run_b, tko_entry, winner, cache):
+    """Kernels without an Inductor launcher: as tko's worker launched them."""
+    base = next(iter((tko_entry or {}).get("variants") or []), None)
+    if base is None:
+        raise RuntimeError("no tko tune result to launch this kernel from")
+    k.add_request("default", _request(base))
+    other = match.counterpart(k.dir, run_b, cache) if row["kind"] != "user" else None
+    if other and _same_config(match.best_config(match.load_capture(other)),
+                              match.best_config(k.cap)):
+        k.add_request("coordesc", _request(base))
+        row["coordesc_dir"] = other
+    else:
+        row["notes"].append("no coordesc config to launch" if row["kind"] == "user" else
+                            "coordesc's config cannot be launched without an Inductor module")
+    if winner is not None:
+        k.add_request("tko", _request(winner))
+
+
 def retime_kernel(torch, model, kdir, run_b, tko_entry, opts, cache):
     cap = match.load_capture(kdir)
     kind = match.kind_of(cap)
@@ -246,29 +297,15 @@ def retime_kernel(torch, model, kdir, run_b, tko_entry, opts, cache):
     row["footprint_bytes"] = cap.get("inputs_bytes")
     k = Kernel(torch, kdir, cap)
     winner = match.winner_variant(tko_entry)
-    source = os.path.join(kdir, "kernel.py")
-    if kind == "user":
-        base = next(iter((tko_entry or {}).get("variants") or []), None)
-        if base is None:
-            raise RuntimeError("no tko tune result for this hand-written kernel")
-        k.add_request("default", os.path.join(os.path.dirname(base["source"]), "request.json"))
-        row["notes"].append("hand-written: default is its @triton.autotune choice; no coordesc")
+    if kind != "user" and _has_tuner(k, os.path.join(kdir, "kernel.py")):
+        _add_inductor_roles(k, row, run_b, winner, cache, hip)
+        row["launched_by"] = "inductor"
     else:
-        k.add_inductor("default", match.best_config(cap), source)
-        other = match.counterpart(kdir, run_b, cache)
-        if other:
-            k.add_inductor("coordesc", match.best_config(match.load_capture(other)), source)
-            row["coordesc_dir"] = other
-        else:
-            row["notes"].append("no counterpart in the coordinate-descent run")
-    if winner is not None and kind == "user":
-        k.add_request("tko", os.path.join(os.path.dirname(winner["source"]), "request.json"))
-    elif winner is not None:
-        changed = _source_changed(kdir, winner)
-        k.add_inductor("tko", tko_config(winner, hip), winner["source"] if changed else source,
-                       _tko_values(k, winner) if changed else None)
-        row["tko_source_changed"] = changed
-    else:
+        _add_request_roles(k, row, run_b, tko_entry, winner, cache)
+        row["launched_by"] = "tko worker request"
+        if kind != "user":
+            row["notes"].append("kernel.py is not an Inductor module: launched from tko's requests")
+    if winner is None:
         first = ((tko_entry or {}).get("variants") or [{}])[0]
         row["notes"].append("tko tune gave no winner%s" % (
             ": " + first["error"] if first.get("error") else ""))

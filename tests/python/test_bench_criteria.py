@@ -99,3 +99,27 @@ def test_counterpart_is_the_same_kernel_body():
         assert match.body_key(d) is not None
     cap = match.load_capture(picked[0][1])
     assert match.best_config(cap) == cap["configs"][cap["best_index"]]
+
+
+def test_tko_winner_as_inductor_config_and_template_grid(tmp_path):
+    from tune_gpu import retime
+    v = {"config": {"kwargs": {"XBLOCK": 2048}, "num_warps": 8, "num_stages": 1,
+                    "options": {"waves_per_eu": 2, "matrix_instr_nonkdim": 0}}}
+    # Inductor takes HIP options from a config's kwargs; 0 is the compiler's choice
+    assert retime.tko_config(v, True) == {"kwargs": {"XBLOCK": 2048, "waves_per_eu": 2},
+                                          "num_warps": 8, "num_stages": 1}
+    assert retime.tko_config(v, False)["kwargs"] == {"XBLOCK": 2048}
+    # a template with another BLOCK_M: its _grid_* arguments become tko's grid
+    var = tmp_path / "variants" / "003"
+    var.mkdir(parents=True)
+    (var / "kernel.py").write_text("x\n")
+    (var / "request.json").write_text(json.dumps({"grid": [512, 1, 1]}))
+
+    class K:
+        cap = {"args": [{"name": "arg_A"}, {"name": "_grid_0"}, {"name": "_grid_1"},
+                        {"name": "_grid_2"}],
+               "inductor_meta": {"fixed_grid": ["_grid_0", "_grid_1", "_grid_2"]}}
+        values = ["A", 256, 1, 1]
+    assert retime._tko_values(K, {"source": str(var / "kernel.py")}) == ["A", 512, 1, 1]
+    K.cap = dict(K.cap, inductor_meta={"grid_type": "Grid1D"})
+    assert retime._tko_values(K, {"source": str(var / "kernel.py")}) is None

@@ -360,3 +360,30 @@ def test_one_worker_keeps_each_sweeps_reference_apart(tmp_path):
                      double_small_only)["status"] == "ok"
     assert bench.run(dict(BASE, reference_file=b), double_small_only)["status"] == "ok"
     assert bench.run(dict(BASE, reference_file=a), double_small_only)["status"] == "wrong"
+
+
+class BatchOps(FakeOps):
+    """A FakeOps that times repetitions in batches, as TorchOps does."""
+
+    def __init__(self, ms):
+        super().__init__([])
+        self.ms = ms
+        self.batches = []
+
+    def time_reps(self, launch, restore, n):
+        self.batches.append(n)
+        for _ in range(n):
+            restore()
+            self.flush_cache()
+            launch()
+        return [self.ms] * n
+
+
+def test_short_kernels_get_more_repetitions():
+    # 30 ms of timed work: 0.2 ms is 150 repetitions, 0.05 ms 600, capped at
+    # 300; 1 ms would be 30, below the requested 50
+    for ms, want in ((0.2, 150), (0.05, 300), (1.0, 50)):
+        ops = BatchOps(ms)
+        out = tune_worker.Bench(ops).run(dict(BASE, reps=50, is_reference=True), double)
+        assert len(out["times_ms"]) == want, (ms, ops.batches)
+        assert ops.batches[0] == 10 and ops.flushes == want
