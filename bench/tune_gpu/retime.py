@@ -186,21 +186,11 @@ class Kernel:
         return out
 
 
-def copy_gbps(torch, nbytes=1 << 30, reps=20):
-    """Read + written bytes per second of a device-to-device copy (median)."""
-    src = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    times = []
-    for i in range(reps + 3):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        dst.copy_(src)
-        end.record()
-        end.synchronize()
-        if i >= 3:
-            times.append(start.elapsed_time(end))
-    del src, dst
-    return 2 * nbytes / (statistics.median(times) / 1e3) / 1e9
+def copy_gbps():
+    """Read + written bytes per second of a 1 GiB device-to-device copy
+    (median), measured as tko tune's worker measures its peak."""
+    import tune_worker
+    return tune_worker.op_copy_bandwidth({"bytes": 1 << 30})["gbps"]
 
 
 def _bytes(cap):
@@ -346,7 +336,7 @@ def main(argv=None):
     doc = {"schema_version": SCHEMA_VERSION, "tool": "bench/tune-gpu",
            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
            "device": torch.cuda.get_device_name(), "torch": torch.__version__,
-           "reps": opts.reps, "warmup": opts.warmup, "copy_gbps": copy_gbps(torch),
+           "reps": opts.reps, "warmup": opts.warmup, "copy_gbps": copy_gbps(),
            "kernels": [], "skipped": []}
     opts.flush = torch.empty(replay.FLUSH_BYTES, dtype=torch.int8, device="cuda")
     picked, skipped = match.model_kernels(opts.run_a)

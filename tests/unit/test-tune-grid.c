@@ -15,6 +15,7 @@
 #include "tune/grid.h"
 #include "tune/sweep.h"
 #include "util/mem.h"
+#include "tune-test.h"
 
 static void test_inductor_formulas(void **state)
 {
@@ -39,15 +40,6 @@ static void test_inductor_formulas(void **state)
 	assert_int_equal(tune_grid_inductor("SequentialComboKernelGrid", n1, b1, g, &err), -1);
 	assert_non_null(strstr(err.buf, "SequentialComboKernelGrid"));
 	buf_release(&err);
-}
-
-static void add_arg(struct tune_kernel *k, const char *name, const char *type)
-{
-	ALLOC_GROW(k->args, k->nargs + 1, k->alloc);
-	memset(&k->args[k->nargs], 0, sizeof(k->args[0]));
-	k->args[k->nargs].name = xstrdup(name);
-	k->args[k->nargs].type = xstrdup(type);
-	k->nargs++;
 }
 
 /* A sweep with only what the grid reads: the kernel, the capture, the plan. */

@@ -16,15 +16,7 @@
 
 #include "tune/plan.h"
 #include "util/mem.h"
-
-static void add_arg(struct tune_kernel *k, const char *name, const char *type)
-{
-	ALLOC_GROW(k->args, k->nargs + 1, k->alloc);
-	memset(&k->args[k->nargs], 0, sizeof(k->args[0]));
-	k->args[k->nargs].name = xstrdup(name);
-	k->args[k->nargs].type = xstrdup(type);
-	k->nargs++;
-}
+#include "tune-test.h"
 
 static void pointwise(struct tune_kernel *k)
 {
@@ -310,6 +302,28 @@ static void run_timed(struct tune_plan *p, double (*ms)(const struct tune_plan *
 	}
 }
 
+/* A timed plan of the pointwise kernel on `arch` from XBLOCK=1024, 4 warps,
+ * with no grid phase and no variant limit (so every phase shows). */
+static void timed_plan(struct tune_plan *p, struct tune_kernel *k, const char *arch,
+		       int no_source)
+{
+	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
+
+	o.timed = 1;
+	o.no_source = no_source;
+	o.grid_max = 0;
+	o.max_variants = 0;
+	pointwise(k);
+	base_plan(p, k, arch, &o, "XBLOCK=1024,num_warps=4");
+}
+
+static void timed_release(struct tune_plan *p, struct tune_kernel *k, struct buf *labels)
+{
+	tune_plan_release(p);
+	buf_release(labels);
+	tune_kernel_release(k);
+}
+
 static double flat_ms(const struct tune_plan *p, const struct tune_variant *v)
 {
 	(void)p;
@@ -319,18 +333,13 @@ static double flat_ms(const struct tune_plan *p, const struct tune_variant *v)
 
 static void test_timed_order_cuda(void **state)
 {
-	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
 	struct tune_kernel k;
 	struct tune_plan p;
 	struct tune_config c;
 	struct buf labels = BUF_INIT;
 
 	(void)state;
-	o.timed = 1;
-	o.grid_max = 0;
-	o.max_variants = 0;
-	pointwise(&k);
-	base_plan(&p, &k, "sm_90", &o, "XBLOCK=1024,num_warps=4");
+	timed_plan(&p, &k, "sm_90", 0);
 	c = p.v[0].cfg;
 	c.v[tune_space_find(&p.space, "XBLOCK")] = 512;
 	c.v[tune_space_find(&p.space, "num_warps")] = 8;
@@ -346,33 +355,24 @@ static void test_timed_order_cuda(void **state)
 	assert_int_equal(p.v[7].origin, TUNE_FROM_INDUCTOR);
 	assert_true(p.v[7].inductor_ms == 1.2);
 	assert_int_equal(p.phase, TUNE_PH_DONE);
-	tune_plan_release(&p);
-	buf_release(&labels);
-	tune_kernel_release(&k);
+	timed_release(&p, &k, &labels);
 }
 
 static void test_timed_order_hip(void **state)
 {
-	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
 	struct tune_kernel k;
 	struct tune_plan p;
 	struct buf labels = BUF_INIT;
 
 	(void)state;
-	o.timed = 1;
-	o.grid_max = 0;
-	o.max_variants = 0;
-	pointwise(&k);
-	base_plan(&p, &k, "gfx942", &o, "XBLOCK=1024,num_warps=4");
+	timed_plan(&p, &k, "gfx942", 0);
 	run_timed(&p, flat_ms, &labels);
 	/* on AMD the source variants (buffer ops) come first */
 	assert_string_equal(labels.buf, "base;+hints;+assume;+ptr32;+bufops;+nobufops;"
 			    "+hints+assume+ptr32+bufops;XBLOCK=2048;XBLOCK=512;num_warps=8;"
 			    "num_warps=2;waves_per_eu=1;XBLOCK=2048,num_warps=8;"
 			    "XBLOCK=512,num_warps=2;");
-	tune_plan_release(&p);
-	buf_release(&labels);
-	tune_kernel_release(&k);
+	timed_release(&p, &k, &labels);
 }
 
 /* Fast only where XBLOCK and the warps grew together, and more so again. */
@@ -388,18 +388,12 @@ static double pair_ms(const struct tune_plan *p, const struct tune_variant *v)
 
 static void test_descent_again_after_pairs(void **state)
 {
-	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
 	struct tune_kernel k;
 	struct tune_plan p;
 	struct buf labels = BUF_INIT;
 
 	(void)state;
-	o.timed = 1;
-	o.no_source = 1;
-	o.grid_max = 0;
-	o.max_variants = 0;
-	pointwise(&k);
-	base_plan(&p, &k, "sm_90", &o, "XBLOCK=1024,num_warps=4");
+	timed_plan(&p, &k, "sm_90", 1);
 	run_timed(&p, pair_ms, &labels);
 	/* no single step helps; the pair does, and a descent round from it
 	 * finds XBLOCK=4096 (a step no earlier phase planned) */
@@ -409,14 +403,11 @@ static void test_descent_again_after_pairs(void **state)
 		    strstr(labels.buf, ";XBLOCK=2048,num_warps=8;"));
 	assert_int_equal(p.v[p.best].cfg.v[tune_space_find(&p.space, "XBLOCK")], 4096);
 	assert_int_equal(p.v[p.best].origin, TUNE_FROM_DESCENT);
-	tune_plan_release(&p);
-	buf_release(&labels);
-	tune_kernel_release(&k);
+	timed_release(&p, &k, &labels);
 }
 
 static void test_start_found_by_another_phase_keeps_inductor_time(void **state)
 {
-	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
 	struct tune_kernel k;
 	struct tune_plan p;
 	struct tune_config c;
@@ -424,12 +415,7 @@ static void test_start_found_by_another_phase_keeps_inductor_time(void **state)
 	size_t i, n = 0;
 
 	(void)state;
-	o.timed = 1;
-	o.no_source = 1;
-	o.grid_max = 0;
-	o.max_variants = 0;
-	pointwise(&k);
-	base_plan(&p, &k, "sm_90", &o, "XBLOCK=1024,num_warps=4");
+	timed_plan(&p, &k, "sm_90", 1);
 	c = p.v[0].cfg;
 	c.v[tune_space_find(&p.space, "XBLOCK")] = 2048;
 	tune_plan_add_base(&p, &c, TUNE_FROM_INDUCTOR, 0.9);
@@ -440,9 +426,7 @@ static void test_start_found_by_another_phase_keeps_inductor_time(void **state)
 			n++;
 		}
 	assert_int_equal(n, 1);
-	tune_plan_release(&p);
-	buf_release(&labels);
-	tune_kernel_release(&k);
+	timed_release(&p, &k, &labels);
 }
 
 static void test_config_text_and_json(void **state)
