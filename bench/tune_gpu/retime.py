@@ -54,10 +54,12 @@ def import_module(path, tag):
     return module
 
 
-def tko_config(variant, hip):
-    """tko's variant config as Inductor's config dict."""
+def tko_config(variant, hip, base_kwargs=None):
+    """tko's variant config as Inductor's config dict; the base config's
+    kwargs that tko does not tune (a cooperative reduction's RSPLIT) kept."""
     cfg = variant["config"]
-    kwargs = dict(cfg.get("kwargs") or {})
+    kwargs = dict(base_kwargs or {})
+    kwargs.update(cfg.get("kwargs") or {})
     if hip:
         for k, v in (cfg.get("options") or {}).items():
             if k in HIP_OPTIONS and v:
@@ -253,7 +255,9 @@ def _add_inductor_roles(k, row, run_b, winner, cache, hip):
         row["notes"].append("no counterpart in the coordinate-descent run")
     if winner is not None:
         changed = _source_changed(k.dir, winner)
-        k.add_inductor("tko", tko_config(winner, hip), winner["source"] if changed else source,
+        base_kwargs = (match.best_config(k.cap) or {}).get("kwargs")
+        k.add_inductor("tko", tko_config(winner, hip, base_kwargs),
+                       winner["source"] if changed else source,
                        _tko_values(k, winner) if changed else None)
         row["tko_source_changed"] = changed
 
