@@ -78,12 +78,13 @@ if want tune; then
 	step "tko tune on every kernel the models launch"
 	mapfile -t dirs < <("$PY" "$ROOT/bench/tune_gpu/match.py" "$WORK/run-a")
 	n=${#dirs[@]}
-	# what is left, less the re-timing (about 3 s a kernel) and a margin,
-	# shared out; a sweep may pass its budget by a variant and its setup
-	budget=$(( (DEADLINE - SECONDS - 20 - 3 * n) * 8 / 10 / (n > 0 ? n : 1) ))
+	# what is left, less 30 s (worker start, copy bandwidth, packing) and 5 s
+	# a kernel (its re-timing, about 3 s, and its sweep's setup: inputs
+	# loaded, base compiled and kept as the reference), shared out
+	budget=$(( (DEADLINE - SECONDS - 30 - 5 * n) / (n > 0 ? n : 1) ))
 	[ "$budget" -gt 60 ] && budget=60
 	[ "$budget" -lt 3 ] && budget=3
-	echo "$n kernels, --budget $budget s each"
+	echo "$n kernels, --budget $budget s each (of search after the base; $((DEADLINE - SECONDS)) s left)"
 	rm -rf "$WORK/tune" "$WORK/tko-triton"
 	TRITON_CACHE_DIR="$WORK/tko-triton" "$TKO" tune "${dirs[@]}" --budget "$budget" \
 		--max-variants 40 --timeout 60 --out "$WORK/tune" --json "$WORK/tune.json" \

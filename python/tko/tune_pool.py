@@ -62,19 +62,26 @@ class CompilePool:
         self.pending = {}           # out_dir -> Future of a compile reply
 
     def _executor(self):
+        """The pool, created on first use; None when there is none (one job,
+        or processes cannot be made here: every compile is then inline)."""
         if self.pool is None and self.jobs > 1:
-            ctx = multiprocessing.get_context("spawn")
-            self.pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.jobs, mp_context=ctx, initializer=_warm)
+            try:
+                ctx = multiprocessing.get_context("spawn")
+                self.pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self.jobs, mp_context=ctx, initializer=_warm)
+            except (OSError, ValueError, ImportError):
+                self.jobs = 1
         return self.pool
 
     def warm(self):
         """Starts the compile processes now (each imports Triton and torch,
         seconds), so the first variants do not wait for them."""
         pool = self._executor()
-        if pool is not None:
-            for _ in range(self.jobs):
+        try:
+            for _ in range(self.jobs if pool is not None else 0):
                 pool.submit(_warm)
+        except (OSError, RuntimeError):
+            self.drop()
 
     def submit(self, reqs):
         """Queues compile requests; returns how many were queued. Work left

@@ -169,7 +169,7 @@ def op_hello(req):
     import triton
     rep = {"status": "ok", "protocol": PROTOCOL, "triton": triton.__version__,
            "python": sys.version.split()[0], "torch": None, "gpu": None,
-           "pid": os.getpid(), "jobs": _pool().jobs, "tools": _tools(triton)}
+           "pid": os.getpid(), "tools": _tools(triton)}
     try:
         import triton.backends
         rep["backends"] = sorted(triton.backends.backends)
@@ -186,6 +186,7 @@ def op_hello(req):
     except ImportError:
         pass
     _pool().warm()
+    rep["jobs"] = _pool().jobs
     return rep
 
 
