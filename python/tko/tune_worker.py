@@ -304,6 +304,15 @@ def handle(req):
     return rep
 
 
+def _encode(rep):
+    """The reply as one JSON line; one that cannot be (a NaN time) is an error reply."""
+    try:
+        return json.dumps(rep, allow_nan=False, default=str)
+    except ValueError as e:
+        return json.dumps({"id": rep.get("id"), "op": rep.get("op"), "status": "error",
+                           "error": "unencodable reply: %s" % e})
+
+
 def main():
     out = sys.stdout
     sys.stdout = sys.stderr
@@ -319,7 +328,7 @@ def main():
             if req.get("op") == "quit":
                 break
             rep = handle(req)
-        out.write(json.dumps(rep, allow_nan=False, default=str) + "\n")
+        out.write(_encode(rep) + "\n")
         out.flush()
         if rep.get("restart"):
             break

@@ -314,20 +314,37 @@ static void add_pair(struct tune_plan *p, size_t i, int di, size_t j, int dj)
 	add_variant(p, &n, c->src, TUNE_FROM_PAIRS);
 }
 
-/* Block and warps together (the same work per thread), two blocks against each other. */
-static void plan_pairs(struct tune_plan *p)
+/* The tuned parameter that reaches the compiler as `at`, or -1. */
+static int tuned_at(const struct tune_plan *p, enum tune_at at)
 {
-	int w = -1;
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < p->space.n; i++)
-		if (p->space.p[i].at == TUNE_AT_WARPS && p->space.p[i].tuned)
-			w = (int)i;
-	for (i = 0; w >= 0 && i < p->space.n; i++)
-		if (is_block(&p->space.p[i])) {
+		if (p->space.p[i].at == at && p->space.p[i].tuned)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Block and warps together (the same work per thread), two blocks against
+ * each other (the same block, another shape), and for a template a block
+ * doubled with one stage less (the shared memory a larger tile needs).
+ */
+static void plan_pairs(struct tune_plan *p)
+{
+	int w = tuned_at(p, TUNE_AT_WARPS), st = tuned_at(p, TUNE_AT_STAGES);
+	size_t i, j;
+
+	for (i = 0; i < p->space.n; i++) {
+		if (!is_block(&p->space.p[i]))
+			continue;
+		if (w >= 0) {
 			add_pair(p, i, 1, (size_t)w, 1);
 			add_pair(p, i, -1, (size_t)w, -1);
 		}
+		if (st >= 0 && p->space.kind == TUNE_KIND_TEMPLATE)
+			add_pair(p, i, 1, (size_t)st, -1);
+	}
 	for (i = 0; i < p->space.n; i++)
 		for (j = i + 1; is_block(&p->space.p[i]) && j < p->space.n; j++)
 			if (is_block(&p->space.p[j])) {

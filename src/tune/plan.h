@@ -19,9 +19,10 @@
  *             and again after any later phase that improves the best;
  *   pairs     two parameters moved together where one alone must first
  *             get worse: a block size and the warps both x2 or both /2
- *             (the same work per thread on more or fewer threads), and two
+ *             (the same work per thread on more or fewer threads), two
  *             block sizes one x2 and the other /2 (the same block, another
- *             shape);
+ *             shape), and for a template a tile dimension x2 with one
+ *             stage less (a larger tile the shared memory holds only so);
  *   grid      a coarse grid around the best (block sizes x4 and /4, warps
  *             x2 and /2).
  *

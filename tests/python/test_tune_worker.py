@@ -387,3 +387,9 @@ def test_short_kernels_get_more_repetitions():
         out = tune_worker.Bench(ops).run(dict(BASE, reps=50, is_reference=True), double)
         assert len(out["times_ms"]) == want, (ms, ops.batches)
         assert ops.batches[0] == 10 and ops.flushes == want
+
+
+def test_a_reply_that_cannot_be_json_is_an_error_reply():
+    line = tune_worker._encode({"id": "v1", "op": "bench", "status": "ok", "time_ms": float("nan")})
+    rep = json.loads(line)
+    assert rep["id"] == "v1" and rep["status"] == "error" and "unencodable" in rep["error"]

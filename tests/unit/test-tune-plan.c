@@ -429,6 +429,30 @@ static void test_start_found_by_another_phase_keeps_inductor_time(void **state)
 	timed_release(&p, &k, &labels);
 }
 
+static void test_template_pairs_trade_stages_for_tiles(void **state)
+{
+	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct buf labels = BUF_INIT;
+
+	(void)state;
+	o.timed = 1;
+	o.no_source = 1;
+	o.grid_max = 0;
+	o.max_variants = 0;
+	mm_template(&k);
+	base_plan(&p, &k, "sm_90", &o, "num_stages=5");
+	run_timed(&p, flat_ms, &labels);
+	/* 256x128 tiles in 5 stages need 5 x (256x64 + 64x128) x 2 = 240 KiB,
+	 * past the 227 KiB of sm_90: the descent cannot take the step alone;
+	 * with 4 stages it is 192 KiB */
+	assert_null(strstr(labels.buf, ";BLOCK_M=256;"));
+	assert_non_null(strstr(labels.buf, ";BLOCK_M=256,num_stages=4;"));
+	assert_non_null(strstr(labels.buf, ";BLOCK_N=256,num_stages=4;"));
+	timed_release(&p, &k, &labels);
+}
+
 static void test_config_text_and_json(void **state)
 {
 	struct tune_kernel k;
@@ -478,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_timed_order_hip),
 		cmocka_unit_test(test_descent_again_after_pairs),
 		cmocka_unit_test(test_start_found_by_another_phase_keeps_inductor_time),
+		cmocka_unit_test(test_template_pairs_trade_stages_for_tiles),
 		cmocka_unit_test(test_config_text_and_json),
 	};
 
