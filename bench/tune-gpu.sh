@@ -40,6 +40,8 @@ DEADLINE=${TUNE_GPU_DEADLINE_S:-285}
 STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune retime pack}
 export TKO_PYTHON="$PY"
 mkdir -p "$OUT" "$WORK"
+# absolute: tko finds its Python package beside the binary (<dir>/../python)
+[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 exec > >(tee -a "$OUT/tune-gpu.log") 2>&1
 
 step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }

@@ -3,8 +3,9 @@
  * the validity rules, the starting guess, and configs to and from text and
  * JSON.
  *
- * Ranges follow Inductor where it has one (TRITON_MAX_BLOCK: X 4096, Y and
- * Z 1024; R0_BLOCK up to 4096 in its configs) and the hardware elsewhere:
+ * Ranges follow Inductor where it has one (TRITON_MAX_BLOCK in torch's
+ * runtime/hints.py: X 4096, Y and Z 1024, R0 65536 and R1 32768, which its
+ * coordinate descent caps at the size hint) and the hardware elsewhere:
  * at most 1024 threads per block, so 32 warps on NVIDIA and 16 waves on
  * AMD; shared memory per arch (arch.c). A block larger than the next power
  * of two of its size hint only adds masked lanes, so it is not tried.
@@ -53,8 +54,8 @@ static const struct rule rules[] = {
 	{ "XBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 4096, NULL, TUNE_DIM_X, 1 },
 	{ "YBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Y, 1 },
 	{ "ZBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Z, 1 },
-	{ "R0_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 4096, NULL, TUNE_DIM_R0, 1 },
-	{ "R1_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 4096, NULL, TUNE_DIM_R1, 1 },
+	{ "R0_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 65536, NULL, TUNE_DIM_R0, 1 },
+	{ "R1_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 32768, NULL, TUNE_DIM_R1, 1 },
 	{ "BLOCK_M", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1 },
 	{ "BLOCK_N", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1 },
 	{ "BLOCK_K", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 128, NULL, -1, 1 },
