@@ -111,11 +111,10 @@ def table(doc):
     copy = doc.get("copy_gbps") or 0
     head = ("model", "kernel", "kind", "MB", "default ms", "coordesc ms", "tko ms",
             "tko/def", "tko/cd", "GB/s", "copy%", "ok")
-    lines = [head]
+    lines, errors = [head], []
     for r in doc.get("kernels") or []:
         if r.get("error"):
-            lines.append((r.get("model", "?"), r["kernel"], "-", "-", "error: " + r["error"][:60],
-                          "", "", "", "", "", "", ""))
+            errors.append("%s %s: not re-timed: %s" % (r.get("model", "?"), r["kernel"], r["error"]))
             continue
         s, g = speedups(r), gbps(r)
         ok = all(r[x].get("correct", True) for x in ("coordesc", "tko") if isinstance(r.get(x), dict))
@@ -127,6 +126,7 @@ def table(doc):
                       "yes" if ok else "NO"))
     widths = [max(len(str(x[i])) for x in lines) for i in range(len(head))]
     text = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines]
+    text += errors
     text.append("copy bandwidth %.0f GB/s (read + write, same process)" % copy)
     for c in doc.get("criteria") or evaluate(doc):
         val = " (%.3f)" % c["value"] if isinstance(c.get("value"), float) else ""
