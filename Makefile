@@ -124,14 +124,17 @@ CMD_SRC = \
 TUNE_SRC = \
 	src/tune/arch.c \
 	src/tune/grid.c \
+	src/tune/isasum.c \
 	src/tune/kernel.c \
 	src/tune/output.c \
 	src/tune/plan.c \
+	src/tune/pool.c \
 	src/tune/request.c \
 	src/tune/result.c \
 	src/tune/rewrite.c \
 	src/tune/space.c \
 	src/tune/sweep.c \
+	src/tune/variant.c \
 	src/tune/worker.c
 
 LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
@@ -192,7 +195,7 @@ valgrind: $(TKO) $(UNIT_BIN)
 
 lint:
 	shellcheck -s sh -x -e SC1091 tests/cli/*.sh script/* .ci/run
-	shellcheck -s bash tests/gpu/*.sh
+	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 
 clean:
 	rm -rf build build-asan

@@ -83,7 +83,9 @@ static json_t *doc_new(const struct tune_opts *o)
 			 "mode", o->compile_only ? "compile-only" : "gpu", "kernels", json_array());
 }
 
-static int write_md(const char *path, struct tune_sweep *s, size_t n, struct buf *err)
+/* The sweeps that ran (ran[i]), one section each. */
+static int write_md(const char *path, struct tune_sweep *s, const int *ran, size_t n,
+		    struct buf *err)
 {
 	struct atomic_file af = ATOMIC_FILE_INIT;
 	size_t i;
@@ -92,7 +94,8 @@ static int write_md(const char *path, struct tune_sweep *s, size_t n, struct buf
 		return -1;
 	fputs("# tko tune\n\n", af.fp);
 	for (i = 0; i < n; i++)
-		print_kernel(af.fp, &s[i], 1);
+		if (ran[i])
+			print_kernel(af.fp, &s[i], 1);
 	return atomic_commit(&af, err);
 }
 
@@ -126,7 +129,7 @@ static int check_target(const char *target)
 
 /* Sweeps one input; *ran says whether it got as far as running variants. */
 static int run_one(struct tune_sweep *s, const char *input, const struct tune_opts *o,
-		   json_t *doc, int *ran)
+		   struct tune_pool *pool, json_t *doc, int *ran)
 {
 	struct buf err = BUF_INIT;
 	enum tune_fail fail;
@@ -134,7 +137,7 @@ static int run_one(struct tune_sweep *s, const char *input, const struct tune_op
 	int ret = EXIT_OK;
 
 	*ran = 0;
-	if (tune_sweep_init(s, input, o, &fail, &err) < 0) {
+	if (tune_sweep_init(s, input, o, pool, &fail, &err) < 0) {
 		msg_error("%s", err.buf);
 		buf_release(&err);
 		return exit_for(fail);
@@ -164,13 +167,14 @@ int cmd_tune(int argc, const char **argv)
 	const char *json = NULL, *md = NULL;
 	long max_variants = 40;
 	struct tune_sweep *s;
+	struct tune_pool pool = TUNE_POOL_INIT;
 	struct buf err = BUF_INIT;
 	json_t *doc;
-	int n, i, tried = 0, done = 0, ran, ret = EXIT_OK;
+	int n, i, tried = 0, *ran, ret = EXIT_OK;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
 		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
-		OPT_DOUBLE(0, "budget", &o.budget_s, "SECONDS", "stop planning past this much work per kernel (default 60)"),
+		OPT_DOUBLE(0, "budget", &o.budget_s, "SECONDS", "seconds of search per kernel after its base variant (default 60)"),
 		OPT_INT(0, "max-variants", &max_variants, "N", "at most N variants per kernel (default 40)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout_s, "SECONDS", "time limit of one variant (default 300)"),
 		OPT_STRING(0, "kernel", &o.kernel, "NAME", "the kernel to tune in a file with several"),
@@ -206,27 +210,30 @@ int cmd_tune(int argc, const char **argv)
 	o.consts = &consts;
 	doc = doc_new(&o);
 	s = xcalloc((size_t)n, sizeof(*s));
+	ran = xcalloc((size_t)n, sizeof(*ran));
 	for (i = 0; i < n; i++) {
-		int r = run_one(&s[i], argv[i], &o, doc, &ran);
+		int r = run_one(&s[i], argv[i], &o, &pool, doc, &ran[i]);
 
 		tried++;
 		if (r != EXIT_OK)
 			ret = r;
-		if (!ran)
+		/* a bad kernel leaves the others to tune; a missing tool or target does not */
+		if (!ran[i] && r == EXIT_TOOL)
 			break;
-		if (!json || strcmp(json, "-"))
+		if (ran[i] && (!json || strcmp(json, "-")))
 			print_kernel(stdout, &s[i], 0);
-		done++;
 	}
 	if (json && json_write_path(doc, json, &err) < 0)
 		ret = EXIT_FAIL;
-	else if (md && write_md(md, s, (size_t)(done), &err) < 0)
+	else if (md && write_md(md, s, ran, (size_t)tried, &err) < 0)
 		ret = EXIT_FAIL;
 	if (err.len)
 		msg_error("%s", err.buf);
 	for (i = 0; i < tried; i++)
 		tune_sweep_release(&s[i]);
+	tune_pool_release(&pool);
 	free(s);
+	free(ran);
 	json_decref(doc);
 	strlist_release(&consts);
 	buf_release(&err);

@@ -1,12 +1,22 @@
 /*
  * The targets tko tune compiles for: a table of GPU architectures with
  * what the planner and the worker need to know about each (backend, wave
- * size, shared memory, whether upstream Triton can compile for it).
+ * size, shared memory, whether upstream Triton can compile for it), and
+ * the mapping from what a GPU reports to a row.
  *
- * Entry point: tune_arch_find("gfx942") returns the row, or NULL.
+ * A GPU is named by its architecture, never by its marketing name: NVIDIA
+ * by compute capability (torch.cuda.get_device_capability() (9, 0) is
+ * sm_90; PTX spellings such as sm_90a are the same row), AMD and Hygon by
+ * gcnArchName with its feature suffixes stripped ("gfx942:sramecc+:xnack-"
+ * is gfx942, DTK's "gfx936:sramecc-" is gfx936).
+ *
+ * Entry points: tune_arch_find("gfx942") returns the row, or NULL;
+ * tune_arch_of_gpu() turns the worker's description of its GPU into one.
  */
 #ifndef TKO_TUNE_ARCH_H
 #define TKO_TUNE_ARCH_H
+
+#include <jansson.h>
 
 #include "util/buf.h"
 
@@ -29,6 +39,23 @@ struct tune_arch {
 
 /* The row for `name`, or NULL. */
 const struct tune_arch *tune_arch_find(const char *name);
+
+/*
+ * The canonical spelling of an architecture name, appended to out:
+ * "gfx942:sramecc+:xnack-" -> "gfx942", "sm_90a" -> "sm_90", "SM90" ->
+ * "sm_90", "9.0" and "90" -> "sm_90". 0, or -1 when `name` is none of
+ * these forms (a marketing name such as "NVIDIA H200").
+ */
+int tune_arch_normalize(const char *name, struct buf *out);
+
+/*
+ * The row of the GPU the tune worker describes (its hello reply's "gpu":
+ * {"name", "backend", "arch", "cc": [major, minor], "arch_name"}): "arch"
+ * when it names an architecture, else the compute capability on CUDA or
+ * the gcnArchName on HIP. NULL with a line in err naming the GPU when
+ * none of them is a known row.
+ */
+const struct tune_arch *tune_arch_of_gpu(const json_t *gpu, struct buf *err);
 
 /*
  * Checks that `name` can be compiled here. Appends a one-line reason

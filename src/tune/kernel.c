@@ -61,6 +61,7 @@ void tune_kernel_init(struct tune_kernel *k)
 	k->mutated = json_array();
 	k->num_gb = -1;
 	k->fp_fusion = -1;
+	k->assert_indexing = -1;
 }
 
 void tune_kernel_release(struct tune_kernel *k)
@@ -181,6 +182,8 @@ static void read_inductor_meta(struct tune_kernel *k, const json_t *im)
 	}
 	if (json_is_number(json_object_get(im, "kernel_num_gb")))
 		k->num_gb = json_number_value(json_object_get(im, "kernel_num_gb"));
+	if (json_is_object(im))
+		k->assert_indexing = !json_is_false(json_object_get(im, "assert_indirect_indexing"));
 }
 
 static int read_decorator(struct tune_kernel *k, const json_t *dec, struct buf *err)
@@ -203,6 +206,8 @@ static int read_decorator(struct tune_kernel *k, const json_t *dec, struct buf *
 	}
 	if (json_is_boolean(fusion))
 		k->fp_fusion = json_is_true(fusion);
+	k->launch_pdl = json_is_true(json_object_get(tm, "launch_pdl"));
+	k->disable_ftz = json_is_true(json_object_get(tm, "disable_ftz"));
 	read_size_hints(k, json_object_get(dec, "size_hints"));
 	read_inductor_meta(k, json_object_get(dec, "inductor_meta"));
 	k->num_warps = (int)json_int(dec, "num_warps", 0);
@@ -236,6 +241,7 @@ int tune_kernel_from_describe(const json_t *d, const char *source,
 	if (json_is_object(bc)) {
 		json_decref(k->body_consts);
 		k->body_consts = json_deep_copy(bc);
+		k->even_k = json_is_true(json_object_get(bc, "EVEN_K"));
 	}
 	if (json_is_object(dec))
 		return read_decorator(k, dec, err);

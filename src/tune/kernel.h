@@ -55,6 +55,11 @@ struct tune_kernel {
 	double num_gb;			/* inductor_meta kernel_num_gb, or -1 */
 	int num_warps, num_stages;	/* a template decorator's values, 0 when absent */
 	int fp_fusion;			/* triton_meta enable_fp_fusion: 1, 0, or -1 unknown */
+	int assert_indexing;		/* inductor_meta assert_indirect_indexing: 1, 0, or -1 absent */
+	int launch_pdl;			/* triton_meta launch_pdl is True (CUDA launch option) */
+	int disable_ftz;		/* triton_meta disable_ftz is True: no libdevice flush-to-zero */
+	long tmpl_dims[3];		/* a template's M, N, K from its body (`M = 2048`), 0 unknown */
+	int even_k;			/* a template's EVEN_K is True: BLOCK_K must divide K */
 	long def_line, end_line;	/* first line (decorators) and last line of the function */
 };
 

@@ -69,6 +69,55 @@ static json_t *env_json(unsigned src)
 	return j;
 }
 
+static json_t *str_or_null(const char *v)
+{
+	return v ? json_string(v) : json_null();
+}
+
+static json_t *int_or_null(long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+/* The base's ISA summary, when both it and r were scanned. */
+static const struct tune_isa *base_isa(const struct tune_sweep *s, const struct tune_result *r)
+{
+	const struct tune_result *b = s->plan.base >= 0 ? result(s, (size_t)s->plan.base) : NULL;
+
+	return b && b != r && b->isa && r->isa ? b->isa : NULL;
+}
+
+/* The ISA cell: the base's summary, else what changed from it. */
+static void isa_cell(const struct tune_sweep *s, const struct tune_result *r, struct buf *out)
+{
+	const struct tune_isa *b = base_isa(s, r);
+
+	if (!r->isa)
+		return;
+	if (!b) {
+		tune_isa_text(r->isa, out);
+		return;
+	}
+	if (!tune_isa_delta(b, r->isa, out, NULL))
+		buf_adds(out, "same");
+}
+
+static void isa_json(const struct tune_sweep *s, const struct tune_result *r, json_t *j)
+{
+	const struct tune_isa *b = base_isa(s, r);
+	struct buf text = BUF_INIT;
+	json_t *delta = NULL;
+
+	if (b)
+		tune_isa_delta(b, r->isa, &text, &delta);
+	json_set_new(j, "isa", r->isa ? tune_isa_json(r->isa) : json_null());
+	json_set_new(j, "isa_delta", delta ? delta : json_null());
+	buf_reset(&text);
+	isa_cell(s, r, &text);
+	json_set_new(j, "isa_text", r->isa ? json_string(text.buf) : json_null());
+	buf_release(&text);
+}
+
 static const char *correct_text(const struct tune_result *r, int compile_only)
 {
 	if (compile_only || r->status == TUNE_ST_COMPILED)
@@ -107,6 +156,12 @@ static json_t *variant_json(const struct tune_sweep *s, const struct tune_varian
 	json_set_new(j, "source", r->source ? json_string(r->source) : NULL);
 	json_set_new(j, "files", r->files ? json_incref(r->files) : json_object());
 	json_set_new(j, "checks", r->checks ? json_incref(r->checks) : json_array());
+	json_set_new(j, "traceback", str_or_null(r->traceback));
+	json_set_new(j, "n_regs", int_or_null(r->n_regs));
+	json_set_new(j, "n_spills", int_or_null(r->n_spills));
+	json_set_new(j, "fingerprint", str_or_null(r->fingerprint));
+	json_set_new(j, "same_as", str_or_null(r->same_as));
+	isa_json(s, r, j);
 	return j;
 }
 
@@ -155,6 +210,9 @@ json_t *tune_output_json(const struct tune_sweep *s)
 	set_num(j, "wall_s", s->wall_s);
 	set_num(j, "num_gb", s->num_gb);
 	set_num(j, "peak_gbps", s->peak_gbps > 0 ? s->peak_gbps : -1);
+	json_set_new(j, "device", json_is_object(json_object_get(s->hello, "gpu"))
+		     ? json_deep_copy(json_object_get(s->hello, "gpu")) : json_null());
+	json_set_new(j, "grid_note", str_or_null(s->grid_note));
 	for (i = 0; i < s->plan.nr; i++)
 		if (s->plan.v[i].done)
 			json_array_append_new(vars, variant_json(s, &s->plan.v[i], result(s, i)));
@@ -173,11 +231,12 @@ static void cell_ms(struct table *t, double v, const char *fmt)
 
 void tune_output_table(const struct tune_sweep *s, struct table *t)
 {
+	struct buf cell = BUF_INIT;
 	size_t i;
 	double b = base_ms(s);
 
-	table_columns(t, "id|variant|status|time ms|GB/s|peak|vs base|compile ms|shared B|correct",
-		      "lllrrrrrrl");
+	table_columns(t, "id|variant|status|time ms|GB/s|peak|vs base|compile ms|shared B|correct|ISA vs base",
+		      "lllrrrrrrll");
 	for (i = 0; i < s->plan.nr; i++) {
 		const struct tune_variant *v = &s->plan.v[i];
 		const struct tune_result *r = result(s, i);
@@ -200,17 +259,28 @@ void tune_output_table(const struct tune_sweep *s, struct table *t)
 		else
 			table_cell(t, "-");
 		table_cell(t, "%s", correct_text(r, s->o->compile_only));
+		buf_reset(&cell);
+		isa_cell(s, r, &cell);
+		table_cell(t, "%s", cell.len ? cell.buf : "-");
 	}
+	buf_release(&cell);
 }
 
 void tune_output_notes(const struct tune_sweep *s, struct buf *out)
 {
 	size_t i;
 
-	for (i = 0; i < s->plan.nr && i < s->res.nr; i++)
-		if (s->plan.v[i].done && s->res.r[i].error)
-			buf_addf(out, "v%03zu %s: %s\n", i, tune_status_name(s->res.r[i].status),
-				 s->res.r[i].error);
+	for (i = 0; i < s->plan.nr && i < s->res.nr; i++) {
+		const struct tune_result *r = &s->res.r[i];
+
+		if (!s->plan.v[i].done)
+			continue;
+		if (r->error)
+			buf_addf(out, "v%03zu %s: %s\n", i, tune_status_name(r->status), r->error);
+		else if (r->same_as)
+			buf_addf(out, "v%03zu compiled to the same ISA as %s (line info aside)%s\n",
+				 i, r->same_as, r->status == TUNE_ST_DUPLICATE ? ": not timed" : "");
+	}
 }
 
 /* triton.Config({'XBLOCK': 2048}, num_warps=8, num_stages=1) */

@@ -1,6 +1,6 @@
 /*
- * The variant plan (see plan.h): the phases base -> source -> grid ->
- * descent, dedupe by key, and the budget.
+ * The variant plan (see plan.h): the phases in their order per purpose,
+ * dedupe by key, and the budget.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +25,20 @@ static const struct {
 };
 
 static const char *const origin_names[] = {
-	"autotune", "inductor", "given", "default", "source", "grid", "descent",
+	"autotune", "inductor", "given", "default", "source", "grid", "descent", "pairs",
+};
+
+/* Phase orders: what the plan is for decides what is tried first. */
+static const enum tune_phase order_compile[] = {
+	TUNE_PH_BASE, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_GRID, TUNE_PH_DESCENT, TUNE_PH_DONE,
+};
+static const enum tune_phase order_timed_cuda[] = {
+	TUNE_PH_BASE, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID, TUNE_PH_STARTS,
+	TUNE_PH_SOURCE, TUNE_PH_DONE,
+};
+static const enum tune_phase order_timed_hip[] = {
+	TUNE_PH_BASE, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID,
+	TUNE_PH_STARTS, TUNE_PH_DONE,
 };
 
 const char *tune_origin_name(enum tune_origin o)
@@ -86,7 +99,7 @@ static long find_key(const struct tune_plan *p, const char *key)
 static int derived(enum tune_origin origin)
 {
 	return origin == TUNE_FROM_SOURCE || origin == TUNE_FROM_GRID ||
-	       origin == TUNE_FROM_DESCENT;
+	       origin == TUNE_FROM_DESCENT || origin == TUNE_FROM_PAIRS;
 }
 
 /* Adds a variant unless it is invalid or planned already; its index or -1. */
@@ -134,6 +147,8 @@ int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
 	for (i = 0; i < sizeof(srcvars) / sizeof(srcvars[0]); i++)
 		if (srcvars[i].backends & (1u << arch->backend))
 			p->src_allowed |= srcvars[i].flag;
+	p->order = !opts->timed ? order_compile
+		: arch->backend == TUNE_HIP ? order_timed_hip : order_timed_cuda;
 	return 0;
 }
 
@@ -146,24 +161,73 @@ void tune_plan_release(struct tune_plan *p)
 		free(p->v[i].label);
 	}
 	free(p->v);
+	free(p->starts);
 	memset(p, 0, sizeof(*p));
 	p->base = p->best = -1;
+}
+
+/* 1 when a kept starting config has the config's key. */
+static int start_kept(const struct tune_plan *p, const char *key)
+{
+	struct buf k = BUF_INIT;
+	size_t i;
+	int found = 0;
+
+	for (i = 0; i < p->starts_nr && !found; i++) {
+		buf_reset(&k);
+		make_key(p, &p->starts[i].cfg, 0, &k);
+		found = !strcmp(k.buf, key);
+	}
+	buf_release(&k);
+	return found;
 }
 
 long tune_plan_add_base(struct tune_plan *p, const struct tune_config *cfg,
 			enum tune_origin origin, double inductor_ms)
 {
-	long i = add_variant(p, cfg, 0, origin);
+	struct buf key = BUF_INIT;
+	long i;
+	int dup;
 
-	if (i < 0)
-		return -1;
-	p->v[i].inductor_ms = inductor_ms;
 	if (p->base < 0) {
+		i = add_variant(p, cfg, 0, origin);
 		p->base = i;
+		p->v[i].inductor_ms = inductor_ms;
 		free(p->v[i].label);
 		p->v[i].label = xstrdup("base");
+		return i;
 	}
-	return i;
+	make_key(p, cfg, 0, &key);
+	dup = find_key(p, key.buf) >= 0 || start_kept(p, key.buf);
+	buf_release(&key);
+	if (dup)
+		return -1;
+	ALLOC_GROW(p->starts, p->starts_nr + 1, p->starts_alloc);
+	p->starts[p->starts_nr].cfg = *cfg;
+	p->starts[p->starts_nr].origin = origin;
+	p->starts[p->starts_nr].inductor_ms = inductor_ms;
+	p->starts_nr++;
+	return 1;
+}
+
+/* The kept starting configs; one planned already (by another phase) gets Inductor's time. */
+static void plan_starts(struct tune_plan *p)
+{
+	struct buf key = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < p->starts_nr; i++) {
+		long v;
+
+		buf_reset(&key);
+		make_key(p, &p->starts[i].cfg, 0, &key);
+		v = find_key(p, key.buf);
+		if (v < 0)
+			v = add_variant(p, &p->starts[i].cfg, 0, p->starts[i].origin);
+		if (v >= 0 && p->v[v].inductor_ms < 0)
+			p->v[v].inductor_ms = p->starts[i].inductor_ms;
+	}
+	buf_release(&key);
 }
 
 static const struct tune_variant *center(const struct tune_plan *p)
@@ -171,16 +235,26 @@ static const struct tune_variant *center(const struct tune_plan *p)
 	return &p->v[p->best >= 0 ? p->best : p->base];
 }
 
+/* src with flag added; the two buffer-ops switches exclude each other. */
+static unsigned with_flag(unsigned src, unsigned flag)
+{
+	if (flag & (TUNE_SRC_BUF_ON | TUNE_SRC_BUF_OFF))
+		src &= ~(unsigned)(TUNE_SRC_BUF_ON | TUNE_SRC_BUF_OFF);
+	return src | flag;
+}
+
+/* Each source variant, then all of them, on the best config so far. */
 static void plan_source(struct tune_plan *p)
 {
-	const struct tune_config *c = &p->v[p->base].cfg;
-	unsigned all = p->src_allowed & ~TUNE_SRC_BUF_OFF;
+	const struct tune_variant *c = center(p);
+	struct tune_config cfg = c->cfg;
+	unsigned all = p->src_allowed & ~TUNE_SRC_BUF_OFF, src = c->src;
 	size_t i;
 
 	for (i = 0; i < sizeof(srcvars) / sizeof(srcvars[0]); i++)
 		if (p->src_allowed & srcvars[i].flag)
-			add_variant(p, c, srcvars[i].flag, TUNE_FROM_SOURCE);
-	add_variant(p, c, all, TUNE_FROM_SOURCE);
+			add_variant(p, &cfg, with_flag(src, srcvars[i].flag), TUNE_FROM_SOURCE);
+	add_variant(p, &cfg, with_flag(src & ~(unsigned)TUNE_SRC_BUF_OFF, all), TUNE_FROM_SOURCE);
 }
 
 /* One step of parameter i from value v, up (dir > 0) or down; -1 when none. */
@@ -218,6 +292,67 @@ static void plan_neighbours(struct tune_plan *p)
 	}
 }
 
+/* A block size: a constexpr of a tiling dim, or a template's BLOCK_M/N/K. */
+static int is_block(const struct tune_param *t)
+{
+	return t->tuned && t->kind == TUNE_POW2 &&
+	       ((t->at == TUNE_AT_CONSTEXPR && t->dim >= 0) || t->at == TUNE_AT_BODY ||
+		(t->at == TUNE_AT_CONSTEXPR && strstr(t->name, "BLOCK")));
+}
+
+/* Moves parameters i and j one step each, in directions di and dj. */
+static void add_pair(struct tune_plan *p, size_t i, int di, size_t j, int dj)
+{
+	const struct tune_variant *c = center(p);
+	struct tune_config n = c->cfg;
+	int vi = step(&p->space.p[i], n.v[i], di), vj = step(&p->space.p[j], n.v[j], dj);
+
+	if (vi < 0 || vj < 0)
+		return;
+	n.v[i] = vi;
+	n.v[j] = vj;
+	add_variant(p, &n, c->src, TUNE_FROM_PAIRS);
+}
+
+/* The tuned parameter that reaches the compiler as `at`, or -1. */
+static int tuned_at(const struct tune_plan *p, enum tune_at at)
+{
+	size_t i;
+
+	for (i = 0; i < p->space.n; i++)
+		if (p->space.p[i].at == at && p->space.p[i].tuned)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Block and warps together (the same work per thread), two blocks against
+ * each other (the same block, another shape), and for a template a block
+ * doubled with one stage less (the shared memory a larger tile needs).
+ */
+static void plan_pairs(struct tune_plan *p)
+{
+	int w = tuned_at(p, TUNE_AT_WARPS), st = tuned_at(p, TUNE_AT_STAGES);
+	size_t i, j;
+
+	for (i = 0; i < p->space.n; i++) {
+		if (!is_block(&p->space.p[i]))
+			continue;
+		if (w >= 0) {
+			add_pair(p, i, 1, (size_t)w, 1);
+			add_pair(p, i, -1, (size_t)w, -1);
+		}
+		if (st >= 0 && p->space.kind == TUNE_KIND_TEMPLATE)
+			add_pair(p, i, 1, (size_t)st, -1);
+	}
+	for (i = 0; i < p->space.n; i++)
+		for (j = i + 1; is_block(&p->space.p[i]) && j < p->space.n; j++)
+			if (is_block(&p->space.p[j])) {
+				add_pair(p, i, 1, j, -1);
+				add_pair(p, i, -1, j, 1);
+			}
+}
+
 /* Block sizes x1, x4, /4 and warps x1, x2, /2 around the center, odometer order. */
 static void plan_grid(struct tune_plan *p)
 {
@@ -252,40 +387,47 @@ static void plan_grid(struct tune_plan *p)
 	}
 }
 
+/* The best moved by more than the noise since the last descent round. */
+static int improved(const struct tune_plan *p)
+{
+	return p->best >= 0 && p->descent_center >= 0 && p->best != p->descent_center &&
+	       p->v[p->best].time_ms < p->v[p->descent_center].time_ms * (1 - p->opts.noise);
+}
+
+static void descend(struct tune_plan *p)
+{
+	p->descent_center = (long)center(p)->index;
+	plan_neighbours(p);
+}
+
 /* Fills the queue with the next phase; 0 when the plan is complete. */
 static int advance(struct tune_plan *p)
 {
-	switch (p->phase) {
-	case TUNE_PH_BASE:
-		p->phase = TUNE_PH_SOURCE;
-		if (!p->opts.no_source)
-			plan_source(p);
+	enum tune_phase ph;
+
+	if (p->descending && !p->opts.no_search && improved(p)) {
+		descend(p);
 		return 1;
-	case TUNE_PH_SOURCE:
-		p->phase = TUNE_PH_GRID;
-		if (!p->opts.no_search)
-			plan_grid(p);
-		return 1;
-	case TUNE_PH_GRID:
-		p->phase = TUNE_PH_DESCENT;
-		if (p->opts.no_search)
-			return 1;
-		p->descent_center = (long)center(p)->index;
-		plan_neighbours(p);
-		return 1;
-	case TUNE_PH_DESCENT:
-		if (!p->opts.no_search && p->best >= 0 && p->best != p->descent_center &&
-		    p->v[p->best].time_ms < p->v[p->descent_center].time_ms * (1 - p->opts.noise)) {
-			p->descent_center = p->best;
-			plan_neighbours(p);
-			return 1;
-		}
+	}
+	ph = p->order[p->step];
+	if (ph == TUNE_PH_DONE) {
 		p->phase = TUNE_PH_DONE;
 		return 0;
-	case TUNE_PH_DONE:
-		break;
 	}
-	return 0;
+	p->step++;
+	p->phase = ph;
+	if (ph == TUNE_PH_STARTS)
+		plan_starts(p);
+	else if (ph == TUNE_PH_SOURCE && !p->opts.no_source)
+		plan_source(p);
+	else if (ph == TUNE_PH_DESCENT && !p->opts.no_search) {
+		p->descending = 1;
+		descend(p);
+	} else if (ph == TUNE_PH_PAIRS && !p->opts.no_search)
+		plan_pairs(p);
+	else if (ph == TUNE_PH_GRID && !p->opts.no_search)
+		plan_grid(p);
+	return 1;
 }
 
 static double est_cost(const struct tune_plan *p)
@@ -333,8 +475,12 @@ void tune_plan_record(struct tune_plan *p, size_t index, double time_ms,
 	v->time_ms = time_ms;
 	v->usable = usable;
 	v->done = 1;
-	p->spent_s += cost_s > 0 ? cost_s : 0;
-	p->costed++;
+	/* the base's cost is setup (inputs loaded, reference kept, a cold
+	 * compile): the budget is for the search around it */
+	if ((long)index != p->base) {
+		p->spent_s += cost_s > 0 ? cost_s : 0;
+		p->costed++;
+	}
 	if (usable && time_ms >= 0 &&
 	    (p->best < 0 || time_ms < p->v[p->best].time_ms))
 		p->best = (long)index;

@@ -4,19 +4,39 @@
  *
  * The search space is a struct tune_space (space.h).
  *
- * The search is smarter than a full grid:
- *   1. the base config (the autotuned best) and the other configs Inductor
- *      tried, so all are measured side by side;
- *   2. the source variants (hints, tl.assume, tt.pointer_range=32, the
- *      buffer-ops switch) on the base config;
- *   3. a coarse grid around the best so far (block sizes x4 and /4, warps
- *      x2 and /2), with the best source variant;
- *   4. coordinate descent: every one-step neighbour of the best, again
- *      while the best improves by more than the noise.
+ * The search is smarter than a full grid. Its phases, in an order that
+ * depends on what the plan is for:
+ *
+ *   base      the base config (the autotuned best);
+ *   starts    the other configs Inductor tried (or were given), measured
+ *             side by side with it;
+ *   source    the source variants (hints, tl.assume, tt.pointer_range=32,
+ *             the buffer-ops switch) on the best config so far;
+ *   descent   every one-step neighbour of the best (block sizes x2 and /2,
+ *             warps x2 and /2, stages +1 and -1, ...): the moves of
+ *             Inductor's coordinate descent, all of them at once; repeated
+ *             from the new best while it improves by more than the noise,
+ *             and again after any later phase that improves the best;
+ *   pairs     two parameters moved together where one alone must first
+ *             get worse: a block size and the warps both x2 or both /2
+ *             (the same work per thread on more or fewer threads), two
+ *             block sizes one x2 and the other /2 (the same block, another
+ *             shape), and for a template a tile dimension x2 with one
+ *             stage less (a larger tile the shared memory holds only so);
+ *   grid      a coarse grid around the best (block sizes x4 and /4, warps
+ *             x2 and /2).
+ *
+ * Without timings (--compile-only) the plan shows what the variants
+ * compile to: base, starts, source, grid, one descent round. With timings
+ * the order puts the best odds first, since the budget usually ends the
+ * plan: on NVIDIA the descent first (Inductor kernels already carry
+ * tt.divisibility, so hints rarely change the PTX: source variants come
+ * last, and one that compiles to the base's ISA is not timed); on AMD and
+ * DCU the source variants first (buffer ops can change every memory
+ * instruction), then the descent.
+ *
  * Variants are deduplicated by a canonical key; the plan stops at
- * max_variants or when the budget would be exceeded. Without timings
- * (--compile-only) the descent sees no improvement and stops after one
- * neighbourhood, so the plan is base, source variants, grid, neighbours.
+ * max_variants or when the budget would be exceeded.
  *
  *	struct tune_plan p;
  *	tune_plan_init(&p, &kernel, arch, &opts, &err);
@@ -54,6 +74,7 @@ enum tune_origin {
 	TUNE_FROM_SOURCE,	/* a source variant of the base config */
 	TUNE_FROM_GRID,		/* the coarse grid */
 	TUNE_FROM_DESCENT,	/* a coordinate-descent neighbour */
+	TUNE_FROM_PAIRS,	/* two parameters moved together */
 };
 
 struct tune_variant {
@@ -70,17 +91,28 @@ struct tune_variant {
 };
 
 struct tune_plan_opts {
-	double budget_s;	/* stop planning past this much work (0: no limit) */
+	double budget_s;	/* stop planning past this much work after the base (0: no limit) */
 	size_t max_variants;	/* at most this many variants (0: no limit) */
 	size_t grid_max;	/* coarse-grid points at most */
 	double noise;		/* relative improvement that counts (0.01) */
 	double first_cost_s;	/* cost guess for one variant before any was measured */
 	int no_source;		/* plan no source variants */
-	int no_search;		/* plan no grid or descent */
+	int no_search;		/* plan no grid, descent or pairs */
+	int timed;		/* variants will be timed: the order of best odds first */
 };
-#define TUNE_PLAN_OPTS_INIT { 60.0, 40, 8, 0.01, 4.0, 0, 0 }
+#define TUNE_PLAN_OPTS_INIT { 60.0, 40, 8, 0.01, 4.0, 0, 0, 0 }
 
-enum tune_phase { TUNE_PH_BASE, TUNE_PH_SOURCE, TUNE_PH_GRID, TUNE_PH_DESCENT, TUNE_PH_DONE };
+enum tune_phase {
+	TUNE_PH_BASE, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS,
+	TUNE_PH_GRID, TUNE_PH_DONE,
+};
+
+/* A starting config kept for the starts phase. */
+struct tune_start {
+	struct tune_config cfg;		/* the config */
+	enum tune_origin origin;	/* where it came from */
+	double inductor_ms;		/* Inductor's time for it, or -1 */
+};
 
 struct tune_plan {
 	struct tune_space space;	/* the parameters */
@@ -92,9 +124,14 @@ struct tune_plan {
 	long best;			/* index of the best usable timed variant, -1 */
 	long descent_center;		/* the variant whose neighbours were planned last */
 	enum tune_phase phase;		/* what the queue is filled with */
+	const enum tune_phase *order;	/* the phases, in order, ending with TUNE_PH_DONE */
+	size_t step;			/* the next phase in order */
+	int descending;			/* the descent phase has started */
+	struct tune_start *starts;	/* starting configs after the base */
+	size_t starts_nr, starts_alloc;
 	unsigned src_allowed;		/* source flags that apply to this target */
-	double spent_s;			/* recorded cost so far */
-	size_t costed;			/* variants whose cost was recorded */
+	double spent_s;			/* recorded cost so far, the base's left out */
+	size_t costed;			/* variants whose cost was recorded, the base left out */
 	int stopped;			/* budget or max_variants reached */
 	const char *stop_reason;	/* why the plan stopped early, or NULL */
 };
@@ -110,11 +147,12 @@ void tune_plan_release(struct tune_plan *p);
 
 /*
  * Adds a starting config. The first added is the base, against which
- * labels and speedups are given; `inductor_ms` is Inductor's own time for
- * it (-1 when unknown). A starting config is not held to the space's
- * validity rules (Inductor chose it; it is measured as it is), but the
- * configs derived from it are. Returns the variant's index, or -1 when
- * the config is a duplicate.
+ * labels and speedups are given, and is planned first; `inductor_ms` is
+ * Inductor's own time for it (-1 when unknown). Later ones are kept for
+ * the starts phase. A starting config is not held to the space's validity
+ * rules (Inductor chose it; it is measured as it is), but the configs
+ * derived from it are. Returns the base's index, 1 for a config kept for
+ * later, or -1 when the config is a duplicate.
  */
 long tune_plan_add_base(struct tune_plan *p, const struct tune_config *cfg,
 			enum tune_origin origin, double inductor_ms);

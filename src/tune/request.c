@@ -102,6 +102,29 @@ static json_t *attrs(const struct tune_kernel *k, unsigned src)
 	return a;
 }
 
+/*
+ * Inductor compiles its kernels with debug = assert_indirect_indexing and
+ * not HIP (_precompile_config), which keeps their tl.device_assert index
+ * checks; a variant is compiled the same way, so that it is timed with the
+ * same checks as the config it is compared with.
+ */
+static int inductor_debug(const struct tune_sweep *s)
+{
+	return s->k.kind != TUNE_KIND_USER && s->k.assert_indexing > 0 &&
+	       s->arch->backend == TUNE_CUDA;
+}
+
+/* Inductor's CUDA-only options (torch 2.11 _precompile_config). */
+static void cuda_options(const struct tune_sweep *s, json_t *opts)
+{
+	if (s->arch->backend != TUNE_CUDA)
+		return;
+	if (s->k.launch_pdl)
+		json_set_bool(opts, "launch_pdl", 1);
+	if (s->k.disable_ftz)
+		json_set_bool(opts, "enable_reflect_ftz", 0);
+}
+
 static json_t *target(const struct tune_arch *a)
 {
 	if (a->backend == TUNE_CUDA)
@@ -182,6 +205,8 @@ json_t *tune_request_new(const struct tune_sweep *s, const struct tune_variant *
 	json_object_update(consts, json_object_get(cfg, "kwargs"));
 	if (s->k.fp_fusion >= 0)
 		json_set_bool(opts, "enable_fp_fusion", s->k.fp_fusion);
+	json_set_bool(opts, "debug", inductor_debug(s));
+	cuda_options(s, opts);
 	json_set_str(req, "op", s->o->compile_only ? "compile" : "bench");
 	json_set_str(req, "id", id);
 	json_set_str(req, "source", source);

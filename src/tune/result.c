@@ -21,6 +21,7 @@ static const struct {
 	{ "launch_error", TUNE_ST_LAUNCH_ERROR },
 	{ "timeout", TUNE_ST_TIMEOUT },
 	{ "skipped", TUNE_ST_SKIPPED },
+	{ "duplicate", TUNE_ST_DUPLICATE },
 	{ "error", TUNE_ST_ERROR },
 };
 
@@ -32,6 +33,11 @@ const char *tune_status_name(enum tune_status st)
 		if (statuses[i].st == st)
 			return statuses[i].name;
 	return "error";
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
 }
 
 static int status_of(const char *name, enum tune_status *st)
@@ -54,6 +60,7 @@ struct tune_result *tune_results_at(struct tune_results *rs, size_t index)
 		for (; rs->nr <= index; rs->nr++) {
 			rs->r[rs->nr].time_ms = rs->r[rs->nr].compile_ms = -1;
 			rs->r[rs->nr].shared_bytes = -1;
+			rs->r[rs->nr].n_regs = rs->r[rs->nr].n_spills = -1;
 		}
 	}
 	return &rs->r[index];
@@ -65,7 +72,13 @@ void tune_results_release(struct tune_results *rs)
 
 	for (i = 0; i < rs->nr; i++) {
 		free(rs->r[i].error);
+		free(rs->r[i].traceback);
 		free(rs->r[i].source);
+		free(rs->r[i].fingerprint);
+		free(rs->r[i].same_as);
+		if (rs->r[i].isa)
+			tune_isa_release(rs->r[i].isa);
+		free(rs->r[i].isa);
 		json_decref(rs->r[i].files);
 		json_decref(rs->r[i].checks);
 	}
@@ -100,6 +113,14 @@ void tune_result_from_reply(struct tune_result *r, const json_t *reply)
 	tune_result_fail(r, s, json_str(reply, "error"));
 	r->compile_ms = json_num(reply, "compile_ms", -1);
 	r->shared_bytes = (long)json_int(md, "shared", -1);
+	r->n_regs = (long)json_int(md, "n_regs", -1);
+	r->n_spills = (long)json_int(md, "n_spills", -1);
+	free(r->traceback);
+	free(r->fingerprint);
+	free(r->same_as);
+	r->traceback = dup_or_null(json_str(reply, "traceback"));
+	r->fingerprint = dup_or_null(json_str(reply, "fingerprint"));
+	r->same_as = dup_or_null(json_str(reply, "same_as"));
 	json_decref(r->files);
 	json_decref(r->checks);
 	r->files = json_deep_copy(json_object_get(reply, "files"));

@@ -10,6 +10,8 @@
  *   launch_error   it compiled but the launch failed
  *   timeout        it ran past the per-variant time limit
  *   skipped        the source rewrite does not apply to this kernel
+ *   duplicate      it compiled to the same ISA as an earlier variant
+ *                  (line information aside), so it was not timed again
  *   error          the worker failed on it (crash, bad reply)
  *
  * The winner is the fastest "ok" variant, and only if it beats the base by
@@ -21,6 +23,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "tune/isasum.h"
 #include "tune/plan.h"
 #include "util/buf.h"
 
@@ -33,18 +36,24 @@ enum tune_status {
 	TUNE_ST_LAUNCH_ERROR,
 	TUNE_ST_TIMEOUT,
 	TUNE_ST_SKIPPED,
+	TUNE_ST_DUPLICATE,
 	TUNE_ST_ERROR,
 };
 
 struct tune_result {
 	enum tune_status status;	/* see above */
 	char *error;			/* one line for failures and skips, or NULL */
+	char *traceback;		/* the tail of the worker's Python traceback, or NULL */
 	double time_ms;			/* median device time, or -1 */
 	double compile_ms;		/* the worker's compile time, or -1 */
 	long shared_bytes;		/* shared memory / LDS from Triton's metadata, or -1 */
 	json_t *files;			/* stage -> path of what the worker wrote (owned), or NULL */
 	json_t *checks;			/* the worker's output comparisons (owned), or NULL */
 	char *source;			/* the variant's source file, or NULL */
+	long n_regs, n_spills;		/* what the GPU driver reported on loading it, or -1 */
+	char *fingerprint;		/* the worker's hash of its ISA without line info, or NULL */
+	char *same_as;			/* a duplicate's earlier variant ("v003"), or NULL */
+	struct tune_isa *isa;		/* its ISA summary (owned), or NULL when not scanned */
 };
 
 struct tune_results {

@@ -3,8 +3,9 @@
  * the validity rules, the starting guess, and configs to and from text and
  * JSON.
  *
- * Ranges follow Inductor where it has one (TRITON_MAX_BLOCK: X 4096, Y and
- * Z 1024; R0_BLOCK up to 4096 in its configs) and the hardware elsewhere:
+ * Ranges follow Inductor where it has one (TRITON_MAX_BLOCK in torch's
+ * runtime/hints.py: X 4096, Y and Z 1024, R0 65536 and R1 32768, which its
+ * coordinate descent caps at the size hint) and the hardware elsewhere:
  * at most 1024 threads per block, so 32 warps on NVIDIA and 16 waves on
  * AMD; shared memory per arch (arch.c). A block larger than the next power
  * of two of its size hint only adds masked lanes, so it is not tried.
@@ -53,8 +54,8 @@ static const struct rule rules[] = {
 	{ "XBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 4096, NULL, TUNE_DIM_X, 1 },
 	{ "YBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Y, 1 },
 	{ "ZBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Z, 1 },
-	{ "R0_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 4096, NULL, TUNE_DIM_R0, 1 },
-	{ "R1_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 4096, NULL, TUNE_DIM_R1, 1 },
+	{ "R0_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 65536, NULL, TUNE_DIM_R0, 1 },
+	{ "R1_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 32768, NULL, TUNE_DIM_R1, 1 },
 	{ "BLOCK_M", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1 },
 	{ "BLOCK_N", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1 },
 	{ "BLOCK_K", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 128, NULL, -1, 1 },
@@ -97,6 +98,20 @@ static int type_bytes(const char *t)
 		if (!strcmp(t, sizes[i].suffix))
 			return sizes[i].bytes;
 	return 1;
+}
+
+int tune_space_freeze(struct tune_space *s, int (*grid_param)(const struct tune_param *p,
+							      void *ctx), void *ctx)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->p[i].tuned && grid_param(&s->p[i], ctx)) {
+			s->p[i].tuned = 0;
+			n++;
+		}
+	return n;
 }
 
 int tune_space_find(const struct tune_space *s, const char *name)
@@ -187,6 +202,8 @@ void tune_space_build(struct tune_space *s, const struct tune_kernel *k,
 			add_rule(s, &rules[i], k, arch);
 	if (k->kind == TUNE_KIND_USER)
 		add_user_blocks(s, k);
+	if (k->even_k && k->tmpl_dims[2] > 0)
+		s->tmpl_k = k->tmpl_dims[2];
 	for (i = 0; i < k->nargs && !s->elt_bytes; i++)
 		if (tune_arg_is_ptr(&k->args[i]))
 			s->elt_bytes = type_bytes(k->args[i].type);
@@ -232,6 +249,14 @@ static int template_ok(const struct tune_space *s, const struct tune_config *c,
 		if (why)
 			buf_addf(why, "a %ldx%ld tile needs %ld accumulators per thread",
 				 bm, bn, bm * bn / threads);
+		return 0;
+	}
+	/* EVEN_K templates load K unmasked: a BLOCK_K that does not divide K
+	 * would read past the operands */
+	if (bk && s->tmpl_k && s->tmpl_k % bk) {
+		if (why)
+			buf_addf(why, "BLOCK_K=%ld does not divide K=%ld (the template has EVEN_K)",
+				 bk, s->tmpl_k);
 		return 0;
 	}
 	if (lds > s->arch->lds_bytes) {

@@ -57,6 +57,7 @@ struct tune_space {
 	const struct tune_arch *arch;	/* the target */
 	int elt_bytes;			/* a template's input element size, for shared memory */
 	long fixed_numel;		/* block elements fixed in the body (persistent R0_BLOCK), 1 if none */
+	long tmpl_k;			/* a template's K when its EVEN_K needs BLOCK_K to divide it, else 0 */
 };
 
 struct tune_config {
@@ -66,6 +67,15 @@ struct tune_config {
 /* Builds the space of `k` on `arch` (possibly empty). */
 void tune_space_build(struct tune_space *s, const struct tune_kernel *k,
 		      const struct tune_arch *arch);
+
+/*
+ * Keeps the parameters that decide a launch grid (`grid_param` says which)
+ * at their base values: used when tko cannot compute the grid of another
+ * block size for this kernel, so every variant reuses the captured grid.
+ * Returns how many parameters it froze.
+ */
+int tune_space_freeze(struct tune_space *s, int (*grid_param)(const struct tune_param *p,
+							      void *ctx), void *ctx);
 
 /* The space's parameter named `name`, or -1. */
 int tune_space_find(const struct tune_space *s, const char *name);

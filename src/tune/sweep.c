@@ -1,12 +1,13 @@
 /*
- * One kernel's sweep (see sweep.h): input, worker start, describe, plan,
- * and the loop over variants.
+ * One kernel's sweep (see sweep.h): input, worker start, describe, target,
+ * plan, and the loop over variants (each run by variant.c).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "tune/grid.h"
 #include "tune/request.h"
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
@@ -19,14 +20,6 @@
 
 /* Kernel sources past this are not Triton kernels. */
 #define MAX_SOURCE (16u << 20)
-/* A hello or describe needs only Triton's import. */
-#define SETUP_TIMEOUT_S 120.0
-
-static const char *const env_of[TUNE_NENV][2] = {
-	{ NULL, NULL },
-	{ "AMDGCN_USE_BUFFER_OPS=1", NULL },
-	{ "AMDGCN_USE_BUFFER_OPS=0", NULL },
-};
 
 static double now_s(void)
 {
@@ -56,44 +49,6 @@ static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
 	if (file_read(s->source, MAX_SOURCE, &s->text, err) < 0)
 		return -1;
 	return text_input_check(s->source, s->text.buf, s->text.len, err);
-}
-
-static int start_worker(struct tune_sweep *s, int env, struct buf *err)
-{
-	struct buf py = BUF_INIT, script = BUF_INIT;
-	const char *argv[3];
-	json_t *req, *rep = NULL;
-	int ret = -1;
-
-	if (worker_locate(&py, &script, err) < 0)
-		goto out;
-	argv[0] = py.buf;
-	argv[1] = script.buf;
-	argv[2] = NULL;
-	if (worker_start(&s->w[env], argv, env_of[env], err) < 0)
-		goto out;
-	req = json_pack("{s:s, s:s}", "op", "hello", "id", "hello");
-	ret = worker_call(&s->w[env], req, SETUP_TIMEOUT_S, &rep, err);
-	json_decref(req);
-	if (ret == WORKER_TIMEOUT)
-		buf_addf(err, "the tune worker did not answer within %.0f s", SETUP_TIMEOUT_S);
-	if (!ret && strcmp(json_str(rep, "status") ? json_str(rep, "status") : "", "ok")) {
-		buf_addf(err, "the tune worker ('%s') cannot start: %s", py.buf,
-			 json_str(rep, "error") ? json_str(rep, "error") : "no reason given");
-		ret = -1;
-	}
-	if (ret)
-		ret = -1;
-	if (ret)
-		json_decref(rep);
-	else if (!s->hello)
-		s->hello = rep;
-	else
-		json_decref(rep);
-out:
-	buf_release(&py);
-	buf_release(&script);
-	return ret;
 }
 
 static const json_t *choose_kernel(struct tune_sweep *s, const json_t *kernels,
@@ -132,7 +87,7 @@ static int describe(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
 				"source", s->source);
 	json_t *rep = NULL;
 	const json_t *k;
-	int ret = worker_call(&s->w[0], req, SETUP_TIMEOUT_S, &rep, err);
+	int ret = tune_pool_call(s->pool, TUNE_ENV_INHERIT, req, TUNE_SETUP_TIMEOUT_S, &rep, err);
 
 	json_decref(req);
 	*fail = TUNE_FAIL_CHILD;
@@ -153,27 +108,55 @@ static int describe(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
 	return ret;
 }
 
+/* A triton-das build registers its "hcu" backend. */
+static int has_das(const json_t *hello)
+{
+	const json_t *b;
+	size_t i;
+
+	json_array_foreach(json_object_get(hello, "backends"), i, b)
+		if (json_is_string(b) && !strcmp(json_string_value(b), "hcu"))
+			return 1;
+	return 0;
+}
+
+/* --target as given, or the GPU's; on a GPU they must agree. */
 static int pick_arch(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
 {
 	const json_t *gpu = json_object_get(s->hello, "gpu");
-	const char *name = s->o->target ? s->o->target : json_str(gpu, "arch");
+	const struct tune_arch *dev = NULL;
+	struct buf name = BUF_INIT;
+	int ret = -1;
 
 	*fail = TUNE_FAIL_TARGET;
-	if (!name) {
-		buf_adds(err, s->o->compile_only
-			 ? "--compile-only needs --target (gfx942, sm_90, ...)"
-			 : "no GPU is visible to the tune worker; use --compile-only --target ARCH");
-		return -1;
-	}
 	if (!s->o->compile_only && !json_is_object(gpu)) {
 		buf_adds(err, "no GPU is visible to the tune worker (torch with a GPU is "
-			 "needed to time variants); use --compile-only");
-		return -1;
+			 "needed to time variants); use --compile-only --target ARCH");
+		goto out;
 	}
-	if (tune_arch_check(name, 0, err) < 0)
-		return -1;
-	s->arch = tune_arch_find(name);
-	return 0;
+	if (!s->o->target && s->o->compile_only) {
+		buf_adds(err, "--compile-only needs --target (gfx942, sm_90, ...)");
+		goto out;
+	}
+	if (!s->o->compile_only && !(dev = tune_arch_of_gpu(gpu, err)) && !s->o->target)
+		goto out;
+	buf_reset(err);
+	if (s->o->target && tune_arch_normalize(s->o->target, &name) < 0)
+		buf_adds(&name, s->o->target);
+	else if (!s->o->target)
+		buf_adds(&name, dev->name);
+	if (tune_arch_check(name.buf, has_das(s->hello), err) < 0)
+		goto out;
+	s->arch = tune_arch_find(name.buf);
+	if (dev && dev != s->arch) {
+		buf_addf(err, "--target %s is not the GPU's arch (%s); timing needs the GPU's, "
+			 "or use --compile-only", s->arch->name, dev->name);
+		goto out;
+	}
+	ret = 0;
+out:
+	buf_release(&name);
+	return ret;
 }
 
 static json_t *const_value(const char *v)
@@ -326,23 +309,6 @@ static int add_bases(struct tune_sweep *s, struct buf *err)
 	return 0;
 }
 
-/* The device's copy rate: the peak that GB/s figures are a fraction of. */
-static void measure_peak(struct tune_sweep *s)
-{
-	json_t *req = json_pack("{s:s, s:s}", "op", "copy_bandwidth", "id", "copy");
-	json_t *rep = NULL;
-	struct buf err = BUF_INIT;
-
-	if (worker_call(&s->w[0], req, SETUP_TIMEOUT_S, &rep, &err) == 0 &&
-	    json_num(rep, "gbps", -1) > 0)
-		s->peak_gbps = json_num(rep, "gbps", -1);
-	else
-		msg_warn("cannot measure the copy bandwidth%s%s", err.len ? ": " : "", err.buf);
-	json_decref(req);
-	json_decref(rep);
-	buf_release(&err);
-}
-
 /* OUT/<kernel>-<target> with --out, else KERNEL_DIR/tune or ./tko-tune/<kernel>-<target>. */
 static char *out_dir(const struct tune_sweep *s)
 {
@@ -358,21 +324,93 @@ static char *out_dir(const struct tune_sweep *s)
 	return dir;
 }
 
-int tune_sweep_init(struct tune_sweep *s, const char *input,
-		    const struct tune_opts *o, enum tune_fail *fail, struct buf *err)
+/*
+ * The constexpr values of the captured config that are not search
+ * parameters (a cooperative reduction's RSPLIT, ...): every variant keeps them.
+ */
+static void captured_constants(struct tune_sweep *s)
+{
+	const json_t *cfgs = json_object_get(s->capture, "configs");
+	const json_t *best = json_array_get(cfgs, (size_t)json_int(s->capture, "best_index", 0));
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(json_object_get(best, "kwargs"), key, v) {
+		const struct tune_arg *a = tune_kernel_arg(&s->k, key);
+
+		if (a && a->type && !strcmp(a->type, "constexpr") &&
+		    !json_object_get(s->k.constants, key))
+			json_object_set(s->k.constants, key, v);
+	}
+}
+
+/* A template's M, N, K from its body, for its grid and the EVEN_K rule. */
+static void template_dims(struct tune_sweep *s)
+{
+	static const char *const names[3] = { "M", "N", "K" };
+	int i;
+
+	for (i = 0; i < 3 && s->k.kind == TUNE_KIND_TEMPLATE; i++)
+		if (rewrite_find_int(s->text.buf, s->text.len, &s->k, names[i],
+				     &s->k.tmpl_dims[i]) < 0)
+			s->k.tmpl_dims[i] = 0;
+}
+
+/* Where the grid cannot be recomputed, every variant keeps the base's. */
+static void check_grid(struct tune_sweep *s)
+{
+	struct buf why = BUF_INIT;
+
+	if (!s->o->compile_only && tune_grid_check(s, &why) < 0 &&
+	    tune_space_freeze(&s->plan.space, tune_grid_param, s) > 0) {
+		s->grid_note = buf_detach(&why, NULL);
+		msg_warn("%s: %s; its block sizes that shape the grid stay at the base's",
+			 s->k.name, s->grid_note);
+	}
+	buf_release(&why);
+}
+
+/* Triton's wheel carries cuobjdump; the ISA scan reads PTX registers with it. */
+static void tools_from_hello(const json_t *hello)
+{
+	const char *cuobjdump = json_str(json_object_get(hello, "tools"), "cuobjdump");
+
+	if (cuobjdump && !getenv("TRITON_CUOBJDUMP_PATH"))
+		setenv("TRITON_CUOBJDUMP_PATH", cuobjdump, 0);
+}
+
+static int plan(struct tune_sweep *s, struct buf *err)
 {
 	struct tune_plan_opts po = TUNE_PLAN_OPTS_INIT;
+
+	po.budget_s = s->o->budget_s;
+	po.max_variants = s->o->max_variants;
+	po.no_source = s->o->no_source;
+	po.no_search = s->o->no_search;
+	po.timed = !s->o->compile_only;
+	captured_constants(s);
+	template_dims(s);
+	if (tune_plan_init(&s->plan, &s->k, s->arch, &po, err) < 0 ||
+	    tune_request_check(&s->k, &s->plan.space, err) < 0 || add_bases(s, err) < 0)
+		return -1;
+	check_grid(s);
+	return 0;
+}
+
+int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_opts *o,
+		    struct tune_pool *pool, enum tune_fail *fail, struct buf *err)
+{
 	char *ref;
 
 	memset(s, 0, sizeof(*s));
 	s->o = o;
+	s->pool = pool;
 	s->input = xstrdup(input);
 	s->winner = -1;
 	s->num_gb = -1;
+	s->known = json_object();
 	buf_init(&s->text);
 	tune_kernel_init(&s->k);
-	for (int i = 0; i < TUNE_NENV; i++)
-		s->w[i] = (struct worker)WORKER_INIT;
 	*fail = TUNE_FAIL_INPUT;
 	if (read_input(s, input, err) < 0)
 		return -1;
@@ -383,26 +421,22 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 		return -1;
 	}
 	*fail = TUNE_FAIL_TOOL;
-	if (start_worker(s, TUNE_ENV_INHERIT, err) < 0)
+	if (tune_pool_start(pool, TUNE_ENV_INHERIT, err) < 0)
 		return -1;
+	s->hello = pool->hello;
+	s->jobs = (int)json_int(s->hello, "jobs", 1);
+	tools_from_hello(s->hello);
 	if (describe(s, fail, err) < 0 || pick_arch(s, fail, err) < 0)
 		return -1;
 	*fail = TUNE_FAIL_INPUT;
-	if (apply_args(s, err) < 0)
-		return -1;
-	po.budget_s = o->budget_s;
-	po.max_variants = o->max_variants;
-	po.no_source = o->no_source;
-	po.no_search = o->no_search;
-	if (tune_plan_init(&s->plan, &s->k, s->arch, &po, err) < 0 ||
-	    tune_request_check(&s->k, &s->plan.space, err) < 0 || add_bases(s, err) < 0)
+	if (apply_args(s, err) < 0 || plan(s, err) < 0)
 		return -1;
 	s->num_gb = s->k.num_gb;
 	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
 		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
 	s->peak_gbps = o->peak_gbps;
 	if (!o->compile_only && s->peak_gbps <= 0)
-		measure_peak(s);
+		s->peak_gbps = tune_pool_peak(pool);
 	s->out_dir = out_dir(s);
 	if (mkdir_p(s->out_dir, err) < 0)
 		return -1;
@@ -412,121 +446,19 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 	return 0;
 }
 
-int tune_sweep_edits(const struct tune_sweep *s, const struct tune_variant *v,
-		     struct rewrite *r, struct buf *why)
-{
-	const struct tune_space *sp = &s->plan.space;
-	size_t i;
-
-	if ((v->src & TUNE_SRC_HINTS) && !rewrite_hints(s->text.buf, s->text.len, &s->k, r)) {
-		buf_adds(why, "no program-id offset or 1-D index to hint");
-		return -1;
-	}
-	if ((v->src & TUNE_SRC_ASSUME) && !rewrite_assume(s->text.buf, s->text.len, &s->k, r)) {
-		buf_adds(why, "no offset or size argument to assume non-negative");
-		return -1;
-	}
-	if (v->src & TUNE_SRC_PTR32)
-		rewrite_pointer_range(s->text.buf, s->text.len, &s->k, r);
-	for (i = 0; i < sp->n; i++)
-		if (sp->p[i].at == TUNE_AT_BODY)
-			rewrite_body_const(s->text.buf, s->text.len, &s->k, sp->p[i].name,
-					   v->cfg.v[i], r);
-	return 0;
-}
-
-static int variant_source(struct tune_sweep *s, const struct tune_variant *v,
-			  struct buf *out, struct buf *why)
-{
-	struct rewrite r = REWRITE_INIT;
-	int ret = tune_sweep_edits(s, v, &r, why);
-
-	if (!ret)
-		rewrite_apply(s->text.buf, s->text.len, &r, out);
-	rewrite_release(&r);
-	return ret;
-}
-
-static int env_index(unsigned src)
-{
-	if (src & TUNE_SRC_BUF_ON)
-		return TUNE_ENV_BUF_ON;
-	if (src & TUNE_SRC_BUF_OFF)
-		return TUNE_ENV_BUF_OFF;
-	return TUNE_ENV_INHERIT;
-}
-
-const char *const *tune_sweep_env(unsigned src)
-{
-	return env_of[env_index(src)];
-}
-
-static void call_worker(struct tune_sweep *s, const struct tune_variant *v, json_t *req,
-			struct tune_result *r)
-{
-	int env = env_index(v->src), ret;
-	struct buf err = BUF_INIT;
-	json_t *rep = NULL;
-
-	if (!worker_running(&s->w[env]) && start_worker(s, env, &err) < 0) {
-		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
-		buf_release(&err);
-		return;
-	}
-	ret = worker_call(&s->w[env], req, s->o->timeout_s, &rep, &err);
-	if (ret == WORKER_TIMEOUT) {
-		char *msg = xstrfmt("ran past the %.0f s limit", s->o->timeout_s);
-
-		tune_result_fail(r, TUNE_ST_TIMEOUT, msg);
-		free(msg);
-	} else if (ret < 0) {
-		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
-	} else {
-		tune_result_from_reply(r, rep);
-	}
-	json_decref(rep);
-	buf_release(&err);
-}
-
-static void run_variant(struct tune_sweep *s, struct tune_variant *v,
-			struct tune_result *r)
-{
-	struct buf text = BUF_INIT, why = BUF_INIT, err = BUF_INIT;
-	char *dir = xstrfmt("%s/variants/%03zu", s->out_dir, v->index);
-	char *path = path_join(dir, "kernel.py");
-	json_t *req;
-
-	if (variant_source(s, v, &text, &why) < 0) {
-		tune_result_fail(r, TUNE_ST_SKIPPED, why.buf);
-	} else if (mkdir_p(dir, &err) < 0 ||
-		   write_file_atomic(path, text.buf, text.len, &err) < 0) {
-		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
-	} else {
-		free(r->source);
-		r->source = xstrdup(path);
-		req = tune_request_new(s, v, path, dir);
-		call_worker(s, v, req, r);
-		json_decref(req);
-	}
-	buf_release(&text);
-	buf_release(&why);
-	buf_release(&err);
-	free(dir);
-	free(path);
-}
-
 void tune_sweep_run(struct tune_sweep *s)
 {
 	double start = now_s();
 	struct tune_variant *v;
 
 	while ((v = tune_plan_next(&s->plan))) {
-		struct tune_result *r = tune_results_at(&s->res, v->index);
+		struct tune_result *r;
 		double t0 = now_s();
 
 		msg_progress("%s: variant %zu (%s) of %zu planned", s->k.name,
 			     v->index + 1, v->label, s->plan.nr);
-		run_variant(s, v, r);
+		tune_variant_run(s, v);
+		r = tune_results_at(&s->res, v->index);
 		tune_plan_record(&s->plan, v->index, r->time_ms, tune_result_usable(r),
 				 now_s() - t0);
 	}
@@ -539,15 +471,13 @@ void tune_sweep_run(struct tune_sweep *s)
 
 void tune_sweep_release(struct tune_sweep *s)
 {
-	int i;
-
-	for (i = 0; i < TUNE_NENV; i++)
-		worker_stop(&s->w[i]);
+	tune_variant_release(s);
 	tune_plan_release(&s->plan);
 	tune_results_release(&s->res);
 	tune_kernel_release(&s->k);
 	json_decref(s->capture);
-	json_decref(s->hello);
+	json_decref(s->known);
+	free(s->grid_note);
 	buf_release(&s->text);
 	free(s->input);
 	free(s->source);

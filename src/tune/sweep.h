@@ -11,8 +11,12 @@
  *   output     the JSON, the table and the winner's files (output.c)
  *
  * Every variant's files go under OUT/variants/NNN/: kernel.py (its
- * source) and what Triton produced (.ttir .ttgir .llir .amdgcn/.ptx
- * .hsaco/.cubin .json).
+ * source), request.json (what was asked of the worker, grid included) and
+ * what Triton produced (.ttir .ttgir .llir .amdgcn/.ptx .hsaco/.cubin
+ * .json). The workers are a struct tune_pool shared by every sweep of a
+ * run (pool.h); when they have compile processes to spare, the variants
+ * queued in the plan are sent ahead to be compiled in parallel while
+ * earlier ones are timed (variant.c).
  */
 #ifndef TKO_TUNE_SWEEP_H
 #define TKO_TUNE_SWEEP_H
@@ -22,8 +26,8 @@
 #include "tune/arch.h"
 #include "tune/kernel.h"
 #include "tune/plan.h"
+#include "tune/pool.h"
 #include "tune/result.h"
-#include "tune/worker.h"
 #include "util/buf.h"
 #include "util/opts.h"
 
@@ -59,7 +63,12 @@ enum tune_fail {
  */
 #define TUNE_REFERENCE_FILE "reference.pt"
 
-enum { TUNE_ENV_INHERIT, TUNE_ENV_BUF_ON, TUNE_ENV_BUF_OFF, TUNE_NENV };
+/* A variant's request, built ahead of its turn when it is sent to be precompiled. */
+struct tune_prep {
+	json_t *req;		/* the request (owned), or NULL */
+	int env;		/* the worker environment it runs in */
+	int sent;		/* sent to be precompiled */
+};
 
 struct tune_sweep {
 	const struct tune_opts *o;		/* borrowed */
@@ -72,8 +81,13 @@ struct tune_sweep {
 	struct tune_kernel k;			/* the kernel */
 	struct tune_plan plan;			/* the variants */
 	struct tune_results res;		/* their results */
-	struct worker w[TUNE_NENV];		/* one worker per environment */
-	json_t *hello;				/* the first worker's hello reply */
+	struct tune_pool *pool;			/* the workers (borrowed) */
+	const json_t *hello;			/* the pool's hello reply (borrowed) */
+	struct tune_prep *prep;			/* per variant, indexed like the plan */
+	size_t prep_alloc;
+	json_t *known;				/* ISA fingerprint -> id of variants timed */
+	int jobs;				/* the worker's parallel compile processes */
+	char *grid_note;			/* why the grid parameters are frozen, or NULL */
 	char *out_dir;				/* where files go */
 	const char *base_note;			/* where the base config came from */
 	long winner;				/* the winning variant, or -1 */
@@ -83,11 +97,12 @@ struct tune_sweep {
 };
 
 /*
- * Resolves the input, starts the worker, reads and plans the kernel.
- * Returns 0, or -1 with a line in err and *fail saying why.
+ * Resolves the input, starts the pool's first worker if needed, reads and
+ * plans the kernel. Returns 0, or -1 with a line in err and *fail saying
+ * why.
  */
-int tune_sweep_init(struct tune_sweep *s, const char *input,
-		    const struct tune_opts *o, enum tune_fail *fail, struct buf *err);
+int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_opts *o,
+		    struct tune_pool *pool, enum tune_fail *fail, struct buf *err);
 
 /*
  * Runs every planned variant, with progress lines. A variant's failure is
@@ -109,5 +124,17 @@ int tune_sweep_edits(const struct tune_sweep *s, const struct tune_variant *v,
 
 /* The environment entries ("NAME=value") a variant's worker runs with. */
 const char *const *tune_sweep_env(unsigned src);
+/* The pool environment (TUNE_ENV_*) of a variant's source flags. */
+int tune_sweep_env_index(unsigned src);
+
+/*
+ * Runs variant v into its result (variant.c): its source, request, the
+ * worker's reply, the ISA scan. Variants queued after it may be sent ahead
+ * to be compiled in parallel, which grows s->res: a result pointer taken
+ * before the call is stale after it.
+ */
+void tune_variant_run(struct tune_sweep *s, struct tune_variant *v);
+/* Frees the prepared requests. */
+void tune_variant_release(struct tune_sweep *s);
 
 #endif

@@ -43,6 +43,15 @@ test_expect_success 'bad numbers are usage errors' '
 	test_expect_code 2 tko tune --budget abc "$POI" 2>err
 '
 
+test_expect_success 'a bad kernel among several leaves the others tuned' '
+	test_expect_code 1 tko tune --compile-only --target gfx942 --no-search --max-variants 1 \
+		--json two.json --md two.md nope.py "$POI" >out 2>err &&
+	test_grep "nope.py" err &&
+	test "$(json_q two.json ".kernels | length")" = 1 &&
+	test "$(json_q two.json ".kernels[0].source")" = "$POI" &&
+	test "$(grep -c "^## triton_" two.md)" -eq 1
+'
+
 test_expect_success 'a missing file names the file' '
 	test_expect_code 1 tko tune --compile-only --target gfx942 nope.py 2>err &&
 	test_one_line_error err &&

@@ -7,17 +7,11 @@
 # Test bodies are single-quoted on purpose: test_expect_success evals them.
 # shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
+. "$TESTS_DIR/lib-tune.sh"
 
-TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
-export TKO_PYTHON
 POI="$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
 SIG="x_ptr=*fp32,y_ptr=*fp32,o_ptr=*fp32,n=i32:16,scale=fp32"
 export POI SIG
-
-# count PATTERN FILE: lines matching, 0 when none (grep -c exits 1 then)
-count() {
-	grep -c -E -e "$1" "$2" || :
-}
 
 test_expect_success 'an Inductor pointwise kernel: base, hints, assume, ptr32' '
 	tko tune --compile-only --target gfx942 --no-search --max-variants 4 \

@@ -53,9 +53,15 @@ test_expect_success 'the autotuned config ran first, as the reference' '
 	head -n 1 fake.log >first &&
 	test_grep "^v000 XBLOCK=1024 ref=True grid=$(($(cat xnumel) / 1024)),1,1$" first &&
 	test "$(grep -c "ref=True" fake.log)" -eq 1 &&
-	test_grep "^v001 XBLOCK=512 ref=False grid=$(($(cat xnumel) / 512)),1,1$" fake.log &&
-	test "$(json_q g.json ".kernels[0].variants[0].inductor_ms")" = 1.1 &&
-	test "$(json_q g.json ".kernels[0].variants[1].origin")" = inductor
+	test "$(json_q g.json ".kernels[0].variants[0].inductor_ms")" = 1.1
+'
+
+test_expect_success 'Inductor'"'"'s other config ran too, on its own grid, after the descent' '
+	id=$(json_q g.json ".kernels[0].variants[] | select(.config.kwargs.XBLOCK == 512 and
+		.config.num_warps == 8) | .id") &&
+	test "$(json_q g.json ".kernels[0].variants[] | select(.id == \"$id\") | .inductor_ms")" = 1.2 &&
+	test_grep "^$id XBLOCK=512 ref=False grid=$(($(cat xnumel) / 512)),1,1$" fake.log &&
+	test "$(json_q g.json ".kernels[0].variants[1].origin")" = descent
 '
 
 test_expect_success 'the wrong variant is the fastest but never wins' '

@@ -241,3 +241,155 @@ def test_inductor_modules_are_not_imported(tmp_path):
     fns = tune_worker.load_jit_functions(str(src))
     assert list(fns) == ["k"]
     assert fns["k"].arg_names == ["x_ptr", "XBLOCK"]
+
+
+# ---- the GPU's arch, fingerprints, duplicates, the compile processes ------
+
+class Props:
+    """torch.cuda.get_device_properties() as torch 2.11 fills it."""
+
+    def __init__(self, name, major, minor, gcn):
+        self.name, self.major, self.minor, self.gcnArchName = name, major, minor, gcn
+
+
+def test_gpu_arch_from_capability_not_marketing_name():
+    # torch on CUDA puts the marketing name in gcnArchName: the first H200
+    # run sent it to tko as the arch
+    h200 = Props("NVIDIA H200", 9, 0, "NVIDIA H200")
+    assert tune_worker.gpu_arch(h200, None) == "sm_90"
+    assert tune_worker.gpu_arch(Props("NVIDIA B200", 10, 0, "NVIDIA B200"), None) == "sm_100"
+    mi300 = Props("AMD Instinct MI300X", 9, 4, "gfx942:sramecc+:xnack-")
+    assert tune_worker.gpu_arch(mi300, "6.3.42131") == "gfx942"
+    assert tune_worker.gpu_arch(Props("BW", 9, 3, "gfx936:sramecc-"), "6.3.26113") == "gfx936"
+
+
+def test_hello_names_the_bundled_tools_and_compile_processes():
+    rep = talk([req(op="hello", id="h")])[0]
+    import triton
+    assert rep["tools"]["cuobjdump"] == triton.knobs.nvidia.cuobjdump.path
+    assert rep["jobs"] >= 1
+    assert "nvidia" in rep["backends"] and "amd" in rep["backends"]
+
+
+PTX = os.path.join(CORPUS, "h200-run1", "cache", "triton")
+
+
+def _ptx_files():
+    out = []
+    for d in sorted(os.listdir(PTX)):
+        for f in sorted(os.listdir(os.path.join(PTX, d))):
+            if f.endswith(".ptx"):
+                out.append(os.path.join(PTX, d, f))
+    return out
+
+
+def test_fingerprint_ignores_line_info_only():
+    import tune_compile
+    files = _ptx_files()
+    text = open(files[0]).read()
+    # the same code with every source line moved down by 2 (a hint inserted above)
+    moved = re.sub(r"(\.loc\s+\d+ )(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 2), text)
+    moved = moved.replace(".file\t1", ".file\t1 \"/elsewhere/kernel.py\" //")
+    assert moved != text
+    assert tune_compile.fingerprint(moved, "ptx") == tune_compile.fingerprint(text, "ptx")
+    # one instruction changed: another fingerprint
+    body = re.search(r"^\s+(\S* ?(ld|st)\.global[^\n]*)$", text, re.M)
+    assert body is not None
+    changed = text.replace(body.group(1), body.group(1).replace(".global", ".global.cs", 1), 1)
+    assert tune_compile.fingerprint(changed, "ptx") != tune_compile.fingerprint(text, "ptx")
+    # distinct kernels of the corpus: distinct fingerprints
+    prints = {tune_compile.fingerprint(open(f).read(), "ptx") for f in files}
+    # (compared here without debug sections, line directives, their labels and comments)
+    def bare(t):
+        t = re.sub(r"^\s*\.(loc|file)\b.*$|^\$L__\w+:$|//.*$", "",
+                   t.split("\t.section\t.debug")[0], flags=re.M)
+        return re.sub(r"\s+", "", t)
+    texts = {bare(open(f).read()) for f in files}
+    assert len(prints) == len(texts) > 20
+
+
+def test_a_variant_with_a_known_isa_is_not_timed(tmp_path):
+    # no GPU here: the duplicate answer comes before any launch
+    first = talk([req(op="compile", id="c", out_dir=str(tmp_path / "a"), **ADD_SCALE)])[0]
+    assert first["status"] == "ok" and first["fingerprint"]
+    bench = dict(ADD_SCALE, out_dir=str(tmp_path / "b"), grid=[1, 1, 1],
+                 known={first["fingerprint"]: "v000"})
+    rep = talk([req(op="bench", id="b", **bench)])[0]
+    assert rep["status"] == "duplicate" and rep["same_as"] == "v000"
+    assert os.path.exists(rep["files"]["amdgcn"])
+
+
+def test_a_request_without_a_grid_is_refused_before_launch():
+    rep = talk([req(op="bench", id="b", grid_error="grid type 'X' is not one tko tune computes",
+                    **ADD_SCALE)])[0]
+    assert rep["status"] == "error" and "no launch grid" in rep["error"]
+
+
+def test_errors_carry_their_traceback():
+    rep = talk([req(op="describe", id="d", source="/nonexistent/k.py")])[0]
+    assert rep["status"] == "error"
+    assert "FileNotFoundError" in rep["error"]
+    assert "Traceback" in rep["traceback"] and "op_describe" in rep["traceback"]
+
+
+def test_precompiled_variants_compile_in_other_processes(tmp_path):
+    env = dict(os.environ, TKO_TUNE_JOBS="2")
+    reqs = [dict(ADD_SCALE, out_dir=str(tmp_path / ("v%d" % i)),
+                 constants={"BLOCK": b}) for i, b in enumerate((256, 1024))]
+    lines = [req(op="hello", id="h"), req(op="precompile", id="p", requests=reqs)]
+    lines += [req(op="compile", id="c%d" % i, **r) for i, r in enumerate(reqs)]
+    p = subprocess.run([sys.executable, WORKER], input="\n".join(lines) + "\n", env=env,
+                       capture_output=True, text=True, timeout=300)
+    reps = [json.loads(x) for x in p.stdout.splitlines()]
+    assert reps[0]["jobs"] == 2
+    assert reps[1]["status"] == "ok" and reps[1]["queued"] == 2
+    for r, q in zip(reps[2:], reqs):
+        assert r["status"] == "ok", r
+        md = json.load(open(r["files"]["json"]))
+        assert md["num_warps"] == 4 and os.path.dirname(r["files"]["amdgcn"]) == q["out_dir"]
+    # different block sizes, different code
+    assert reps[2]["fingerprint"] != reps[3]["fingerprint"]
+
+
+def test_one_worker_keeps_each_sweeps_reference_apart(tmp_path):
+    bench = tune_worker.Bench(FakeOps([]))
+    a, b = str(tmp_path / "a.ref"), str(tmp_path / "b.ref")
+    assert bench.run(dict(BASE, is_reference=True, reference_file=a), double)["status"] == "ok"
+    # the next kernel's base is also "v000": its own reference
+    assert bench.run(dict(BASE, is_reference=True, reference_file=b),
+                     double_small_only)["status"] == "ok"
+    assert bench.run(dict(BASE, reference_file=b), double_small_only)["status"] == "ok"
+    assert bench.run(dict(BASE, reference_file=a), double_small_only)["status"] == "wrong"
+
+
+class BatchOps(FakeOps):
+    """A FakeOps that times repetitions in batches, as TorchOps does."""
+
+    def __init__(self, ms):
+        super().__init__([])
+        self.ms = ms
+        self.batches = []
+
+    def time_reps(self, launch, restore, n):
+        self.batches.append(n)
+        for _ in range(n):
+            restore()
+            self.flush_cache()
+            launch()
+        return [self.ms] * n
+
+
+def test_short_kernels_get_more_repetitions():
+    # 30 ms of timed work: 0.2 ms is 150 repetitions, 0.05 ms 600, capped at
+    # 300; 1 ms would be 30, below the requested 50
+    for ms, want in ((0.2, 150), (0.05, 300), (1.0, 50)):
+        ops = BatchOps(ms)
+        out = tune_worker.Bench(ops).run(dict(BASE, reps=50, is_reference=True), double)
+        assert len(out["times_ms"]) == want, (ms, ops.batches)
+        assert ops.batches[0] == 10 and ops.flushes == want
+
+
+def test_a_reply_that_cannot_be_json_is_an_error_reply():
+    line = tune_worker._encode({"id": "v1", "op": "bench", "status": "ok", "time_ms": float("nan")})
+    rep = json.loads(line)
+    assert rep["id"] == "v1" and rep["status"] == "error" and "unencodable" in rep["error"]

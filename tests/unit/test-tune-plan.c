@@ -16,15 +16,7 @@
 
 #include "tune/plan.h"
 #include "util/mem.h"
-
-static void add_arg(struct tune_kernel *k, const char *name, const char *type)
-{
-	ALLOC_GROW(k->args, k->nargs + 1, k->alloc);
-	memset(&k->args[k->nargs], 0, sizeof(k->args[0]));
-	k->args[k->nargs].name = xstrdup(name);
-	k->args[k->nargs].type = xstrdup(type);
-	k->nargs++;
-}
+#include "tune-test.h"
 
 static void pointwise(struct tune_kernel *k)
 {
@@ -131,6 +123,16 @@ static void test_validity_rules(void **state)
 	assert_int_equal(c.v[tune_space_find(&s, "num_stages")], 5);
 	/* 5 stages x (128x64 + 64x128) x 2 bytes = 160 KiB fit in 227 KiB */
 	assert_true(tune_config_valid(&s, &c, NULL));
+	/* EVEN_K: K is loaded unmasked, so BLOCK_K must divide it */
+	k.even_k = 1;
+	k.tmpl_dims[2] = 96;
+	tune_space_build(&s, &k, tune_arch_find("sm_90"));
+	c.v[tune_space_find(&s, "BLOCK_K")] = 32;
+	assert_true(tune_config_valid(&s, &c, NULL));
+	c.v[tune_space_find(&s, "BLOCK_K")] = 64;
+	buf_reset(&why);
+	assert_false(tune_config_valid(&s, &c, &why));
+	assert_non_null(strstr(why.buf, "BLOCK_K=64 does not divide K=96"));
 	buf_release(&why);
 	tune_kernel_release(&k);
 }
@@ -228,12 +230,13 @@ static void test_budget_and_max_variants(void **state)
 	pointwise(&k);
 	o.budget_s = 10;
 	base_plan(&p, &k, "gfx942", &o, "XBLOCK=1024,num_warps=4");
-	/* each variant costs 4 s: after two, a third would pass 10 s */
+	/* each variant costs 4 s, the base's not counted: after the base and
+	 * two more, a third would pass 10 s */
 	while ((v = tune_plan_next(&p))) {
 		tune_plan_record(&p, v->index, -1, 1, 4.0);
 		n++;
 	}
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_string_equal(p.stop_reason, "budget");
 	tune_plan_release(&p);
 
@@ -286,6 +289,170 @@ static void test_descent_follows_improvement(void **state)
 	tune_kernel_release(&k);
 }
 
+/* Runs the plan with every variant timed by ms(); returns the labels, ';'-separated. */
+static void run_timed(struct tune_plan *p, double (*ms)(const struct tune_plan *,
+						       const struct tune_variant *),
+		      struct buf *labels)
+{
+	struct tune_variant *v;
+
+	while ((v = tune_plan_next(p))) {
+		buf_addf(labels, "%s;", v->label);
+		tune_plan_record(p, v->index, ms(p, v), 1, 0.1);
+	}
+}
+
+/* A timed plan of the pointwise kernel on `arch` from XBLOCK=1024, 4 warps,
+ * with no grid phase and no variant limit (so every phase shows). */
+static void timed_plan(struct tune_plan *p, struct tune_kernel *k, const char *arch,
+		       int no_source)
+{
+	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
+
+	o.timed = 1;
+	o.no_source = no_source;
+	o.grid_max = 0;
+	o.max_variants = 0;
+	pointwise(k);
+	base_plan(p, k, arch, &o, "XBLOCK=1024,num_warps=4");
+}
+
+static void timed_release(struct tune_plan *p, struct tune_kernel *k, struct buf *labels)
+{
+	tune_plan_release(p);
+	buf_release(labels);
+	tune_kernel_release(k);
+}
+
+static double flat_ms(const struct tune_plan *p, const struct tune_variant *v)
+{
+	(void)p;
+	(void)v;
+	return 1.0;
+}
+
+static void test_timed_order_cuda(void **state)
+{
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct tune_config c;
+	struct buf labels = BUF_INIT;
+
+	(void)state;
+	timed_plan(&p, &k, "sm_90", 0);
+	c = p.v[0].cfg;
+	c.v[tune_space_find(&p.space, "XBLOCK")] = 512;
+	c.v[tune_space_find(&p.space, "num_warps")] = 8;
+	assert_int_equal(tune_plan_add_base(&p, &c, TUNE_FROM_INDUCTOR, 1.2), 1);
+	assert_int_equal(tune_plan_add_base(&p, &c, TUNE_FROM_INDUCTOR, 1.2), -1);
+	run_timed(&p, flat_ms, &labels);
+	/* by hand: the base, its four coordinate-descent neighbours, the two
+	 * moves of XBLOCK with the warps, Inductor's other config, then the
+	 * source variants, which on NVIDIA rarely change the PTX */
+	assert_string_equal(labels.buf, "base;XBLOCK=2048;XBLOCK=512;num_warps=8;num_warps=2;"
+			    "XBLOCK=2048,num_warps=8;XBLOCK=512,num_warps=2;"
+			    "XBLOCK=512,num_warps=8;+hints;+assume;+hints+assume;");
+	assert_int_equal(p.v[7].origin, TUNE_FROM_INDUCTOR);
+	assert_true(p.v[7].inductor_ms == 1.2);
+	assert_int_equal(p.phase, TUNE_PH_DONE);
+	timed_release(&p, &k, &labels);
+}
+
+static void test_timed_order_hip(void **state)
+{
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct buf labels = BUF_INIT;
+
+	(void)state;
+	timed_plan(&p, &k, "gfx942", 0);
+	run_timed(&p, flat_ms, &labels);
+	/* on AMD the source variants (buffer ops) come first */
+	assert_string_equal(labels.buf, "base;+hints;+assume;+ptr32;+bufops;+nobufops;"
+			    "+hints+assume+ptr32+bufops;XBLOCK=2048;XBLOCK=512;num_warps=8;"
+			    "num_warps=2;waves_per_eu=1;XBLOCK=2048,num_warps=8;"
+			    "XBLOCK=512,num_warps=2;");
+	timed_release(&p, &k, &labels);
+}
+
+/* Fast only where XBLOCK and the warps grew together, and more so again. */
+static double pair_ms(const struct tune_plan *p, const struct tune_variant *v)
+{
+	int x = v->cfg.v[tune_space_find(&p->space, "XBLOCK")];
+	int w = v->cfg.v[tune_space_find(&p->space, "num_warps")];
+
+	if (x == 4096 && w == 8)
+		return 0.3;
+	return x == 2048 && w == 8 ? 0.5 : 1.0;
+}
+
+static void test_descent_again_after_pairs(void **state)
+{
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct buf labels = BUF_INIT;
+
+	(void)state;
+	timed_plan(&p, &k, "sm_90", 1);
+	run_timed(&p, pair_ms, &labels);
+	/* no single step helps; the pair does, and a descent round from it
+	 * finds XBLOCK=4096 (a step no earlier phase planned) */
+	assert_non_null(strstr(labels.buf, ";XBLOCK=2048,num_warps=8;"));
+	assert_non_null(strstr(labels.buf, ";XBLOCK=4096,num_warps=8;"));
+	assert_true(strstr(labels.buf, ";XBLOCK=4096,num_warps=8;") >
+		    strstr(labels.buf, ";XBLOCK=2048,num_warps=8;"));
+	assert_int_equal(p.v[p.best].cfg.v[tune_space_find(&p.space, "XBLOCK")], 4096);
+	assert_int_equal(p.v[p.best].origin, TUNE_FROM_DESCENT);
+	timed_release(&p, &k, &labels);
+}
+
+static void test_start_found_by_another_phase_keeps_inductor_time(void **state)
+{
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct tune_config c;
+	struct buf labels = BUF_INIT;
+	size_t i, n = 0;
+
+	(void)state;
+	timed_plan(&p, &k, "sm_90", 1);
+	c = p.v[0].cfg;
+	c.v[tune_space_find(&p.space, "XBLOCK")] = 2048;
+	tune_plan_add_base(&p, &c, TUNE_FROM_INDUCTOR, 0.9);
+	run_timed(&p, flat_ms, &labels);
+	for (i = 0; i < p.nr; i++)
+		if (!strcmp(p.v[i].label, "XBLOCK=2048")) {
+			assert_true(p.v[i].inductor_ms == 0.9);
+			n++;
+		}
+	assert_int_equal(n, 1);
+	timed_release(&p, &k, &labels);
+}
+
+static void test_template_pairs_trade_stages_for_tiles(void **state)
+{
+	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct buf labels = BUF_INIT;
+
+	(void)state;
+	o.timed = 1;
+	o.no_source = 1;
+	o.grid_max = 0;
+	o.max_variants = 0;
+	mm_template(&k);
+	base_plan(&p, &k, "sm_90", &o, "num_stages=5");
+	run_timed(&p, flat_ms, &labels);
+	/* 256x128 tiles in 5 stages need 5 x (256x64 + 64x128) x 2 = 240 KiB,
+	 * past the 227 KiB of sm_90: the descent cannot take the step alone;
+	 * with 4 stages it is 192 KiB */
+	assert_null(strstr(labels.buf, ";BLOCK_M=256;"));
+	assert_non_null(strstr(labels.buf, ";BLOCK_M=256,num_stages=4;"));
+	assert_non_null(strstr(labels.buf, ";BLOCK_N=256,num_stages=4;"));
+	timed_release(&p, &k, &labels);
+}
+
 static void test_config_text_and_json(void **state)
 {
 	struct tune_kernel k;
@@ -331,6 +498,11 @@ int main(void)
 		cmocka_unit_test(test_source_variants_per_backend),
 		cmocka_unit_test(test_budget_and_max_variants),
 		cmocka_unit_test(test_descent_follows_improvement),
+		cmocka_unit_test(test_timed_order_cuda),
+		cmocka_unit_test(test_timed_order_hip),
+		cmocka_unit_test(test_descent_again_after_pairs),
+		cmocka_unit_test(test_start_found_by_another_phase_keeps_inductor_time),
+		cmocka_unit_test(test_template_pairs_trade_stages_for_tiles),
 		cmocka_unit_test(test_config_text_and_json),
 	};
 

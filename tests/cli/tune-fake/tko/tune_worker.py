@@ -6,6 +6,11 @@ XBLOCK alone: 4096 is the fastest but computes the wrong answer, 2048 is
 twice as fast as the base's 1024, everything else is slower. A bench that
 is not the base and does not name the base as its reference is an error,
 so the test also sees that tko sends references.
+
+With $TKO_FAKE_JOBS > 1 it also says it has compile processes, logs the
+"precompile" requests it gets, and gives each variant an ISA fingerprint
+made of its XBLOCK and num_warps, so a source variant of an already timed
+config is a "duplicate" when tko lists that config's fingerprint as known.
 """
 import importlib.util
 import json
@@ -19,9 +24,17 @@ spec.loader.exec_module(real)
 TIMES = {4096: (0.25, "wrong"), 2048: (0.5, "ok"), 1024: (1.0, "ok")}
 
 
+def fingerprint(req):
+    return "fp-%s-%s" % (req["constants"].get("XBLOCK"), req.get("num_warps"))
+
+
 def bench(req):
     x = req["constants"].get("XBLOCK")
     ms, status = TIMES.get(x, (1.5, "ok"))
+    fp = fingerprint(req)
+    if os.environ.get("TKO_FAKE_JOBS") and fp in (req.get("known") or {}):
+        return {"status": "duplicate", "same_as": req["known"][fp], "fingerprint": fp,
+                "compile_ms": 1.0, "files": {}, "metadata": {}}
     if not req.get("is_reference") and req.get("reference") != "v000":
         return {"status": "error", "error": "no reference"}
     log = os.environ.get("TKO_FAKE_LOG")
@@ -31,7 +44,8 @@ def bench(req):
                                                        ",".join(map(str, req["grid"]))))
     checks = [] if req.get("is_reference") else [{"inputs": "captured", "ok": status == "ok"}]
     return {"status": status, "time_ms": ms, "times_ms": [ms], "checks": checks,
-            "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0}}
+            "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0},
+            "fingerprint": fp if os.environ.get("TKO_FAKE_JOBS") else None}
 
 
 def main():
@@ -42,7 +56,12 @@ def main():
             break
         rep = {"id": req.get("id"), "op": op}
         if op == "hello":
-            rep.update(status="ok", triton="fake", gpu={"name": "fake", "arch": "sm_90"})
+            rep.update(status="ok", triton="fake", jobs=int(os.environ.get("TKO_FAKE_JOBS", "1")),
+                       gpu={"name": "fake", "backend": "cuda", "arch": "sm_90", "cc": [9, 0]})
+        elif op == "precompile":
+            with open(os.environ["TKO_FAKE_LOG"] + ".pre", "a") as f:
+                f.write(" ".join(r["id"] for r in req["requests"]) + "\n")
+            rep.update(status="ok", queued=len(req["requests"]))
         elif op == "describe":
             rep.update(real.op_describe(req))
         elif op == "copy_bandwidth":

@@ -1,0 +1,91 @@
+"""The second model of tko's tuning benchmark (bench/tune-gpu.sh): a decoder
+step with RMSNorm, rotary embedding and cross-entropy, and an AdamW step.
+
+  loss = cross_entropy(head(rms_norm(x + rotary(q_proj(rms_norm(emb(idx))))))),
+  then AdamW on one flat 18M-parameter buffer (parameters, gradients, both
+  moments: 7 x 72 MB of traffic, memory-bound).
+
+The loss is a torch.compile'd forward pass (no backward, to keep the whole
+benchmark within one 5-minute GPU call: a backward graph doubles the compile
+time and the kernels to tune); the gradients the optimizer step applies are
+seeded random tensors of the parameters' shape. Sizes make every kernel move
+tens to hundreds of MB, so they are bandwidth-bound on an H200.
+
+run(out_path) writes the outputs (torch.save) so that two runs can be compared;
+`python second.py --out FILE` does the same from the command line.
+"""
+import argparse
+
+import torch
+
+DEV = "cuda"
+TOKENS, DIM, HEADS, VOCAB = 8192, 1024, 8, 8192
+
+
+def rms_norm(x, w, eps=1e-6):
+    return x * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps).to(x.dtype) * w
+
+
+def rotary(x, cos, sin):
+    """x: (tokens, heads, head_dim); the rotate-half form of LLaMA."""
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-1)
+
+
+def rotary_tables(tokens, head_dim):
+    inv = 1.0 / (10000 ** (torch.arange(0, head_dim, 2, device=DEV).float() / head_dim))
+    ang = torch.arange(tokens, device=DEV).float()[:, None] * inv[None, :]
+    return ang.cos()[:, None, :], ang.sin()[:, None, :]
+
+
+class Decoder(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(VOCAB, DIM)
+        self.w1 = torch.nn.Parameter(torch.ones(DIM))
+        self.w2 = torch.nn.Parameter(torch.ones(DIM))
+        self.q = torch.nn.Linear(DIM, DIM, bias=False)
+        self.head = torch.nn.Linear(DIM, VOCAB, bias=False)
+
+    def forward(self, idx, targets, cos, sin):
+        h = rms_norm(self.emb(idx), self.w1)
+        q = rotary(self.q(h).view(TOKENS, HEADS, DIM // HEADS), cos, sin).view(TOKENS, DIM)
+        logits = self.head(rms_norm(h + q, self.w2))
+        return torch.nn.functional.cross_entropy(logits.float(), targets)
+
+
+def adamw_step(p, g, m, v, lr: float, step: int, beta1=0.9, beta2=0.95, eps=1e-8, wd=0.1):
+    """One AdamW update of flat buffers, in place (torch.optim.AdamW's math)."""
+    p.mul_(1 - lr * wd)
+    m.lerp_(g, 1 - beta1)
+    v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+    denom = (v / (1 - beta2 ** step)).sqrt_().add_(eps)
+    p.addcdiv_(m, denom, value=-lr / (1 - beta1 ** step))
+
+
+def run(out_path):
+    torch.manual_seed(0)
+    with torch.no_grad():
+        model = Decoder().to(DEV)
+        idx = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
+        targets = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
+        cos, sin = rotary_tables(TOKENS, DIM // HEADS)
+        loss = torch.compile(model)(idx, targets, cos, sin)
+
+        flat = torch.cat([p.detach().flatten() for p in model.parameters()])
+        grad = torch.randn_like(flat) * 1e-2
+        m, v = torch.zeros_like(flat), torch.zeros_like(flat)
+        torch.compile(adamw_step)(flat, grad, m, v, 1e-3, 1)
+    torch.cuda.synchronize()
+    torch.save({"loss": loss.cpu(), "params": flat[:4096].cpu(), "m": m[:4096].cpu()}, out_path)
+    print("DONE second", float(loss), flat.numel())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True, help="where torch.save puts the outputs")
+    run(parser.parse_args().out)
+
+
+if __name__ == "__main__":
+    main()

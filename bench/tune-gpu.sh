@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# tko tune against TorchInductor's own tuning, side by side, on a real GPU
+# (issue 6's benchmark). In one call of about five minutes on an H200:
+#
+#   capture    tko capture of the two models (tests/gpu/model.py and
+#              bench/models/second.py, one process) with Inductor's default
+#              autotuning, fresh caches                          -> RUN_A
+#   coordesc   the same with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1, fresh
+#              caches: coordinate descent's best config per kernel -> RUN_B
+#   tune       tko tune on every kernel the models launch in RUN_A, in one
+#              tko run (its workers shared), the budget per kernel chosen so
+#              that everything fits the deadline
+#   retime     bench/tune_gpu/retime.py: in one process, interleaved, the
+#              default config, coordesc's and tko's winner of every kernel,
+#              same inputs, warm-up and repetitions, L2 flushed; outputs
+#              checked against the default's; the copy bandwidth; the
+#              criteria (bench/tune_gpu/criteria.py), printed last
+#
+#   OUT=/some/dir TKO_PREBUILT=build-static/tko bash bench/tune-gpu.sh
+#
+# Needs python3 with torch and triton and a GPU; tko is carried in as
+# $TKO_PREBUILT (built where jansson is), else build/tko. Writes to $OUT (7
+# files): tune-gpu.log (everything printed), results.json and results.md
+# (per kernel the three times, speedups, correctness, GB/s and the
+# criteria), tune.json and tune.md (tko tune's own report), runs.tar.gz (both
+# RUNs and the step logs, without input blobs, binaries or IR),
+# tune-files.tar.gz (every variant's source, request and PTX, the winners).
+#
+# TUNE_GPU_DEADLINE_S (default 285) is the time the whole script aims at;
+# TUNE_GPU_STEPS picks steps (default "machine capture coordesc tune retime
+# pack"); the work folder ($TUNE_GPU_WORK, default build-tune-gpu/ in the
+# tree) survives between calls on a warm machine, so steps can be split.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:?set OUT to the folder for the results}
+WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-gpu}
+PY=${TKO_PYTHON:-python3}
+TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+DEADLINE=${TUNE_GPU_DEADLINE_S:-285}
+STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune retime pack}
+export TKO_PYTHON="$PY"
+mkdir -p "$OUT" "$WORK"
+# absolute: tko finds its Python package beside the binary (<dir>/../python)
+[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
+exec > >(tee -a "$OUT/tune-gpu.log") 2>&1
+
+step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
+want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+capture() {
+	local run=$1
+	shift
+	rm -rf "${WORK:?}/$run" "$WORK/out-$run"
+	env "$@" "$TKO" capture --out "$WORK/$run" -- "$PY" "$ROOT/bench/models/run_models.py" \
+		--out "$WORK/out-$run" >"$WORK/$run.out" 2>&1
+	echo "exit status: $?"
+	tail -4 "$WORK/$run.out"
+	echo "kernel dirs: $(find "$WORK/$run/capture/kernels" -mindepth 1 -maxdepth 1 -type d | wc -l)"
+}
+
+if want machine; then
+	step "machine"
+	"$PY" -c 'import sys, torch, triton; print("python", sys.version.split()[0], "torch", torch.__version__, "triton", triton.__version__, "gpu", torch.cuda.get_device_name(), torch.cuda.get_device_capability())'
+	nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+	"$TKO" --version || { echo "no tko at $TKO (set TKO_PREBUILT)"; exit 3; }
+fi
+
+if want capture; then
+	step "capture with Inductor's default autotuning (RUN_A)"
+	capture run-a
+fi
+
+if want coordesc; then
+	step "capture with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 (RUN_B)"
+	capture run-b TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1
+	grep -h "Improve from" "$WORK/run-b/log/model.log" | sed 's/.*coordinate_descent_tuner.py:[0-9]*\] //' | head -30
+fi
+
+if want tune; then
+	step "tko tune on every kernel the models launch"
+	mapfile -t dirs < <("$PY" "$ROOT/bench/tune_gpu/match.py" "$WORK/run-a")
+	n=${#dirs[@]}
+	# what is left, less 30 s (worker start, copy bandwidth, packing) and 5 s
+	# a kernel (its re-timing, about 3 s, and its sweep's setup: inputs
+	# loaded, base compiled and kept as the reference), shared out
+	budget=$(( (DEADLINE - SECONDS - 30 - 5 * n) / (n > 0 ? n : 1) ))
+	[ "$budget" -gt 60 ] && budget=60
+	[ "$budget" -lt 3 ] && budget=3
+	echo "$n kernels, --budget $budget s each (of search after the base; $((DEADLINE - SECONDS)) s left)"
+	rm -rf "$WORK/tune" "$WORK/tko-triton"
+	TRITON_CACHE_DIR="$WORK/tko-triton" "$TKO" tune "${dirs[@]}" --budget "$budget" \
+		--max-variants 40 --timeout 60 --out "$WORK/tune" --json "$WORK/tune.json" \
+		--md "$WORK/tune.md" >"$WORK/tune.out" 2>&1
+	echo "exit status: $?"
+	grep -E "^(winner|no variant|stopped)|: base from|tko tune:" "$WORK/tune.out" | head -60
+	cp "$WORK/tune.json" "$WORK/tune.md" "$OUT/" 2>/dev/null
+fi
+
+if want retime; then
+	step "re-time default, coordesc and tko side by side"
+	TRITON_CACHE_DIR="$WORK/tko-triton" "$PY" "$ROOT/bench/tune_gpu/retime.py" \
+		--run-a "$WORK/run-a" --run-b "$WORK/run-b" --tune "$WORK/tune.json" \
+		--json "$OUT/results.json" --md "$OUT/results.md" >"$WORK/retime.out" 2>"$WORK/retime.err"
+	echo "exit status: $?"
+	tail -5 "$WORK/retime.err"
+fi
+
+if want pack; then
+	step "pack"
+	# no input blobs, binaries or intermediate IR: the JSON, sources, logs, PTX/AMDGCN
+	skip=(--exclude=inputs --exclude='*.bin' --exclude=fxgraph --exclude=aotautograd
+	      --exclude='*.cubin' --exclude='*.hsaco' --exclude='*.llir' --exclude='*.ttir'
+	      --exclude='*.ttgir' --exclude='*.source' --exclude='*.so' --exclude='*.pt')
+	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/runs.tar.gz" run-a run-b run-a.out run-b.out \
+		tune.out retime.out retime.err 2>/dev/null)
+	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/tune-files.tar.gz" tune 2>/dev/null)
+	ls -l "$OUT"
+fi
+step "done"
+if [ -f "$OUT/results.json" ]; then
+	"$PY" "$ROOT/bench/tune_gpu/criteria.py" "$OUT/results.json"
+fi

@@ -1,0 +1,173 @@
+"""The tuning benchmark's criteria (issue 6), judged from its results file.
+
+Input: the document bench/tune_gpu/retime.py writes: per kernel the times
+of Inductor's default autotuned config, coordinate descent's config and
+tko's winner (median ms of the same interleaved repetitions), whether the
+latter two computed the default's outputs, the bytes the kernel moves, its
+kind, and tko's sweep time; and the copy bandwidth measured in the same run.
+Output: evaluate() gives one verdict per criterion, table() the short
+report the benchmark prints last, write() the JSON and Markdown files.
+
+The criteria, as the issue states them, with NOISE = 2%:
+  never_slower   tko's time <= Inductor's default autotuned time x 1.02, every kernel
+  geomean        geomean over Inductor's kernels of default / tko >= 1.15
+  vs_coordesc    tko's time <= coordinate descent's x 1.02, every kernel that has one
+  bandwidth      memory-bound kernels (pointwise and reductions without atomics)
+                 moving >= 64 MB: bytes / tko's time >= 85% of the copy bandwidth
+  sweep_time     every tko sweep took <= 60 s
+  correct        every coordesc and tko config computed the default's outputs
+A kernel tko gave no winner for counts at the default's time (the user keeps
+Inductor's config). Needs no torch: it runs on any results file.
+"""
+
+import json
+import math
+import os
+import tempfile
+
+NOISE = 0.02
+GEOMEAN_MIN = 1.15
+BANDWIDTH_MIN = 0.85
+BANDWIDTH_BYTES = 64e6
+SWEEP_MAX_S = 60.0
+MEMORY_KINDS = ("pointwise", "reduction", "persistent_reduction", "foreach")
+
+
+def _ms(row, role):
+    r = row.get(role)
+    return r.get("ms") if isinstance(r, dict) else None
+
+
+def tko_ms(row):
+    """tko's time, or the default's when tko gave no winner."""
+    return _ms(row, "tko") if _ms(row, "tko") is not None else _ms(row, "default")
+
+
+def speedups(row):
+    d, c, t = _ms(row, "default"), _ms(row, "coordesc"), tko_ms(row)
+    return {"tko_vs_default": d / t if d and t else None,
+            "tko_vs_coordesc": c / t if c and t else None,
+            "coordesc_vs_default": d / c if d and c else None}
+
+
+def gbps(row):
+    t = tko_ms(row)
+    return row.get("bytes", 0) / (t / 1e3) / 1e9 if t else None
+
+
+def memory_bound(row):
+    return row.get("kind") in MEMORY_KINDS and not row.get("atomic")
+
+
+def _verdict(name, target, failing, applies, value=None):
+    return {"name": name, "target": target, "pass": applies > 0 and not failing,
+            "applies_to": applies, "failing": failing, "value": value}
+
+
+def evaluate(doc):
+    rows = [r for r in doc.get("kernels") or [] if not r.get("error")]
+    errors = [r.get("kernel") for r in doc.get("kernels") or [] if r.get("error")]
+    copy = doc.get("copy_gbps") or 0
+    timed = [r for r in rows if _ms(r, "default") and tko_ms(r)]
+    inductor = [r for r in timed if r.get("kind") != "user"]
+    slower = [r["kernel"] for r in timed if tko_ms(r) > _ms(r, "default") * (1 + NOISE)]
+    with_cd = [r for r in timed if _ms(r, "coordesc")]
+    behind = [r["kernel"] for r in with_cd if tko_ms(r) > _ms(r, "coordesc") * (1 + NOISE)]
+    logs = [math.log(_ms(r, "default") / tko_ms(r)) for r in inductor]
+    geo = math.exp(sum(logs) / len(logs)) if logs else None
+    big = [r for r in timed if memory_bound(r) and r.get("bytes", 0) >= BANDWIDTH_BYTES]
+    slow_bw = [r["kernel"] for r in big if not copy or gbps(r) < BANDWIDTH_MIN * copy]
+    sweeps = [r for r in rows if isinstance(r.get("tko"), dict) and r["tko"].get("sweep_s") is not None]
+    long_sweeps = [r["kernel"] for r in sweeps if r["tko"]["sweep_s"] > SWEEP_MAX_S]
+    checked = [(r, role) for r in rows for role in ("coordesc", "tko")
+               if isinstance(r.get(role), dict) and "correct" in r[role]]
+    wrong = ["%s (%s)" % (r["kernel"], role) for r, role in checked if not r[role]["correct"]]
+    out = [
+        _verdict("never_slower", "tko <= Inductor default x %.2f on every kernel" % (1 + NOISE),
+                 slower, len(timed)),
+        _verdict("geomean", "geomean default / tko >= %.2f over Inductor's kernels" % GEOMEAN_MIN,
+                 [] if geo is not None and geo >= GEOMEAN_MIN else ["geomean %.3f" % (geo or 0)],
+                 len(inductor), geo),
+        _verdict("vs_coordesc", "tko <= coordesc x %.2f on every kernel" % (1 + NOISE),
+                 behind, len(with_cd)),
+        _verdict("bandwidth", "memory-bound kernels moving >= 64 MB reach >= 85%% of %.0f GB/s"
+                 % copy, slow_bw, len(big)),
+        _verdict("sweep_time", "every tko sweep <= %.0f s" % SWEEP_MAX_S, long_sweeps, len(sweeps),
+                 max((r["tko"]["sweep_s"] for r in sweeps), default=None)),
+        _verdict("correct", "coordesc's and tko's configs compute the default's outputs",
+                 wrong, len(checked)),
+    ]
+    if errors:
+        out.append(_verdict("retimed", "every kernel re-timed", errors, len(errors) + len(rows)))
+    return out
+
+
+def _f(v, fmt):
+    return fmt % v if v is not None else "-"
+
+
+def table(doc):
+    """The per-kernel table and the criteria, as text."""
+    copy = doc.get("copy_gbps") or 0
+    head = ("model", "kernel", "kind", "MB", "default ms", "coordesc ms", "tko ms",
+            "tko/def", "tko/cd", "GB/s", "copy%", "ok")
+    lines, errors = [head], []
+    for r in doc.get("kernels") or []:
+        if r.get("error"):
+            errors.append("%s %s: not re-timed: %s" % (r.get("model", "?"), r["kernel"], r["error"]))
+            continue
+        s, g = speedups(r), gbps(r)
+        ok = all(r[x].get("correct", True) for x in ("coordesc", "tko") if isinstance(r.get(x), dict))
+        lines.append((r.get("model", "?"), r["kernel"][:48], (r.get("kind") or "")[:11],
+                      _f(r.get("bytes", 0) / 1e6, "%.1f"), _f(_ms(r, "default"), "%.4f"),
+                      _f(_ms(r, "coordesc"), "%.4f"), _f(_ms(r, "tko"), "%.4f"),
+                      _f(s["tko_vs_default"], "%.2fx"), _f(s["tko_vs_coordesc"], "%.2fx"),
+                      _f(g, "%.0f"), _f(100 * g / copy if g and copy else None, "%.0f%%"),
+                      "yes" if ok else "NO"))
+    widths = [max(len(str(x[i])) for x in lines) for i in range(len(head))]
+    text = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines]
+    text += errors
+    text.append("copy bandwidth %.0f GB/s (read + write, same process)" % copy)
+    for c in doc.get("criteria") or evaluate(doc):
+        val = " (%.3f)" % c["value"] if isinstance(c.get("value"), float) else ""
+        text.append("%-4s %-12s %s%s%s" % ("PASS" if c["pass"] else "FAIL", c["name"], c["target"], val,
+                                          ": " + ", ".join(c["failing"]) if c["failing"] else ""))
+    return "\n".join(text)
+
+
+def markdown(doc):
+    rows = table(doc).splitlines()
+    return "# tko tune benchmark (%s, %s)\n\n```\n%s\n```\n" % (
+        doc.get("device"), doc.get("date"), "\n".join(rows))
+
+
+def _write_atomic(path, text):
+    fd, tmp = tempfile.mkstemp(prefix=".tune-gpu-", dir=os.path.dirname(os.path.abspath(path)))
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def write(doc, json_path, md_path=None):
+    for r in doc.get("kernels") or []:
+        if not r.get("error"):
+            r["speedup"] = speedups(r)
+            r["gbps"] = gbps(r)
+            r["copy_fraction"] = gbps(r) / doc["copy_gbps"] if gbps(r) and doc.get("copy_gbps") else None
+    _write_atomic(json_path, json.dumps(doc, indent=1, default=str) + "\n")
+    if md_path:
+        _write_atomic(md_path, markdown(doc))
+
+
+def main(argv=None):
+    import sys
+    argv = sys.argv[1:] if argv is None else argv
+    with open(argv[0], encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["criteria"] = evaluate(doc)
+    print(table(doc))
+    return 0 if all(c["pass"] for c in doc["criteria"]) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
