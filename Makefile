@@ -70,6 +70,7 @@ PARSE_SRC = \
 	src/parse/capture_events.c \
 	src/parse/config_json.c \
 	src/parse/fields.c \
+	src/parse/fx_graph.c \
 	src/parse/glog.c \
 	src/parse/inductor_log.c \
 	src/parse/inductor_wrapper.c \
@@ -92,9 +93,22 @@ PARSE_SRC = \
 	src/parse/tl_uses.c \
 	src/parse/toolver.c \
 	src/parse/triton_meta.c \
-	src/parse/triton_print.c
+	src/parse/triton_print.c \
+	src/parse/wrapper_calls.c
 
-ANALYSE_SRC =
+ANALYSE_SRC = \
+	src/analyse/analysis.c \
+	src/analyse/evidence.c \
+	src/analyse/gaps.c \
+	src/analyse/gather.c \
+	src/analyse/isa_view.c \
+	src/analyse/join.c \
+	src/analyse/measured.c \
+	src/analyse/reflect.c \
+	src/analyse/rules.c \
+	src/analyse/schema.c \
+	src/analyse/share.c \
+	src/analyse/tcache.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
