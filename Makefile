@@ -98,6 +98,7 @@ PARSE_SRC = \
 
 ANALYSE_SRC = \
 	src/analyse/analysis.c \
+	src/analyse/diff.c \
 	src/analyse/evidence.c \
 	src/analyse/gaps.c \
 	src/analyse/gather.c \
@@ -108,12 +109,21 @@ ANALYSE_SRC = \
 	src/analyse/rules.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
+	src/analyse/store.c \
 	src/analyse/tcache.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
+	src/report/diff_out.c \
+	src/report/html.c \
+	src/report/json.c \
 	src/report/jsonw.c \
-	src/report/meta_text.c
+	src/report/markdown.c \
+	src/report/meta_text.c \
+	src/report/render.c \
+	src/report/rtext.c \
+	src/report/summary.c \
+	src/report/svg.c
 
 LIVE_SRC = \
 	src/live/collect.c \
@@ -127,9 +137,12 @@ LIVE_SRC = \
 CMD_SRC = \
 	src/cmd/capture.c \
 	src/cmd/collect.c \
+	src/cmd/diff.c \
 	src/cmd/env.c \
 	src/cmd/isa.c \
+	src/cmd/investigate.c \
 	src/cmd/meta.c \
+	src/cmd/report.c \
 	src/cmd/run.c \
 	src/cmd/summarize.c \
 	src/cmd/tune.c

@@ -29,20 +29,23 @@
 #ifndef TKO_ANALYSE_ANALYSIS_H
 #define TKO_ANALYSE_ANALYSIS_H
 
+#include <stddef.h>
+
 #include "analyse/model.h"
 #include "util/buf.h"
 
 struct an_opts {
 	double peak_gbps;	/* the peak to compare against; 0: from env.json or the replay */
 	const char *replay;	/* a `tko run` JSON document; NULL: RUN/analysis/replay.json if present */
-	const char *const *tunes;	/* extra `tko tune` JSON documents, NULL-terminated, or NULL */
+	const char *const *tunes;	/* extra `tko tune` JSON documents ... */
+	size_t ntunes;			/* ... this many */
 	int isa_tools;		/* let the ISA scanner run disassemblers on binaries */
 	const char *analysis_dir;	/* where to write the tool outputs (summarize/meta/isa JSON), or NULL */
 	/* progress: called with a short phrase before each step, or NULL */
 	void (*progress)(void *data, const char *step);
 	void *progress_data;	/* passed to progress */
 };
-#define AN_OPTS_INIT { 0, NULL, NULL, 0, NULL, NULL, NULL }
+#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL }
 
 /*
  * Analyses `run_dir` into `out` (initialised by the caller, released by

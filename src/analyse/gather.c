@@ -234,7 +234,6 @@ static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *e
 static int gather_tunes(struct an_inputs *in, struct buf *err)
 {
 	struct strmap seen = STRMAP_INIT;
-	const char *const *t;
 	size_t i;
 	int ret = 0;
 
@@ -255,12 +254,12 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	strmap_release(&seen);
 	if (ret < 0)
 		return -1;
-	for (t = in->opts->tunes; t && *t; t++) {
-		json_t *doc = json_load_path(*t, err);
+	for (i = 0; i < in->opts->ntunes; i++) {
+		json_t *doc = json_load_path(in->opts->tunes[i], err);
 
 		if (!doc)
 			return -1;
-		add_tune(in, *t, doc);
+		add_tune(in, in->opts->tunes[i], doc);
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analyse/evidence.h"
+#include "analyse/isa_view.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
@@ -298,18 +299,31 @@ static const char *autotune_hash(const struct join_ref *ref)
 	return best ? best->cache_hash : NULL;
 }
 
+void an_isa_fill(struct an_isa *a, const struct isa_file_result *f, const struct isa_kernel *k,
+		 const char *shown_path, const char *module_path, const char *module_shown)
+{
+	size_t i;
+
+	a->file = xstrdup(shown_path);
+	a->isa = xstrdup(isa_kind_name(f->isa));
+	a->arch = k->arch ? xstrdup(k->arch) : NULL;
+	summarise(a, k);
+	resources(&a->res, k);
+	source_lines(a, f, k, module_path, module_shown);
+	for (i = 0; i < k->findings_nr; i++)
+		an_add_str(&a->findings, &a->nfindings, k->findings[i].message);
+}
+
 static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,
 			    const struct tc_entry *e)
 {
 	const struct an_config *c = chosen_config(k);
 	const char *mod = ref->mk ? ref->mk->file : NULL;
+	char *shown = inputs_relative(in, e->file->path);
 
-	k->isa.file = inputs_relative(in, e->file->path);
-	k->isa.isa = xstrdup(isa_kind_name(e->file->isa));
-	k->isa.arch = e->kernel->arch ? xstrdup(e->kernel->arch) : NULL;
+	an_isa_fill(&k->isa, e->file, e->kernel, shown, mod, k->module ? k->module : "kernel.py");
+	free(shown);
 	k->isa.cache_dir = xstrdup(e->cache_dir);
-	summarise(&k->isa, e->kernel);
-	resources(&k->isa.res, e->kernel);
 	if (k->isa.res.registers < 0 && c && c->n_regs >= 0 && e->file->isa != ISA_AMDGCN) {
 		char *why = xstrfmt("registers per thread (%ld) come from the autotuner's record (nreg):"
 				    " the binary was not disassembled", c->n_regs);
@@ -320,9 +334,6 @@ static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const str
 	}
 	if (k->isa.res.spills < 0 && c && c->n_spills >= 0)
 		k->isa.res.spills = c->n_spills;
-	source_lines(&k->isa, e->file, e->kernel, mod, k->module ? k->module : "kernel.py");
-	for (size_t i = 0; i < e->kernel->findings_nr; i++)
-		an_add_str(&k->isa.findings, &k->isa.nfindings, e->kernel->findings[i].message);
 }
 
 void isa_view_fill(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,
