@@ -236,7 +236,7 @@ static const struct rf_field kernel_fields[] = {
 	RF_S(T, "isa", isa, &an_isa_desc, RF_OPTIONAL),
 	RF_S(T, "tune", tune, &tune_desc, RF_OPTIONAL),
 	RF_F(T, "decision", RF_STR, decision),
-	RF_F(T, "action", RF_STR, action),
+	RF_FX(T, "action", RF_STR, action, RF_NODIFF),
 	RF_A(T, "rules", fired, nfired, &fired_desc),
 	RF_A(T, "gaps", gaps, ngaps, &gap_desc),
 	RF_FEND,

@@ -6,11 +6,16 @@
 #ifndef TKO_ANALYSE_STORE_H
 #define TKO_ANALYSE_STORE_H
 
+#include <stdio.h>
+
 #include "analyse/model.h"
 #include "util/buf.h"
 
 /* The file name of the model inside an analysis directory. */
 #define AN_STORE_FILE "kernels.json"
+
+/* Writes r as a JSON document saying `tool` to fp (numbers to 17 digits). 0 or -1. */
+int an_store_write(FILE *fp, const struct an_run *r, const char *tool);
 
 /* Writes r to path atomically. 0, or -1 with one line in err. */
 int an_store_save(const struct an_run *r, const char *path, struct buf *err);

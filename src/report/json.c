@@ -5,17 +5,13 @@
  * so `tko report --json` output can be read back by `tko report` and
  * `tko diff`.
  */
-#include "analyse/schema.h"
+#include "analyse/store.h"
 #include "report/writer.h"
 #include "banned.h"
 
 static void json_begin(FILE *fp, const struct an_run *r)
 {
-	json_t *doc = an_run_to_json(r, "tko report");
-
-	json_dumpf(doc, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	fputc('\n', fp);
-	json_decref(doc);
+	an_store_write(fp, r, "tko report");
 }
 
 const struct report_writer report_json = {
