@@ -21,6 +21,7 @@
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
+#include "util/walk.h"
 #include "banned.h"
 
 char *inputs_path(const struct an_inputs *in, const char *rel)
@@ -161,16 +162,49 @@ static void gather_meta(struct an_inputs *in, struct buf *err)
 	index_modules(in);
 }
 
+/*
+ * The files of a Triton cache entry worth scanning: its assembly text
+ * (Triton names it <kernel>.ptx / .amdgcn; .s and .sass from other
+ * tools), and with --isa-tools its binary too. Skipping the IR stages and
+ * JSON files by name, instead of letting the scanner sniff each one,
+ * halves the system time on a large cache; the scanner still reads each
+ * file's <kernel>.json sibling for num_warps and shared memory.
+ */
+static int asm_file(const char *path, int tools)
+{
+	static const char *const text[] = { ".ptx", ".amdgcn", ".s", ".sass", NULL };
+	static const char *const bin[] = { ".cubin", ".hsaco", NULL };
+	const char *dot = strrchr(path_base(path), '.');
+	size_t i;
+
+	for (i = 0; dot && text[i]; i++)
+		if (!strcmp(dot, text[i]))
+			return 1;
+	for (i = 0; dot && tools && bin[i]; i++)
+		if (!strcmp(dot, bin[i]))
+			return 1;
+	return 0;
+}
+
 static void gather_isa(struct an_inputs *in)
 {
 	struct isa_options o = ISA_OPTIONS_INIT;
 	char *cache = inputs_path(in, "cache/triton");
+	struct strlist files = STRLIST_INIT;
 	struct buf err = BUF_INIT;
+	size_t i;
 
 	progress(in, "scanning the Triton cache's assembly");
 	o.no_tools = !in->opts->isa_tools;
-	if (is_dir(cache))
-		isa_scan_path(cache, &o, &in->isa, &err);
+	if (is_dir(cache) && walk_files(cache, &files, &err) == 0) {
+		for (i = 0; i < files.nr; i++) {
+			if (!asm_file(files.v[i], in->opts->isa_tools))
+				continue;
+			if (isa_scan_path(files.v[i], &o, &in->isa, &err) < 0)
+				buf_reset(&err);	/* a bad file in the cache is not the RUN's failure */
+		}
+	}
+	walk_release(&files);
 	tcache_build(&in->tc, &in->isa);
 	free(cache);
 	buf_release(&err);

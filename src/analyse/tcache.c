@@ -109,7 +109,8 @@ static void pick(const struct tcache *tc, const struct tc_query *q,
 	for (i = 0; i < tc->nr; i++) {
 		const struct tc_entry *e = &tc->v[i];
 
-		if (!keep(e, q) || !arch_ok(e, q) || strcmp(e->kernel->name, q->name))
+		/* the cheap tests first: keep() may compare whole files */
+		if (strcmp(e->kernel->name, q->name) || !arch_ok(e, q) || !keep(e, q))
 			continue;
 		if (!n++)
 			first = e;

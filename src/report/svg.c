@@ -11,7 +11,7 @@ enum {
 	TEXT_W = 170,		/* value text right of the bars */
 	ROW_H = 20,		/* one bar */
 	TOP = 26,		/* title and reference label */
-	LABEL_CHARS = 52,	/* labels are cut to this many characters */
+	LABEL_CHARS = 46,	/* labels are cut to this many characters (about LABEL_W at 12px) */
 };
 
 void xml_escape(FILE *fp, const char *s)
