@@ -50,22 +50,18 @@ char *module_key_of_path(const char *path)
 	return xstrndup(b, n);
 }
 
-/* The parts of DESIGN.md's RUN layout; a directory with none is not a RUN. */
+/*
+ * A RUN as summarize knows it (log/, capture events, cache/inductor/,
+ * tko-run.json), or one holding only a Triton cache or an env.json.
+ */
 static int looks_like_run(const char *dir)
 {
-	static const char *const parts[] = {
-		"log", "capture", "cache/inductor", "cache/triton", "tko-run.json", "env.json",
-	};
-	size_t i;
-	int found = 0;
+	char *triton = path_join(dir, "cache/triton"), *env = path_join(dir, "env.json");
+	int found = runpath_is_run(dir) || is_dir(triton) || is_file(env);
 
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]) && !found; i++) {
-		char *p = path_join(dir, parts[i]);
-
-		found = is_dir(p) || is_file(p);
-		free(p);
-	}
-	return found || runpath_is_run(dir);
+	free(triton);
+	free(env);
+	return found;
 }
 
 static void progress(const struct an_inputs *in, const char *step)

@@ -271,16 +271,6 @@ out:
 	return same;
 }
 
-static const struct an_config *chosen_config(const struct an_kernel *k)
-{
-	size_t i;
-
-	for (i = 0; i < k->nconfigs; i++)
-		if (k->configs[i].chosen)
-			return &k->configs[i];
-	return NULL;
-}
-
 /* num_warps=N in a config's text, or -1. */
 static long config_long(const struct an_config *c, const char *key)
 {
@@ -317,7 +307,7 @@ void an_isa_fill(struct an_isa *a, const struct isa_file_result *f, const struct
 static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,
 			    const struct tc_entry *e)
 {
-	const struct an_config *c = chosen_config(k);
+	const struct an_config *c = an_kernel_chosen(k);
 	const char *mod = ref->mk ? ref->mk->file : NULL;
 	char *shown = inputs_relative(in, e->file->path);
 
@@ -339,7 +329,7 @@ static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const str
 void isa_view_fill(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,
 		   const char *cache_hash)
 {
-	const struct an_config *c = chosen_config(k);
+	const struct an_config *c = an_kernel_chosen(k);
 	struct same_ctx sc = { in, ref->mk ? ref->mk->file : NULL };
 	struct tc_query q = { k->name, k->arch, cache_hash ? cache_hash : autotune_hash(ref),
 			      ref->block && !ref->block->resolved ? NULL : k->module_key,

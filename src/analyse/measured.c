@@ -204,12 +204,9 @@ static int table_for(const struct an_kernel *k, const char *table)
 
 static int chosen_timed(const struct an_kernel *k)
 {
-	size_t i;
+	const struct an_config *c = an_kernel_chosen(k);
 
-	for (i = 0; i < k->nconfigs; i++)
-		if (k->configs[i].chosen && (!isnan(k->configs[i].time_ms) || !isnan(k->configs[i].replay_ms)))
-			return 1;
-	return 0;
+	return c && (!isnan(c->time_ms) || !isnan(c->replay_ms));
 }
 
 /*

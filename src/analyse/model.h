@@ -294,6 +294,9 @@ void an_add_gap(struct an_gap **v, size_t *nr, const char *what, const char *com
 void an_add_str(char ***v, size_t *nr, const char *s);
 void an_run_note(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The config the kernel ran with (the first marked chosen), or NULL. */
+const struct an_config *an_kernel_chosen(const struct an_kernel *k);
+
 /* The kernel with this id, or NULL. */
 struct an_kernel *an_run_find(const struct an_run *r, const char *id);
 

@@ -353,6 +353,16 @@ void an_run_note(struct an_run *r, const char *fmt, ...)
 	r->notes[r->nnotes++] = buf_detach(&b, NULL);
 }
 
+const struct an_config *an_kernel_chosen(const struct an_kernel *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nconfigs; i++)
+		if (k->configs[i].chosen)
+			return &k->configs[i];
+	return NULL;
+}
+
 struct an_kernel *an_run_find(const struct an_run *r, const char *id)
 {
 	size_t i;

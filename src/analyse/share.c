@@ -27,20 +27,10 @@ static void set_peak(struct an_run *r, double peak_opt, const char *env_path,
 	}
 }
 
-static const struct an_config *chosen(const struct an_kernel *k)
-{
-	size_t i;
-
-	for (i = 0; i < k->nconfigs; i++)
-		if (k->configs[i].chosen)
-			return &k->configs[i];
-	return NULL;
-}
-
 /* Where time_ms comes from, with its sentence. */
 static void set_time(struct an_kernel *k)
 {
-	const struct an_config *c = chosen(k);
+	const struct an_config *c = an_kernel_chosen(k);
 	char *table = k->time_note;
 
 	k->time_note = NULL;
