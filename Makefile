@@ -132,6 +132,7 @@ LIVE_SRC = \
 	src/live/outdir.c \
 	src/live/pyenv.c \
 	src/live/replay.c \
+	src/live/replay_store.c \
 	src/live/rundir.c
 
 CMD_SRC = \

@@ -39,6 +39,7 @@ DEFAULT_MAX_BYTES = 16 << 30
 # Modules whose import triggers a patch, and the function that patches them.
 _TARGETS = {
     "torch._inductor.runtime.triton_heuristics": ("tko.inductor_hooks", "patch"),
+    "torch._inductor.runtime.benchmarking": ("tko.inductor_hooks", "patch_benchmarking"),
     "triton.runtime.autotuner": ("tko.triton_hooks", "patch_autotuner"),
     "triton.runtime.jit": ("tko.triton_hooks", "patch_jit"),
 }
@@ -106,6 +107,10 @@ class Kernel:
         self.kind = kind                  # "inductor", "user_autotune" or "user_jit"
         self.source = source              # what kernel.py holds
         self.source_file = source_file    # where the source came from
+        # What kernel.py holds: "inductor_module" (the generated module file),
+        # "function_only" (no module was found: JITFunction.src alone) or
+        # "tko_module" (a module tko wrote around a hand-written kernel).
+        self.source_kind = None
         text = source if hash_source is None else hash_source
         if isinstance(text, str):
             text = text.encode("utf-8", "replace")
@@ -148,6 +153,8 @@ class Session:
         self.started = False
         self.ended = False
         self.errors = 0
+        self.installing = 0               # > 0 while a patcher runs
+        self.pending = []                 # its error events, written once its hooks are known
 
     # Events.
 
@@ -167,12 +174,27 @@ class Session:
                   "message": message or str(exc) or repr(exc)}
         if kernel is not None:
             fields.update(kernel.fields())
+        line = f"error ({stage}): {fields['message']}" + \
+            (f" [{kernel.name}]" if kernel is not None else "")
+        if self.installing:
+            # The first event writes session_start, whose `hooks` must list
+            # what the patcher installed: its errors wait for it to finish.
+            self.pending.append((fields, line))
+            return
+        self._write_error(fields, line)
+
+    def _write_error(self, fields, line):
         try:
             self.emit("error", **fields)
-            self.log(f"error ({stage}): {fields['message']}"
-                     + (f" [{kernel.name}]" if kernel is not None else ""))
+            self.log(line)
         except Exception:
             pass
+
+    def flush_pending(self):
+        """Writes the error events a patcher raised, now that its hooks are listed."""
+        pending, self.pending = self.pending, []
+        for fields, line in pending:
+            self._write_error(fields, line)
 
     def end(self, exit_status=None):
         with self.lock:
@@ -297,11 +319,15 @@ def apply_patch(fullname, module):
     if sess is None:
         return
     modname, fnname = _TARGETS[fullname]
+    sess.installing += 1
     try:
         patcher = getattr(__import__(modname, fromlist=[fnname]), fnname)
         sess.hooks.extend(patcher(module, sess))
     except Exception as e:
         sess.error("install", e, message=f"cannot patch {fullname}: {e}")
+    finally:
+        sess.installing -= 1
+        sess.flush_pending()
 
 
 def install(capture_dir=None, regex=None, max_bytes=None, stderr=None):

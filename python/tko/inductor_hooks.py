@@ -17,6 +17,18 @@ inside these methods):
   _make_launchers(self)
       every compiled config with n_regs / n_spills / shared / cache_hash,
       before autotuning drops all but the winner.
+  copy_args_to_cpu_if_needed(self, *args, **kwargs) -> {name: (arg, cpu_arg)}
+      called by bench before timing: with optimize_mem, a mutated argument
+      whose storage exceeds max_memory_allocated() - memory_allocated() is
+      kept in pinned host memory, and bench's timed kernel_call copies it
+      back after every launch (restore_args_from_cpu), so that host-to-device
+      copy is part of the time Inductor logs. Which arguments took that path,
+      and the budget, are recorded per timed config.
+  InductorBenchmarker.get_event_pairs(self, iters)
+      (torch/_inductor/runtime/benchmarking.py) benchmark_gpu asks it for the
+      event pairs of its estimation and measurement loops; with its one
+      warm-up call that counts the timed calls of a bench, which with bench's
+      wall time tells whether the host or the GPU paced the measurement.
 
 Single-config kernels and autotune-cache hits never reach bench; their one
 config is self.launchers[0] and self.autotune_cache_info says why. Entry
@@ -29,7 +41,7 @@ import sys
 import threading
 import time
 
-from . import capture, configs, kerneldir
+from . import capture, configs, kerneldir, modsrc
 from . import snapshot as snap_mod
 from .events import json_safe
 
@@ -55,6 +67,7 @@ class _Tuning:
         self.benchmarked = []     # (launcher, ms) from benchmark_all_configs
         self.extra = []           # (launcher, ms) from bench calls outside it
         self.bench_ms = None      # wall time of benchmark_all_configs
+        self.bench_info = {}      # id(launcher) -> (launcher, the bench fields of its last bench)
         self.in_bench_all = 0
         self.result = None        # the autotune event's fields, once known
         self.quick = set()        # cheap launch signatures already seen
@@ -75,11 +88,27 @@ def patch(module, sess):
     hooks = capture.patch_methods(
         sess, cls, "CachingAutotuner",
         (("run", _wrap_run), ("benchmark_all_configs", _wrap_benchmark_all),
-         ("bench", _wrap_bench), ("_make_launchers", _wrap_make_launchers)),
+         ("bench", _wrap_bench), ("_make_launchers", _wrap_make_launchers),
+         ("copy_args_to_cpu_if_needed", _wrap_copy_args)),
         "that part of the capture is skipped")
     for sub in _subclasses(cls):
         if "run" in sub.__dict__ and capture.wrap_method(sub, "run", _wrap_run):
             hooks.append(f"{sub.__name__}.run")
+    return hooks
+
+
+def patch_benchmarking(module, sess):
+    """Counts InductorBenchmarker's event pairs (torch._inductor.runtime.benchmarking)."""
+    hooks = []
+    for name in sorted(vars(module)):
+        cls = getattr(module, name)
+        if isinstance(cls, type) and "get_event_pairs" in cls.__dict__ and \
+                capture.wrap_method(cls, "get_event_pairs", _wrap_event_pairs):
+            hooks.append(f"{name}.get_event_pairs")
+    if not hooks:
+        sess.error("install", AttributeError("get_event_pairs"),
+                   message="no benchmarker class has 'get_event_pairs' in this version; "
+                           "benchmark call counts are not recorded")
     return hooks
 
 
@@ -134,11 +163,43 @@ def _wrap_benchmark_all(orig):
 
 def _wrap_bench(orig):
     def bench(self, launcher, *args, **kwargs):
-        result = orig(self, launcher, *args, **kwargs)
-        if capture.session() is not None:
-            capture.guarded("autotune", _record_bench, self, launcher, result)
+        if capture.session() is None or capture.in_hook():
+            return orig(self, launcher, *args, **kwargs)
+        # What the inner hooks learn about this one measurement.
+        rec = {"event_pairs": [], "cpu_copy_args": None, "memory_budget_bytes": None}
+        outer = getattr(_LOCAL, "bench", None)
+        _LOCAL.bench = rec
+        start = time.perf_counter()
+        try:
+            result = orig(self, launcher, *args, **kwargs)
+        finally:
+            rec["wall_ms"] = (time.perf_counter() - start) * 1e3
+            _LOCAL.bench = outer
+        capture.guarded("autotune", _record_bench, self, launcher, result, rec)
         return result
     return bench
+
+
+def _wrap_copy_args(orig):
+    def copy_args_to_cpu_if_needed(self, *args, **kwargs):
+        rec = getattr(_LOCAL, "bench", None)
+        if rec is not None:
+            rec["memory_budget_bytes"] = capture.guarded("autotune", _memory_budget, self)
+        copies = orig(self, *args, **kwargs)
+        if rec is not None:
+            rec["cpu_copy_args"] = capture.guarded("autotune", cpu_copy_list, copies)
+        return copies
+    return copy_args_to_cpu_if_needed
+
+
+def _wrap_event_pairs(orig):
+    def get_event_pairs(self, *args, **kwargs):
+        rec = getattr(_LOCAL, "bench", None)
+        iters = args[0] if args else kwargs.get("iters")
+        if rec is not None and isinstance(iters, int):
+            rec["event_pairs"].append(iters)
+        return orig(self, *args, **kwargs)
+    return get_event_pairs
 
 
 def _wrap_make_launchers(orig):
@@ -161,15 +222,18 @@ def _kernel_for(tuner):
     fn = getattr(tuner, "fn", None)
     name = getattr(fn, "__name__", None) or \
         (getattr(tuner, "inductor_meta", None) or {}).get("kernel_name") or "triton_kernel"
-    path = getattr(tuner, "filename", None)
+    path = modsrc.module_path(tuner, name)
     raw = None
-    if path and os.path.isfile(path):
+    if path:
         # The hash is of the file's bytes, as tko collect computes it.
         with open(path, "rb") as f:
             raw = f.read()
     source = raw.decode("utf-8", "replace") if raw is not None else getattr(fn, "src", None) or ""
     kind = "user_autotune" if getattr(tuner, "custom_kernel", False) else "inductor"
-    return sess.kernel(name, kind, source, path, hash_source=raw)
+    kernel = sess.kernel(name, kind, source, path, hash_source=raw)
+    # Without the module, kernel.py is the bare function: readable, not replayable.
+    kernel.source_kind = "inductor_module" if raw is not None else "function_only"
+    return kernel
 
 
 def _record_bench_all(tuning, timings, elapsed_ms):
@@ -177,10 +241,45 @@ def _record_bench_all(tuning, timings, elapsed_ms):
     tuning.bench_ms = elapsed_ms
 
 
-def _record_bench(tuner, launcher, result):
+def _record_bench(tuner, launcher, result, rec):
     tuning = _tuning(tuner)
+    tuning.bench_info[id(launcher)] = (launcher, bench_fields(rec))
     if not tuning.in_bench_all:
         tuning.extra.append((launcher, result))
+
+
+def bench_fields(rec):
+    """The fields a timed config gets from one bench call (docs/capture-events.md).
+
+    bench_calls: InductorBenchmarker.benchmark_gpu makes one warm-up call and
+    then one call per event pair it asked for; None when no pairs were asked
+    (another benchmarker, or a config skipped for spilling)."""
+    pairs = list(rec.get("event_pairs") or [])
+    return {"bench_wall_ms": rec.get("wall_ms"), "bench_event_pairs": pairs,
+            "bench_calls": 1 + sum(pairs) if pairs else None,
+            "cpu_copy_args": rec.get("cpu_copy_args"),
+            "memory_budget_bytes": rec.get("memory_budget_bytes")}
+
+
+def _memory_budget(tuner):
+    """max_memory_allocated - memory_allocated, as copy_args_to_cpu_if_needed
+    computes it, or None when optimize_mem is off (no copy is considered)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not getattr(tuner, "optimize_mem", False):
+        return None
+    return int(torch.cuda.max_memory_allocated() - torch.cuda.memory_allocated())
+
+
+def cpu_copy_list(copies):
+    """[{"name", "bytes"}] of copy_args_to_cpu_if_needed's {name: (arg, cpu_arg)}."""
+    out = []
+    for name, pair in (copies or {}).items():
+        cpu = pair[1] if isinstance(pair, (tuple, list)) and len(pair) == 2 else None
+        nbytes = None
+        if cpu is not None and hasattr(cpu, "numel") and hasattr(cpu, "element_size"):
+            nbytes = int(cpu.numel()) * int(cpu.element_size())
+        out.append({"name": str(name), "bytes": nbytes})
+    return out
 
 
 def _record_launchers(tuner):
@@ -238,7 +337,9 @@ def _kernel_fields(tuner, kernel):
     cfgs = getattr(tuner, "configs", None) or []
     return {
         "kind": kernel.kind,
+        "source_kind": kernel.source_kind,
         "heuristic_type": json_safe(getattr(tuner, "heuristic_type", None)),
+        "heuristic": _heuristic_name(tuner),
         "source_file": kernel.source_file,
         "size_hints": json_safe(getattr(tuner, "size_hints", None)),
         "mutated_arg_names": json_safe(list(getattr(tuner, "mutated_arg_names", None) or [])),
@@ -258,7 +359,7 @@ def _after_run(tuner, args, state):
         tuning.result = _autotune_fields(tuner, tuning, best)
         sess.emit("autotune", **kernel.fields(), **tuning.result)
         _log_autotune(sess, kernel, tuning.result)
-        tuning.benchmarked, tuning.extra = [], []
+        tuning.benchmarked, tuning.extra, tuning.bench_info = [], [], {}
     if state.described is None:
         return
     grid = capture.attempt(sess, "launch", kernel, _grid, tuner, args, best)
@@ -292,10 +393,17 @@ def _autotune_fields(tuner, tuning, best):
         entries.append(dict(d, phase=phase))
         return index[key]
 
+    def timed(launcher, ms):
+        d = configs.launcher_to_dict(launcher, ms)
+        known = tuning.bench_info.get(id(launcher))
+        if known is not None and known[0] is launcher:
+            d.update(known[1])
+        return d
+
     for launcher, ms in tuning.benchmarked:
-        add(configs.launcher_to_dict(launcher, ms), "benchmark")
+        add(timed(launcher, ms), "benchmark")
     for launcher, ms in tuning.extra:
-        add(configs.launcher_to_dict(launcher, ms), "coordinate_descent")
+        add(timed(launcher, ms), "coordinate_descent")
     for d in tuning.compiled:
         add(d, "compiled")
     best_index = add(configs.launcher_to_dict(best), "chosen")
@@ -311,6 +419,7 @@ def _autotune_fields(tuner, tuning, best):
         chosen_by = "single_config"
     taken = getattr(tuner, "autotune_time_taken_ns", 0) or 0
     return {"chosen_by": chosen_by, "configs": entries, "best_index": best_index,
+            "optimize_mem": json_safe(getattr(tuner, "optimize_mem", None)),
             "elapsed_ms": tuning.bench_ms,
             "autotune_time_ms": taken / 1e6 if taken else None,
             "autotune_cache_state": json_safe(state)}
@@ -333,6 +442,8 @@ def describe_config(c):
     tail = f": {t:.6f} ms" if t is not None else ": not timed"
     res = [f"{c[k]} {label}" for k, label in (("n_regs", "regs"), ("n_spills", "spills"),
                                              ("shared_bytes", "B shared")) if c.get(k) is not None]
+    res += [f"{a['name']} ({a['bytes']} B) restored from pinned host memory in each timed call"
+            for a in c.get("cpu_copy_args") or ()]
     return " ".join(parts) + tail + (", " + ", ".join(res) if res else "")
 
 
@@ -341,8 +452,11 @@ def _capture_record(tuner, result, grid):
     tmeta = getattr(tuner, "triton_meta", None) or {}
     num_gb = meta.get("kernel_num_gb")
     return {
+        "source_kind": getattr(_tuning(tuner).kernel, "source_kind", None),
         "heuristic_type": json_safe(getattr(tuner, "heuristic_type", None)),
+        "heuristic": _heuristic_name(tuner),
         "size_hints": json_safe(getattr(tuner, "size_hints", None)),
+        "optimize_mem": json_safe(getattr(tuner, "optimize_mem", None)),
         "mutated_arg_names": list(getattr(tuner, "mutated_arg_names", None) or []),
         "reset_to_zero_arg_names": list(getattr(tuner, "reset_to_zero_arg_names", None) or []),
         "grid": grid,
@@ -360,6 +474,13 @@ def _capture_record(tuner, result, grid):
                      "triton": getattr(sys.modules.get("triton"), "__version__", None),
                      "python": sys.version.split()[0]},
     }
+
+
+def _heuristic_name(tuner):
+    """"pointwise", "template"...: HeuristicType's member name in lower case
+    (json_safe keeps only its value, which is a number in torch 2.11)."""
+    name = getattr(getattr(tuner, "heuristic_type", None), "name", None)
+    return name.lower() if isinstance(name, str) else None
 
 
 def timing_method():

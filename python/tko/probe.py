@@ -53,7 +53,7 @@ def devices():
         out.append({
             "index": i, "name": p.name, "backend": "hip" if hip else "cuda",
             "arch": gcn.split(":")[0] if hip and gcn else f"sm_{p.major}{p.minor}",
-            "arch_full": gcn or None,
+            "arch_full": gcn if hip and gcn else None,  # CUDA's gcnArchName is the device name
             "capability": [p.major, p.minor],
             "multiprocessor_count": p.multi_processor_count,
             "memory_bytes": p.total_memory,

@@ -18,10 +18,12 @@ Per kernel:
      reference (exact for integers and booleans, allclose for floats); then
      time it: before every repetition restore and flush the L2 cache, both
      outside the timed interval (device events around the launch alone);
-  4. the autotuner-method time: Inductor's own benchmarker over a call that
-     clones the mutated arguments as CachingAutotuner.bench does, or
-     triton.testing.do_bench for @triton.autotune kernels, so a replay can be
-     held against the times the autotuner logged.
+  4. the autotuner-method time (tko.autotuner_way): the real
+     CachingAutotuner.bench of the module's own autotuner, max-autotune's
+     benchmark of CachingAutotuner.run for templates, or
+     triton.testing.do_bench for @triton.autotune kernels, with the
+     host-copy path the capture recorded, so a replay can be held against
+     the times the autotuner logged.
 
 Exit status: 0 when every kernel replayed (disagreeing outputs are reported
 in the JSON, not here), 1 when a kernel could not be replayed, 2 on a bad
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import traceback
 
+from . import autotuner_way
 from . import snapshot as snap_mod
 from .configs import config_from_dict
 from .events import json_safe
@@ -175,7 +178,10 @@ class Replayer:
         if self.target is None:
             raise ReplayError(f"kernel.py defines no '{doc['kernel']}'")
         self.inductor = hasattr(self.target, "_precompile_config")
+        if not self.inductor and not hasattr(self.target, "__getitem__"):
+            raise ReplayError(not_a_kernel(doc, self.target))
         self.launchers = {}
+        self.restore = lambda: None
         _set_allocator(torch)
 
     # Launching.
@@ -241,6 +247,7 @@ class Replayer:
         def restore():
             for i in self.written:
                 self.storages[i].copy_(pristine[i])
+        self.restore = restore
         restore()
         result["written_storages"] = self.written
         flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device=self.device)
@@ -271,8 +278,10 @@ class Replayer:
         entry.update(time_launch(torch, launch, restore, flush, self.opts.reps))
         if not self.opts.no_autotuner_method:
             restore()
-            entry["autotuner_method_ms"] = self.autotuner_method(launch)
-            entry["autotuner_method"] = self.method_name
+            try:
+                entry.update(autotuner_way.measure(self, index, launch))
+            except Exception as e:  # the replay's own times still stand
+                entry["autotuner_method_error"] = f"{type(e).__name__}: {e}"
 
     def compare(self, reference, pristine):
         """Whether every argument now equals the captured config's result."""
@@ -301,64 +310,21 @@ class Replayer:
         return {"outputs_match": not bad, "outputs_exact": exact,
                 "max_abs_diff": worst, "mismatched_args": bad}
 
-    # The autotuner's own way of timing.
 
-    @property
-    def method_name(self):
-        if self.inductor:
-            return "inductor_benchmarker"
-        return "triton_do_bench" if self.doc.get("kind") == "user_autotune" else None
-
-    def autotuner_method(self, launch):
-        if self.method_name == "inductor_benchmarker":
-            return self._inductor_method(launch)
-        if self.method_name == "triton_do_bench":
-            import triton.testing
-            zero = [v for n, v in zip(self.names, self.values)
-                    if n in set(self.doc.get("reset_to_zero_arg_names") or ())]
-
-            def call():
-                for v in zero:
-                    v.zero_()
-                launch()
-            return float(triton.testing.do_bench(call, quantiles=(0.5, 0.2, 0.8))[0])
-        return None
-
-    def _inductor_method(self, launch):
-        from torch._inductor.runtime.benchmarking import benchmarker
-        clone = _clone_preserve_strides(self.torch)
-        mutated = set(self.doc.get("mutated_arg_names") or ())
-        zero = set(self.doc.get("reset_to_zero_arg_names") or ())
-        pairs = list(zip(self.names, self.values))
-
-        def kernel_call():
-            args = [clone(v) if n in mutated else v for n, v in pairs]
-            for n, v in pairs:
-                if n in zero:
-                    v.zero_()
-            launch(args)
-        try:
-            return float(benchmarker.benchmark(fn=kernel_call, device=self.device.type, rep=40,
-                                               is_vetted_benchmarking=True))
-        except TypeError:
-            return float(benchmarker.benchmark_gpu(kernel_call, rep=40))
+def not_a_kernel(doc, target):
+    """Why kernel.py's object cannot be launched, in one line."""
+    what = type(target).__name__
+    if doc.get("source_kind") == "function_only" or what == "function":
+        return (f"kernel.py defines '{doc['kernel']}' as a plain {what}: it holds only the "
+                "function's source, without its module (imports, @triton.jit, the Inductor "
+                "decorator), which is all that earlier captures kept of templates; capture the "
+                "model again")
+    return f"kernel.py defines '{doc['kernel']}' as a {what}, not a Triton kernel"
 
 
 def _view(torch, base, a):
     t = torch.empty(0, dtype=getattr(torch, a["dtype"]), device=base.device)
     return t.set_(base.untyped_storage(), a["storage_offset"], a["shape"], a["stride"])
-
-
-def _clone_preserve_strides(torch):
-    try:
-        from torch._inductor.compile_fx import clone_preserve_strides
-        return clone_preserve_strides
-    except ImportError:
-        def clone(x):
-            n = torch._prims_common.compute_required_storage_length(x.size(), x.stride(), 0)
-            buf = torch.as_strided(x, (n,), (1,)).clone()
-            return torch.as_strided(buf, x.size(), x.stride())
-        return clone
 
 
 def _set_allocator(torch):

@@ -211,7 +211,9 @@ def _kernel_for(obj, jit, kind):
         source = user_kernel_module(jit)
         path = getattr(getattr(jit, "fn", None), "__code__", None)
         path = getattr(path, "co_filename", None)
-        return _Tuner(sess.kernel(jit.__name__, kind, source, path, hash_source=jit.src))
+        kernel = sess.kernel(jit.__name__, kind, source, path, hash_source=jit.src)
+        kernel.source_kind = "tko_module"
+        return _Tuner(kernel)
     return _STATE.get(obj, make)
 
 
@@ -348,6 +350,7 @@ def _finish_launch(sess, kernel, call, result, best):
 
 def _user_record(call, result, grid):
     return {
+        "source_kind": call.kernel.source_kind,
         "heuristic_type": call.kernel.kind,
         "grid": grid,
         "configs": result["configs"],

@@ -593,13 +593,20 @@ def op_hello(req):
         rep["torch"] = torch.__version__
         if torch.cuda.is_available():
             p = torch.cuda.get_device_properties(0)
-            # ROCm and DTK report "gfx942:sramecc+:xnack-": the arch is the first part
-            arch = (getattr(p, "gcnArchName", None) or "").split(":")[0]
-            rep["gpu"] = {"name": p.name, "arch": arch or "sm_%d%d" % (p.major, p.minor),
+            rep["gpu"] = {"name": p.name, "arch": gpu_arch(p, getattr(torch.version, "hip", None)),
                           "multiprocessor_count": p.multi_processor_count}
     except ImportError:
         pass
     return rep
+
+
+def gpu_arch(props, hip):
+    """gfx942 / sm_90 for torch's device properties. ROCm and DTK report
+    "gfx942:sramecc+:xnack-" (the arch is the first part); CUDA builds of
+    torch 2.11 also have gcnArchName, holding the device name ("NVIDIA
+    H200"), so it is read only under HIP."""
+    arch = (getattr(props, "gcnArchName", None) or "").split(":")[0] if hip else ""
+    return arch or "sm_%d%d" % (props.major, props.minor)
 
 
 OPS = {"hello": op_hello, "describe": op_describe, "compile": op_compile, "bench": op_bench,

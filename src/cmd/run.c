@@ -10,15 +10,22 @@
  * its fraction of the measured copy bandwidth (RUN/env.json, from
  * `tko env --measure` or `tko capture --measure`).
  *
- * Exit: 0 all agree; 1 a kernel failed or its configs' outputs disagree;
- * 3 no python/torch/GPU; 5 the replay died; 124 it ran past --timeout.
+ * Without --json, when every kernel directory is RUN/capture/kernels/<name>
+ * of one RUN, the document is also kept in RUN/analysis/replay.json
+ * (src/live/replay_store.c), where `tko investigate` finds it.
+ *
+ * Exit: 0 all agree; 1 a kernel failed or its configs' outputs disagree
+ * (or the kept copy could not be written); 3 no python/torch/GPU; 5 the
+ * replay died; 124 it ran past --timeout.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
 #include "live/replay.h"
+#include "live/replay_store.h"
 #include "util/jsonio.h"
 #include "util/msg.h"
 #include "util/opts.h"
@@ -31,6 +38,7 @@ static const char *const usage[] = {
 	"$TKO_PYTHONPATH, else <folder of the tko binary>/../python. The Triton cache of the",
 	"kernels' RUN is reused unless TRITON_CACHE_DIR is set. GB/s is a footprint rate",
 	"(bytes the arguments occupy / median time), not measured memory traffic.",
+	"Without --json, the kernels of one RUN also get RUN/analysis/replay.json.",
 	NULL,
 };
 
@@ -51,6 +59,27 @@ static const char *outputs_word(const json_t *cfg)
 	if (json_is_true(json_object_get(cfg, "outputs_match")))
 		return "close";
 	return "DIFFER";
+}
+
+/* One line per config whose autotuner copied arguments back from host memory. */
+static void print_cpu_copy_notes(const json_t *doc)
+{
+	const json_t *k, *cfg, *a;
+	size_t i, j, n;
+
+	json_array_foreach(json_object_get(doc, "kernels"), i, k) {
+		json_array_foreach(json_object_get(k, "configs"), j, cfg) {
+			if (!json_is_number(json_object_get(cfg, "autotuner_method_no_cpu_copy_ms")))
+				continue;
+			printf("%s cfg %zu: the autotuner restored", json_str(k, "kernel"), j);
+			json_array_foreach(json_object_get(cfg, "autotuner_method_cpu_copy_args"), n, a)
+				printf("%s %s (%.1f MB)", n ? "," : "", json_str(a, "name"),
+				       (double)json_int(a, "bytes", 0) / 1e6);
+			printf(" from pinned host memory inside each timed call: %.4f ms with it, "
+			       "%.4f ms without\n", json_num(cfg, "autotuner_method_ms", 0),
+			       json_num(cfg, "autotuner_method_no_cpu_copy_ms", 0));
+		}
+	}
 }
 
 static void print_doc(const json_t *doc)
@@ -90,6 +119,7 @@ static void print_doc(const json_t *doc)
 	}
 	table_print(&t, stdout);
 	table_release(&t);
+	print_cpu_copy_notes(doc);
 	if (json_is_object(peak))
 		printf("peak: %.0f GB/s device copy (%s)\n", json_num(peak, "copy_gbps", 0),
 		       json_str(peak, "source"));
@@ -97,6 +127,26 @@ static void print_doc(const json_t *doc)
 		printf("peak: not measured (run 'tko env --measure --json RUN/env.json')\n");
 	printf("* the captured config; time: median of device-event timings; autotune: timed as the\n"
 	       "autotuner does; footprint GB/s: bytes the arguments occupy / time (not memory traffic)\n");
+}
+
+/* RUN/analysis/replay.json when every dir is a kernel dir of one RUN; 0 when none is due. */
+static int keep_in_run(const struct strlist *dirs, const json_t *doc)
+{
+	char *run = replay_store_run_of(dirs), *path = NULL;
+	struct buf err = BUF_INIT;
+	int ret = 0;
+
+	if (run && replay_store_write(run, doc, &path, &err) < 0) {
+		fflush(stdout);
+		msg_error("%s", err.buf);
+		ret = -1;
+	} else if (run) {
+		printf("kept in %s\n", path);
+	}
+	free(path);
+	free(run);
+	buf_release(&err);
+	return ret;
 }
 
 int cmd_run(int argc, const char **argv)
@@ -143,6 +193,9 @@ int cmd_run(int argc, const char **argv)
 		}
 		if (!json || strcmp(json, "-"))
 			print_doc(doc);
+		if (!json && keep_in_run(&dirs, doc) < 0)
+			ret = EXIT_FAIL;
+		fflush(stdout);
 		if (status == REPLAY_FAILED)
 			msg_error("%lld of %lld kernels failed, %lld have configs whose outputs disagree",
 				  json_int(json_object_get(doc, "summary"), "failed", 0),

@@ -170,11 +170,26 @@ static int outputs_disagree(const json_t *kernel)
 	return 0;
 }
 
+json_t *replay_summary(const json_t *kernels)
+{
+	long long failed = 0, mismatched = 0, configs = 0;
+	const json_t *k;
+	size_t i;
+
+	json_array_foreach(kernels, i, k) {
+		failed += json_str(k, "error") != NULL;
+		mismatched += !json_str(k, "error") && outputs_disagree(k);
+		configs += (long long)json_array_size(json_object_get(k, "configs"));
+	}
+	return json_pack("{s:I, s:I, s:I, s:I}",
+		"kernels", (json_int_t)json_array_size(kernels), "failed", (json_int_t)failed,
+		"mismatched", (json_int_t)mismatched, "configs", (json_int_t)configs);
+}
+
 /* The "tko run" document from the replay's one, in place. */
 static json_t *finish_doc(json_t *replay, const json_t *captures, json_t *peak)
 {
 	json_t *doc = json_object(), *kernels = json_object_get(replay, "kernels"), *k;
-	long long failed = 0, mismatched = 0, configs = 0;
 	double gbps = json_num(peak, "copy_gbps", 0);
 	size_t i;
 
@@ -182,16 +197,10 @@ static json_t *finish_doc(json_t *replay, const json_t *captures, json_t *peak)
 	json_set_str(doc, "tool", "tko run");
 	json_set_new(doc, "peak", peak);
 	json_set_new(doc, "replay", json_incref(json_object_get(replay, "versions")));
-	json_array_foreach(kernels, i, k) {
+	json_array_foreach(kernels, i, k)
 		add_rates(k, json_array_get(captures, i), gbps);
-		failed += json_str(k, "error") != NULL;
-		mismatched += !json_str(k, "error") && outputs_disagree(k);
-		configs += (long long)json_array_size(json_object_get(k, "configs"));
-	}
 	json_set_new(doc, "kernels", json_incref(kernels));
-	json_set_new(doc, "summary", json_pack("{s:I, s:I, s:I, s:I}",
-		"kernels", (json_int_t)json_array_size(kernels), "failed", (json_int_t)failed,
-		"mismatched", (json_int_t)mismatched, "configs", (json_int_t)configs));
+	json_set_new(doc, "summary", replay_summary(kernels));
 	return doc;
 }
 

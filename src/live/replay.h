@@ -37,6 +37,9 @@ enum replay_status {
 	REPLAY_TIMEOUT,		/* the child ran past timeout_s */
 };
 
+/* {kernels, failed, mismatched, configs} of a "tko run" kernels array. */
+json_t *replay_summary(const json_t *kernels);
+
 /*
  * Replays `dirs`. On REPLAY_OK / REPLAY_FAILED, *doc is the "tko run"
  * document (docs/json.md); otherwise err says what happened. Returns -1

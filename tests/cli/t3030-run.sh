@@ -32,9 +32,14 @@ test_expect_success_if python3 'setup a RUN with one kernel dir and a fake repla
 	cfg = lambda i, ms, ok: {"index": i, "captured": i == 0, "config": {"kwargs": {"XBLOCK": 1024 >> i}},
 	    "recorded_time_ms": 0.02, "time_ms": ms, "min_ms": ms, "autotuner_method_ms": 0.021,
 	    "outputs_match": ok, "outputs_exact": ok, "error": None}
+	def copied(c):
+	    c.update(autotuner_method_no_cpu_copy_ms=0.0125, autotuner_method_cpu_copy_args=[
+	        {"name": "out_ptr0", "bytes": 67108864}])
+	    return c
 	doc = {"schema_version": 1, "tool": "tko.replay", "versions": {"device": "fake"}, "error": None,
 	    "kernels": [{"kernel_dir": d, "kernel": "k", "error": None,
-	                 "configs": [cfg(0, 0.01, True), cfg(1, 0.04, mode != "mismatch")]} for d in dirs]}
+	                 "configs": [cfg(0, 0.01, True), copied(cfg(1, 0.04, mode != "mismatch"))]}
+	                for d in dirs]}
 	json.dump(doc, open(out, "w"))
 	EOF
 	cat >run/capture/kernels/k-0123abcd/capture.json <<-\EOF &&
@@ -120,6 +125,55 @@ test_expect_success 'bad command lines' '
 	test_expect_code 2 tko run 2>err &&
 	test_expect_code 2 tko run $KD --timeout 0 2>err &&
 	test_expect_code 2 tko run $KD --timeout x 2>err
+'
+
+test_expect_success_if python3 'the host-copy path is reported with both times' '
+	tko run $KD --json out.json >table &&
+	test_grep "^k cfg 1: the autotuner restored out_ptr0 [(]67.1 MB[)] from pinned host memory inside each timed call: 0.0210 ms with it, 0.0125 ms without$" table
+'
+
+stored() {
+	json_q run/analysis/replay.json "$1"
+}
+
+test_expect_success_if python3 'without --json the result is kept in RUN/analysis/replay.json' '
+	rm -rf run/analysis &&
+	tko run $KD >table &&
+	test_grep "^kept in .*/run/analysis/replay.json$" table &&
+	stored ".schema_version == 1 and .tool == \"tko run\"" &&
+	stored "[.kernels[].kernel_dir] == [\"capture/kernels/k-0123abcd\"]" &&
+	stored ".summary.kernels == 1 and .summary.configs == 2" &&
+	test "$(ls -A run/analysis)" = replay.json
+'
+
+test_expect_success_if python3 'a later replay of other kernels keeps the first ones; a new one replaces its own' '
+	mkdir run/capture/kernels/a-00000000 &&
+	cp $KD/capture.json run/capture/kernels/a-00000000/ &&
+	tko run run/capture/kernels/a-00000000/ >/dev/null &&
+	stored "[.kernels[].kernel_dir] == [\"capture/kernels/a-00000000\", \"capture/kernels/k-0123abcd\"]" &&
+	stored ".summary.kernels == 2 and .summary.mismatched == 0" &&
+	FAKE_REPLAY=mismatch test_expect_code 1 tko run $KD >/dev/null 2>err &&
+	stored ".summary.kernels == 2 and .summary.mismatched == 1" &&
+	stored "[.kernels[] | select(.kernel_dir == \"capture/kernels/k-0123abcd\") | .configs[1].outputs_match] == [false]"
+'
+
+test_expect_success_if python3 'with --json, outside a RUN, or across RUNs nothing is kept' '
+	rm -rf run/analysis && tko run $KD --json out.json >/dev/null && test ! -e run/analysis &&
+	mkdir -p loose/k-0123abcd && cp $KD/capture.json loose/k-0123abcd/ &&
+	tko run loose/k-0123abcd >table && test ! -e loose/analysis && test ! -e analysis &&
+	test_grep -v "kept in" table &&
+	mkdir -p run2/capture/kernels && cp -r loose/k-0123abcd run2/capture/kernels/ &&
+	tko run $KD run2/capture/kernels/k-0123abcd >/dev/null &&
+	test ! -e run/analysis && test ! -e run2/analysis
+'
+
+test_expect_success_if python3 'a stored file that is not tko run output is replaced; an unwritable one fails' '
+	mkdir -p run/analysis && echo "{\"schema_version\": 1, \"tool\": \"other\"}" >run/analysis/replay.json &&
+	tko run $KD >/dev/null && stored ".tool == \"tko run\" and .summary.kernels == 1" &&
+	rm -rf run/analysis && echo plain >run/analysis &&
+	test_expect_code 1 tko run $KD >table 2>err &&
+	test_one_line_error err && test_grep "analysis" err && test "$(cat run/analysis)" = plain &&
+	rm run/analysis
 '
 
 test_done

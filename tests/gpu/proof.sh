@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
 # tko's proof on a real GPU: capture tests/gpu/model.py with `tko capture`,
-# run it again without capture, replay every captured kernel with `tko run`,
-# and check (tests/gpu/check.py) kernels captured vs generated, replay times
-# vs the autotune times in the log (within 10%), and identical outputs.
+# run it again without capture (warm caches: outputs; fresh caches: what
+# Inductor's autotuner logs with no tko in the process), replay every
+# captured kernel with `tko run` (which keeps RUN/analysis/replay.json), run
+# `tko tune` on a template and a pointwise kernel, and check
+# (tests/gpu/check.py) kernels captured vs generated, replay times vs the
+# autotune times in the log (within 10%, every miss with a measured cause),
+# and identical outputs.
 #
 #   OUT=/some/dir bash tests/gpu/proof.sh
 #
-# Needs python3 with torch and triton and a GPU. tko is built when make, a C
-# compiler and libjansson are there; otherwise the script does by hand what
-# `tko capture` and `tko run` do (same environment, same Python package), so
-# the Python side is proven anyway and everything the C side needs comes back.
+# Needs python3 with torch and triton and a GPU. tko is $TKO_PREBUILT, or
+# built when make, a C compiler and libjansson are there; otherwise the
+# script does by hand what `tko capture` and `tko run` do (same
+# environment, same Python package), so the Python side is proven anyway.
+# About 4 minutes on an H200.
 #
-# Writes to $OUT (at most 6 files): proof.log (everything printed),
-# summary.md and check.json (the checks), run.json (the replay), h200-run.tar.gz
-# (the RUN directory trimmed for examples/h200-run/), extras.tar.gz (raw
-# nvidia-smi/nvcc texts for parser tests, env.json, tko collect output, logs).
+# Writes to $OUT (7 files, each well under 16 MiB): proof.log (everything
+# printed), summary.md and check.json (the checks), run.json (the replay:
+# RUN/analysis/replay.json), h200-run.tar.gz (the RUN trimmed for
+# examples/h200-run/), tune-smoke.tar.gz (tko tune's reports), extras.tar.gz
+# (nvidia-smi/nvcc texts, env.json, logs, tko collect's output without its
+# input blobs).
 #
-# PROOF_STEPS picks steps (default "machine build capture plain replay check
-# pack"); the work folder ($PROOF_WORK, default build-gpu-proof/ in the tree)
-# survives between calls on a warm machine, so steps can be split.
+# PROOF_STEPS picks steps (default "machine build capture plain replay
+# plaincold tunesmoke check pack"); the work folder ($PROOF_WORK, default
+# build-gpu-proof/ in the tree) survives between calls on a warm machine.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
@@ -26,14 +33,18 @@ WORK=${PROOF_WORK:-$ROOT/build-gpu-proof}
 RUN=$WORK/run
 PY=${TKO_PYTHON:-python3}
 export TKO_PYTHON="$PY"
-STEPS=${PROOF_STEPS:-machine build capture plain replay tunesmoke check pack}
+STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack}
 mkdir -p "$OUT" "$WORK/raw"
 exec > >(tee -a "$OUT/proof.log") 2>&1
 
 step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 TKO=""
-[ -x "$ROOT/build/tko" ] && TKO="$ROOT/build/tko"
+[ -n "${TKO_PREBUILT:-}" ] && [ -x "$TKO_PREBUILT" ] && TKO=$TKO_PREBUILT
+[ -z "$TKO" ] && [ -x "$ROOT/build/tko" ] && TKO="$ROOT/build/tko"
+# What tko capture sets for the command, for the runs without it.
+INDUCTOR_ENV=(TORCH_LOGS=+inductor TRITON_PRINT_AUTOTUNING=1 TORCHINDUCTOR_BENCHMARK_KERNEL=1
+	PYTHONUNBUFFERED=1)
 
 if want machine; then
 	step "machine"
@@ -46,28 +57,21 @@ if want machine; then
 		command -v "$t" >/dev/null && "$t" --version >"$WORK/raw/$t-version.txt" 2>&1
 	done
 	cat "$WORK/raw/nvidia-smi-query.csv"
-	for t in cc gcc make pkg-config; do printf '%s: %s\n' "$t" "$(command -v $t || echo missing)"; done
 fi
 
 if want build; then
 	step "build tko"
-	TKO=""
 	if [ -n "${TKO_PREBUILT:-}" ] && "$TKO_PREBUILT" --version; then
 		TKO=$TKO_PREBUILT	# carried in, built where jansson is
 	elif command -v make >/dev/null && command -v cc >/dev/null; then
-		if command -v pkg-config >/dev/null && pkg-config --exists jansson; then
-			# A newer compiler may warn where the VM's did not: retry without -Werror.
-			{ make -C "$ROOT" -j16 all || make -C "$ROOT" -j16 all WARN=-w; } \
-				>"$WORK/build.log" 2>&1 && TKO="$ROOT/build/tko"
-		elif [ -f /usr/include/jansson.h ]; then
-			{ make -C "$ROOT" -j16 all LIBS="-ljansson -lm" ||
-				make -C "$ROOT" -j16 all LIBS="-ljansson -lm" WARN=-w; } \
-				>"$WORK/build.log" 2>&1 && TKO="$ROOT/build/tko"
-		else
-			echo "no libjansson headers" >"$WORK/build.log"
-		fi
+		libs=""
+		command -v pkg-config >/dev/null && pkg-config --exists jansson ||
+			libs="-ljansson -lm"	# headers without pkg-config
+		# A newer compiler may warn where the VM's did not: retry without -Werror.
+		{ make -C "$ROOT" -j16 all ${libs:+LIBS="$libs"} ||
+			make -C "$ROOT" -j16 all ${libs:+LIBS="$libs"} WARN=-w; } \
+			>"$WORK/build.log" 2>&1 && TKO="$ROOT/build/tko"
 	fi
-	tail -3 "$WORK/build.log" 2>/dev/null
 	echo "tko: ${TKO:-not built: the Python side runs alone, by hand}"
 fi
 
@@ -78,8 +82,7 @@ capture_by_hand() {
 	env PYTHONPATH="$ROOT/python/tko/_hook:$ROOT/python${PYTHONPATH:+:$PYTHONPATH}" \
 		TKO_PYTHONPATH="$ROOT/python" TKO_RUN_DIR="$RUN" TKO_CAPTURE_DIR="$RUN/capture" \
 		TORCHINDUCTOR_CACHE_DIR="$RUN/cache/inductor" TRITON_CACHE_DIR="$RUN/cache/triton" \
-		TORCH_LOGS=+inductor TRITON_PRINT_AUTOTUNING=1 TORCHINDUCTOR_BENCHMARK_KERNEL=1 \
-		PYTHONUNBUFFERED=1 "$@" 2>&1 | tee "$RUN/log/model.log" >/dev/null
+		"${INDUCTOR_ENV[@]}" "$@" 2>&1 | tee "$RUN/log/model.log" >/dev/null
 	return "${PIPESTATUS[0]}"
 }
 
@@ -90,16 +93,28 @@ if want capture; then
 		"$TKO" capture --out "$RUN" --measure -- "$PY" "$ROOT/tests/gpu/model.py" \
 			--out "$WORK/out_captured.pt" >"$WORK/capture.out" 2>&1
 		echo "exit status: $?"
-		tail -6 "$WORK/capture.out"
+		tail -4 "$WORK/capture.out"
 	else
 		capture_by_hand "$PY" "$ROOT/tests/gpu/model.py" --out "$WORK/out_captured.pt"
 		echo "exit status: $?"
-		tail -2 "$RUN/log/model.log"
 	fi
 	echo "kernel dirs: $(find "$RUN/capture/kernels" -mindepth 1 -maxdepth 1 -type d | wc -l);" \
 		"events: $(wc -l <"$RUN/capture/events.jsonl")"
 	grep -c '"event": "error"' "$RUN/capture/events.jsonl" | sed 's/^/error events: /'
 	grep '"event": "error"' "$RUN/capture/events.jsonl" | head -5
+	"$PY" - "$RUN"/capture/kernels/*/capture.json <<-\EOF
+	import collections, json, sys
+	kinds, copies = collections.Counter(), []
+	for path in sys.argv[1:]:
+	    doc = json.load(open(path))
+	    kinds[doc.get("source_kind")] += 1
+	    copies += [(doc["kernel"], c.get("kwargs"), a["name"], a["bytes"])
+	               for c in doc.get("configs", []) for a in c.get("cpu_copy_args") or []]
+	print("kernel.py holds (source_kind):", dict(kinds))
+	print("configs whose bench restored arguments from pinned host memory:", len(copies))
+	for c in copies:
+	    print("  %s %s: %s, %s bytes" % c)
+	EOF
 fi
 
 if want plain; then
@@ -114,10 +129,17 @@ if want plain; then
 fi
 
 if want replay; then
-	step "replay every captured kernel (tko run)"
+	step "replay every captured kernel (tko run, no --json: keeps RUN/analysis/replay.json)"
+	rm -f "$RUN/analysis/replay.json" "$OUT/run.json"
 	if [ -n "$TKO" ]; then
-		"$TKO" run "$RUN"/capture/kernels/* --json "$OUT/run.json" --timeout 420
+		"$TKO" run "$RUN"/capture/kernels/* --timeout 420
 		echo "exit status: $?"
+		if [ -f "$RUN/analysis/replay.json" ]; then
+			cp "$RUN/analysis/replay.json" "$OUT/run.json"
+			echo "RUN/analysis/replay.json: $(wc -c <"$OUT/run.json") bytes, copied to run.json"
+		else
+			echo "FAIL: tko run left no RUN/analysis/replay.json (a tko built before branch capfix?)"
+		fi
 		"$TKO" env --json "$WORK/env-check.json" >/dev/null
 		for k in "$RUN"/capture/kernels/scale_add_kernel-*; do
 			[ -d "$k" ] && "$TKO" collect "$RUN" --kernel "${k##*/}" --out "$WORK/collected" \
@@ -125,34 +147,52 @@ if want replay; then
 			break
 		done
 	else
+		mkdir -p "$RUN/analysis"
 		PYTHONPATH="$ROOT/python" TRITON_CACHE_DIR="$RUN/cache/triton" timeout 420 \
 			"$PY" -m tko.replay "$RUN"/capture/kernels/* --json "$OUT/run.json"
 		echo "exit status: $?"
+		cp "$OUT/run.json" "$RUN/analysis/replay.json"
 	fi
 fi
 
-# A first run of the GPU path of tko tune on a few captured kernels, to see
-# it work on real hardware (the tuning benchmark proper is bench/tune-gpu).
+if want plaincold; then
+	step "the model without tko on fresh caches (what the autotuner logs with no tko in the process)"
+	rm -rf "$WORK/cold"
+	mkdir -p "$WORK/cold/inductor" "$WORK/cold/triton"
+	env TORCHINDUCTOR_CACHE_DIR="$WORK/cold/inductor" TRITON_CACHE_DIR="$WORK/cold/triton" \
+		"${INDUCTOR_ENV[@]}" "$PY" "$ROOT/tests/gpu/model.py" --out "$WORK/out_cold.pt" \
+		>"$WORK/plaincold.log" 2>&1
+	echo "exit status: $?"
+	tail -1 "$WORK/plaincold.log"
+fi
+
+# tko tune's GPU path on a captured template (its kernel.py is now the
+# whole module Inductor generated) and on a pointwise kernel.
 if want tunesmoke && [ -n "$TKO" ]; then
-	step "tune smoke (tko tune on three captured kernels)"
+	step "tune smoke (tko tune on a template and a pointwise kernel)"
+	rm -rf "$WORK/tune"
 	mkdir -p "$WORK/tune"
-	picked=$(printf "%s\n" "$RUN"/capture/kernels/triton_poi_* "$RUN"/capture/kernels/triton_red_* \
-		"$RUN"/capture/kernels/scale_add_kernel-* | grep -v "[*]" | awk -F/ '{split($NF, a, "_fused"); if (!seen[a[1]]++) print}' | head -3)
-	for k in $picked; do
-		echo "-- $k"
-		timeout 150 "$TKO" tune "$k" --budget 40 --max-variants 12 --out "$WORK/tune" \
-			--md "$WORK/tune/${k##*/}.md" >"$WORK/tune/${k##*/}.log" 2>&1
-		echo "exit status: $?"
-		tail -15 "$WORK/tune/${k##*/}.log"
+	for pat in triton_tem_fused_mm_relu_0 triton_poi_fused_add_addmm_gelu_mul_view_1; do
+		for k in "$RUN"/capture/kernels/"$pat"-*; do
+			[ -d "$k" ] || continue
+			echo "-- ${k##*/}"
+			timeout 100 "$TKO" tune "$k" --budget 15 --max-variants 6 --out "$WORK/tune" \
+				--json "$WORK/tune/${k##*/}.json" --md "$WORK/tune/${k##*/}.md" \
+				>"$WORK/tune/${k##*/}.log" 2>&1
+			echo "exit status: $?"
+			tail -12 "$WORK/tune/${k##*/}.log"
+			break
+		done
 	done
-	tar -C "$WORK" -czf "$OUT/tune-smoke.tar.gz" tune 2>/dev/null
+	# reference.pt holds the base variant's outputs (tens of MB): left out.
+	tar -C "$WORK" -czf "$OUT/tune-smoke.tar.gz" --exclude='reference.pt' tune 2>/dev/null
 fi
 
 if want check; then
 	step "checks"
 	"$PY" "$ROOT/tests/gpu/check.py" --run "$RUN" --replay "$OUT/run.json" \
 		--outputs "$WORK/out_captured.pt" "$WORK/out_plain.pt" \
-		--md "$OUT/summary.md" --json "$OUT/check.json"
+		--plain-log "$WORK/plaincold.log" --md "$OUT/summary.md" --json "$OUT/check.json"
 	echo "check exit status: $?"
 fi
 
@@ -160,8 +200,10 @@ if want pack; then
 	step "pack"
 	"$PY" "$ROOT/tests/gpu/pack.py" "$RUN" "$OUT/h200-run.tar.gz"
 	cp "$RUN/env.json" "$RUN/tko-run.json" "$WORK/raw/" 2>/dev/null
-	tar -C "$WORK" -czf "$OUT/extras.tar.gz" raw build.log plain.log capture.out \
-		env-check.json collect.json collected 2>/dev/null
+	# Input blobs stay out: the RUN's own (storage*.bin) and tko collect's copies of them.
+	tar -C "$WORK" -czf "$OUT/extras.tar.gz" --exclude='storage*.bin' --exclude='*/inputs/*' \
+		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
+		collected 2>/dev/null
 	ls -l "$OUT"
 fi
 step "done"

@@ -88,7 +88,8 @@ def test_autotune_event_has_every_config_time_and_the_winner(tmp_path):
 
 def test_kernel_dir_written_once_with_capture_json_and_run_py(tmp_path):
     src = tmp_path / "cfake.py"
-    src.write_text("# the kernel module\n")
+    src.write_text("# the kernel module\ndef triton_poi_fused_fake_0(in_ptr0, out_ptr0, xnumel, XBLOCK):\n"
+                   "    pass\n")
     proc, events, cap = run_model(tmp_path, FAKE_MODEL.format(ctor=""),
                                   env={"FAKE_KERNEL_FILE": str(src)})
     assert proc.returncode == 0, proc.stderr
@@ -106,6 +107,84 @@ def test_kernel_dir_written_once_with_capture_json_and_run_py(tmp_path):
     captures = of(events, "capture")
     assert len(captures) == 1
     assert captures[0]["kernel_dir"] == f"capture/kernels/{kdir.name}"
+
+
+MODULE = ("# a generated module\n\n@triton_heuristics.template(num_stages=2, num_warps=4)\n"
+          "@triton.jit\ndef triton_poi_fused_fake_0(in_ptr0, out_ptr0, xnumel, XBLOCK):\n"
+          "    pass\n")
+
+
+def only_dir(cap):
+    dirs = os.listdir(cap / "kernels")
+    assert len(dirs) == 1
+    return cap / "kernels" / dirs[0]
+
+
+def test_template_module_is_found_from_the_functions_code(tmp_path):
+    # Templates have no CachingAutotuner.filename; the function's code
+    # object names the module file PyCodeCache compiled.
+    mod = tmp_path / "ctemplate.py"
+    mod.write_text(MODULE)
+    proc, events, cap = run_model(tmp_path, FAKE_MODEL.format(ctor=""),
+                                  env={"FAKE_FN_FILE": str(mod)})
+    assert proc.returncode == 0, proc.stderr
+    kdir = only_dir(cap)
+    assert (kdir / "kernel.py").read_text() == MODULE
+    doc = json.loads((kdir / "capture.json").read_text())
+    assert doc["source_file"] == str(mod) and doc["source_kind"] == "inductor_module"
+    import hashlib
+    assert doc["source_hash"] == hashlib.sha256(MODULE.encode()).hexdigest()
+
+
+def test_module_is_found_in_the_code_cache_from_the_module_key(tmp_path):
+    # A kernel pickled back from a compile worker has lost fn.fn; its
+    # __module__ still ends in PyCodeCache's key, and the cache keeps the
+    # file at <cache>/<key[1:3]>/<key>.py.
+    key = "c3tu2qiephyopbnwkkmbhkh6w7mk54oqbvn57rprpwma2ctnqsdg"
+    (tmp_path / "cache" / "3t").mkdir(parents=True)
+    (tmp_path / "cache" / "3t" / f"{key}.py").write_text(MODULE)
+    proc, events, cap = run_model(tmp_path, FAKE_MODEL.format(ctor=""), env={
+        "FAKE_FN_MODULE": f"torch._inductor.runtime.compile_tasks.{key}",
+        "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")})
+    assert proc.returncode == 0, proc.stderr
+    assert (only_dir(cap) / "kernel.py").read_text() == MODULE
+
+
+def test_a_module_without_the_kernel_is_not_taken(tmp_path):
+    other = tmp_path / "cother.py"
+    other.write_text("def triton_poi_fused_other_1(x):\n    pass\n")
+    proc, events, cap = run_model(tmp_path, FAKE_MODEL.format(ctor=""),
+                                  env={"FAKE_KERNEL_FILE": str(other)})
+    assert proc.returncode == 0, proc.stderr
+    kdir = only_dir(cap)
+    # The fake's JITFunction.src, the only source left.
+    assert (kdir / "kernel.py").read_text().startswith("def triton_poi_fused_fake_0(in_ptr0,")
+    doc = json.loads((kdir / "capture.json").read_text())
+    assert doc["source_file"] is None and doc["source_kind"] == "function_only"
+
+
+@pytest.mark.parametrize("out_bytes,copied", [(2 << 20, True), (512 << 10, False)])
+def test_cpu_copy_path_and_benchmark_calls_are_recorded(tmp_path, out_bytes, copied):
+    # The fake's allocator leaves a 1 MiB budget; out_ptr0 is mutated.
+    proc, events, cap = run_model(tmp_path, FAKE_MODEL.format(ctor=""),
+                                  env={"FAKE_OUT_BYTES": str(out_bytes), "FAKE_ITERS": "9"})
+    assert proc.returncode == 0, proc.stderr
+    start = of(events, "session_start")[0]
+    assert "CachingAutotuner.copy_args_to_cpu_if_needed" in start["hooks"]
+    assert "InductorBenchmarker.get_event_pairs" in start["hooks"]
+    assert of(events, "error") == []
+    tune = of(events, "autotune")[0]
+    assert tune["optimize_mem"] is True
+    for c in tune["configs"]:
+        assert c["cpu_copy_args"] == ([{"name": "out_ptr0", "bytes": out_bytes}] if copied else [])
+        assert c["memory_budget_bytes"] == 1 << 20
+        assert c["bench_event_pairs"] == [5, 9] and c["bench_calls"] == 1 + 5 + 9
+        assert c["bench_wall_ms"] >= 0
+    doc = json.loads((only_dir(cap) / "capture.json").read_text())
+    assert doc["optimize_mem"] is True
+    assert [c["cpu_copy_args"] for c in doc["configs"]] == [c["cpu_copy_args"] for c in tune["configs"]]
+    log = (cap / "autotune.log").read_text()
+    assert ("restored from pinned host memory" in log) == copied
 
 
 def test_kernels_regex_limits_snapshots_not_events(tmp_path):
