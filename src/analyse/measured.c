@@ -6,7 +6,7 @@
  * whose block sizes (inductor_meta config_args) and num_warps/num_stages
  * (the @triton_heuristics.template decorator) are the template's, in a
  * table for one of its ATen ops (examples/h200-run: triton_tem_fused_mm_relu_0
- * is max-autotune's triton_mm_18 for mm(2048x2048, 2048x2048)).
+ * is max-autotune's triton_mm_8 for mm(2048x2048, 2048x2048)).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +49,10 @@ static void replay_config(struct an_kernel *k, const json_t *rc)
 	at_config_init(&c, none);
 	at_config_from_json(&c, json_object_get(cfg, "kwargs"), NULL, cfg);
 	text = ev_config_text(&c);
+	/* the captured config is the one the model ran, whatever the autotuner called it */
+	for (i = 0; captured && i < k->nconfigs && !ac; i++)
+		if (k->configs[i].chosen)
+			ac = &k->configs[i];
 	for (i = 0; i < k->nconfigs && !ac; i++)
 		if (!strcmp(k->configs[i].text, text))
 			ac = &k->configs[i];

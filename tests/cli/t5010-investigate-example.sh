@@ -27,14 +27,25 @@ test_expect_success 'times are the replay s for the config the model ran' '
 		matched=$((matched + 1))
 	done <want &&
 	json_q run/report/report.json "[.kernels[] | select(.time_basis == \"replay\")] | length == $matched" &&
-	test "$matched" -eq 6
+	test "$matched" -eq 7
 '
 
-test_expect_success 'a kernel whose replay failed keeps its max-autotune time and says so' '
-	err=$(jq -r ".kernels[] | select(.kernel == \"triton_tem_fused_mm_relu_0\") | .error" run/analysis/replay.json) &&
-	ms=$(sed -n "s/^  triton_mm_18 \([0-9.]*\) ms.*/\1/p" run/log/model.log) &&
-	json_q run/report/report.json ".kernels[] | select(.name == \"triton_tem_fused_mm_relu_0\") | (.time_ms - $ms | fabs) < 1e-9 and .time_basis == \"max_autotune\"" &&
-	json_q run/report/report.json ".kernels[] | select(.name == \"triton_tem_fused_mm_relu_0\") | [.gaps[].what] | any(. == \"the replay failed: $err\")"
+test_expect_success 'the template: replayed time, and the max-autotune table as its runners-up' '
+	best=$(sed -n "s/^  \(triton_mm_[0-9]*\) [0-9.]* ms 100.0%.*/\1/p" run/log/model.log) &&
+	ms=$(sed -n "s/^  $best \([0-9.]*\) ms.*/\1/p" run/log/model.log) &&
+	rows=$(sed -n "/^AUTOTUNE mm(/,/^SingleProcess/p" run/log/model.log | grep -c " ms .*%") &&
+	json_q run/report/report.json ".kernels[] | select(.name == \"triton_tem_fused_mm_relu_0\") | [.configs[] | select(.method == \"max_autotune\")] | length == $rows" &&
+	json_q run/report/report.json ".kernels[] | select(.name == \"triton_tem_fused_mm_relu_0\") | .configs[] | select(.chosen) | .label == \"$best\" and ((.time_ms - $ms) | fabs) < 1e-9 and .replay_ms != null"
+'
+
+test_expect_success 'a kernel whose replay failed keeps its autotune time and says so' '
+	jq "(.kernels[] | select(.kernel == \"triton_tem_fused_mm_relu_0\")) |= (.error = \"TypeError: x\" | .configs = [])" \
+		run/analysis/replay.json >failed.json &&
+	tko -q investigate --out-dir f --replay failed.json run >/dev/null &&
+	best=$(sed -n "s/^  \(triton_mm_[0-9]*\) [0-9.]* ms 100.0%.*/\1/p" run/log/model.log) &&
+	ms=$(sed -n "s/^  $best \([0-9.]*\) ms.*/\1/p" run/log/model.log) &&
+	json_q f/report/report.json ".kernels[] | select(.name == \"triton_tem_fused_mm_relu_0\") | (.time_ms - $ms | fabs) < 1e-9 and .time_basis == \"max_autotune\"" &&
+	json_q f/report/report.json ".kernels[] | select(.name == \"triton_tem_fused_mm_relu_0\") | [.gaps[].what] | any(. == \"the replay failed: TypeError: x\")"
 '
 
 test_expect_success 'the peak is env.json s measured copy rate; rates are footprint rates' '
