@@ -70,6 +70,7 @@ PARSE_SRC = \
 	src/parse/capture_events.c \
 	src/parse/config_json.c \
 	src/parse/fields.c \
+	src/parse/fx_graph.c \
 	src/parse/glog.c \
 	src/parse/inductor_log.c \
 	src/parse/inductor_wrapper.c \
@@ -92,14 +93,37 @@ PARSE_SRC = \
 	src/parse/tl_uses.c \
 	src/parse/toolver.c \
 	src/parse/triton_meta.c \
-	src/parse/triton_print.c
+	src/parse/triton_print.c \
+	src/parse/wrapper_calls.c
 
-ANALYSE_SRC =
+ANALYSE_SRC = \
+	src/analyse/analysis.c \
+	src/analyse/diff.c \
+	src/analyse/evidence.c \
+	src/analyse/gaps.c \
+	src/analyse/gather.c \
+	src/analyse/isa_view.c \
+	src/analyse/join.c \
+	src/analyse/measured.c \
+	src/analyse/reflect.c \
+	src/analyse/rules.c \
+	src/analyse/schema.c \
+	src/analyse/share.c \
+	src/analyse/store.c \
+	src/analyse/tcache.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
+	src/report/diff_out.c \
+	src/report/html.c \
+	src/report/json.c \
 	src/report/jsonw.c \
-	src/report/meta_text.c
+	src/report/markdown.c \
+	src/report/meta_text.c \
+	src/report/render.c \
+	src/report/rtext.c \
+	src/report/summary.c \
+	src/report/svg.c
 
 LIVE_SRC = \
 	src/live/collect.c \
@@ -114,9 +138,12 @@ LIVE_SRC = \
 CMD_SRC = \
 	src/cmd/capture.c \
 	src/cmd/collect.c \
+	src/cmd/diff.c \
 	src/cmd/env.c \
 	src/cmd/isa.c \
+	src/cmd/investigate.c \
 	src/cmd/meta.c \
+	src/cmd/report.c \
 	src/cmd/run.c \
 	src/cmd/summarize.c \
 	src/cmd/tune.c

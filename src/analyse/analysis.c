@@ -1,0 +1,141 @@
+/*
+ * analysis_run(): gather, join, fill, share, decide, list gaps (see
+ * analysis.h). Each step is one call; this file only orders them and
+ * fills the run's header (device, command, counters).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyse/analysis.h"
+#include "analyse/gaps.h"
+#include "analyse/inputs.h"
+#include "analyse/rules.h"
+#include "analyse/share.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/spawn.h"
+#include "version.h"
+#include "banned.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The captured command line, from tko-run.json's argv. */
+static char *command_line(const json_t *manifest)
+{
+	const json_t *argv = json_object_get(manifest, "argv"), *a;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	if (!json_is_array(argv) || !json_array_size(argv))
+		return NULL;
+	json_array_foreach(argv, i, a)
+		if (json_is_string(a))
+			buf_addf(&b, "%s%s", b.len ? " " : "", json_string_value(a));
+	return buf_detach(&b, NULL);
+}
+
+/* Device facts: capture's session_start, else env.json's first GPU, else a kernel's triton_meta. */
+static void set_device(struct an_run *r, const struct an_inputs *in)
+{
+	const struct at_device *d = &in->at.device;
+	const json_t *gpu = json_array_get(json_object_get(in->env, "gpus"), 0);
+	size_t i;
+
+	r->device = dup_or_null(d->name ? d->name : json_str(gpu, "name"));
+	r->arch = dup_or_null(d->arch ? d->arch : json_str(gpu, "arch"));
+	r->backend = dup_or_null(d->backend ? d->backend : json_str(gpu, "backend"));
+	for (i = 0; !r->arch && i < in->meta.kernels.nr; i++) {
+		const struct meta_kernel *k = in->meta.kernels.v[i];
+
+		if (k->device.arch) {
+			r->arch = xstrdup(k->device.arch);
+			r->backend = dup_or_null(k->device.backend);
+		}
+	}
+}
+
+static void set_header(struct an_run *r, const char *run_dir, const struct an_inputs *in)
+{
+	size_t i;
+
+	r->tool = xstrdup("tko investigate");
+	r->tko_version = xstrdup(TKO_VERSION);
+	r->run = xstrdup(run_dir);
+	r->command = command_line(in->manifest);
+	set_device(r, in);
+	r->logs = in->logs;
+	r->modules = 0;
+	for (i = 0; i < in->meta.nfiles; i++)
+		r->modules += !strcmp(in->meta.files[i].role, "kernel");
+	r->isa_files = (long)in->isa.files_nr;
+	r->replays = in->replay ? 1 : 0;
+	r->tunes = (long)json_array_size(in->tunes);
+	for (i = 0; i < in->nnotes; i++)
+		an_add_str(&r->notes, &r->nnotes, in->notes[i]);
+}
+
+static void count_capture(struct an_run *r)
+{
+	size_t i;
+
+	r->capture_dirs = 0;
+	for (i = 0; i < r->nkernels; i++)
+		r->capture_dirs += r->kernels[i].kernel_dir != NULL;
+}
+
+static int have_disassembler(void)
+{
+	static const char *const tools[] = { "cuobjdump", "nvdisasm" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		char *p = find_in_path(tools[i]);
+
+		if (p) {
+			free(p);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void progress(const struct an_opts *o, const char *step)
+{
+	if (o->progress)
+		o->progress(o->progress_data, step);
+}
+
+int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
+		 struct buf *err)
+{
+	struct an_inputs in;
+	struct gaps_facts gf;
+	char *env_path;
+	int ret = -1;
+
+	if (inputs_gather(&in, run_dir, o, err) < 0)
+		goto done;
+	set_header(out, run_dir, &in);
+	progress(o, "joining the evidence per kernel");
+	inputs_join(&in, out);
+	inputs_evidence(&in, out);
+	count_capture(out);
+	env_path = inputs_path(&in, "env.json");
+	share_compute(out, o->peak_gbps, env_path, in.env, in.replay);
+	free(env_path);
+	progress(o, "applying the rules");
+	rules_apply(out);
+	gf.have_log = in.logs > 0;
+	gf.have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
+	gf.have_replay = in.replay != NULL;
+	gf.have_disassembler = o->isa_tools && have_disassembler();
+	gaps_compute(out, &gf);
+	ret = 0;
+done:
+	inputs_release(&in);
+	return ret;
+}

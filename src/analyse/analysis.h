@@ -1,0 +1,59 @@
+/*
+ * The analysis of a RUN directory: the library behind `tko investigate`
+ * and `tko diff`. It reads every kind of evidence a RUN holds with the
+ * other modules' library calls (summarize.h for autotune logs, capture
+ * events and .best_config records; meta.h for kernel and wrapper modules;
+ * isa.h for the Triton cache's assembly; fx_graph.h for the user's source
+ * lines; capture.json, analysis/replay.json, tune.json and env.json with
+ * jansson), joins it per kernel (join.c), computes time shares (share.c),
+ * applies the decision rules (rules.c), lists what is missing (gaps.c),
+ * and fills one struct an_run (model.h).
+ *
+ * Usage:
+ *
+ *	struct an_run run;
+ *	struct an_opts o = AN_OPTS_INIT;
+ *	o.analysis_dir = "RUN/analysis";	(optional: keep the tools' JSON)
+ *	an_run_init(&run);
+ *	if (analysis_run("RUN", &o, &run, &err) < 0)
+ *		... err: "'RUN' is not a RUN directory (no log/, capture/, ...)"
+ *	... run.kernels[0] is the kernel with the largest share
+ *	doc = an_run_to_json(&run, "tko investigate");	(schema.h)
+ *	an_run_release(&run);
+ *
+ * A RUN may lack any part (a colleague's RUN without capture/, a RUN with
+ * no Triton cache): what is missing becomes a gap, not an error. Only a
+ * path that is not a directory holding any RUN part, or a broken
+ * replay/tune/env JSON file, is an error.
+ */
+#ifndef TKO_ANALYSE_ANALYSIS_H
+#define TKO_ANALYSE_ANALYSIS_H
+
+#include <stddef.h>
+
+#include "analyse/model.h"
+#include "util/buf.h"
+
+struct an_opts {
+	double peak_gbps;	/* the peak to compare against; 0: from env.json or the replay */
+	const char *replay;	/* a `tko run` JSON document; NULL: RUN/analysis/replay.json if present */
+	const char *const *tunes;	/* extra `tko tune` JSON documents ... */
+	size_t ntunes;			/* ... this many */
+	int isa_tools;		/* let the ISA scanner run disassemblers on binaries */
+	const char *analysis_dir;	/* where to write the tool outputs (summarize/meta/isa JSON), or NULL */
+	/* progress: called with a short phrase before each step, or NULL */
+	void (*progress)(void *data, const char *step);
+	void *progress_data;	/* passed to progress */
+};
+#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL }
+
+/*
+ * Analyses `run_dir` into `out` (initialised by the caller, released by
+ * the caller in every case). With o->analysis_dir set, the raw outputs of
+ * summarize, meta and isa are written there as summarize.json, meta.json
+ * and isa.json. Returns 0, or -1 with one line in err.
+ */
+int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
+		 struct buf *err);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * Copying the joined evidence into each kernel of the model (inputs.h):
+ * summarize's configs and choice, meta's signature, hints, tl.* counts,
+ * ATen ops and FX nodes, the user's source lines from the FX graphs, and
+ * the captured launch (capture.json). The measured side (replay, tune,
+ * max-autotune times) is in measured.c, the ISA in isa_view.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyse/evidence.h"
+#include "live/replay.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "banned.h"
+
+char *ev_config_text(const struct at_config *c)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < c->nkw; i++)
+		buf_addf(&b, "%s%s=%s", b.len ? " " : "", c->kw[i].name, c->kw[i].value);
+	if (c->num_warps >= 0)
+		buf_addf(&b, "%snum_warps=%ld", b.len ? " " : "", c->num_warps);
+	if (c->num_stages >= 0)
+		buf_addf(&b, "%snum_stages=%ld", b.len ? " " : "", c->num_stages);
+	if (!b.len && c->label)
+		buf_adds(&b, c->label);
+	return buf_detach(&b, NULL);
+}
+
+struct an_config *ev_add_config(struct an_kernel *k, const struct at_config *c,
+				const char *method, int chosen)
+{
+	char *text = ev_config_text(c);
+	struct an_config *ac;
+	size_t i;
+
+	for (i = 0; i < k->nconfigs; i++) {
+		ac = &k->configs[i];
+		if (!strcmp(ac->text, text) && !strcmp(ac->method, method)) {
+			ac->chosen |= chosen;
+			free(text);
+			return ac;
+		}
+	}
+	k->configs = rf_grow(k->configs, k->nconfigs, sizeof(*k->configs));
+	ac = &k->configs[k->nconfigs++];
+	rf_init(&an_config_desc, ac);
+	ac->text = text;
+	ac->label = c->label ? xstrdup(c->label) : NULL;
+	ac->method = xstrdup(method);
+	ac->time_ms = isfinite(c->time_ms) ? c->time_ms : NAN;
+	ac->failed = isinf(c->time_ms) || c->error;
+	ac->chosen = chosen;
+	ac->n_regs = c->n_regs;
+	ac->n_spills = c->n_spills;
+	ac->shared_bytes = c->shared_bytes;
+	return ac;
+}
+
+static void from_autotune(struct an_kernel *k, const struct at_kernel *ak)
+{
+	enum at_method method;
+	const struct at_config *best = at_kernel_best(ak, &method);
+	size_t i, j;
+
+	k->autotune_id = at_kernel_id(ak);
+	k->kind = ak->kind ? xstrdup(ak->kind) : NULL;
+	k->graph = ak->compile_id ? xstrdup(ak->compile_id) : NULL;
+	k->source_hash = ak->source_hash ? xstrdup(ak->source_hash) : NULL;
+	k->kernel_dir = ak->kernel_dir ? xstrdup(ak->kernel_dir) : NULL;
+	k->configs_timed = (long)at_kernel_timed(ak);
+	k->signatures = ak->launch_signatures;
+	for (i = 0; i < ak->ntunings; i++) {
+		const struct at_tuning *t = ak->tunings[i];
+
+		for (j = 0; j < t->nr; j++)
+			ev_add_config(k, &t->configs[j], at_method_name(t->method),
+				      &t->configs[j] == best);
+	}
+	for (i = 0; !ak->ntunings && i < ak->ndeclared; i++)
+		ev_add_config(k, &ak->declared[i], "declared", &ak->declared[i] == best);
+	if (best) {
+		k->best = ev_config_text(best);
+		k->chosen_by = xstrdup(at_method_name(method));
+	}
+}
+
+static const char *hint_names[] = { "tt.divisibility", "tt.pointer_range", "tt.equal_to_1" };
+
+static void arg_from_meta(struct an_arg *a, const struct meta_arg *m)
+{
+	struct buf h = BUF_INIT;
+	size_t i;
+
+	a->name = xstrdup(m->name);
+	a->type = m->type ? xstrdup(m->type) : NULL;
+	a->pointer = m->pointer == 1;
+	for (i = 0; i < m->nhints; i++)
+		buf_addf(&h, "%s%s=%lld", h.len ? " " : "", m->hints[i].name, m->hints[i].value);
+	a->hints = h.len ? buf_detach(&h, NULL) : NULL;
+	buf_release(&h);
+}
+
+static void hints_from_meta(struct an_kernel *k, const struct meta_kernel *mk)
+{
+	size_t i;
+
+	k->hints_known = mk->hints_known;
+	k->pointer_args = 0;
+	k->args = xcalloc(rf_capacity(mk->nargs) + 1, sizeof(*k->args));
+	for (i = 0; i < mk->nargs; i++) {
+		const struct meta_arg *m = &mk->args[i];
+		struct an_arg *a = &k->args[k->nargs++];
+
+		memset(a, 0, sizeof(*a));
+		a->storage_offset = -1;
+		arg_from_meta(a, m);
+		if (m->pointer != 1)
+			continue;
+		k->pointer_args++;
+		if (!mk->hints_known)
+			continue;
+		if (!meta_arg_hint(m, hint_names[0]))
+			an_add_str(&k->no_divisibility, &k->nno_divisibility, m->name);
+		if (!meta_arg_hint(m, hint_names[1]))
+			an_add_str(&k->no_pointer_range, &k->nno_pointer_range, m->name);
+	}
+}
+
+struct use_count {
+	const char *op;		/* tl.* name, or a prefix ending in '_' */
+	size_t off;		/* the counter in struct an_kernel */
+};
+
+static const struct use_count use_counts[] = {
+	{ "tl.load", offsetof(struct an_kernel, src_loads) },
+	{ "tl.store", offsetof(struct an_kernel, src_stores) },
+	{ "tl.atomic_", offsetof(struct an_kernel, src_atomics) },
+	{ "tl.assume", offsetof(struct an_kernel, src_assume) },
+	{ "tl.multiple_of", offsetof(struct an_kernel, src_multiple_of) },
+	{ "tl.max_contiguous", offsetof(struct an_kernel, src_max_contiguous) },
+	{ "tl.dot", offsetof(struct an_kernel, src_dot) },
+};
+
+static void uses_from_meta(struct an_kernel *k, const struct meta_kernel *mk)
+{
+	size_t i, j, nuc = sizeof(use_counts) / sizeof(use_counts[0]);
+
+	for (j = 0; j < nuc; j++)
+		*(long *)(void *)((char *)k + use_counts[j].off) = 0;
+	for (i = 0; i < mk->nuses; i++) {
+		for (j = 0; j < nuc; j++) {
+			const char *op = use_counts[j].op;
+			size_t n = strlen(op);
+			int prefix = op[n - 1] == '_';
+
+			if (prefix ? !strncmp(mk->uses[i].op, op, n) : !strcmp(mk->uses[i].op, op))
+				(*(long *)(void *)((char *)k + use_counts[j].off))++;
+		}
+	}
+}
+
+static void strings_from(char ***v, size_t *nr, const json_t *arr)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(arr, i, e)
+		if (json_is_string(e))
+			an_add_str(v, nr, json_string_value(e));
+}
+
+static void from_meta(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref)
+{
+	const struct meta_kernel *mk = ref->mk;
+	const json_t *aten = mk && mk->aten ? mk->aten : ref->block ? ref->block->aten : NULL;
+	double gb;
+
+	if (aten) {
+		strings_from(&k->aten, &k->naten, json_object_get(aten, "original_aten"));
+		strings_from(&k->nodes, &k->nnodes, json_object_get(aten, "aten_nodes"));
+	}
+	if (!mk)
+		return;
+	k->module = inputs_relative(in, mk->file);
+	if (!k->kind)
+		k->kind = xstrdup(mk->kind);
+	if (mk->device.arch)
+		k->arch = tcache_arch_norm(mk->device.arch);
+	hints_from_meta(k, mk);
+	uses_from_meta(k, mk);
+	if (pylit_number(pylit_get(mk->inductor_meta, "kernel_num_gb"), &gb) == 0)
+		k->inductor_bytes = gb * 1e9;
+}
+
+static void add_origin(struct an_kernel *k, const struct fx_origin *o)
+{
+	struct an_origin *ao;
+	size_t i;
+
+	for (i = 0; i < k->norigins; i++)
+		if (k->origins[i].line == o->line && !strcmp(k->origins[i].file, o->file))
+			return;
+	k->origins = rf_grow(k->origins, k->norigins, sizeof(*k->origins));
+	ao = &k->origins[k->norigins++];
+	ao->file = xstrdup(o->file);
+	ao->line = o->line;
+	ao->function = o->function ? xstrdup(o->function) : NULL;
+	ao->code = o->code ? xstrdup(o->code) : NULL;
+}
+
+static void from_fx(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref)
+{
+	const struct fx_graph *g = ref->wrapper ? fx_graphs_find(&in->fx, ref->wrapper) : NULL;
+	size_t i;
+
+	if (!g)
+		return;
+	if (!k->graph && g->compile_id)
+		k->graph = xstrdup(g->compile_id);
+	for (i = 0; i < k->nnodes; i++) {
+		const struct fx_origin *o = fx_graph_origin(g, k->nodes[i]);
+
+		if (o)
+			add_origin(k, o);
+	}
+}
+
+static struct an_arg *arg_named(struct an_kernel *k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < k->nargs; i++)
+		if (!strcmp(k->args[i].name, name))
+			return &k->args[i];
+	k->args = rf_grow(k->args, k->nargs, sizeof(*k->args));
+	memset(&k->args[k->nargs], 0, sizeof(*k->args));
+	k->args[k->nargs].name = xstrdup(name);
+	k->args[k->nargs].storage_offset = -1;
+	return &k->args[k->nargs++];
+}
+
+static char *compact(const json_t *v)
+{
+	return v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+}
+
+static void arg_from_capture(struct an_kernel *k, const json_t *a)
+{
+	const char *name = json_str(a, "name"), *kind = json_str(a, "kind");
+	struct an_arg *arg;
+
+	if (!name || !kind)
+		return;
+	arg = arg_named(k, name);
+	if (!strcmp(kind, "tensor")) {
+		free(arg->dtype);
+		free(arg->shape);
+		free(arg->stride);
+		arg->dtype = json_str(a, "dtype") ? xstrdup(json_str(a, "dtype")) : NULL;
+		arg->shape = compact(json_object_get(a, "shape"));
+		arg->stride = compact(json_object_get(a, "stride"));
+		arg->storage_offset = (long)json_int(a, "storage_offset", -1);
+		arg->pointer = 1;
+	} else if (!strcmp(kind, "scalar")) {
+		free(arg->value);
+		arg->value = compact(json_object_get(a, "value"));
+	}
+}
+
+/* The capture's chosen config's Triton cache entry, for the ISA match. */
+static char *capture_cache_hash(const json_t *cap)
+{
+	const json_t *cfgs = json_object_get(cap, "configs");
+	json_int_t best = json_int(cap, "best_index", -1);
+	const char *h;
+
+	if (best < 0)
+		return NULL;
+	h = json_str(json_array_get(cfgs, (size_t)best), "cache_hash");
+	return h ? xstrdup(h) : NULL;
+}
+
+static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_kernel *ek)
+{
+	char *rel, *path;
+	struct buf err = BUF_INIT;
+	const json_t *a;
+	json_t *cap;
+	long long fp;
+	size_t i;
+
+	if (!k->kernel_dir)
+		return;
+	rel = path_join(k->kernel_dir, "capture.json");
+	path = inputs_path(in, rel);
+	cap = is_file(path) ? json_load_path(path, &err) : NULL;
+	if (!cap && err.len)
+		an_add_gap(&k->gaps, &k->ngaps, err.buf, NULL);
+	if (cap) {
+		json_array_foreach(json_object_get(cap, "args"), i, a)
+			arg_from_capture(k, a);
+		fp = footprint_bytes(json_object_get(cap, "args"));
+		if (fp >= 0)
+			k->footprint_bytes = (double)fp;
+		if (isnan(k->inductor_bytes) && json_is_number(json_object_get(cap, "inductor_num_bytes")))
+			k->inductor_bytes = json_num(cap, "inductor_num_bytes", NAN);
+		ek->cache_hash = capture_cache_hash(cap);
+		ek->captured = 1;
+		json_decref(cap);
+	}
+	free(rel);
+	free(path);
+	buf_release(&err);
+}
+
+static void launches_from(struct an_kernel *k, const struct join_ref *ref)
+{
+	const struct at_kernel *ak = ref->ak;
+
+	if (ak && ak->launches > 0 && at_kernel_instances(ak) == 1) {
+		k->launches = ak->launches;
+		k->launch_basis = xstrdup("capture");
+	} else if (ref->sites > 0) {
+		k->launches = ref->sites;
+		k->launch_basis = xstrdup("wrapper");
+	} else {
+		k->launches = 1;
+		k->launch_basis = xstrdup("assumed");
+	}
+}
+
+void inputs_evidence(struct an_inputs *in, struct an_run *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->nkernels; i++) {
+		struct an_kernel *k = &out->kernels[i];
+		const struct join_ref *ref = &in->refs[i];
+		struct ev_kernel ek = { NULL, 0 };
+
+		if (ref->ak)
+			from_autotune(k, ref->ak);
+		from_meta(in, k, ref);
+		if (!k->arch && out->arch)
+			k->arch = tcache_arch_norm(out->arch);
+		if (ref->wrapper)
+			k->wrapper = inputs_relative(in, ref->wrapper);
+		from_fx(in, k, ref);
+		from_capture(in, k, &ek);
+		launches_from(k, ref);
+		measured_fill(in, k, ref, out);
+		isa_view_fill(in, k, ref, ek.cache_hash);
+		free(ek.cache_hash);
+	}
+}

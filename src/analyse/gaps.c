@@ -1,0 +1,103 @@
+/* Missing evidence and the commands that fill it (gaps.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyse/gaps.h"
+#include "util/mem.h"
+#include "banned.h"
+
+static const char *command_of(const struct an_run *r)
+{
+	return r->command ? r->command : "python3 your_model.py";
+}
+
+static void run_gaps(struct an_run *r, const struct gaps_facts *f)
+{
+	char *cmd;
+
+	if (!r->capture_dirs) {
+		cmd = xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
+		an_add_gap(&r->gaps, &r->ngaps, "no capture: the arguments' shapes, dtypes and strides"
+			   " are unknown and no kernel can be replayed (times are the autotuner's, where"
+			   " it timed any)", cmd);
+		free(cmd);
+	} else if (!f->have_replay) {
+		cmd = xstrfmt("tko run %s/capture/kernels/* --json %s/analysis/replay.json",
+			      r->run, r->run);
+		an_add_gap(&r->gaps, &r->ngaps, "no replay: times are the autotuner's, measured while"
+			   " it was tuning; a replay times each kernel alone (on the GPU)", cmd);
+		free(cmd);
+	}
+	if (isnan(r->peak_gbps)) {
+		cmd = xstrfmt("tko env --measure --json %s/env.json", r->run);
+		an_add_gap(&r->gaps, &r->ngaps, "no measured peak bandwidth: footprint rates are not"
+			   " compared with anything (run this on the GPU, or pass --peak-gbps)", cmd);
+		free(cmd);
+	}
+	if (!f->have_log)
+		an_add_gap(&r->gaps, &r->ngaps, "no TORCH_LOGS=+inductor log: no autotune times and no"
+			   " user source lines", "TORCH_LOGS=+inductor (tko capture sets it)");
+	if (!f->have_triton_cache)
+		an_add_gap(&r->gaps, &r->ngaps, "no Triton cache in the RUN (cache/triton): no ISA",
+			   "TRITON_CACHE_DIR=RUN/cache/triton (tko capture sets it)");
+	if (r->nlibcalls)
+		an_add_gap(&r->gaps, &r->ngaps, "library calls (extern_kernels.*) are not timed, so"
+			   " shares are of the Triton kernel time only", NULL);
+}
+
+static int ptx_without_registers(const struct an_kernel *k)
+{
+	return k->isa.file && k->isa.isa && !strcmp(k->isa.isa, "ptx") && k->isa.res.registers < 0;
+}
+
+static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps_facts *f)
+{
+	char *what, *cmd;
+
+	if (isnan(k->time_ms)) {
+		if (k->kernel_dir && !f->have_replay)
+			cmd = xstrfmt("tko run %s/%s --json %s/analysis/replay.json", r->run,
+				      k->kernel_dir, r->run);
+		else
+			cmd = k->kernel_dir ? NULL : xstrfmt("tko investigate --out RUN2 -- %s",
+							     command_of(r));
+		an_add_gap(&k->gaps, &k->ngaps, "no time: nothing timed the config it ran with", cmd);
+		free(cmd);
+	}
+	if (!k->isa.file) {
+		if (k->isa.match && !strcmp(k->isa.match, "ambiguous"))
+			what = xstrfmt("no ISA: %ld compiled configs of this module match the chosen"
+				       " num_warps/num_stages, and no cache hash says which one ran",
+				       k->isa.candidates);
+		else
+			what = xstrdup("no ISA: no compiled binary of this kernel for its arch in the"
+				       " Triton cache");
+		cmd = k->kernel_dir ? NULL : xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
+		an_add_gap(&k->gaps, &k->ngaps, what, cmd);
+		free(what);
+		free(cmd);
+	} else if (ptx_without_registers(k) && !f->have_disassembler) {
+		size_t n = strlen(k->isa.file);
+
+		if (n > 4 && !strcmp(k->isa.file + n - 4, ".ptx"))
+			n -= 4;
+		cmd = xstrfmt("tko isa %s/%.*s.cubin", r->run, (int)n, k->isa.file);
+		an_add_gap(&k->gaps, &k->ngaps, "registers per thread unknown: PTX does not say and"
+			   " nothing disassembled the cubin (needs the CUDA toolkit's cuobjdump or"
+			   " nvdisasm)", cmd);
+		free(cmd);
+	}
+	if (isnan(k->bytes))
+		an_add_gap(&k->gaps, &k->ngaps, "no byte count: neither Inductor's estimate nor a"
+			   " captured launch", NULL);
+}
+
+void gaps_compute(struct an_run *r, const struct gaps_facts *f)
+{
+	size_t i;
+
+	run_gaps(r, f);
+	for (i = 0; i < r->nkernels; i++)
+		kernel_gaps(r, &r->kernels[i], f);
+}

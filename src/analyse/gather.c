@@ -1,0 +1,418 @@
+/*
+ * Reading a RUN's evidence with the other modules' libraries (inputs.h):
+ *   summarize_paths(RUN)            logs, capture events, .best_config
+ *   meta_scan_path(cache/inductor)  kernel and wrapper modules, plus the
+ *                                   kernel.py of captured hand-written kernels
+ *   isa_scan_path(cache/triton)     every compiled kernel's assembly
+ *   fx_graphs_scan(each log)        the user's source lines per FX node
+ *   env.json, tko-run.json, analysis/replay.json (or --replay), and
+ *   capture/kernels/<dir>/tune/<target>/tune.json
+ * With opts->analysis_dir, the summarize, meta and isa documents are
+ * written there as they are (analysis/summarize.json, meta.json, isa.json).
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyse/inputs.h"
+#include "parse/autotune_json.h"
+#include "parse/runpath.h"
+#include "parse/summarize.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/walk.h"
+#include "banned.h"
+
+char *inputs_path(const struct an_inputs *in, const char *rel)
+{
+	return path_join(in->run, rel);
+}
+
+char *inputs_relative(const struct an_inputs *in, const char *path)
+{
+	size_t n = strlen(in->run);
+
+	while (n > 1 && in->run[n - 1] == '/')
+		n--;
+	if (!strncmp(path, in->run, n) && path[n] == '/')
+		return xstrdup(path + n + 1);
+	return xstrdup(path);
+}
+
+char *module_key_of_path(const char *path)
+{
+	const char *b = path_base(path);
+	size_t n = strlen(b);
+
+	if (n > 3 && !strcmp(b + n - 3, ".py"))
+		n -= 3;
+	return xstrndup(b, n);
+}
+
+/*
+ * A RUN as summarize knows it (log/, capture events, cache/inductor/,
+ * tko-run.json), or one holding only a Triton cache or an env.json.
+ */
+static int looks_like_run(const char *dir)
+{
+	char *triton = path_join(dir, "cache/triton"), *env = path_join(dir, "env.json");
+	int found = runpath_is_run(dir) || is_dir(triton) || is_file(env);
+
+	free(triton);
+	free(env);
+	return found;
+}
+
+static void progress(const struct an_inputs *in, const char *step)
+{
+	if (in->opts->progress)
+		in->opts->progress(in->opts->progress_data, step);
+}
+
+/* A JSON file that may be absent; present but broken is an error. */
+static int load_optional(const struct an_inputs *in, const char *rel, json_t **out,
+			 struct buf *err)
+{
+	char *p = inputs_path(in, rel);
+	int ret = 0;
+
+	*out = NULL;
+	if (is_file(p)) {
+		*out = json_load_path(p, err);
+		ret = *out ? 0 : -1;
+	}
+	free(p);
+	return ret;
+}
+
+static void gather_summarize(struct an_inputs *in)
+{
+	struct buf err = BUF_INIT;
+	const char *paths[] = { in->run };
+	size_t i;
+
+	progress(in, "reading logs, capture events and autotune records");
+	in->have_at = summarize_paths(paths, 1, &in->at, &err) == 0;
+	if (!in->have_at)
+		an_add_str(&in->notes, &in->nnotes, err.buf);
+	for (i = 0; i < in->at.ninputs; i++)
+		if (in->at.inputs[i].formats & (1u << AT_FMT_INDUCTOR_LOG))
+			in->logs++;
+	buf_release(&err);
+}
+
+/* The kernel.py of captured kernels that are not Inductor modules of this RUN's cache. */
+static void gather_capture_sources(struct an_inputs *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->at.nr; i++) {
+		const struct at_kernel *k = in->at.kernels[i];
+		struct buf err = BUF_INIT;
+		char *rel, *p;
+
+		if (!k->kernel_dir || (k->source_local && strstr(k->source_local, "cache/inductor/")))
+			continue;
+		rel = path_join(k->kernel_dir, "kernel.py");
+		p = inputs_path(in, rel);
+		if (is_file(p))
+			meta_scan_file(&in->meta, p, &err);
+		free(p);
+		free(rel);
+		buf_release(&err);
+	}
+}
+
+static void index_modules(struct an_inputs *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->meta.nfiles; i++) {
+		const struct meta_file *f = &in->meta.files[i];
+		char *key;
+		void **slot;
+
+		if (strcmp(f->role, "kernel"))
+			continue;
+		key = module_key_of_path(f->path);
+		slot = strmap_put_ptr(&in->module_files, key, strlen(key));
+		if (!*slot)
+			*slot = f->path;
+		free(key);
+	}
+}
+
+static void gather_meta(struct an_inputs *in, struct buf *err)
+{
+	char *cache = inputs_path(in, "cache/inductor");
+
+	progress(in, "reading kernel and wrapper modules");
+	if (is_dir(cache) && meta_scan_path(&in->meta, cache, err) < 0) {
+		an_add_str(&in->notes, &in->nnotes, err->buf);
+		buf_reset(err);
+	}
+	free(cache);
+	gather_capture_sources(in);
+	meta_link(&in->meta);
+	index_modules(in);
+}
+
+/*
+ * The files of a Triton cache entry worth scanning: its assembly text
+ * (Triton names it <kernel>.ptx / .amdgcn; .s and .sass from other
+ * tools), and with --isa-tools its binary too. Skipping the IR stages and
+ * JSON files by name, instead of letting the scanner sniff each one,
+ * halves the system time on a large cache; the scanner still reads each
+ * file's <kernel>.json sibling for num_warps and shared memory.
+ */
+static int asm_file(const char *path, int tools)
+{
+	static const char *const text[] = { ".ptx", ".amdgcn", ".s", ".sass", NULL };
+	static const char *const bin[] = { ".cubin", ".hsaco", NULL };
+	const char *dot = strrchr(path_base(path), '.');
+	size_t i;
+
+	for (i = 0; dot && text[i]; i++)
+		if (!strcmp(dot, text[i]))
+			return 1;
+	for (i = 0; dot && tools && bin[i]; i++)
+		if (!strcmp(dot, bin[i]))
+			return 1;
+	return 0;
+}
+
+static void gather_isa(struct an_inputs *in)
+{
+	struct isa_options o = ISA_OPTIONS_INIT;
+	char *cache = inputs_path(in, "cache/triton");
+	struct strlist files = STRLIST_INIT;
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	progress(in, "scanning the Triton cache's assembly");
+	o.no_tools = !in->opts->isa_tools;
+	if (is_dir(cache) && walk_files(cache, &files, &err) == 0) {
+		for (i = 0; i < files.nr; i++) {
+			if (!asm_file(files.v[i], in->opts->isa_tools))
+				continue;
+			if (isa_scan_path(files.v[i], &o, &in->isa, &err) < 0)
+				buf_reset(&err);	/* a bad file in the cache is not the RUN's failure */
+		}
+	}
+	walk_release(&files);
+	tcache_build(&in->tc, &in->isa);
+	free(cache);
+	buf_release(&err);
+}
+
+static void gather_fx(struct an_inputs *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->at.ninputs; i++) {
+		struct mapped_file m = MAPPED_FILE_INIT;
+		struct buf err = BUF_INIT;
+
+		if (!(in->at.inputs[i].formats & (1u << AT_FMT_INDUCTOR_LOG)))
+			continue;
+		if (file_map(in->at.inputs[i].path, 0, &m, &err) == 0) {
+			fx_graphs_scan(&in->fx, m.data, m.len);
+			file_unmap(&m);
+		}
+		buf_release(&err);
+	}
+}
+
+static void add_tune(struct an_inputs *in, const char *path, json_t *doc)
+{
+	json_array_append_new(in->tunes, json_pack("{s:s, s:o}", "path", path, "doc", doc));
+}
+
+/* capture/kernels/<dir>/tune/<target>/tune.json, the default place `tko tune` writes. */
+static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *err)
+{
+	char *tdir = path_join(kdir, "tune");
+	DIR *d = opendir(tdir);
+	struct dirent *e;
+	int ret = 0;
+
+	while (d && ret == 0 && (e = readdir(d))) {
+		char *sub, *p;
+		json_t *doc;
+
+		if (e->d_name[0] == '.')
+			continue;
+		sub = path_join(tdir, e->d_name);
+		p = path_join(sub, "tune.json");
+		if (is_file(p)) {
+			doc = json_load_path(p, err);
+			if (doc)
+				add_tune(in, p, doc);
+			else
+				ret = -1;
+		}
+		free(p);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(tdir);
+	return ret;
+}
+
+static int gather_tunes(struct an_inputs *in, struct buf *err)
+{
+	struct strmap seen = STRMAP_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < in->at.nr && ret == 0; i++) {
+		const struct at_kernel *k = in->at.kernels[i];
+		int added;
+		char *kdir;
+
+		if (!k->kernel_dir)
+			continue;
+		strmap_put(&seen, k->kernel_dir, strlen(k->kernel_dir), &added);
+		if (!added)
+			continue;
+		kdir = inputs_path(in, k->kernel_dir);
+		ret = gather_tunes_in(in, kdir, err);
+		free(kdir);
+	}
+	strmap_release(&seen);
+	if (ret < 0)
+		return -1;
+	for (i = 0; i < in->opts->ntunes; i++) {
+		json_t *doc = json_load_path(in->opts->tunes[i], err);
+
+		if (!doc)
+			return -1;
+		add_tune(in, in->opts->tunes[i], doc);
+	}
+	return 0;
+}
+
+static int gather_json(struct an_inputs *in, struct buf *err)
+{
+	if (load_optional(in, "env.json", &in->env, err) < 0 ||
+	    load_optional(in, "tko-run.json", &in->manifest, err) < 0)
+		return -1;
+	if (in->opts->replay) {
+		in->replay = json_load_path(in->opts->replay, err);
+		if (!in->replay)
+			return -1;
+		in->replay_path = xstrdup(in->opts->replay);
+	} else {
+		if (load_optional(in, "analysis/replay.json", &in->replay, err) < 0)
+			return -1;
+		if (in->replay)
+			in->replay_path = inputs_path(in, "analysis/replay.json");
+	}
+	if (in->replay && !json_is_array(json_object_get(in->replay, "kernels"))) {
+		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
+		return -1;
+	}
+	return gather_tunes(in, err);
+}
+
+static int write_doc(const char *dir, const char *name, int (*fn)(FILE *, void *),
+		     void *data, struct buf *err)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+	char *p = path_join(dir, name);
+	int ret = atomic_open(&af, p, err);
+
+	if (ret == 0 && fn(af.fp, data) < 0) {
+		buf_addf(err, "cannot write '%s'", p);
+		atomic_abort(&af);
+		ret = -1;
+	} else if (ret == 0) {
+		ret = atomic_commit(&af, err);
+	}
+	free(p);
+	return ret;
+}
+
+static int write_summarize(FILE *fp, void *data)
+{
+	return autotune_set_write_json(fp, data, NULL);
+}
+
+static int write_meta(FILE *fp, void *data)
+{
+	return meta_write_json(fp, data, NULL, 0);
+}
+
+static int write_isa(FILE *fp, void *data)
+{
+	json_t *j = isa_result_to_json(data);
+	int ret = json_dumpf(j, fp, JSON_INDENT(2)) || fputc('\n', fp) == EOF ? -1 : 0;
+
+	json_decref(j);
+	return ret;
+}
+
+static int write_raw(struct an_inputs *in, struct buf *err)
+{
+	const char *dir = in->opts->analysis_dir;
+
+	if (!dir)
+		return 0;
+	if (mkdir_p(dir, err) < 0 ||
+	    write_doc(dir, "summarize.json", write_summarize, &in->at, err) < 0 ||
+	    write_doc(dir, "meta.json", write_meta, &in->meta, err) < 0 ||
+	    write_doc(dir, "isa.json", write_isa, &in->isa, err) < 0)
+		return -1;
+	return 0;
+}
+
+int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o,
+		  struct buf *err)
+{
+	memset(in, 0, sizeof(*in));
+	in->run = run;
+	in->opts = o;
+	autotune_set_init(&in->at);
+	in->meta = (struct meta_set)META_SET_INIT;
+	in->tunes = json_array();
+	if (!is_dir(run)) {
+		buf_addf(err, "'%s' is not a directory", run);
+		return -1;
+	}
+	if (!looks_like_run(run)) {
+		buf_addf(err, "'%s' is not a RUN directory (no log/, capture/, cache/inductor/ or cache/triton/)",
+			 run);
+		return -1;
+	}
+	gather_summarize(in);
+	if (gather_json(in, err) < 0)
+		return -1;
+	gather_meta(in, err);
+	gather_isa(in);
+	gather_fx(in);
+	return write_raw(in, err);
+}
+
+void inputs_release(struct an_inputs *in)
+{
+	autotune_set_release(&in->at);
+	meta_set_release(&in->meta);
+	isa_result_release(&in->isa);
+	tcache_release(&in->tc);
+	fx_graphs_release(&in->fx);
+	json_decref(in->env);
+	json_decref(in->manifest);
+	json_decref(in->replay);
+	json_decref(in->tunes);
+	free(in->replay_path);
+	strmap_release(&in->module_files);
+	strmap_release(&in->at_by_module);
+	strmap_release(&in->at_by_dir);
+	strmap_release(&in->used_at);
+	for (size_t i = 0; i < in->nnotes; i++)
+		free(in->notes[i]);
+	free(in->notes);
+	free(in->refs);
+}

@@ -1,0 +1,296 @@
+/*
+ * The measured side of a kernel (evidence.h): `tko run`'s replay times
+ * (analysis/replay.json, matched by capture directory), `tko tune`'s
+ * winner (tune.json), and, for an Inductor template whose own config was
+ * never timed, the max-autotune table row it was chosen from: the choice
+ * whose block sizes (inductor_meta config_args) and num_warps/num_stages
+ * (the @triton_heuristics.template decorator) are the template's, in a
+ * table for one of its ATen ops (examples/h200-run: triton_tem_fused_mm_relu_0
+ * is max-autotune's triton_mm_8 for mm(2048x2048, 2048x2048)).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyse/evidence.h"
+#include "parse/config_json.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "banned.h"
+
+static const json_t *replay_kernel(const struct an_inputs *in, const char *kernel_dir)
+{
+	const char *want = path_base(kernel_dir);
+	const json_t *k;
+	size_t i;
+
+	json_array_foreach(json_object_get(in->replay, "kernels"), i, k) {
+		const char *d = json_str(k, "kernel_dir");
+
+		if (d && !strcmp(path_base(d), want))
+			return k;
+	}
+	return NULL;
+}
+
+static void replay_config(struct an_kernel *k, const json_t *rc)
+{
+	const json_t *cfg = json_object_get(rc, "config");
+	struct at_src none = { 0, 0, AT_FMT_NONE };
+	struct at_config c;
+	struct an_config *ac = NULL;
+	int captured = json_is_true(json_object_get(rc, "captured"));
+	char *text;
+	size_t i;
+
+	if (!json_is_object(cfg) || !json_is_number(json_object_get(rc, "time_ms")))
+		return;
+	at_config_init(&c, none);
+	at_config_from_json(&c, json_object_get(cfg, "kwargs"), NULL, cfg);
+	text = ev_config_text(&c);
+	/* the captured config is the one the model ran, whatever the autotuner called it */
+	for (i = 0; captured && i < k->nconfigs && !ac; i++)
+		if (k->configs[i].chosen)
+			ac = &k->configs[i];
+	for (i = 0; i < k->nconfigs && !ac; i++)
+		if (!strcmp(k->configs[i].text, text))
+			ac = &k->configs[i];
+	if (!ac)
+		ac = ev_add_config(k, &c, "replay", captured && !k->best);
+	ac->replay_ms = json_num(rc, "time_ms", NAN);
+	if (captured && !k->best) {
+		ac->chosen = 1;
+		k->best = xstrdup(text);
+	}
+	free(text);
+	at_config_release(&c);
+}
+
+static void from_replay(const struct an_inputs *in, struct an_kernel *k)
+{
+	const json_t *rk, *rc;
+	size_t i;
+
+	if (!in->replay || !k->kernel_dir || !(rk = replay_kernel(in, k->kernel_dir)))
+		return;
+	if (json_str(rk, "error")) {
+		char *what = xstrfmt("the replay failed: %s", json_str(rk, "error"));
+		char *cmd = xstrfmt("tko run %s/%s", in->run, k->kernel_dir);
+
+		an_add_gap(&k->gaps, &k->ngaps, what, cmd);
+		free(what);
+		free(cmd);
+		return;
+	}
+	json_array_foreach(json_object_get(rk, "configs"), i, rc)
+		replay_config(k, rc);
+}
+
+/* The tune document's kernel for this kernel: by its capture directory, else its source's. */
+static const json_t *tune_kernel(const json_t *entry, const struct an_kernel *k)
+{
+	const char *path = json_str(entry, "path");
+	const json_t *tk;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(entry, "doc"), "kernels"), i, tk) {
+		const char *src = json_str(tk, "source"), *name = json_str(tk, "kernel");
+
+		if (!name || strcmp(name, k->name))
+			continue;
+		if (k->kernel_dir && path && strstr(path, path_base(k->kernel_dir)))
+			return tk;
+		if (k->kernel_dir && src && strstr(src, path_base(k->kernel_dir)))
+			return tk;
+		if (k->module && src && !strcmp(path_base(src), path_base(k->module)))
+			return tk;
+	}
+	return NULL;
+}
+
+static void from_tune(const struct an_inputs *in, struct an_kernel *k)
+{
+	const json_t *e, *tk = NULL, *v, *w;
+	size_t i;
+
+	json_array_foreach(in->tunes, i, e)
+		if ((tk = tune_kernel(e, k)))
+			break;
+	if (!tk)
+		return;
+	w = json_object_get(tk, "winner");
+	k->tune.file = inputs_relative(in, json_str(e, "path"));
+	k->tune.mode = json_str(json_object_get(e, "doc"), "mode") ?
+		xstrdup(json_str(json_object_get(e, "doc"), "mode")) : NULL;
+	k->tune.target = json_str(tk, "target") ? xstrdup(json_str(tk, "target")) : NULL;
+	k->tune.winner = json_str(w, "label") ? xstrdup(json_str(w, "label")) : NULL;
+	k->tune.time_ms = json_num(w, "time_ms", NAN);
+	k->tune.speedup = json_num(w, "speedup", NAN);
+	k->tune.variants = (long)json_array_size(json_object_get(tk, "variants"));
+	k->tune.correct = 0;
+	json_array_foreach(json_object_get(tk, "variants"), i, v)
+		if (json_str(v, "status") && !strcmp(json_str(v, "status"), "ok"))
+			k->tune.correct++;
+}
+
+/* A Python value's text as the logs print it ('tl.float32', True, 64). */
+static char *py_text(const struct pylit *v)
+{
+	long long i;
+
+	if (v->kind == PYLIT_STR)
+		return xstrfmt("'%s'", v->s);
+	if (v->kind == PYLIT_BOOL)
+		return xstrdup(v->i ? "True" : "False");
+	if (pylit_int(v, &i) == 0)
+		return xstrfmt("%lld", i);
+	return NULL;
+}
+
+static long decorator_long(const struct meta_kernel *mk, const char *name)
+{
+	long long v;
+
+	return pylit_int(pylit_kwarg(mk->heuristic, name), &v) == 0 ? (long)v : -1;
+}
+
+static const char *kwarg_value(const struct at_config *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkw; i++)
+		if (!strcmp(c->kw[i].name, name))
+			return c->kw[i].value;
+	return NULL;
+}
+
+/* Whether choice c has the template's num_warps, num_stages and every config_args value. */
+static int choice_matches(const struct meta_kernel *mk, const struct at_config *c)
+{
+	const struct pylit *args = pylit_get(mk->inductor_meta, "config_args");
+	size_t i;
+
+	if (!args || args->kind != PYLIT_DICT || c->num_warps != decorator_long(mk, "num_warps") ||
+	    c->num_stages != decorator_long(mk, "num_stages"))
+		return 0;
+	for (i = 0; i < args->n; i++) {
+		const char *key = pylit_str(args->keys[i]), *have;
+		char *want = py_text(args->items[i]);
+		int same;
+
+		if (!key || !want) {
+			free(want);
+			return 0;
+		}
+		have = kwarg_value(c, key);
+		same = have && !strcmp(have, want);
+		free(want);
+		if (!same)
+			return 0;
+	}
+	return 1;
+}
+
+/* "mm(2048x2048, 2048x2048)" is for aten.mm; a kernel without ATen ops matches any table. */
+static int table_for(const struct an_kernel *k, const char *table)
+{
+	size_t n = strcspn(table, "("), i;
+
+	for (i = 0; i < k->naten; i++) {
+		const char *op = k->aten[i];
+
+		if (!strncmp(op, "aten.", 5) && strlen(op + 5) == n && !strncmp(op + 5, table, n))
+			return 1;
+	}
+	return !k->naten;
+}
+
+static int chosen_timed(const struct an_kernel *k)
+{
+	const struct an_config *c = an_kernel_chosen(k);
+
+	return c && (!isnan(c->time_ms) || !isnan(c->replay_ms));
+}
+
+/*
+ * Drops the untimed configs the template was declared or compiled with
+ * (the same config the table timed), keeping what they knew of its
+ * resources for the table's row.
+ */
+static void drop_untimed(struct an_kernel *k, struct an_config *keep)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < k->nconfigs; i++) {
+		struct an_config *c = &k->configs[i];
+
+		if (!strcmp(c->method, "max_autotune") || !isnan(c->time_ms)) {
+			k->configs[n++] = *c;
+			continue;
+		}
+		if (c->chosen) {
+			keep->n_regs = c->n_regs;
+			keep->n_spills = c->n_spills;
+			keep->shared_bytes = c->shared_bytes;
+		}
+		rf_release(&an_config_desc, c);
+	}
+	k->nconfigs = n;
+}
+
+static void from_max_autotune(const struct an_inputs *in, struct an_kernel *k,
+			      const struct meta_kernel *mk)
+{
+	size_t i, j, c;
+
+	if (!mk || !mk->heuristic || !k->kind || strcmp(k->kind, "template") || chosen_timed(k))
+		return;
+	for (i = 0; i < in->at.nr; i++) {
+		const struct at_kernel *op = in->at.kernels[i];
+
+		if (!op->kind || strcmp(op->kind, "max_autotune") || !table_for(k, op->name))
+			continue;
+		for (j = 0; j < op->ntunings; j++) {
+			const struct at_tuning *t = op->tunings[j];
+
+			for (c = 0; c < t->nr && !choice_matches(mk, &t->configs[c]); c++)
+				;
+			if (c == t->nr)
+				continue;
+			for (c = 0; c < t->nr; c++) {
+				int chosen = choice_matches(mk, &t->configs[c]);
+				struct an_config keep;
+
+				ev_add_config(k, &t->configs[c], "max_autotune", chosen);
+				if (!chosen)
+					continue;
+				free(k->best);
+				k->best = ev_config_text(&t->configs[c]);
+				rf_init(&an_config_desc, &keep);
+				drop_untimed(k, &keep);
+				for (size_t x = 0; x < k->nconfigs; x++)
+					if (k->configs[x].chosen && keep.n_regs >= 0) {
+						k->configs[x].n_regs = keep.n_regs;
+						k->configs[x].n_spills = keep.n_spills;
+						k->configs[x].shared_bytes = keep.shared_bytes;
+					}
+			}
+			free(k->chosen_by);
+			k->chosen_by = xstrfmt("max_autotune");
+			/* share.c turns this into the time note when this time is used */
+			free(k->time_note);
+			k->time_note = xstrdup(op->name);
+			return;
+		}
+	}
+}
+
+void measured_fill(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,
+		   const struct an_run *run)
+{
+	(void)run;
+	from_max_autotune(in, k, ref->mk);
+	from_replay(in, k);
+	from_tune(in, k);
+}

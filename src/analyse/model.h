@@ -1,0 +1,303 @@
+/*
+ * The analysis model: what `tko investigate` knows about a RUN, kernel by
+ * kernel, once every source of evidence has been joined (join.c), every
+ * time share computed (share.c) and every rule applied (rules.c). It is
+ * also the report model: the report writers (src/report/) render it, and
+ * RUN/analysis/kernels.json is it, written and read back through the
+ * field tables of schema.c (docs/json.md, "tko investigate").
+ *
+ * Unknown numbers are -1 (counts) or NAN (measurements); unknown strings
+ * NULL. Every string is owned by the struct holding it; an_run_release()
+ * frees everything.
+ *
+ * Which kernels are here. `kernels` holds the kernels the model ran: those
+ * a TorchInductor wrapper (output code) module launches, the hand-written
+ * kernels the capture saw launched, and, in a RUN without wrapper modules,
+ * every kernel the logs name except autotuning's own candidates. The
+ * candidates (max-autotune's `triton_mm` choices, the `triton_` kernels
+ * Inductor compiles to benchmark a fusion) never run in the model: they
+ * are counted in `candidates`, one row per name. Library calls the
+ * wrappers make (extern_kernels.mm, ...) are in `libcalls`.
+ */
+#ifndef TKO_ANALYSE_MODEL_H
+#define TKO_ANALYSE_MODEL_H
+
+#include <stddef.h>
+
+/* One config the autotuner considered. */
+struct an_config {
+	char *text;		/* "XBLOCK=1024 num_warps=4 num_stages=1" */
+	char *label;		/* a max-autotune choice's name ("triton_mm_18"), or NULL */
+	char *method;		/* how it was timed: benchmark, coordinate_descent, max_autotune, ... */
+	double time_ms;		/* the autotuner's time, NAN untimed */
+	double replay_ms;	/* tko run's time for the same config, NAN */
+	int failed;		/* it failed to compile or run */
+	int chosen;		/* the config the kernel ran with */
+	long n_regs;		/* registers per thread the log or capture stated */
+	long n_spills;		/* spilled registers the log or capture stated */
+	long shared_bytes;	/* shared memory / LDS the log or capture stated */
+};
+
+/* One argument of the kernel, from its signature and the captured launch. */
+struct an_arg {
+	char *name;		/* parameter name */
+	char *type;		/* signature type ("*fp32", "i32"), or NULL */
+	char *dtype;		/* captured tensor dtype ("float32"), or NULL */
+	char *shape;		/* "[100000, 256]", or NULL */
+	char *stride;		/* "[256, 1]", or NULL */
+	char *value;		/* a captured scalar's value as text, or NULL */
+	char *hints;		/* "tt.divisibility=16 tt.pointer_range=32", or NULL */
+	long storage_offset;	/* elements, -1 unknown */
+	int pointer;		/* a pointer argument */
+};
+
+/* A place in the user's model code (from the post-grad graph in the log). */
+struct an_origin {
+	char *file;		/* "/work/main/tests/gpu/model.py" */
+	long line;		/* its line */
+	char *function;		/* the function ("forward"), or NULL */
+	char *code;		/* the line's code as the log quotes it */
+};
+
+struct an_width {
+	long bits;		/* bits per lane (8..512), or 0 for no width */
+	long count;		/* instructions of that width */
+};
+
+/* One instruction family of the ISA scanner's shared table. */
+struct an_family {
+	char *name;		/* "global_load", "mma", "global_atomic" */
+	char *group;		/* memory, lds, atomic, matrix, sync */
+	long count;		/* instructions */
+	long returning;		/* atomics that return the old value, -1 for others */
+	struct an_width *widths;	/* by width, widest first */
+	size_t nwidths;
+};
+
+/* A source line of the kernel and the memory, atomic or matrix instructions it became. */
+struct an_srcline {
+	char *file;		/* the source file (the kernel's module when the ISA did not say) */
+	long line;		/* its line */
+	char *code;		/* the line's text, trimmed, or NULL when the file is not here */
+	char *ops;		/* "ld.global.v4.b32 x2, atom.global.gpu.relaxed.add.v4.f32 x4" */
+	long count;		/* those instructions */
+	int narrow;		/* a global/buffer access of 32 bits or less per lane */
+	int atomic;		/* an atomic */
+};
+
+struct an_res {
+	long vgprs;		/* AMD: VGPRs against the budget (arch + AGPR) */
+	long agprs;		/* AMD: accumulation VGPRs */
+	long sgprs;		/* AMD: SGPRs */
+	long spills;		/* VGPRs + SGPRs spilled (AMD), or Inductor's nspill */
+	long scratch_bytes;	/* AMD: private bytes per lane */
+	long lds_bytes;		/* AMD LDS or NVIDIA shared memory per block */
+	long occupancy;		/* AMD: waves per SIMD */
+	long registers;		/* NVIDIA registers per thread (or Inductor's nreg) */
+	long local_bytes;	/* NVIDIA local memory per thread */
+	long num_warps;		/* Triton num_warps of the compiled binary */
+	long num_stages;	/* Triton num_stages */
+	long workgroup;		/* threads per block */
+};
+
+/* The ISA of the compiled binary the kernel ran with. */
+struct an_isa {
+	char *file;		/* the scanned file (RUN-relative when inside the RUN); NULL: no ISA */
+	char *isa;		/* amdgcn, ptx, sass */
+	char *arch;		/* gfx942, sm_90a */
+	char *cache_dir;	/* the Triton cache entry (launcher.cache_hash) */
+	char *match;		/* how the entry was found: cache_hash, module, module+warps/stages, same_source */
+	long candidates;	/* compiled entries of this kernel for this arch */
+	long instructions;	/* instructions counted */
+	long mem_ops;		/* global/buffer/flat loads and stores */
+	long mem_wide;		/* of those, 128 bits or more per lane */
+	long mem_narrow;	/* of those, 32 bits or fewer per lane */
+	double vector_share;	/* mem_wide / mem_ops, NAN without memory ops */
+	long global_ops;	/* global (and PTX ld/st.global) loads and stores */
+	long buffer_ops;	/* AMD buffer loads and stores */
+	long flat_ops;		/* flat loads and stores */
+	long atomics;		/* atomic instructions (global, buffer, flat, LDS) */
+	long atomics_returning;	/* of those, returning the old value */
+	long lds_ops;		/* LDS / shared memory instructions */
+	long matrix_ops;	/* MFMA / MMAC / WMMA / MMA / WGMMA instructions */
+	struct an_res res;	/* resources */
+	struct an_family *families;	/* every family seen, in table order */
+	size_t nfamilies;
+	struct an_srcline *lines;	/* source lines with memory/atomic/matrix instructions */
+	size_t nlines;
+	char **findings;	/* the scanner's findings, one sentence each */
+	size_t nfindings;
+};
+
+/* The best result `tko tune` recorded for the kernel. */
+struct an_tune {
+	char *file;		/* the tune.json read; NULL: no tuning */
+	char *mode;		/* gpu or compile-only */
+	char *target;		/* the arch tuned for */
+	char *winner;		/* the winning variant's label */
+	double time_ms;		/* its time */
+	double speedup;		/* base time / winner time */
+	long variants;		/* variants tried */
+	long correct;		/* variants whose outputs matched */
+};
+
+/* A number a rule used. */
+struct an_evidence {
+	char *key;		/* "share", "peak_fraction", "atomics" */
+	double value;		/* its value */
+};
+
+/* A rule that fired, with the numbers it used. */
+struct an_fired {
+	char *rule;		/* the rule's name (docs/rules.md) */
+	char *decision;		/* what it argues for: tune, keep_off, rewrite, leave, measure */
+	char *why;		/* one sentence naming the numbers */
+	char *knobs;		/* for tune: what to try first, or NULL */
+	struct an_evidence *ev;
+	size_t nev;
+};
+
+/* Evidence that is missing, and what would fill it. */
+struct an_gap {
+	char *what;		/* "no replay time: ..." */
+	char *command;		/* the command to run, or NULL */
+};
+
+struct an_kernel {
+	char *id;		/* unique in the run: the name, or name@<8 chars of its module or hash> */
+	char *name;		/* the Triton function name */
+	char *kind;		/* pointwise, reduction, persistent_reduction, template, user_autotune, jit */
+	char *module;		/* the kernel's Python file (RUN-relative when inside the RUN) */
+	char *module_key;	/* Inductor's kernel hash (the module's basename), or the kernel dir name */
+	char *source_hash;	/* capture's sha256 of the source, or NULL */
+	char *kernel_dir;	/* capture's kernel directory, RUN-relative, or NULL */
+	char *autotune_id;	/* the kernel's id in tko summarize ("triton_#2"), or NULL */
+	char *graph;		/* Dynamo's compile id of the graph launching it ("0/0"), or NULL */
+	char *wrapper;		/* the wrapper module launching it, or NULL */
+	char *arch;		/* the device arch it was compiled for */
+
+	char **aten;		/* ATen ops it computes ("aten.index_add") */
+	size_t naten;
+	char **nodes;		/* the FX nodes it fuses ("index_put") */
+	size_t nnodes;
+	struct an_origin *origins;	/* the user's source lines behind those nodes */
+	size_t norigins;
+
+	char *chosen_by;	/* benchmark, coordinate_descent, max_autotune, single_config, ... */
+	char *best;		/* the chosen config's text */
+	long configs_timed;	/* configs the autotuner timed */
+	struct an_config *configs;	/* the configs, chosen one marked */
+	size_t nconfigs;
+
+	long launches;		/* launches counted (see launch_basis) */
+	long signatures;	/* distinct argument signatures the capture saw launched, -1 unknown */
+	char *launch_basis;	/* capture, wrapper, assumed */
+	double time_ms;		/* time per launch (see time_basis) */
+	char *time_basis;	/* trace, replay, autotune, max_autotune, or NULL: none */
+	char *time_note;	/* one sentence saying where time_ms came from */
+	double total_ms;	/* launches x time_ms */
+	double share;		/* total_ms / the run's measured total, NAN without a time */
+	long rank;		/* 1 = most time, -1 without a time */
+
+	double bytes;		/* bytes used for the rate (see bytes_basis) */
+	char *bytes_basis;	/* inductor (Inductor's estimate) or footprint (what the arguments occupy) */
+	double inductor_bytes;	/* Inductor's kernel_num_gb x 1e9 */
+	double footprint_bytes;	/* bytes the captured arguments span */
+	double gbps;		/* footprint rate: bytes / time_ms, 10^9 bytes per second */
+	double peak_fraction;	/* gbps / the run's measured peak */
+
+	struct an_arg *args;	/* signature and captured launch, in order */
+	size_t nargs;
+	int hints_known;	/* triton_meta lists hints: a missing one is a fact */
+	long pointer_args;	/* pointer arguments */
+	char **no_divisibility;	/* pointer arguments without tt.divisibility */
+	size_t nno_divisibility;
+	char **no_pointer_range;	/* pointer arguments without tt.pointer_range */
+	size_t nno_pointer_range;
+	long src_loads;		/* tl.load calls in the source */
+	long src_stores;	/* tl.store calls */
+	long src_atomics;	/* tl.atomic_* calls */
+	long src_assume;	/* tl.assume calls */
+	long src_multiple_of;	/* tl.multiple_of calls */
+	long src_max_contiguous;	/* tl.max_contiguous calls */
+	long src_dot;		/* tl.dot calls */
+
+	struct an_isa isa;	/* the compiled binary's ISA (isa.file NULL: none) */
+	struct an_tune tune;	/* tko tune's result (tune.file NULL: none) */
+
+	char *decision;		/* tune, keep_off, rewrite, leave, measure */
+	char *action;		/* one sentence: what to do */
+	struct an_fired *fired;	/* every rule that fired, deciding one first */
+	size_t nfired;
+	struct an_gap *gaps;	/* missing evidence */
+	size_t ngaps;
+};
+
+/* A kernel name autotuning compiled that the model never launched. */
+struct an_candidate {
+	char *name;		/* "triton_mm", "triton_" */
+	char *why;		/* "max-autotune choices for mm(2048x2048, 2048x2048)" */
+	long count;		/* instances */
+	long timed;		/* configs timed over them */
+	double best_ms;		/* the fastest time among them, NAN */
+};
+
+/* A library call a wrapper module makes (not a Triton kernel). */
+struct an_libcall {
+	char *op;		/* "extern_kernels.mm" */
+	char *wrapper;		/* the wrapper module */
+	char *graph;		/* its compile id, or NULL */
+	long line;		/* line of the call */
+	long calls;		/* call sites with this op in this wrapper */
+};
+
+struct an_run {
+	char *tool;		/* "tko investigate" */
+	char *tko_version;	/* tko's version */
+	char *run;		/* the RUN directory as given */
+	char *command;		/* the captured command line, or NULL */
+	char *device;		/* "NVIDIA H200", or NULL */
+	char *arch;		/* "sm_90", "gfx936" */
+	char *backend;		/* cuda, hip */
+	double peak_gbps;	/* measured copy bandwidth, NAN */
+	char *peak_source;	/* where the peak came from */
+	char *share_method;	/* one sentence: how shares were computed */
+	double measured_ms;	/* sum of total_ms over the kernels with a time */
+	long timed;		/* kernels with a time */
+	long untimed;		/* kernels without */
+	long logs;		/* log files read */
+	long modules;		/* kernel modules read */
+	long wrappers;		/* wrapper modules read */
+	long isa_files;		/* ISA files scanned */
+	long capture_dirs;	/* capture kernel directories read */
+	long replays;		/* replay results read */
+	long tunes;		/* tune results read */
+	struct an_kernel *kernels;	/* ranked: most time first, untimed last */
+	size_t nkernels;
+	struct an_candidate *candidates;
+	size_t ncandidates;
+	struct an_libcall *libcalls;
+	size_t nlibcalls;
+	struct an_gap *gaps;	/* missing evidence for the whole run */
+	size_t ngaps;
+	char **notes;		/* what was unusual while reading */
+	size_t nnotes;
+};
+
+void an_run_init(struct an_run *r);
+void an_run_release(struct an_run *r);
+void an_kernel_init(struct an_kernel *k);
+
+/* Appends an initialised kernel / gap / note / ... and returns it. */
+struct an_kernel *an_run_add_kernel(struct an_run *r);
+void an_add_gap(struct an_gap **v, size_t *nr, const char *what, const char *command);
+void an_add_str(char ***v, size_t *nr, const char *s);
+void an_run_note(struct an_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The config the kernel ran with (the first marked chosen), or NULL. */
+const struct an_config *an_kernel_chosen(const struct an_kernel *k);
+
+/* The kernel with this id, or NULL. */
+struct an_kernel *an_run_find(const struct an_run *r, const char *id);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * share: time per launch, total time, share and rank of every kernel,
+ * and its footprint rate against the measured peak.
+ *
+ * Time per launch, first that applies:
+ *   replay        tko run's median for the config the model ran
+ *                 (RUN/analysis/replay.json): inputs restored and L2
+ *                 flushed before each repetition;
+ *   autotune      the autotuner's time for the chosen config (Inductor's
+ *                 benchmark or coordinate descent, @triton.autotune);
+ *   max_autotune  a template's row in the max-autotune table it came from.
+ * Launches: capture's launch count (whole process), else the wrapper's
+ * call sites (per call of the compiled graph), else 1, assumed.
+ * total = launches x time; share = total / the sum of totals of the timed
+ * kernels; rank 1 is the largest. A profiler trace would give measured
+ * totals directly: NEEDSWORK: read one (torch.profiler's Chrome trace)
+ * when the RUN layout gets a place for it.
+ *
+ * Bytes: Inductor's estimate (kernel_num_gb) when it has one, else the
+ * bytes the captured arguments span. The rate bytes / time is a
+ * "footprint rate", not measured DRAM traffic, and its fraction of the
+ * measured copy bandwidth is the "fraction of peak" the rules read.
+ *
+ * Entry point: share_compute(run, peak_gbps_option, env, replay).
+ */
+#ifndef TKO_ANALYSE_SHARE_H
+#define TKO_ANALYSE_SHARE_H
+
+#include <jansson.h>
+
+#include "analyse/model.h"
+
+/*
+ * Sets the run's peak (the option when > 0, else env.json's bandwidth,
+ * else the replay document's peak), then every kernel's time, bytes,
+ * rate, share and rank, the run's totals and share_method, and sorts the
+ * kernels: ranked first, then untimed by name.
+ */
+void share_compute(struct an_run *r, double peak_opt, const char *env_path,
+		   const json_t *env, const json_t *replay);
+
+#endif

@@ -1,0 +1,51 @@
+/* Saving and loading the analysis model (store.h). */
+#include "analyse/schema.h"
+#include "analyse/store.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "banned.h"
+
+int an_store_write(FILE *fp, const struct an_run *r, const char *tool)
+{
+	json_t *doc = an_run_to_json(r, tool);
+	int ret = json_dumpf(doc, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) < 0 ||
+		  fputc('\n', fp) == EOF ? -1 : 0;
+
+	json_decref(doc);
+	return ret;
+}
+
+int an_store_save(const struct an_run *r, const char *path, struct buf *err)
+{
+	struct atomic_file af = ATOMIC_FILE_INIT;
+
+	if (atomic_open(&af, path, err) < 0)
+		return -1;
+	if (an_store_write(af.fp, r, "tko investigate") < 0) {
+		buf_addf(err, "cannot write '%s'", path);
+		atomic_abort(&af);
+		return -1;
+	}
+	return atomic_commit(&af, err);
+}
+
+int an_store_load(struct an_run *r, const char *path, struct buf *err)
+{
+	struct mapped_file m = MAPPED_FILE_INIT;
+	json_t *doc;
+	int ret;
+
+	if (file_map(path, 0, &m, err) < 0)
+		return -1;
+	if (text_input_check(path, m.data, m.len, err) < 0) {
+		file_unmap(&m);
+		return -1;
+	}
+	doc = json_load_span(path, m.data, m.len, err);
+	file_unmap(&m);
+	if (!doc)
+		return -1;
+	ret = an_run_from_json(r, doc, path, err);
+	json_decref(doc);
+	return ret;
+}

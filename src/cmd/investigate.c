@@ -1,0 +1,237 @@
+/*
+ * tko investigate [options] RUN
+ * tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] -- CMD [ARGS...]
+ *
+ * tko's main job: on a RUN directory (or after capturing CMD into a new
+ * one with `tko capture`), read every piece of evidence, join it per
+ * kernel, rank the kernels by their share of GPU time and decide for each
+ * (src/analyse/analysis.h), then write RUN/analysis/{kernels,summarize,
+ * meta,isa}.json and RUN/report/report.{md,json,html} and print a short
+ * ranked summary. --out-dir DIR puts analysis/ and report/ under DIR
+ * instead (for a RUN one cannot write to).
+ *
+ * Exit: 0 done; 1 bad input or an output that cannot be written; 2 usage;
+ * 5 the captured command failed (the report is still written).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analyse/analysis.h"
+#include "analyse/schema.h"
+#include "analyse/store.h"
+#include "cmd/cmd.h"
+#include "cmd/exitcode.h"
+#include "live/rundir.h"
+#include "report/summary.h"
+#include "report/writer.h"
+#include "util/file.h"
+#include "util/mem.h"
+#include "util/msg.h"
+#include "util/opts.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"tko investigate [options] RUN",
+	"   or: tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] -- CMD [ARGS...]",
+	"Analyses a RUN directory (or captures CMD into one first): every kernel the model ran,",
+	"ranked by its share of GPU time, with where it came from, its configs, hints, ISA,",
+	"resources, footprint rate against the measured peak, and a decision from named rules",
+	"(docs/rules.md). Writes RUN/analysis/*.json and RUN/report/report.{md,json,html}.",
+	"A RUN without capture/ (a colleague's logs and caches) is analysed with what it has;",
+	"what is missing is listed with the command that would fill it.",
+	NULL,
+};
+
+struct inv_opts {
+	const char *out_dir;	/* --out-dir */
+	const char *run_out;	/* --out, with -- CMD */
+	const char *kernels;	/* --kernels, with -- CMD */
+	int measure;		/* --measure, with -- CMD */
+	double peak;		/* --peak-gbps */
+	const char *replay;	/* --replay */
+	struct strlist tunes;	/* --tune */
+	int isa_tools;		/* --isa-tools */
+	long top;		/* --top */
+	const char *md, *json, *html;	/* extra copies */
+};
+
+static void progress(void *data, const char *step)
+{
+	(void)data;
+	msg_progress("%s", step);
+}
+
+/* Runs `tko capture` in-process; returns the command's exit status, or -1. */
+static int capture(const struct inv_opts *o, const char *run, const char **cmd, int ncmd)
+{
+	const char **av = xcalloc((size_t)ncmd + 10, sizeof(*av));
+	int n = 0, i, status;
+
+	av[n++] = "capture";
+	av[n++] = "--out";
+	av[n++] = run;
+	if (o->kernels) {
+		av[n++] = "--kernels";
+		av[n++] = o->kernels;
+	}
+	if (o->measure)
+		av[n++] = "--measure";
+	av[n++] = "--";
+	for (i = 0; i < ncmd; i++)
+		av[n++] = cmd[i];
+	msg_setup("capture");
+	status = cmd_capture(n, av);
+	msg_setup("investigate");
+	free(av);
+	return is_dir(run) ? status : -1;
+}
+
+static int write_extra(const struct an_run *r, const struct report_writer *w, const char *path,
+		       struct buf *err)
+{
+	return path ? report_render(r, w, path, err) : 0;
+}
+
+static int write_outputs(const struct an_run *r, const struct inv_opts *o, const char *base,
+			 struct buf *err)
+{
+	char *adir = path_join(base, "analysis"), *rdir = path_join(base, "report");
+	char *store = path_join(adir, AN_STORE_FILE);
+	int ret = 0;
+
+	if (mkdir_p(adir, err) < 0 || an_store_save(r, store, err) < 0 ||
+	    report_write_dir(r, rdir, err) < 0 ||
+	    write_extra(r, &report_markdown, o->md, err) < 0 ||
+	    write_extra(r, &report_json, o->json, err) < 0 ||
+	    write_extra(r, &report_html, o->html, err) < 0)
+		ret = -1;
+	if (ret == 0)
+		msg_note("report: %s/report.{md,html,json}; analysis: %s/", rdir, adir);
+	free(adir);
+	free(rdir);
+	free(store);
+	return ret;
+}
+
+static int to_stdout(const struct inv_opts *o)
+{
+	return (o->md && !strcmp(o->md, "-")) || (o->json && !strcmp(o->json, "-")) ||
+	       (o->html && !strcmp(o->html, "-"));
+}
+
+static int investigate(const char *run, const struct inv_opts *o)
+{
+	struct an_opts ao = AN_OPTS_INIT;
+	const char *base = o->out_dir ? o->out_dir : run;
+	char *adir = path_join(base, "analysis");
+	struct buf err = BUF_INIT;
+	struct an_run r;
+	int ret = EXIT_OK;
+
+	ao.peak_gbps = o->peak;
+	ao.replay = o->replay;
+	ao.tunes = o->tunes.v;
+	ao.ntunes = o->tunes.nr;
+	ao.isa_tools = o->isa_tools;
+	ao.analysis_dir = adir;
+	ao.progress = progress;
+	an_run_init(&r);
+	if (mkdir_p(adir, &err) < 0) {
+		msg_error("%s (use --out-dir DIR to write elsewhere)", err.buf);
+		ret = EXIT_FAIL;
+	} else if (analysis_run(run, &ao, &r, &err) < 0 || write_outputs(&r, o, base, &err) < 0) {
+		msg_progress_done();
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else {
+		msg_progress_done();
+		if (!to_stdout(o))
+			report_print_summary(stdout, &r, (size_t)o->top);
+	}
+	an_run_release(&r);
+	buf_release(&err);
+	free(adir);
+	return ret;
+}
+
+static int check_args(int n, int rest, const struct inv_opts *o)
+{
+	int with_cmd = rest >= 0;
+
+	if (with_cmd && rest == n) {
+		msg_error("no command after '--' (see 'tko investigate --help')");
+		return -1;
+	}
+	if (!with_cmd && n != 1) {
+		msg_error(n ? "give one RUN directory (see 'tko investigate --help')" :
+			  "no RUN directory or '-- CMD' given (see 'tko investigate --help')");
+		return -1;
+	}
+	if (with_cmd && rest != 0) {
+		msg_error("give either a RUN directory or '-- CMD', not both");
+		return -1;
+	}
+	if (!with_cmd && (o->run_out || o->kernels || o->measure)) {
+		msg_error("--out, --kernels and --measure go with '-- CMD'");
+		return -1;
+	}
+	if ((o->md && !strcmp(o->md, "-")) + (o->json && !strcmp(o->json, "-")) +
+	    (o->html && !strcmp(o->html, "-")) > 1) {
+		msg_error("only one of --md, --json, --html can write to stdout");
+		return -1;
+	}
+	if (o->top < 0 || o->peak < 0) {
+		msg_error("--top and --peak-gbps take a positive number");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_investigate(int argc, const char **argv)
+{
+	struct inv_opts o = { NULL, NULL, NULL, 0, 0, NULL, STRLIST_INIT, 0, 10, NULL, NULL, NULL };
+	const struct opt options[] = {
+		OPT_STRING(0, "out-dir", &o.out_dir, "DIR", "write analysis/ and report/ under DIR (default: the RUN)"),
+		OPT_DOUBLE(0, "peak-gbps", &o.peak, "X", "the peak to compare against (default: RUN/env.json's measured copy rate)"),
+		OPT_STRING(0, "replay", &o.replay, "FILE", "a `tko run --json` result (default: RUN/analysis/replay.json)"),
+		OPT_LIST(0, "tune", &o.tunes, "FILE", "a `tko tune --json` result (repeatable; capture dirs' tune/*/tune.json are read anyway)"),
+		OPT_BOOL(0, "isa-tools", &o.isa_tools, "let the ISA scan run cuobjdump/nvdisasm/llvm-objdump on binaries"),
+		OPT_INT(0, "top", &o.top, "N", "kernels in the terminal summary (default 10, 0: all)"),
+		OPT_STRING(0, "md", &o.md, "FILE", "also write the Markdown report to FILE ('-': stdout)"),
+		OPT_STRING(0, "json", &o.json, "FILE", "also write the JSON report to FILE ('-': stdout)"),
+		OPT_STRING(0, "html", &o.html, "FILE", "also write the HTML report to FILE ('-': stdout)"),
+		OPT_STRING(0, "out", &o.run_out, "RUN", "with -- CMD: the RUN directory to capture into (default tko-run-<time>)"),
+		OPT_STRING(0, "kernels", &o.kernels, "REGEX", "with -- CMD: capture inputs only of kernels matching REGEX"),
+		OPT_BOOL(0, "measure", &o.measure, "with -- CMD: measure the copy bandwidth first (on the GPU)"),
+		OPT_END(),
+	};
+	int rest = -1, n = opts_parse(argc, argv, options, usage, OPTS_REST, &rest), ret, status = 0;
+	char *run = NULL;
+
+	if (n < 0)
+		return opts_exit_code(n);
+	if (check_args(n, rest, &o) < 0) {
+		strlist_release(&o.tunes);
+		return EXIT_USAGE;
+	}
+	if (rest >= 0) {
+		run = o.run_out ? xstrdup(o.run_out) : rundir_default_name(time(NULL));
+		status = capture(&o, run, argv + rest, n - rest);
+		if (status < 0) {
+			msg_error("the capture made no RUN directory '%s'", run);
+			free(run);
+			strlist_release(&o.tunes);
+			return EXIT_FAIL;
+		}
+	}
+	ret = investigate(run ? run : argv[0], &o);
+	if (ret == EXIT_OK && status != 0) {
+		msg_warn("the command exited with status %d; the report covers what it ran", status);
+		ret = EXIT_CHILD;
+	}
+	free(run);
+	strlist_release(&o.tunes);
+	return ret;
+}

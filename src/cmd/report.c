@@ -1,0 +1,117 @@
+/*
+ * tko report RUN|ANALYSIS.json [--md FILE] [--json FILE] [--html FILE] [--top N]
+ *
+ * Renders the report again from a RUN's analysis (RUN/analysis/kernels.json,
+ * written by `tko investigate`), without reading the logs, caches or ISA
+ * again: after a tko upgrade changed the writers, or to get one format
+ * somewhere else. Without --md/--json/--html it rewrites
+ * RUN/report/report.{md,json,html}.
+ *
+ * Exit: 0 done; 1 the analysis is missing or unreadable, or an output
+ * cannot be written; 2 usage.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyse/model.h"
+#include "analyse/store.h"
+#include "cmd/cmd.h"
+#include "cmd/exitcode.h"
+#include "report/summary.h"
+#include "report/writer.h"
+#include "util/file.h"
+#include "util/mem.h"
+#include "util/msg.h"
+#include "util/opts.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"tko report RUN|ANALYSIS.json [--md FILE] [--json FILE] [--html FILE] [--top N]",
+	"Renders the report from a RUN's analysis (RUN/analysis/kernels.json from",
+	"tko investigate, or a report.json) without analysing again. With no format",
+	"option it rewrites RUN/report/report.{md,json,html}.",
+	NULL,
+};
+
+/* The analysis file and the folder whose report/ it belongs to. */
+static char *analysis_file(const char *arg, char **base)
+{
+	char *p;
+
+	if (!is_dir(arg)) {
+		*base = NULL;
+		return xstrdup(arg);
+	}
+	*base = xstrdup(arg);
+	p = path_join(arg, "analysis/" AN_STORE_FILE);
+	return p;
+}
+
+static int render(const struct an_run *r, const char *base, const char *md, const char *json,
+		  const char *html, struct buf *err)
+{
+	char *dir;
+	int ret;
+
+	if (md || json || html)
+		return (md && report_render(r, &report_markdown, md, err) < 0) ||
+		       (json && report_render(r, &report_json, json, err) < 0) ||
+		       (html && report_render(r, &report_html, html, err) < 0) ? -1 : 0;
+	if (!base) {
+		buf_addf(err, "give --md, --json or --html to render a loose analysis file");
+		return -1;
+	}
+	dir = path_join(base, "report");
+	ret = report_write_dir(r, dir, err);
+	if (ret == 0)
+		msg_note("report: %s/report.{md,html,json}", dir);
+	free(dir);
+	return ret;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	const char *md = NULL, *json = NULL, *html = NULL;
+	long top = 10;
+	const struct opt options[] = {
+		OPT_STRING(0, "md", &md, "FILE", "write the Markdown report to FILE ('-': stdout)"),
+		OPT_STRING(0, "json", &json, "FILE", "write the JSON report to FILE ('-': stdout)"),
+		OPT_STRING(0, "html", &html, "FILE", "write the HTML report to FILE ('-': stdout)"),
+		OPT_INT(0, "top", &top, "N", "kernels in the terminal summary (default 10, 0: all)"),
+		OPT_END(),
+	};
+	int n = opts_parse(argc, argv, options, usage, 0, NULL), ret = EXIT_OK, out;
+	struct buf err = BUF_INIT;
+	char *file, *base;
+	struct an_run r;
+
+	if (n < 0)
+		return opts_exit_code(n);
+	if (n != 1) {
+		msg_error("give one RUN directory or analysis file (see 'tko report --help')");
+		return EXIT_USAGE;
+	}
+	out = (md && !strcmp(md, "-")) + (json && !strcmp(json, "-")) + (html && !strcmp(html, "-"));
+	if (out > 1 || top < 0) {
+		msg_error(top < 0 ? "--top takes a positive number" :
+			  "only one of --md, --json, --html can write to stdout");
+		return EXIT_USAGE;
+	}
+	file = analysis_file(argv[0], &base);
+	an_run_init(&r);
+	if (base && !is_file(file)) {
+		msg_error("'%s' has no analysis (%s); run 'tko investigate %s' first", argv[0], file,
+			  argv[0]);
+		ret = EXIT_FAIL;
+	} else if (an_store_load(&r, file, &err) < 0 || render(&r, base, md, json, html, &err) < 0) {
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else if (!out) {
+		report_print_summary(stdout, &r, (size_t)top);
+	}
+	an_run_release(&r);
+	buf_release(&err);
+	free(file);
+	free(base);
+	return ret;
+}

@@ -1,0 +1,43 @@
+/*
+ * rtext: the numbers and sentences the Markdown and HTML reports share,
+ * so both say the same thing in the same words. Every function appends
+ * plain text (no markup) to a struct buf; unknown numbers read "-".
+ */
+#ifndef TKO_REPORT_RTEXT_H
+#define TKO_REPORT_RTEXT_H
+
+#include "analyse/model.h"
+#include "util/buf.h"
+
+void rt_ms(struct buf *b, double ms);		/* "0.0517" */
+void rt_pct(struct buf *b, double fraction);	/* "72.3%" */
+void rt_gbps(struct buf *b, double gbps);	/* "3218" */
+void rt_mb(struct buf *b, double bytes);	/* "201.3 MB" */
+void rt_long(struct buf *b, long v);		/* "30" */
+
+/* "tune", "keep TorchInductor off", "rewrite the model code", "leave it alone", "measure first" */
+const char *rt_decision_title(const char *decision);
+
+/* "tests/gpu/model.py:37 in scatter" */
+void rt_origin(struct buf *b, const struct an_origin *o);
+/* "float32[100000, 256] stride [256, 1] offset 0", "= 256", or the signature type */
+void rt_arg(struct buf *b, const struct an_arg *a);
+/* "128-bit x2, 64-bit x9" */
+void rt_widths(struct buf *b, const struct an_family *f);
+/* "atomics=4, share=0.075" */
+void rt_evidence(struct buf *b, const struct an_fired *f);
+
+/* Launches x time = total, share and rank, with where each came from. */
+void rt_time(struct buf *b, const struct an_kernel *k);
+/* The bytes, the footprint rate and its fraction of the peak, labelled honestly. */
+void rt_bytes(struct buf *b, const struct an_kernel *k, const struct an_run *r);
+/* Pointer hints present and missing, tl.assume / multiple_of / max_contiguous use. */
+void rt_hints(struct buf *b, const struct an_kernel *k);
+/* The ISA summary: which binary, memory families and widths, atomics, LDS, matrix. */
+void rt_isa(struct buf *b, const struct an_kernel *k);
+/* Resources: registers, spills, scratch, LDS/shared, occupancy, warps, stages. */
+void rt_resources(struct buf *b, const struct an_kernel *k);
+/* Where the run's peak came from, or that there is none. */
+void rt_peak(struct buf *b, const struct an_run *r);
+
+#endif

@@ -1,0 +1,108 @@
+/* The terminal summary and the report directory (summary.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/rtext.h"
+#include "report/summary.h"
+#include "report/writer.h"
+#include "util/file.h"
+#include "util/mem.h"
+#include "util/table.h"
+#include "banned.h"
+
+static void cell(struct table *t, struct buf *b)
+{
+	table_cell(t, "%s", b->buf);
+	buf_reset(b);
+}
+
+static void counts(FILE *fp, const struct an_run *r)
+{
+	static const char *const decisions[] = { "tune", "rewrite", "keep_off", "leave", "measure" };
+	size_t i, j;
+
+	fprintf(fp, "%zu kernels the model ran (%ld timed, %ld without a time)", r->nkernels,
+		r->timed, r->untimed);
+	if (r->timed)
+		fprintf(fp, ", %.4f ms measured", r->measured_ms);
+	fputs(":", fp);
+	for (i = 0; i < sizeof(decisions) / sizeof(decisions[0]); i++) {
+		size_t n = 0;
+
+		for (j = 0; j < r->nkernels; j++)
+			n += r->kernels[j].decision && !strcmp(r->kernels[j].decision, decisions[i]);
+		if (n)
+			fprintf(fp, " %zu %s,", n, rt_decision_title(decisions[i]));
+	}
+	fprintf(fp, " %zu autotuning candidate name(s), %zu library call(s)\n", r->ncandidates,
+		r->nlibcalls);
+}
+
+void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
+{
+	struct table t = TABLE_INIT;
+	struct buf b = BUF_INIT;
+	size_t i, shown = 0, unranked = 0;
+
+	counts(fp, r);
+	table_columns(&t, "rank|kernel|share|ms/launch|launches|GB/s|of peak|decision", "rlrrrrrl");
+	for (i = 0; i < r->nkernels; i++) {
+		const struct an_kernel *k = &r->kernels[i];
+
+		if (k->rank < 0) {
+			unranked++;
+			continue;
+		}
+		if (top && shown >= top)
+			continue;
+		shown++;
+		table_row(&t);
+		table_cell(&t, "%ld", k->rank);
+		table_cell(&t, "%s", k->id);
+		rt_pct(&b, k->share);
+		cell(&t, &b);
+		rt_ms(&b, k->time_ms);
+		cell(&t, &b);
+		table_cell(&t, "%ld", k->launches);
+		rt_gbps(&b, k->gbps);
+		cell(&t, &b);
+		rt_pct(&b, k->peak_fraction);
+		cell(&t, &b);
+		table_cell(&t, "%s", rt_decision_title(k->decision));
+	}
+	if (table_rows(&t))
+		table_print(&t, fp);
+	if (top && shown < (size_t)r->timed)
+		fprintf(fp, "... %ld more ranked kernels in the report\n", r->timed - (long)shown);
+	if (unranked)
+		fprintf(fp, "%zu kernels have no time (decision: measure first; see the report)\n",
+			unranked);
+	for (i = 0; i < r->ngaps; i++)
+		fprintf(fp, "gap: %s%s%s\n", r->gaps[i].what, r->gaps[i].command ? ": " : "",
+			r->gaps[i].command ? r->gaps[i].command : "");
+	table_release(&t);
+	buf_release(&b);
+}
+
+int report_write_dir(const struct an_run *r, const char *dir, struct buf *err)
+{
+	static const struct report_writer *const writers[] = {
+		&report_markdown, &report_json, &report_html,
+	};
+	size_t i;
+
+	if (mkdir_p(dir, err) < 0)
+		return -1;
+	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+		char *name = xstrfmt("report.%s", writers[i]->ext);
+		char *path = path_join(dir, name);
+		int ret = report_render(r, writers[i], path, err);
+
+		free(path);
+		free(name);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}

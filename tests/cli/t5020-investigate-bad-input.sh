@@ -1,0 +1,70 @@
+#!/bin/sh
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted, eval'd by lib.sh
+# tko investigate on bad input: one line naming the file and the problem,
+# a non-zero exit, no half-written report.
+. "$(dirname "$0")/lib.sh"
+
+RUN=$CORPUS/h200-run1
+
+test_expect_success '--help lists the options and both forms' '
+	tko investigate --help >out &&
+	test_grep "^usage: tko investigate \[options\] RUN" out &&
+	test_grep "\-\- CMD \[ARGS...\]" out &&
+	test_grep "\-\-peak-gbps X" out && test_grep "\-\-out-dir DIR" out &&
+	tko help investigate >out2 && test_cmp out out2
+'
+
+test_expect_success 'usage errors exit 2 with one line' '
+	test_expect_code 2 tko investigate 2>err && test_one_line_error err &&
+	test_expect_code 2 tko investigate a b 2>err && test_one_line_error err &&
+	test_expect_code 2 tko investigate -- 2>err && test_grep "no command after" err &&
+	test_expect_code 2 tko investigate "$RUN" -- true 2>err && test_grep "not both" err &&
+	test_expect_code 2 tko investigate --kernels x "$RUN" 2>err && test_grep "go with" err &&
+	test_expect_code 2 tko investigate --md - --json - "$RUN" 2>err && test_one_line_error err &&
+	test_expect_code 2 tko investigate --top -1 "$RUN" 2>err && test_one_line_error err &&
+	test_expect_code 2 tko investigate --bogus "$RUN" 2>err
+'
+
+test_expect_success 'a missing path, a file, a directory that is no RUN' '
+	test_expect_code 1 tko investigate --out-dir o nope 2>err && test_one_line_error err &&
+	test_grep "nope. is not a directory" err &&
+	echo hi >file &&
+	test_expect_code 1 tko investigate --out-dir o file 2>err && test_one_line_error err &&
+	mkdir empty &&
+	test_expect_code 1 tko investigate --out-dir o empty 2>err && test_one_line_error err &&
+	test_grep "is not a RUN directory" err &&
+	test ! -e o/report
+'
+
+test_expect_success 'a read-only RUN without --out-dir: says where and how to fix it' '
+	mkdir -p ro/log && cp "$RUN/log_profile.txt" ro/log/model.log && chmod a-w ro &&
+	if [ "$(id -u)" = 0 ]; then chmod u+w ro; echo "root can write anyway"; else
+		test_expect_code 1 tko investigate ro 2>err && test_one_line_error err &&
+		test_grep "use --out-dir" err
+	fi
+'
+
+test_expect_success 'a broken replay or tune document is an error naming it' '
+	mkdir -p run/log && cp "$RUN/log_profile.txt" run/log/model.log &&
+	printf "{\"kernels\": [" >bad.json &&
+	test_expect_code 1 tko investigate --replay bad.json run 2>err && test_one_line_error err &&
+	test_grep "bad.json" err &&
+	echo "{}" >norun.json &&
+	test_expect_code 1 tko investigate --replay norun.json run 2>err && test_one_line_error err &&
+	test_grep "not a .tko run. document" err &&
+	test_expect_code 1 tko investigate --tune bad.json run 2>err && test_one_line_error err &&
+	mkdir -p run/analysis && : >run/analysis/replay.json &&
+	test_expect_code 1 tko investigate run 2>err && test_one_line_error err &&
+	test_grep "replay.json. is empty" err
+'
+
+test_expect_success 'a RUN with only a truncated, binary-laced log still gives a report' '
+	mkdir -p cut/log && head -c 300000 "$RUN/log_profile.txt" >cut/log/model.log &&
+	tko investigate cut >out 2>err &&
+	json_q cut/report/report.json ".kernels | type == \"array\"" &&
+	mkdir -p bin/log && head -c 4096 /dev/urandom >bin/log/model.log &&
+	tko investigate bin >out 2>err &&
+	json_q bin/report/report.json "(.kernels | length) == 0 and (.notes | length) >= 1"
+'
+
+test_done

@@ -1,0 +1,358 @@
+/*
+ * Unit tests for src/analyse: the join, the shares and the evidence on the
+ * two real RUNs, corpus/h200-run1 (no capture: logs and caches only) and
+ * examples/h200-run (captured and replayed on an H200). Expected values
+ * come from the files themselves, counted by hand or by the grep named
+ * beside each, never from tko's output.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analyse/analysis.h"
+#include "analyse/rules.h"
+#include "analyse/schema.h"
+#include "util/file.h"
+#include "util/mem.h"
+
+static struct an_run corpus, example;
+
+static char *data_path(const char *env, const char *rel)
+{
+	const char *base = getenv(env);
+
+	assert_non_null(base);
+	return path_join(base, rel);
+}
+
+static int setup(void **state)
+{
+	struct an_opts o = AN_OPTS_INIT;
+	struct buf err = BUF_INIT;
+	char *p;
+
+	(void)state;
+	an_run_init(&corpus);
+	an_run_init(&example);
+	o.peak_gbps = 4243;	/* the corpus README's measured copy rate */
+	p = data_path("CORPUS", "h200-run1");
+	assert_int_equal(analysis_run(p, &o, &corpus, &err), 0);
+	free(p);
+	o.peak_gbps = 0;
+	p = data_path("TESTDATA", "../../examples/h200-run");
+	assert_int_equal(analysis_run(p, &o, &example, &err), 0);
+	free(p);
+	buf_release(&err);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	an_run_release(&corpus);
+	an_run_release(&example);
+	return 0;
+}
+
+static const struct an_kernel *kernel(const struct an_run *r, const char *id)
+{
+	const struct an_kernel *k = an_run_find(r, id);
+
+	if (!k)
+		fail_msg("no kernel %s", id);
+	return k;
+}
+
+static int fired(const struct an_kernel *k, const char *rule)
+{
+	size_t i;
+
+	for (i = 0; i < k->nfired; i++)
+		if (!strcmp(k->fired[i].rule, rule))
+			return 1;
+	return 0;
+}
+
+/* The five wrapper modules launch 19 distinct kernels from 20 call sites (hand count). */
+static void test_corpus_kernels(void **state)
+{
+	size_t i;
+	long sites = 0;
+
+	(void)state;
+	assert_int_equal(corpus.nkernels, 19);
+	for (i = 0; i < corpus.nkernels; i++)
+		sites += corpus.kernels[i].launches;
+	assert_int_equal(sites, 20);
+	assert_int_equal(kernel(&corpus, "triton_per_fused_native_layer_norm_native_layer_norm_backward_view_7")->launches, 2);
+	assert_string_equal(kernel(&corpus, "triton_poi_fused_zeros_0")->launch_basis, "wrapper");
+	assert_int_equal(corpus.wrappers, 5);
+	assert_int_equal(corpus.capture_dirs, 0);
+	for (i = 0; i < corpus.ncandidates; i++)
+		if (!strcmp(corpus.candidates[i].name, "triton_mm"))
+			assert_int_equal(corpus.candidates[i].count, 20);
+}
+
+/* grep -o 'extern_kernels\.[a-z]*(' in cache/inductor/l3 and te: 4 mm, 2 addmm. */
+static void test_corpus_libcalls(void **state)
+{
+	size_t i;
+	long mm = 0, addmm = 0;
+
+	(void)state;
+	for (i = 0; i < corpus.nlibcalls; i++) {
+		if (!strcmp(corpus.libcalls[i].op, "extern_kernels.mm"))
+			mm += corpus.libcalls[i].calls;
+		if (!strcmp(corpus.libcalls[i].op, "extern_kernels.addmm"))
+			addmm += corpus.libcalls[i].calls;
+	}
+	assert_int_equal(mm, 4);
+	assert_int_equal(addmm, 2);
+}
+
+/* "Best config for ...: 0.062560" and the coordinate-descent "-> ... 0.166592" lines of the log. */
+static void test_corpus_times(void **state)
+{
+	const struct an_kernel *k;
+
+	(void)state;
+	k = kernel(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	assert_float_equal(k->time_ms, 0.062560, 1e-9);
+	assert_string_equal(k->time_basis, "autotune");
+	k = kernel(&corpus, "triton_poi_fused_relu_1");
+	assert_float_equal(k->time_ms, 0.166592, 1e-9);
+	/* AUTOTUNE mm(2048x2048, 2048x2048): triton_mm_18 0.0291 ms is the template's config */
+	k = kernel(&corpus, "triton_tem_fused_mm_0");
+	assert_float_equal(k->time_ms, 0.0291, 1e-9);
+	assert_string_equal(k->time_basis, "max_autotune");
+	k = kernel(&corpus, "triton_red_fused__softmax_exp_sub_sum_view_3");
+	assert_true(isnan(k->time_ms));
+	assert_int_equal(k->rank, -1);
+	assert_string_equal(k->decision, "measure");
+	/* 0.2013 GB (kernel_num_gb in its module) / 0.06256 ms */
+	k = kernel(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	assert_float_equal(k->gbps, 0.201326592e9 / 0.06256e-3 / 1e9, 1e-6);
+	assert_float_equal(k->peak_fraction, k->gbps / 4243, 1e-9);
+	assert_int_equal(corpus.kernels[0].rank, 1);
+	assert_string_equal(corpus.kernels[0].name, "triton_poi_fused_gelu_gelu_backward_mul_view_3");
+}
+
+static void test_corpus_isa(void **state)
+{
+	const struct an_kernel *k;
+
+	(void)state;
+	/* .best_config 4o/cfdc...: "triton_cache_hash": "GJQS3RRW..."; that PTX has 2 atom.global */
+	k = kernel(&corpus, "triton_poi_fused_index_add_zeros_1");
+	assert_string_equal(k->isa.match, "cache_hash");
+	assert_string_equal(k->isa.cache_dir, "GJQS3RRWKSUULY6KQSOACKDZOGG4AGJRHVALSJKROJULTJDGC5XA");
+	assert_int_equal(k->isa.atomics, 2);
+	/* grep -c ld.global.v4 / st.global in CFGBEWMN.../triton_poi_fused_add_mul_sigmoid_sub_0.ptx: 2 / 1 (v4) */
+	k = kernel(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	assert_int_equal(k->isa.mem_ops, 3);
+	assert_int_equal(k->isa.mem_wide, 3);
+	/* the launched template module (vw/) was compiled as 5p/, equal but for whitespace */
+	k = kernel(&corpus, "triton_tem_fused_mm_0");
+	assert_string_equal(k->isa.match, "same_source");
+	assert_int_equal(k->isa.matrix_ops, 4);	/* grep -c wgmma.mma_async */
+	/* six compiled XBLOCKs of relu_1 share num_warps 8 / num_stages 1: no way to tell */
+	k = kernel(&corpus, "triton_poi_fused_relu_1");
+	assert_null(k->isa.file);
+	assert_string_equal(k->isa.match, "ambiguous");
+}
+
+/* The post-grad graph: "# File: /home/user/kernels/a/capture_demo.py:25 in scatter, code: out.index_add_(...)" */
+static void test_corpus_origins(void **state)
+{
+	const struct an_kernel *k = kernel(&corpus, "triton_poi_fused_index_add_zeros_1");
+	size_t i;
+	int found = 0;
+
+	(void)state;
+	for (i = 0; i < k->norigins; i++)
+		found |= k->origins[i].line == 25 && !strcmp(k->origins[i].function, "scatter") &&
+			 strstr(k->origins[i].file, "capture_demo.py") != NULL;
+	assert_true(found);
+	assert_string_equal(k->graph, "2/0");
+}
+
+/* The replay's time for the config the model ran, read here with jansson; env.json's copy rate. */
+static double replay_time(const char *dir_suffix, double *footprint)
+{
+	char *p = data_path("TESTDATA", "../../examples/h200-run/analysis/replay.json");
+	json_t *doc = json_load_file(p, 0, NULL), *k, *c;
+	double ms = NAN;
+	size_t i, j;
+
+	assert_non_null(doc);
+	json_array_foreach(json_object_get(doc, "kernels"), i, k) {
+		const char *d = json_string_value(json_object_get(k, "kernel_dir"));
+
+		if (!d || strlen(d) < strlen(dir_suffix) ||
+		    strcmp(d + strlen(d) - strlen(dir_suffix), dir_suffix))
+			continue;
+		*footprint = json_number_value(json_object_get(k, "footprint_bytes"));
+		json_array_foreach(json_object_get(k, "configs"), j, c)
+			if (json_is_true(json_object_get(c, "captured")))
+				ms = json_number_value(json_object_get(c, "time_ms"));
+	}
+	json_decref(doc);
+	free(p);
+	return ms;
+}
+
+static void test_example_replay(void **state)
+{
+	const struct an_kernel *k = kernel(&example, "triton_poi_fused_index_add_zeros_1");
+	char *p = data_path("TESTDATA", "../../examples/h200-run/env.json");
+	json_t *env = json_load_file(p, 0, NULL);
+	double footprint = NAN, ms = replay_time("/triton_poi_fused_index_add_zeros_1-470ead05", &footprint);
+
+	(void)state;
+	assert_false(isnan(ms));
+	assert_string_equal(k->time_basis, "replay");
+	assert_float_equal(k->time_ms, ms, 1e-12);
+	assert_string_equal(k->launch_basis, "capture");
+	assert_float_equal(example.peak_gbps,
+			   json_number_value(json_object_get(json_object_get(env, "bandwidth"), "copy_gbps")),
+			   1e-9);
+	assert_float_equal(k->footprint_bytes, footprint, 0.5);
+	k = kernel(&example, "scale_add_kernel");
+	assert_string_equal(k->kind, "user_autotune");
+	assert_non_null(k->kernel_dir);
+	assert_int_equal(example.capture_dirs, 7);
+	json_decref(env);
+	free(p);
+}
+
+static void test_rules_on_real_kernels(void **state)
+{
+	const struct an_kernel *k;
+
+	(void)state;
+	k = kernel(&corpus, "triton_poi_fused_index_add_zeros_1");
+	assert_string_equal(k->decision, "rewrite");
+	assert_string_equal(k->fired[0].rule, "atomic_scatter");
+	k = kernel(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	assert_false(fired(k, "narrow_access"));	/* all 128-bit */
+	k = kernel(&corpus, "triton_tem_fused_mm_0");
+	assert_false(fired(k, "scalarised_gemm"));	/* wgmma present */
+	k = kernel(&example, "triton_poi_fused_zeros_0");
+	assert_true(fired(k, "init_only"));
+	assert_string_equal(k->decision, "leave");
+	k = kernel(&example, "scale_add_kernel");	/* 90% of the copy rate in the replay */
+	assert_string_equal(k->fired[0].rule, "near_peak");
+}
+
+/* A copy of a real kernel through the JSON tables, so a rule's input can be changed. */
+static struct an_kernel *copy_of(const struct an_run *r, const char *id)
+{
+	struct an_kernel *k = xcalloc(1, sizeof(*k));
+	json_t *j = rf_to_json(&an_kernel_desc, kernel(r, id));
+	struct buf err = BUF_INIT;
+
+	an_kernel_init(k);
+	assert_int_equal(rf_from_json(&an_kernel_desc, k, j, "copy", &err), 0);
+	json_decref(j);
+	buf_release(&err);
+	return k;
+}
+
+static void free_copy(struct an_kernel *k)
+{
+	rf_release(&an_kernel_desc, k);
+	free(k);
+}
+
+static void test_rules_on_changed_kernels(void **state)
+{
+	struct an_kernel *k;
+
+	(void)state;
+	/* the mm template as DCU code without matrix instructions would be */
+	k = copy_of(&corpus, "triton_tem_fused_mm_0");
+	k->share = 0.3;
+	k->isa.matrix_ops = 0;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->decision, "keep_off");
+	assert_string_equal(k->fired[0].rule, "scalarised_gemm");
+	free_copy(k);
+	/* zeros_0 launched 1000 times at 5 us each */
+	k = copy_of(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	k->launches = 1000;
+	k->time_ms = 0.005;
+	k->share = 0.4;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->fired[0].rule, "tiny_launch");
+	free_copy(k);
+	/* the sigmoid kernel as AMDGCN with global ops only and spills */
+	k = copy_of(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	free(k->isa.isa);
+	k->isa.isa = xstrdup("amdgcn");
+	k->isa.res.spills = 3;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->decision, "tune");
+	assert_true(fired(k, "no_buffer_ops"));
+	assert_true(fired(k, "spills"));
+	assert_non_null(strstr(k->action, "tt.pointer_range=32"));
+	free_copy(k);
+	/* not hot wins over everything */
+	k = copy_of(&corpus, "triton_poi_fused_index_add_zeros_1");
+	k->share = 0.01;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->fired[0].rule, "not_hot");
+	assert_string_equal(k->decision, "leave");
+	free_copy(k);
+}
+
+static void test_json_round_trip(void **state)
+{
+	json_t *a = an_run_to_json(&example, "tko investigate"), *b;
+	struct buf err = BUF_INIT;
+	struct an_run back;
+
+	(void)state;
+	an_run_init(&back);
+	assert_int_equal(an_run_from_json(&back, a, "a.json", &err), 0);
+	b = an_run_to_json(&back, "tko investigate");
+	assert_true(json_equal(a, b));
+	json_decref(b);
+	an_run_release(&back);
+	/* a wrong type names the key path */
+	json_object_set_new(json_array_get(json_object_get(a, "kernels"), 1), "time_ms",
+			    json_string("fast"));
+	an_run_init(&back);
+	assert_int_equal(an_run_from_json(&back, a, "a.json", &err), -1);
+	assert_string_equal(err.buf, "'a.json': kernels[1].time_ms: not a number");
+	an_run_release(&back);
+	buf_reset(&err);
+	json_object_set_new(a, "schema_version", json_integer(99));
+	an_run_init(&back);
+	assert_int_equal(an_run_from_json(&back, a, "a.json", &err), -1);
+	assert_non_null(strstr(err.buf, "schema_version 99"));
+	an_run_release(&back);
+	json_decref(a);
+	buf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corpus_kernels),
+		cmocka_unit_test(test_corpus_libcalls),
+		cmocka_unit_test(test_corpus_times),
+		cmocka_unit_test(test_corpus_isa),
+		cmocka_unit_test(test_corpus_origins),
+		cmocka_unit_test(test_example_replay),
+		cmocka_unit_test(test_rules_on_real_kernels),
+		cmocka_unit_test(test_rules_on_changed_kernels),
+		cmocka_unit_test(test_json_round_trip),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
