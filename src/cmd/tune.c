@@ -218,9 +218,10 @@ int cmd_tune(int argc, const char **argv)
 			print_kernel(stdout, &s[i], 0);
 		done++;
 	}
-	if (json && json_write_path(doc, json, &err) < 0)
+	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
+	if (done && json && json_write_path(doc, json, &err) < 0)
 		ret = EXIT_FAIL;
-	else if (md && write_md(md, s, (size_t)(done), &err) < 0)
+	else if (done && md && write_md(md, s, (size_t)(done), &err) < 0)
 		ret = EXIT_FAIL;
 	if (err.len)
 		msg_error("%s", err.buf);
