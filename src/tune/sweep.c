@@ -2,6 +2,7 @@
  * One kernel's sweep (see sweep.h): input, worker start, describe, plan,
  * and the loop over variants.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,7 +43,8 @@ static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
 		char *cap = path_join(input, "capture.json");
 
 		s->source = path_join(input, "kernel.py");
-		if (is_file(cap)) {
+		/* Absent is a plain kernel directory; anything else there must read. */
+		if (access(cap, F_OK) == 0 || errno != ENOENT) {
 			s->capture_path = cap;
 			s->capture = json_load_path(cap, err);
 			if (!s->capture)
