@@ -21,7 +21,8 @@
 # a sentinel. Each time the exit status must be CODE, stderr one line that
 # starts "tko " and contains NAME (the file at fault), and out/ must hold
 # exactly what it held before: nothing half-written, no temporary file, the
-# old output untouched.
+# old output untouched. $bad_setup, when set, is run after out/ is made
+# (to put a directory or a file where the output goes).
 
 UNREADABLE=/proc/self/clear_refs
 BAD_KINDS="empty trunc binary nonutf8 huge dir loop missing"
@@ -55,7 +56,7 @@ check_bad_once() {
 check_bad() {
 	want=$1 name=$2
 	shift 3
-	rm -rf out && mkdir out &&
+	rm -rf out && mkdir out && eval "${bad_setup:-:}" &&
 	check_bad_once "$@" &&
 	echo sentinel >out/out.json &&
 	check_bad_once "$@" &&
