@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -346,6 +347,35 @@ static void measure_peak(struct tune_sweep *s)
 }
 
 /* OUT/<kernel>-<target> with --out, else KERNEL_DIR/tune or ./tko-tune/<kernel>-<target>. */
+/*
+ * tko tune writes only into real folders: a symbolic link in a copied
+ * kernel directory (KDIR/tune -> /etc) would send its files elsewhere.
+ */
+static int refuse_link(const char *dir, struct buf *err)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	buf_addf(err, "'%s' is a symbolic link: tko tune writes only into real directories", dir);
+	return -1;
+}
+
+static int check_out_dir(const char *out, struct buf *err)
+{
+	static const char *const subs[] = { "variants", "winner" };
+	size_t i;
+	int ret = refuse_link(out, err);
+
+	for (i = 0; !ret && i < sizeof(subs) / sizeof(subs[0]); i++) {
+		char *p = path_join(out, subs[i]);
+
+		ret = refuse_link(p, err);
+		free(p);
+	}
+	return ret;
+}
+
 static char *out_dir(const struct tune_sweep *s)
 {
 	char *leaf = xstrfmt("%s-%s", s->k.name, s->arch->name), *dir;
@@ -406,7 +436,7 @@ int tune_sweep_init(struct tune_sweep *s, const char *input,
 	if (!o->compile_only && s->peak_gbps <= 0)
 		measure_peak(s);
 	s->out_dir = out_dir(s);
-	if (mkdir_p(s->out_dir, err) < 0)
+	if (check_out_dir(s->out_dir, err) < 0 || mkdir_p(s->out_dir, err) < 0)
 		return -1;
 	ref = path_join(s->out_dir, TUNE_REFERENCE_FILE);
 	unlink(ref);
@@ -500,7 +530,7 @@ static void run_variant(struct tune_sweep *s, struct tune_variant *v,
 
 	if (variant_source(s, v, &text, &why) < 0) {
 		tune_result_fail(r, TUNE_ST_SKIPPED, why.buf);
-	} else if (mkdir_p(dir, &err) < 0 ||
+	} else if (refuse_link(dir, &err) < 0 || mkdir_p(dir, &err) < 0 ||
 		   write_file_atomic(path, text.buf, text.len, &err) < 0) {
 		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
 	} else {
