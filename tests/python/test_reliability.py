@@ -129,3 +129,66 @@ def test_disk_full_while_capturing(tmp_path):
     # The kernel directory is built under a temporary name and renamed:
     # the failed one leaves nothing, not a cut kernel.py.
     assert list((cap / "kernels").iterdir()) == []
+
+
+# The GPU fault run's pieces on the CPU: faults_model's API drift applied to
+# the fake Inductor, and faults_check's verdicts on hand-made capture folders.
+sys.path.insert(0, os.path.join(ROOT, "tests", "gpu"))
+import faults_check  # noqa: E402
+
+DRIFT_MODEL = """
+    import json, sys
+    sys.path.insert(0, {gpu!r})
+    import faults_model
+    sys.meta_path.insert(0, faults_model._DriftFinder())
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+    assert "bench" not in CachingAutotuner.__dict__ and hasattr(CachingAutotuner, "bench")
+    k = CachingAutotuner()
+    outs = [k.run(7, 9, 2048, stream=0), k.run(7, 9, 2048, stream=0), k.run(1, 2, 4096, stream=0)]
+    print(json.dumps(outs))
+"""
+
+
+def test_drifted_inductor_api_is_recorded_and_the_model_carries_on(tmp_path):
+    want = baseline(tmp_path)
+    global MODEL
+    saved, MODEL = MODEL, DRIFT_MODEL.format(gpu=os.path.join(ROOT, "tests", "gpu"))
+    try:
+        cap = tmp_path / "capture"
+        (cap / "kernels").mkdir(parents=True)
+        proc, events = run_model(tmp_path, cap)
+    finally:
+        MODEL = saved
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == want
+    errors = [e for e in events if e["event"] == "error"]
+    ok, why = faults_check.fault_recorded("drift", errors + [
+        {"stage": "snapshot", "kernel": "scale_add_kernel", "message": "stands in for the GPU's"}])
+    assert ok, (why, errors)
+    assert [e for e in events if e["event"] == "autotune"]
+
+
+def _cap(tmp_path, lines):
+    cap = tmp_path / "cap"
+    (cap / "kernels").mkdir(parents=True)
+    (cap / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in lines) + '{"cut')
+    return cap
+
+
+def test_faults_check_reads_cut_events_and_judges_each_case(tmp_path):
+    cap = _cap(tmp_path, [{"event": "error", "stage": "snapshot",
+                           "message": "[Errno 28] No space left on device"}])
+    events, cut = faults_check.read_events(str(cap))
+    assert len(events) == 1 and cut == 1
+    assert faults_check.fault_recorded("full", events)[0]
+    assert not faults_check.fault_recorded("readonly", events)[0]
+    assert not faults_check.fault_recorded("drift", events)[0]
+
+
+def test_faults_check_finds_half_written_kernel_dirs(tmp_path):
+    cap = _cap(tmp_path, [])
+    (cap / "kernels" / ".tmp-k-1-0").mkdir()
+    (cap / "kernels" / "k-0123abcd").mkdir()
+    (cap / "kernels" / "k-0123abcd" / "capture.json").write_text('{"args": [')
+    bad = faults_check.kernel_dirs_whole(str(cap))
+    assert len(bad) == 2
