@@ -141,6 +141,12 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 		free(path);
 		if (!doc)
 			return -1;
+		if (json_int(doc, "schema_version", 0) != 1 || !json_is_array(json_object_get(doc, "args"))) {
+			buf_addf(err, "'%s/capture.json' is not a tko capture (schema_version 1 with args)",
+				 dirs->v[i]);
+			json_decref(doc);
+			return -1;
+		}
 		path = path_join(dirs->v[i], "kernel.py");
 		if (!is_file(path)) {
 			buf_addf(err, "'%s' is missing: not a complete kernel directory", path);
@@ -149,12 +155,6 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 			return -1;
 		}
 		free(path);
-		if (json_int(doc, "schema_version", 0) != 1 || !json_is_array(json_object_get(doc, "args"))) {
-			buf_addf(err, "'%s/capture.json' is not a tko capture (schema_version 1 with args)",
-				 dirs->v[i]);
-			json_decref(doc);
-			return -1;
-		}
 		json_array_append_new(captures, doc);
 	}
 	return 0;
