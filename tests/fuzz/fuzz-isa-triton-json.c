@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "isa/isa.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

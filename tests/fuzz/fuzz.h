@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "isa/isa.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct autotune_set;
@@ -29,6 +31,12 @@ FILE *fuzz_sink(void);
  * JSON and text writers, all freed (support.c).
  */
 void fuzz_log(const struct log_reader *const *rs, size_t nr, const uint8_t *data, size_t size);
+
+/*
+ * One input through the ISA scanner for `kind` (ISA_NONE: detected), then
+ * the findings, the JSON document and both renderings, all freed.
+ */
+void fuzz_isa(enum isa_kind kind, const uint8_t *data, size_t size);
 
 /* Renders a filled set as `tko summarize` would, then releases it. */
 void fuzz_autotune_done(struct autotune_set *set);
