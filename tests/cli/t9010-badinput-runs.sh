@@ -63,7 +63,7 @@ test_expect_success 'tko run --env: a bad env.json is an error, not ignored' '
 '
 
 test_expect_success 'tko tune: every kind of bad kernel.py, given as a file and in a kernel directory' '
-	for kind in empty binary nonutf8 huge loop missing; do
+	for kind in empty binary nonutf8 huge dir loop missing; do
 		check_bad 1 "bad.$kind" -- tko tune --compile-only --target gfx942 --json out/out.json \
 			"bad-kernel.py/bad.$kind" &&
 		damaged_kernel $kind k kernel.py &&
