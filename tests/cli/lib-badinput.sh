@@ -25,7 +25,6 @@
 # (to put a directory or a file where the output goes).
 
 UNREADABLE=/proc/self/clear_refs
-BAD_KINDS="empty trunc binary nonutf8 huge dir loop missing"
 
 make_bad_inputs() {
 	: >bad.empty &&
