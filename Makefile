@@ -5,6 +5,8 @@
 #   make asan         the same suites against an ASan+UBSan build (build-asan/)
 #   make valgrind     unit and CLI tests under valgrind (memcheck, leaks are errors)
 #   make lint         shellcheck over the shell scripts
+#   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
+#   make fuzz-smoke   each fuzz target for a few seconds (bench/fuzz runs them for minutes)
 #
 # Sources are listed explicitly, one module group per variable, so that a
 # new file is a visible edit (git's BUILTIN_OBJS habit).
@@ -21,7 +23,15 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc \
 LIBS = $(shell $(PKG_CONFIG) --libs jansson) -lm
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+CC = clang
+BUILD ?= build-fuzz
+CFLAGS = -O1 -g
+ALL_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=fuzzer,address,undefined
+FUZZ_MAIN =
+else ifeq ($(SANITIZE),1)
 BUILD ?= build-asan
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer
@@ -169,6 +179,14 @@ LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIV
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 
+# One libFuzzer target per parser; without FUZZ=1 each links driver.c's
+# main() instead, which replays seeds and saved crashers in make check.
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_BIN = $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/%)
+FUZZ_MAIN ?= $(BUILD)/tests/fuzz/driver.o
+FUZZ_SUPPORT = $(BUILD)/tests/fuzz/support.o
+
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 
@@ -191,6 +209,11 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(BUILD)/libtko.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -MMD -MP $(LDFLAGS) -o $@ $< $(BUILD)/libtko.a $(LIBS) $(TEST_LIBS)
 
+$(BUILD)/tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_SUPPORT) $(FUZZ_MAIN) $(BUILD)/libtko.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(FUZZ_SUPPORT) $(FUZZ_MAIN) \
+		$(BUILD)/libtko.a $(LIBS)
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; \
@@ -206,12 +229,23 @@ python: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
 		$(PYTHON) -m pytest -q tests/python
 
-check: unit cli python
+fuzz-replay: $(FUZZ_BIN)
+	CORPUS=$(CURDIR)/../shared/corpus tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
+
+check: unit cli fuzz-replay python
 
 asan:
-	$(MAKE) SANITIZE=1 unit cli python
+	$(MAKE) SANITIZE=1 unit cli fuzz-replay python
 
-valgrind: $(TKO) $(UNIT_BIN)
+fuzz:
+	$(MAKE) FUZZ=1 fuzz-bin
+
+fuzz-bin: $(FUZZ_BIN)
+
+fuzz-smoke: fuzz
+	CORPUS=$(CURDIR)/../shared/corpus bench/fuzz -t 5 -n
+
+valgrind: $(TKO) $(UNIT_BIN) $(FUZZ_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== valgrind $$t"; \
 		CORPUS=$(CURDIR)/../shared/corpus TESTDATA=$(CURDIR)/tests/data \
@@ -219,14 +253,16 @@ valgrind: $(TKO) $(UNIT_BIN)
 	done
 	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
 		prove -e /bin/sh tests/cli/t*.sh
+	FUZZ_VALGRIND=1 CORPUS=$(CURDIR)/../shared/corpus tests/fuzz/replay.sh \
+		$(BUILD)/tests/fuzz $(FUZZ_NAMES)
 
 lint:
-	shellcheck -s sh -x -e SC1091 tests/cli/*.sh script/* .ci/run
+	shellcheck -s sh -x -e SC1091 tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz .ci/run
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit cli python check asan valgrind lint clean
+.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

@@ -172,7 +172,7 @@ class Replayer:
         self.device = next((v.device for v in self.values if isinstance(v, torch.Tensor)),
                            torch.device("cuda"))
         torch.cuda.set_device(self.device)
-        module = import_file(os.path.join(path, doc.get("kernel_file", "kernel.py")),
+        module = import_file(snap_mod.inside(path, doc.get("kernel_file", "kernel.py")),
                              f"tko_replay_{doc.get('source_hash', 'x')[:16]}")
         self.target = getattr(module, doc["kernel"], None)
         if self.target is None:

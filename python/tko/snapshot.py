@@ -153,6 +153,22 @@ def write(snapshot, inputs_dir):
     return records
 
 
+def inside(kernel_dir, rel):
+    """kernel_dir/rel, refusing a `rel` that leaves the directory.
+
+    capture.json names its files relative to the kernel directory; one from
+    elsewhere (an absolute path, "..", a symbolic link out) is refused
+    rather than read, so a copied RUN cannot make a replay use other files.
+    """
+    if not isinstance(rel, str) or not rel or os.path.isabs(rel) or ".." in rel.split("/"):
+        raise SnapshotError(f"capture.json names {rel!r}, not a file inside the kernel directory")
+    path = os.path.join(kernel_dir, rel)
+    real, root = os.path.realpath(path), os.path.realpath(kernel_dir)
+    if os.path.commonpath([real, root]) != root:
+        raise SnapshotError(f"'{path}' leads outside the kernel directory")
+    return path
+
+
 def load(kernel_dir, args, storages, device=None):
     """Rebuilds the captured arguments on `device` (default: the captured one).
 
@@ -162,7 +178,7 @@ def load(kernel_dir, args, storages, device=None):
     torch = _torch()
     dev_storages = []
     for rec in storages:
-        path = os.path.join(kernel_dir, rec["file"])
+        path = inside(kernel_dir, rec["file"])
         n = int(rec["nbytes"])
         if os.path.getsize(path) != n:
             raise SnapshotError(f"'{path}' has {os.path.getsize(path)} bytes, "

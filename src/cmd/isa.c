@@ -87,20 +87,23 @@ static int named(const char *path, int argc, const char **argv)
  * named on the command line, one line of counts by kind for those found
  * in directories (the JSON lists them all).
  */
-static void report_notes(const struct isa_result *res, int argc, const char **argv)
+/*
+ * The skipped files: the reasons of those named on the command line into
+ * `named` ("; " between them), counts by kind of those found in
+ * directories into `walked` ("3 json, 1 mlir"). Returns how many of those
+ * there were.
+ */
+static size_t skips(const struct isa_result *res, int argc, const char **argv,
+		    struct buf *said, struct buf *walked)
 {
 	const char *kind[16];
 	size_t count[16], kinds = 0, i, j, in_dirs = 0;
-	struct buf b = BUF_INIT;
 
-	for (i = 0; i < res->files_nr; i++)
-		for (j = 0; j < res->files[i]->warnings_nr; j++)
-			msg_warn("'%s': %s", res->files[i]->path, res->files[i]->warnings[j]);
 	for (i = 0; i < res->skipped_nr; i++) {
 		const struct isa_skip *s = &res->skipped[i];
 
 		if (named(s->path, argc, argv)) {
-			msg_note("skipped %s", s->reason);
+			buf_addf(said, "%s%s", said->len ? "; " : "", s->reason);
 			continue;
 		}
 		in_dirs++;
@@ -114,11 +117,48 @@ static void report_notes(const struct isa_result *res, int argc, const char **ar
 			count[j]++;
 	}
 	for (j = 0; j < kinds; j++)
-		buf_addf(&b, "%s%zu %s", j ? ", " : "", count[j], kind[j]);
+		buf_addf(walked, "%s%zu %s", j ? ", " : "", count[j], kind[j]);
+	return in_dirs;
+}
+
+static void report_notes(const struct isa_result *res, int argc, const char **argv)
+{
+	struct buf named = BUF_INIT, walked = BUF_INIT;
+	size_t i, j, in_dirs = skips(res, argc, argv, &named, &walked);
+
+	for (i = 0; i < res->files_nr; i++)
+		for (j = 0; j < res->files[i]->warnings_nr; j++)
+			msg_warn("'%s': %s", res->files[i]->path, res->files[i]->warnings[j]);
+	if (named.len)
+		msg_note("skipped %s", named.buf);
 	if (in_dirs)
 		msg_note("skipped %zu files that are not assembly or could not be read "
-			 "(%s); --json lists them", in_dirs, b.buf);
-	buf_release(&b);
+			 "(%s); --json lists them", in_dirs, walked.buf);
+	buf_release(&named);
+	buf_release(&walked);
+}
+
+/* Nothing to report: one line, with what was skipped as the reason. */
+static void report_none(const struct isa_result *res, int argc, const char **argv)
+{
+	struct buf named = BUF_INIT, walked = BUF_INIT;
+	size_t in_dirs = skips(res, argc, argv, &named, &walked);
+
+	if (named.len && !in_dirs) {
+		msg_error("no kernels found: skipped %s", named.buf);
+	} else {
+		struct buf why = BUF_INIT;
+
+		if (in_dirs)
+			buf_addf(&why, ": %zu files skipped (%s)", in_dirs, walked.buf);
+		if (named.len)
+			buf_addf(&why, "; skipped %s", named.buf);
+		msg_error("no kernels found in '%s'%s%s", argv[0],
+			  argc > 1 ? " and the other paths" : "", why.buf);
+		buf_release(&why);
+	}
+	buf_release(&named);
+	buf_release(&walked);
 }
 
 static size_t kernel_total(const struct isa_result *res)
@@ -191,12 +231,11 @@ int cmd_isa(int argc, const char **argv)
 			ret = r == ISA_ERR_TOOL ? EXIT_TOOL : EXIT_FAIL;
 		}
 	}
-	if (ret == EXIT_OK) {
+	if (ret == EXIT_OK && !kernel_total(&res)) {
+		report_none(&res, n, argv);
+		ret = EXIT_FAIL;
+	} else if (ret == EXIT_OK) {
 		report_notes(&res, n, argv);
-		if (!kernel_total(&res)) {
-			msg_error("no kernels found in %s%s", argv[0], n > 1 ? " and the other paths" : "");
-			ret = EXIT_FAIL;
-		}
 	}
 	if (ret == EXIT_OK && kernel)
 		ret = select_kernel(&res, kernel, arch);

@@ -170,7 +170,7 @@ int cmd_tune(int argc, const char **argv)
 	struct tune_pool pool = TUNE_POOL_INIT;
 	struct buf err = BUF_INIT;
 	json_t *doc;
-	int n, i, tried = 0, *ran, ret = EXIT_OK;
+	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
 		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
@@ -215,6 +215,7 @@ int cmd_tune(int argc, const char **argv)
 		int r = run_one(&s[i], argv[i], &o, &pool, doc, &ran[i]);
 
 		tried++;
+		done += ran[i] != 0;
 		if (r != EXIT_OK)
 			ret = r;
 		/* a bad kernel leaves the others to tune; a missing tool or target does not */
@@ -223,9 +224,10 @@ int cmd_tune(int argc, const char **argv)
 		if (ran[i] && (!json || strcmp(json, "-")))
 			print_kernel(stdout, &s[i], 0);
 	}
-	if (json && json_write_path(doc, json, &err) < 0)
+	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
+	if (done && json && json_write_path(doc, json, &err) < 0)
 		ret = EXIT_FAIL;
-	else if (md && write_md(md, s, ran, (size_t)tried, &err) < 0)
+	else if (done && md && write_md(md, s, ran, (size_t)tried, &err) < 0)
 		ret = EXIT_FAIL;
 	if (err.len)
 		msg_error("%s", err.buf);

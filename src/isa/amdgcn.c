@@ -419,7 +419,7 @@ static int amd_detect(const char *p, size_t n)
 
 		if (span_starts(q, k, ".amdgcn_target") ||
 		    TOK_FIND(q, k, "file format elf64-amdgpu") ||
-		    (*q == '#' && TOK_FIND(q, k, "__CLANG_OFFLOAD_BUNDLE____START__") &&
+		    (q < e && *q == '#' && TOK_FIND(q, k, "__CLANG_OFFLOAD_BUNDLE____START__") &&
 		     TOK_FIND(q, k, "amdgcn")))
 			return 100;
 		if (span_starts(q, k, ".amdhsa_kernel ") || span_starts(q, k, "amdhsa.kernels:"))

@@ -110,6 +110,19 @@ static json_t *peak_section(const struct strlist *dirs, const struct replay_opts
 	return peak;
 }
 
+/* An env.json named by --env must be readable JSON; RUN/env.json may be absent. */
+static int check_env(const struct replay_opts *o, struct buf *err)
+{
+	json_t *env;
+
+	if (!o->env_json || o->peak_gbps > 0)
+		return 0;
+	if (!(env = json_load_path(o->env_json, err)))
+		return -1;
+	json_decref(env);
+	return 0;
+}
+
 /* Checks each directory's capture.json and keeps the args for the footprint. */
 static int load_captures(const struct strlist *dirs, json_t *captures, struct buf *err)
 {
@@ -134,6 +147,14 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 			json_decref(doc);
 			return -1;
 		}
+		path = path_join(dirs->v[i], "kernel.py");
+		if (!is_file(path)) {
+			buf_addf(err, "'%s' is missing: not a complete kernel directory", path);
+			free(path);
+			json_decref(doc);
+			return -1;
+		}
+		free(path);
 		json_array_append_new(captures, doc);
 	}
 	return 0;
@@ -269,7 +290,7 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 	struct child c = CHILD_INIT;
 
 	*doc = NULL;
-	if (load_captures(dirs, captures, err) < 0 || !mkdtemp(tmpdir)) {
+	if (load_captures(dirs, captures, err) < 0 || check_env(o, err) < 0 || !mkdtemp(tmpdir)) {
 		if (!err->len)
 			buf_addf(err, "cannot create a temporary directory '%s'", tmpdir);
 		json_decref(captures);

@@ -227,6 +227,8 @@ static int field_known(const char *fields, const char *key)
 	const char *lists[2], *p;
 	size_t i;
 
+	if (!k)
+		return 0;
 	lists[0] = common;
 	lists[1] = fields;
 	for (i = 0; i < 2; i++)

@@ -47,12 +47,13 @@ static void count(struct log_ctx *ctx, const struct log_line *l, int r)
 		in->ignored++;
 }
 
-static int dispatch(void **state, const struct log_line *l, size_t *used_by)
+static int dispatch(const struct log_reader *const *rs, size_t nr, void **state,
+		    const struct log_line *l, size_t *used_by)
 {
 	size_t i;
 
-	for (i = 0; i < NREADERS; i++) {
-		int r = readers[i]->line(state[i], l);
+	for (i = 0; i < nr; i++) {
+		int r = rs[i]->line(state[i], l);
 
 		if (r) {
 			if (r > 0)
@@ -64,21 +65,28 @@ static int dispatch(void **state, const struct log_line *l, size_t *used_by)
 }
 
 /* The main format: the reader that used the most lines. */
-static void set_formats(struct at_input *in, const size_t *used_by)
+static void set_formats(const struct log_reader *const *rs, size_t nr,
+			struct at_input *in, const size_t *used_by)
 {
 	size_t i, best = 0;
 
-	for (i = 0; i < NREADERS; i++) {
+	for (i = 0; i < nr; i++) {
 		if (used_by[i])
-			in->formats |= 1u << readers[i]->format;
+			in->formats |= 1u << rs[i]->format;
 		if (used_by[i] > used_by[best])
 			best = i;
 	}
 	if (used_by[best])
-		in->format = readers[best]->format;
+		in->format = rs[best]->format;
 }
 
 size_t logscan_run(struct log_ctx *ctx, const char *data, size_t len)
+{
+	return logscan_run_with(ctx, data, len, readers, NREADERS);
+}
+
+size_t logscan_run_with(struct log_ctx *ctx, const char *data, size_t len,
+			const struct log_reader *const *rs, size_t nr)
 {
 	struct lines it = LINES_INIT(data, len);
 	struct at_input *in;
@@ -87,8 +95,10 @@ size_t logscan_run(struct log_ctx *ctx, const char *data, size_t len)
 	struct log_line l;
 	size_t i;
 
-	for (i = 0; i < NREADERS; i++)
-		state[i] = readers[i]->open(ctx);
+	if (nr > NREADERS)
+		nr = NREADERS;
+	for (i = 0; i < nr; i++)
+		state[i] = rs[i]->open(ctx);
 	while (lines_next(&it, &l.raw, &l.raw_len)) {
 		l.lineno = it.lineno;
 		l.cut = it.last_unterminated;
@@ -101,12 +111,12 @@ size_t logscan_run(struct log_ctx *ctx, const char *data, size_t len)
 			count(ctx, &l, LR_NO);
 			continue;
 		}
-		count(ctx, &l, dispatch(state, &l, used_by));
+		count(ctx, &l, dispatch(rs, nr, state, &l, used_by));
 	}
-	for (i = 0; i < NREADERS; i++)
-		readers[i]->close(state[i]);
+	for (i = 0; i < nr; i++)
+		rs[i]->close(state[i]);
 	in = &ctx->set->inputs[ctx->file];
 	in->lines = it.lineno;
-	set_formats(in, used_by);
+	set_formats(rs, nr, in, used_by);
 	return in->used;
 }

@@ -64,6 +64,13 @@ struct log_reader {
  */
 size_t logscan_run(struct log_ctx *ctx, const char *data, size_t len);
 
+/*
+ * The same with only the readers rs[0..nr) (at most as many as
+ * logscan_run asks), so a fuzz target can drive one log format alone.
+ */
+size_t logscan_run_with(struct log_ctx *ctx, const char *data, size_t len,
+			const struct log_reader *const *rs, size_t nr);
+
 /* A fact's source: this line, in this reader's format. */
 struct at_src log_src(const struct log_ctx *ctx, const struct log_line *l,
 		      enum at_format fmt);

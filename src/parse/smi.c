@@ -1,4 +1,5 @@
 /* hy-smi and nvidia-smi readers (see smi.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,14 @@ static struct smi_device *new_device(struct smi *s, long index)
 	*d = (struct smi_device){ index, NULL, NULL, NULL, NULL, NULL,
 				  NAN, NAN, NAN, NAN, NAN, -1 };
 	return d;
+}
+
+/* A size in MiB as bytes; -1 when it is not a number or does not fit. */
+static long long mib_bytes(const char *v, size_t n)
+{
+	long mib = field_leading_long(v, n, -1);
+
+	return mib >= 0 && mib <= LLONG_MAX / 1048576LL ? (long long)mib * 1048576LL : -1;
 }
 
 static void set_str(char **dst, const char *v, size_t n)
@@ -128,7 +137,7 @@ static void kv_line(struct smi *s, const char *p, size_t n)
 	else if (d && field_eq_nocase(key, kn, "card series"))
 		set_str(&d->name, val, vn);
 	else if (d && field_find_nocase(key, kn, "Total Memory (MiB)") && d->memory_bytes < 0)
-		d->memory_bytes = (long long)field_leading_long(val, vn, -1) * 1048576LL;
+		d->memory_bytes = mib_bytes(val, vn);
 }
 
 int hysmi_parse(const char *p, size_t n, struct smi *s, struct buf *err)
@@ -200,12 +209,12 @@ static void nv_row(struct smi *s, const char *p, size_t n)
 			if (f[2][j] != '.')
 				arch[k++] = f[2][j];
 		arch[k] = '\0';
-		d->arch = xstrdup(arch);
+		set_str(&d->arch, arch, k);
 	}
 	if (fn[3] && field_leading_long(f[3], fn[3], -1) >= 0)
 		set_str(&d->driver, f[3], fn[3]);
-	if (field_leading_long(f[4], fn[4], -1) >= 0)
-		d->memory_bytes = (long long)field_leading_long(f[4], fn[4], 0) * 1048576LL;
+	if (mib_bytes(f[4], fn[4]) >= 0)
+		d->memory_bytes = mib_bytes(f[4], fn[4]);
 }
 
 int nvsmi_parse_csv(const char *p, size_t n, struct smi *s, struct buf *err)

@@ -2,8 +2,10 @@
  * One kernel's sweep (see sweep.h): input, worker start, describe, target,
  * plan, and the loop over variants (each run by variant.c).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,7 +37,8 @@ static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
 		char *cap = path_join(input, "capture.json");
 
 		s->source = path_join(input, "kernel.py");
-		if (is_file(cap)) {
+		/* Absent is a plain kernel directory; anything else there must read. */
+		if (access(cap, F_OK) == 0 || errno != ENOENT) {
 			s->capture_path = cap;
 			s->capture = json_load_path(cap, err);
 			if (!s->capture)
@@ -309,6 +312,35 @@ static int add_bases(struct tune_sweep *s, struct buf *err)
 	return 0;
 }
 
+/*
+ * tko tune writes only into real folders: a symbolic link in a copied
+ * kernel directory (KDIR/tune -> /etc) would send its files elsewhere.
+ */
+int tune_refuse_link(const char *dir, struct buf *err)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	buf_addf(err, "'%s' is a symbolic link: tko tune writes only into real directories", dir);
+	return -1;
+}
+
+static int check_out_dir(const char *out, struct buf *err)
+{
+	static const char *const subs[] = { "variants", "winner" };
+	size_t i;
+	int ret = tune_refuse_link(out, err);
+
+	for (i = 0; !ret && i < sizeof(subs) / sizeof(subs[0]); i++) {
+		char *p = path_join(out, subs[i]);
+
+		ret = tune_refuse_link(p, err);
+		free(p);
+	}
+	return ret;
+}
+
 /* OUT/<kernel>-<target> with --out, else KERNEL_DIR/tune or ./tko-tune/<kernel>-<target>. */
 static char *out_dir(const struct tune_sweep *s)
 {
@@ -438,7 +470,7 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	if (!o->compile_only && s->peak_gbps <= 0)
 		s->peak_gbps = tune_pool_peak(pool);
 	s->out_dir = out_dir(s);
-	if (mkdir_p(s->out_dir, err) < 0)
+	if (check_out_dir(s->out_dir, err) < 0 || mkdir_p(s->out_dir, err) < 0)
 		return -1;
 	ref = path_join(s->out_dir, TUNE_REFERENCE_FILE);
 	unlink(ref);

@@ -127,6 +127,9 @@ const char *const *tune_sweep_env(unsigned src);
 /* The pool environment (TUNE_ENV_*) of a variant's source flags. */
 int tune_sweep_env_index(unsigned src);
 
+/* -1 with err when dir is a symbolic link: tune writes only into real folders. */
+int tune_refuse_link(const char *dir, struct buf *err);
+
 /*
  * Runs variant v into its result (variant.c): its source, request, the
  * worker's reply, the ISA scan. Variants queued after it may be sent ahead

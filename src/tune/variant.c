@@ -112,7 +112,7 @@ static int prepare(struct tune_sweep *s, const struct tune_variant *v, struct tu
 
 	if (variant_source(s, v, &text, &why) < 0) {
 		tune_result_fail(r, TUNE_ST_SKIPPED, why.buf);
-	} else if (mkdir_p(dir, &err) < 0 ||
+	} else if (tune_refuse_link(dir, &err) < 0 || mkdir_p(dir, &err) < 0 ||
 		   write_file_atomic(path, text.buf, text.len, &err) < 0) {
 		tune_result_fail(r, TUNE_ST_ERROR, err.buf);
 	} else {

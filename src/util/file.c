@@ -71,26 +71,28 @@ int file_map(const char *path, size_t max_len, struct mapped_file *m,
 	*m = (struct mapped_file)MAPPED_FILE_INIT;
 	if (fd < 0)
 		return -1;
-	if (S_ISREG(st.st_mode)) {
+	/*
+	 * A regular file of size 0 is read, not mapped: /proc and /sys files
+	 * say 0 and still have bytes (or fail to read, which must be said).
+	 */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p;
+
 		if (max_len && (uintmax_t)st.st_size > max_len) {
 			buf_addf(err, "'%s' is larger than %zu bytes", path, max_len);
 			close(fd);
 			return -1;
 		}
-		if (st.st_size > 0) {
-			void *p = mmap(NULL, (size_t)st.st_size, PROT_READ,
-				       MAP_PRIVATE, fd, 0);
-			if (p == MAP_FAILED) {
-				buf_addf(err, "cannot map '%s': %s", path,
-					 strerror(errno));
-				close(fd);
-				return -1;
-			}
-			madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-			m->map = p;
-			m->data = p;
-			m->len = (size_t)st.st_size;
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			buf_addf(err, "cannot map '%s': %s", path, strerror(errno));
+			close(fd);
+			return -1;
 		}
+		madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+		m->map = p;
+		m->data = p;
+		m->len = (size_t)st.st_size;
 		close(fd);
 		return 0;
 	} else {

@@ -12,10 +12,9 @@ json_t *json_load_span(const char *what, const char *p, size_t len,
 	json_error_t je;
 	json_t *j;
 
-	if (!len) {
-		buf_addf(err, "'%s' is empty", what);
+	/* Said plainly before jansson stops at a NUL or a bad byte. */
+	if (text_input_check(what, p, len, err) < 0)
 		return NULL;
-	}
 	j = json_loadb(p, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
 	if (!j)
 		buf_addf(err, "cannot parse '%s' line %d column %d: %s", what,

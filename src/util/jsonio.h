@@ -12,8 +12,9 @@
 #include "util/buf.h"
 
 /*
- * Loads `path`; returns a new reference, or NULL with
- * "cannot parse 'path' line L column C: <why>" in err.
+ * Loads `path`; returns a new reference, or NULL with one line in err:
+ * "'path' is empty", "... is binary ...", "... is not UTF-8 text ..."
+ * (text_input_check) or "cannot parse 'path' line L column C: <why>".
  */
 json_t *json_load_path(const char *path, struct buf *err);
 /* Parses a span (`what` names it in messages). */

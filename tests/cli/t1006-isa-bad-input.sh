@@ -86,7 +86,8 @@ test_expect_success 'text that is not assembly' '
 
 test_expect_success 'MLIR named directly is skipped with a note, and no kernels is an error' '
 	test_expect_code 1 tko isa "$CORPUS/amd-xcompile/add_scale.gfx942.buf0.ttgir" 2>err &&
-	test_grep "note: skipped .*MLIR" err &&
+	test_grep "no kernels found: skipped .*MLIR" err &&
+	test_one_line_error err &&
 	test_grep "no kernels found" err
 '
 
@@ -96,7 +97,7 @@ test_expect_success 'an empty directory, and one without assembly' '
 	test_one_line_error err &&
 	mkdir ir && cp "$CORPUS"/amd-xcompile/add_scale.gfx942.buf0.ll* ir/ &&
 	test_expect_code 1 tko isa ir 2>err &&
-	test_grep "no kernels found in ir" err
+	test_grep "no kernels found in .ir." err
 '
 
 test_expect_success 'truncated assembly gives the counts so far and a warning' '

@@ -51,6 +51,7 @@ test_expect_success_if python3 'setup a RUN with one kernel dir and a fake repla
 	  {"name": "xnumel", "kind": "scalar", "value": 262144}],
 	 "inductor_num_bytes": 2097152, "configs": [{}, {}]}
 	EOF
+	echo "def k(in_ptr0, out_ptr0, xnumel): pass" >run/capture/kernels/k-0123abcd/kernel.py &&
 	printf "{\"bandwidth\": {\"copy_gbps\": 4000.0}}\n" >run/env.json
 '
 export TKO_TEST_TRASH="$TRASH"

@@ -55,34 +55,40 @@ def scale_add_kernel(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x * alpha + y, mask=mask)
 
 
+def compute(wrap=lambda t: t, n=1 << 24, dev=DEV):
+    """Runs every part of the model once; the outputs by name. `wrap` is
+    applied to the hand-written kernel's first argument (tests/gpu/faults_model.py
+    passes one that is not a tensor)."""
+    torch.manual_seed(0)
+    with torch.no_grad():
+        m = Block().to(dev)
+        idx = torch.randint(0, 32000, (8, 512), device=dev)
+        bias = torch.randn(4096, device=dev)
+        soft = torch.compile(m)(idx, bias, 0.5)
+
+        src = torch.randint(-8, 8, (100000, 256), device=dev).float()
+        index = torch.randint(0, 5000, (100000,), device=dev)
+        added = torch.compile(scatter)(src, index, 5000)
+
+        a = torch.randn(2048, 2048, device=dev, dtype=torch.float16)
+        b = torch.randn(2048, 2048, device=dev, dtype=torch.float16)
+        mm = torch.compile(lambda a, b: torch.relu(a @ b), mode="max-autotune-no-cudagraphs")(a, b)
+
+        x = torch.randn(n, device=dev)
+        y = torch.randn(n, device=dev)
+        out = torch.empty_like(x)
+        scale_add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](wrap(x), y, out, n, 0.5)
+    torch.cuda.synchronize()
+    return {"softmax": soft, "index_add": added, "mm_relu": mm, "scale_add": out}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True, help="where torch.save puts the outputs")
     args = parser.parse_args()
-    torch.manual_seed(0)
-    with torch.no_grad():
-        m = Block().to(DEV)
-        idx = torch.randint(0, 32000, (8, 512), device=DEV)
-        bias = torch.randn(4096, device=DEV)
-        soft = torch.compile(m)(idx, bias, 0.5)
-
-        src = torch.randint(-8, 8, (100000, 256), device=DEV).float()
-        index = torch.randint(0, 5000, (100000,), device=DEV)
-        added = torch.compile(scatter)(src, index, 5000)
-
-        a = torch.randn(2048, 2048, device=DEV, dtype=torch.float16)
-        b = torch.randn(2048, 2048, device=DEV, dtype=torch.float16)
-        mm = torch.compile(lambda a, b: torch.relu(a @ b), mode="max-autotune-no-cudagraphs")(a, b)
-
-        n = 1 << 24
-        x = torch.randn(n, device=DEV)
-        y = torch.randn(n, device=DEV)
-        out = torch.empty_like(x)
-        scale_add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, y, out, n, 0.5)
-    torch.cuda.synchronize()
-    torch.save({"softmax": soft.cpu(), "index_add": added.cpu(), "mm_relu": mm.cpu(),
-                "scale_add": out.cpu()}, args.out)
-    print("DONE", tuple(soft.shape), tuple(added.shape), tuple(mm.shape), tuple(out.shape))
+    outs = compute()
+    torch.save({k: v.cpu() for k, v in outs.items()}, args.out)
+    print("DONE", *(tuple(v.shape) for v in outs.values()))
 
 
 if __name__ == "__main__":

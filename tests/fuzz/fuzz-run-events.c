@@ -1,0 +1,34 @@
+/*
+ * Fuzzes the events.jsonl summary tko capture and tko run print from a RUN
+ * (live/rundir.c): the input is written as RUN/capture/events.jsonl in a
+ * private directory and summarised.
+ */
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "live/rundir.h"
+#include "util/file.h"
+#include "util/mem.h"
+#include "banned.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char *events;
+	struct buf err = BUF_INIT;
+	json_t *sum;
+
+	if (!events) {
+		char *dir = path_join(fuzz_tmpdir(), "capture");
+
+		if (mkdir_p(dir, &err) < 0)
+			abort();
+		events = path_join(dir, "events.jsonl");
+		free(dir);
+	}
+	if (write_file_atomic(events, data, size, &err) < 0)
+		abort();
+	sum = rundir_capture_summary(fuzz_tmpdir());
+	json_decref(sum);
+	buf_release(&err);
+	return 0;
+}
