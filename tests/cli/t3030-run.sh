@@ -149,7 +149,7 @@ test_expect_success_if python3 'without --json the result is kept in RUN/analysi
 
 test_expect_success_if python3 'a later replay of other kernels keeps the first ones; a new one replaces its own' '
 	mkdir run/capture/kernels/a-00000000 &&
-	cp $KD/capture.json run/capture/kernels/a-00000000/ &&
+	cp $KD/capture.json $KD/kernel.py run/capture/kernels/a-00000000/ &&
 	tko run run/capture/kernels/a-00000000/ >/dev/null &&
 	stored "[.kernels[].kernel_dir] == [\"capture/kernels/a-00000000\", \"capture/kernels/k-0123abcd\"]" &&
 	stored ".summary.kernels == 2 and .summary.mismatched == 0" &&
@@ -160,7 +160,7 @@ test_expect_success_if python3 'a later replay of other kernels keeps the first 
 
 test_expect_success_if python3 'with --json, outside a RUN, or across RUNs nothing is kept' '
 	rm -rf run/analysis && tko run $KD --json out.json >/dev/null && test ! -e run/analysis &&
-	mkdir -p loose/k-0123abcd && cp $KD/capture.json loose/k-0123abcd/ &&
+	mkdir -p loose/k-0123abcd && cp $KD/capture.json $KD/kernel.py loose/k-0123abcd/ &&
 	tko run loose/k-0123abcd >table && test ! -e loose/analysis && test ! -e analysis &&
 	test_grep -v "kept in" table &&
 	mkdir -p run2/capture/kernels && cp -r loose/k-0123abcd run2/capture/kernels/ &&

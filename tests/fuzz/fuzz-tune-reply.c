@@ -53,18 +53,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct buf err = BUF_INIT;
 	json_t *rep = json_load_span("tune worker reply", (const char *)data, size, &err);
-	struct tune_result r = { TUNE_ST_PENDING, NULL, -1, -1, -1, NULL, NULL, NULL };
+	struct tune_results rs = TUNE_RESULTS_INIT;
 	const json_t *d;
 	size_t i;
 
 	if (rep) {
 		json_array_foreach(json_object_get(rep, "kernels"), i, d)
 			describe(d, rep);
-		tune_result_from_reply(&r, rep);
-		free(r.error);
-		free(r.source);
-		json_decref(r.files);
-		json_decref(r.checks);
+		tune_result_from_reply(tune_results_at(&rs, 0), rep);
+		tune_results_release(&rs);
 	}
 	json_decref(rep);
 	buf_release(&err);
