@@ -21,10 +21,12 @@
 # RUN/analysis/replay.json), h200-run.tar.gz (the RUN trimmed for
 # examples/h200-run/), tune-smoke.tar.gz (tko tune's reports), extras.tar.gz
 # (nvidia-smi/nvcc texts, env.json, logs, tko collect's output without its
-# input blobs).
+# input blobs), investigate.tar.gz (tko investigate's report on the RUN,
+# with the tune smoke's results, and on a capture it made itself with
+# `tko investigate -- CMD`).
 #
 # PROOF_STEPS picks steps (default "machine build capture plain replay
-# plaincold tunesmoke check pack"); the work folder ($PROOF_WORK, default
+# plaincold tunesmoke check pack investigate invcmd"); the work folder ($PROOF_WORK, default
 # build-gpu-proof/ in the tree) survives between calls on a warm machine.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +35,7 @@ WORK=${PROOF_WORK:-$ROOT/build-gpu-proof}
 RUN=$WORK/run
 PY=${TKO_PYTHON:-python3}
 export TKO_PYTHON="$PY"
-STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack}
+STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack investigate invcmd}
 mkdir -p "$OUT" "$WORK/raw"
 exec > >(tee -a "$OUT/proof.log") 2>&1
 
@@ -205,5 +207,30 @@ if want pack; then
 		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
 		collected 2>/dev/null
 	ls -l "$OUT"
+fi
+# tko's main job on the GPU: the report on the RUN above (with the tune
+# smoke's results), then the whole of it from a command line.
+if want investigate && [ -n "$TKO" ]; then
+	step "investigate the RUN (tko investigate RUN --tune ...)"
+	rm -rf "$WORK/inv"
+	tunes=()
+	for t in "$WORK"/tune/*.json; do [ -f "$t" ] && tunes+=(--tune "$t"); done
+	"$TKO" investigate --out-dir "$WORK/inv" "${tunes[@]}" --top 0 "$RUN"
+	echo "exit status: $?"
+fi
+if want invcmd && [ -n "$TKO" ]; then
+	step "investigate from a command (tko investigate --measure -- python tests/gpu/model.py)"
+	rm -rf "$WORK/invrun"
+	"$TKO" investigate --out "$WORK/invrun" --measure -- "$PY" "$ROOT/tests/gpu/model.py" \
+		--out "$WORK/out_inv.pt" >"$WORK/invcmd.out" 2>&1
+	echo "exit status: $?"
+	tail -30 "$WORK/invcmd.out"
+fi
+if want investigate || want invcmd; then
+	mkdir -p "$WORK/invpack"
+	[ -d "$WORK/inv/report" ] && cp -r "$WORK/inv/report" "$WORK/invpack/run-report"
+	[ -d "$WORK/invrun/report" ] && cp -r "$WORK/invrun/report" "$WORK/invpack/cmd-report"
+	cp "$WORK/invcmd.out" "$WORK/invpack/" 2>/dev/null
+	tar -C "$WORK" -czf "$OUT/investigate.tar.gz" invpack 2>/dev/null
 fi
 step "done"
