@@ -325,7 +325,9 @@ def _before_run(tuner, args):
     if quick is not None:
         tuning.quick.add(quick)
     names = arg_names(tuner, len(args))
-    described = snap_mod.describe(names, args)
+    described = capture.attempt(sess, "snapshot", kernel, snap_mod.describe, names, args)
+    if described is None:
+        return _RunState(tuning)
     snapshot = capture.attempt(sess, "snapshot", kernel, kerneldir.take_snapshot,
                                sess, kernel, names, args)
     return _RunState(tuning, described, snapshot)

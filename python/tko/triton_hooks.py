@@ -257,9 +257,14 @@ def _new_call(sess, tuner, arg_names, args, kwargs):
     quick = _quick(values)
     if quick not in tuner.quick:
         tuner.quick.add(quick)
-        call.described = snap_mod.describe(names, values)
-        call.snapshot = capture.attempt(sess, "snapshot", tuner.kernel, kerneldir.take_snapshot,
-                                        sess, tuner.kernel, names, values)
+        # An argument tko cannot save is this kernel's snapshot error; the
+        # launch still goes on, and its autotuning is still recorded.
+        call.described = capture.attempt(sess, "snapshot", tuner.kernel, snap_mod.describe,
+                                         names, values)
+        if call.described is not None:
+            call.snapshot = capture.attempt(sess, "snapshot", tuner.kernel,
+                                            kerneldir.take_snapshot, sess, tuner.kernel,
+                                            names, values)
     return call
 
 

@@ -168,6 +168,42 @@ def test_drifted_inductor_api_is_recorded_and_the_model_carries_on(tmp_path):
     assert [e for e in events if e["event"] == "autotune"]
 
 
+UNSAVABLE_MODEL = """
+    import json
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    class Ptr:
+        # What faults_model passes: data_ptr() like a tensor, but not one.
+        def data_ptr(self):
+            return 4096
+
+    k = CachingAutotuner()
+    outs = [k.run(Ptr(), 9, 2048, stream=0), k.run(7, 9, 2048, stream=0)]
+    print(json.dumps(outs))
+"""
+
+
+def test_an_argument_tko_cannot_save_is_a_snapshot_error_of_its_kernel(tmp_path):
+    global MODEL
+    saved, MODEL = MODEL, UNSAVABLE_MODEL
+    try:
+        want = baseline(tmp_path)
+        cap = tmp_path / "capture"
+        (cap / "kernels").mkdir(parents=True)
+        proc, events = run_model(tmp_path, cap)
+    finally:
+        MODEL = saved
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == want
+    errors = [e for e in events if e["event"] == "error"]
+    assert [(e["stage"], e.get("kernel")) for e in errors] == \
+        [("snapshot", "triton_poi_fused_fake_0")], errors
+    assert "type Ptr" in errors[0]["message"]
+    # The second signature, all ints, is still launched and captured.
+    launches = [e for e in events if e["event"] == "launch"]
+    assert len(launches) == 1 and launches[0]["args"][0]["value"] == 7, launches
+
+
 def _cap(tmp_path, lines):
     cap = tmp_path / "cap"
     (cap / "kernels").mkdir(parents=True)
