@@ -1,9 +1,10 @@
 /*
  * tko investigate [options] RUN
- * tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] -- CMD [ARGS...]
+ * tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] [--no-replay] -- CMD [ARGS...]
  *
  * tko's main job: on a RUN directory (or after capturing CMD into a new
- * one with `tko capture`), read every piece of evidence, join it per
+ * one with `tko capture` and replaying the kernels it saved with `tko run`),
+ * read every piece of evidence, join it per
  * kernel, rank the kernels by their share of GPU time and decide for each
  * (src/analyse/analysis.h), then write RUN/analysis/{kernels,summarize,
  * meta,isa}.json and RUN/report/report.{md,json,html} and print a short
@@ -30,15 +31,17 @@
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"
+#include "util/walk.h"
 #include "banned.h"
 
 static const char *const usage[] = {
 	"tko investigate [options] RUN",
-	"   or: tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] -- CMD [ARGS...]",
-	"Analyses a RUN directory (or captures CMD into one first): every kernel the model ran,",
-	"ranked by its share of GPU time, with where it came from, its configs, hints, ISA,",
-	"resources, footprint rate against the measured peak, and a decision from named rules",
-	"(docs/rules.md). Writes RUN/analysis/*.json and RUN/report/report.{md,json,html}.",
+	"   or: tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] [--no-replay] -- CMD [ARGS...]",
+	"Analyses a RUN directory (or captures CMD into one and replays the kernels it saved):",
+	"every kernel the model ran, ranked by its share of GPU time, with where it came from,",
+	"its configs, hints, ISA, resources, footprint rate against the measured peak, and a",
+	"decision from named rules (docs/rules.md).",
+	"Writes RUN/analysis/*.json and RUN/report/report.{md,json,html}.",
 	"A RUN without capture/ (a colleague's logs and caches) is analysed with what it has;",
 	"what is missing is listed with the command that would fill it.",
 	NULL,
@@ -49,6 +52,7 @@ struct inv_opts {
 	const char *run_out;	/* --out, with -- CMD */
 	const char *kernels;	/* --kernels, with -- CMD */
 	int measure;		/* --measure, with -- CMD */
+	int no_replay;		/* --no-replay, with -- CMD */
 	double peak;		/* --peak-gbps */
 	const char *replay;	/* --replay */
 	struct strlist tunes;	/* --tune */
@@ -86,6 +90,40 @@ static int capture(const struct inv_opts *o, const char *run, const char **cmd, 
 	msg_setup("investigate");
 	free(av);
 	return is_dir(run) ? status : -1;
+}
+
+/*
+ * Replays every kernel the capture saved (`tko run`, which keeps
+ * RUN/analysis/replay.json), so that the report ranks kernels by their own
+ * time and not by the autotuner's, which can include host copies and launch
+ * overhead. A failed replay is a warning: the report then says which times
+ * it used.
+ */
+static void replay(const char *run)
+{
+	struct strlist dirs = STRLIST_INIT;
+	const char **av;
+	size_t i, n = rundir_kernel_dirs(run, &dirs);
+	int status;
+
+	if (!n) {
+		msg_note("the capture saved no kernel inputs; nothing to replay");
+		walk_release(&dirs);
+		return;
+	}
+	av = xcalloc(n + 1, sizeof(*av));
+	av[0] = "run";
+	for (i = 0; i < n; i++)
+		av[i + 1] = dirs.v[i];
+	msg_note("replaying the %zu captured kernel director%s (tko run; --no-replay skips this)",
+		 n, n == 1 ? "y" : "ies");
+	msg_setup("run");
+	status = cmd_run((int)n + 1, av);
+	msg_setup("investigate");
+	if (status != EXIT_OK)
+		msg_warn("the replay exited with status %d; the report uses what it kept", status);
+	free(av);
+	walk_release(&dirs);
 }
 
 static int write_extra(const struct an_run *r, const struct report_writer *w, const char *path,
@@ -173,8 +211,8 @@ static int check_args(int n, int rest, const struct inv_opts *o)
 		msg_error("give either a RUN directory or '-- CMD', not both");
 		return -1;
 	}
-	if (!with_cmd && (o->run_out || o->kernels || o->measure)) {
-		msg_error("--out, --kernels and --measure go with '-- CMD'");
+	if (!with_cmd && (o->run_out || o->kernels || o->measure || o->no_replay)) {
+		msg_error("--out, --kernels, --measure and --no-replay go with '-- CMD'");
 		return -1;
 	}
 	if ((o->md && !strcmp(o->md, "-")) + (o->json && !strcmp(o->json, "-")) +
@@ -191,7 +229,7 @@ static int check_args(int n, int rest, const struct inv_opts *o)
 
 int cmd_investigate(int argc, const char **argv)
 {
-	struct inv_opts o = { NULL, NULL, NULL, 0, 0, NULL, STRLIST_INIT, 0, 10, NULL, NULL, NULL };
+	struct inv_opts o = { NULL, NULL, NULL, 0, 0, 0, NULL, STRLIST_INIT, 0, 10, NULL, NULL, NULL };
 	const struct opt options[] = {
 		OPT_STRING(0, "out-dir", &o.out_dir, "DIR", "write analysis/ and report/ under DIR (default: the RUN)"),
 		OPT_DOUBLE(0, "peak-gbps", &o.peak, "X", "the peak to compare against (default: RUN/env.json's measured copy rate)"),
@@ -205,6 +243,7 @@ int cmd_investigate(int argc, const char **argv)
 		OPT_STRING(0, "out", &o.run_out, "RUN", "with -- CMD: the RUN directory to capture into (default tko-run-<time>)"),
 		OPT_STRING(0, "kernels", &o.kernels, "REGEX", "with -- CMD: capture inputs only of kernels matching REGEX"),
 		OPT_BOOL(0, "measure", &o.measure, "with -- CMD: measure the copy bandwidth first (on the GPU)"),
+		OPT_BOOL(0, "no-replay", &o.no_replay, "with -- CMD: do not replay the captured kernels (tko run) before the report"),
 		OPT_END(),
 	};
 	int rest = -1, n = opts_parse(argc, argv, options, usage, OPTS_REST, &rest), ret, status = 0;
@@ -225,6 +264,8 @@ int cmd_investigate(int argc, const char **argv)
 			strlist_release(&o.tunes);
 			return EXIT_FAIL;
 		}
+		if (!o.no_replay && !o.replay)
+			replay(run);
 	}
 	ret = investigate(run ? run : argv[0], &o);
 	if (ret == EXIT_OK && status != 0) {

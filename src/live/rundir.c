@@ -10,6 +10,7 @@
 #include "util/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
+#include "util/walk.h"
 #include "banned.h"
 
 const char *const rundir_skeleton[] = {
@@ -79,24 +80,43 @@ void rundir_iso_time(time_t t, char *out, size_t n)
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static long count_dirs(const char *path)
+static int cmp_name(const void *a, const void *b)
 {
-	DIR *d = opendir(path);
-	struct dirent *e;
-	long n = 0;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
+size_t rundir_kernel_dirs(const char *run, struct strlist *out)
+{
+	char *kernels = path_join(run, "capture/kernels");
+	DIR *d = opendir(kernels);
+	struct dirent *e;
+	size_t first = out->nr;
+
+	while (d && (e = readdir(d))) {
 		char *p;
 
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.')	/* ., .., and .tmp-* dirs being written */
 			continue;
-		p = path_join(path, e->d_name);
-		n += is_dir(p);
-		free(p);
+		p = path_join(kernels, e->d_name);
+		if (is_dir(p))
+			strlist_push(out, p);	/* owned: walk_release */
+		else
+			free(p);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	free(kernels);
+	if (out->nr - first > 1)
+		qsort(out->v + first, out->nr - first, sizeof(*out->v), cmp_name);
+	return out->nr - first;
+}
+
+static long count_dirs(const char *run)
+{
+	struct strlist dirs = STRLIST_INIT;
+	long n = (long)rundir_kernel_dirs(run, &dirs);
+
+	walk_release(&dirs);
 	return n;
 }
 
@@ -130,7 +150,7 @@ json_t *rundir_capture_summary(const char *run)
 	}
 	json_set_int(sum, "events", total);
 	json_set_int(sum, "errors", json_int(by, "error", 0));
-	json_set_int(sum, "kernel_dirs", count_dirs(kernels));
+	json_set_int(sum, "kernel_dirs", count_dirs(run));
 	json_set_int(sum, "unreadable_lines", bad);
 	json_set_new(sum, "by_type", by);
 	buf_release(&err);

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "util/buf.h"
+#include "util/opts.h"
 
 /* The subfolders a RUN directory starts with, NULL-terminated. */
 extern const char *const rundir_skeleton[];
@@ -35,5 +36,12 @@ void rundir_iso_time(time_t t, char *out, size_t n);
  * last line) are counted, not fatal.
  */
 json_t *rundir_capture_summary(const char *run);
+
+/*
+ * Appends RUN/capture/kernels/<dir> for each kernel directory, sorted,
+ * newly allocated (free with walk_release); the .tmp-* folders of a
+ * capture still writing are left out. Returns how many were added.
+ */
+size_t rundir_kernel_dirs(const char *run, struct strlist *out);
 
 #endif

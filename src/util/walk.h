@@ -17,7 +17,7 @@
  */
 int walk_files(const char *path, struct strlist *out, struct buf *err);
 
-/* Frees the strings of a list filled by walk_files, and the list. */
+/* Frees the strings of a list that owns them (as walk_files fills it), and the list. */
 void walk_release(struct strlist *files);
 
 #endif

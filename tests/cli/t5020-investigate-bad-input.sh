@@ -20,6 +20,7 @@ test_expect_success 'usage errors exit 2 with one line' '
 	test_expect_code 2 tko investigate -- 2>err && test_grep "no command after" err &&
 	test_expect_code 2 tko investigate "$RUN" -- true 2>err && test_grep "not both" err &&
 	test_expect_code 2 tko investigate --kernels x "$RUN" 2>err && test_grep "go with" err &&
+	test_expect_code 2 tko investigate --no-replay "$RUN" 2>err && test_grep "go with" err &&
 	test_expect_code 2 tko investigate --md - --json - "$RUN" 2>err && test_one_line_error err &&
 	test_expect_code 2 tko investigate --top -1 "$RUN" 2>err && test_one_line_error err &&
 	test_expect_code 2 tko investigate --bogus "$RUN" 2>err
