@@ -149,17 +149,25 @@ DRIFT_MODEL = """
 """
 
 
-def test_drifted_inductor_api_is_recorded_and_the_model_carries_on(tmp_path):
-    want = baseline(tmp_path)
+def run_other_model(tmp_path, text):
+    """Runs `text` instead of MODEL, uncaptured and captured; returns (want, proc, events)."""
     global MODEL
-    saved, MODEL = MODEL, DRIFT_MODEL.format(gpu=os.path.join(ROOT, "tests", "gpu"))
+    saved, MODEL = MODEL, text
     try:
+        want = baseline(tmp_path)
         cap = tmp_path / "capture"
         (cap / "kernels").mkdir(parents=True)
         proc, events = run_model(tmp_path, cap)
     finally:
         MODEL = saved
     assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == want
+    return want, proc, events
+
+
+def test_drifted_inductor_api_is_recorded_and_the_model_carries_on(tmp_path):
+    want = baseline(tmp_path)
+    _, proc, events = run_other_model(tmp_path, DRIFT_MODEL.format(gpu=os.path.join(ROOT, "tests", "gpu")))
     assert json.loads(proc.stdout) == want
     errors = [e for e in events if e["event"] == "error"]
     ok, why = faults_check.fault_recorded("drift", errors + [
@@ -184,17 +192,7 @@ UNSAVABLE_MODEL = """
 
 
 def test_an_argument_tko_cannot_save_is_a_snapshot_error_of_its_kernel(tmp_path):
-    global MODEL
-    saved, MODEL = MODEL, UNSAVABLE_MODEL
-    try:
-        want = baseline(tmp_path)
-        cap = tmp_path / "capture"
-        (cap / "kernels").mkdir(parents=True)
-        proc, events = run_model(tmp_path, cap)
-    finally:
-        MODEL = saved
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == want
+    _, _, events = run_other_model(tmp_path, UNSAVABLE_MODEL)
     errors = [e for e in events if e["event"] == "error"]
     assert [(e["stage"], e.get("kernel")) for e in errors] == \
         [("snapshot", "triton_poi_fused_fake_0")], errors
