@@ -153,11 +153,6 @@ static int is_flag(const char *entry)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 json_t *env_flags(void)
 {
 	json_t *o = json_object();
@@ -168,8 +163,7 @@ json_t *env_flags(void)
 	for (e = environ; *e; e++)
 		if (is_flag(*e) && strchr(*e, '='))
 			strlist_push(&names, *e);
-	if (names.nr)
-		qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	strlist_sort(&names);
 	for (i = 0; i < names.nr; i++) {
 		const char *eq = strchr(names.v[i], '=');
 		char *key = xstrndup(names.v[i], (size_t)(eq - names.v[i]));

@@ -80,17 +80,11 @@ void rundir_iso_time(time_t t, char *out, size_t n)
 	strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 size_t rundir_kernel_dirs(const char *run, struct strlist *out)
 {
 	char *kernels = path_join(run, "capture/kernels");
 	DIR *d = opendir(kernels);
 	struct dirent *e;
-	size_t first = out->nr;
 
 	while (d && (e = readdir(d))) {
 		char *p;
@@ -106,9 +100,8 @@ size_t rundir_kernel_dirs(const char *run, struct strlist *out)
 	if (d)
 		closedir(d);
 	free(kernels);
-	if (out->nr - first > 1)
-		qsort(out->v + first, out->nr - first, sizeof(*out->v), cmp_name);
-	return out->nr - first;
+	strlist_sort(out);
+	return out->nr;
 }
 
 static long count_dirs(const char *run)
@@ -123,7 +116,6 @@ static long count_dirs(const char *run)
 json_t *rundir_capture_summary(const char *run)
 {
 	char *events = path_join(run, "capture/events.jsonl");
-	char *kernels = path_join(run, "capture/kernels");
 	json_t *sum = json_object(), *by = json_object();
 	struct mapped_file m;
 	struct buf err = BUF_INIT;
@@ -155,6 +147,5 @@ json_t *rundir_capture_summary(const char *run)
 	json_set_new(sum, "by_type", by);
 	buf_release(&err);
 	free(events);
-	free(kernels);
 	return sum;
 }

@@ -38,9 +38,9 @@ void rundir_iso_time(time_t t, char *out, size_t n);
 json_t *rundir_capture_summary(const char *run);
 
 /*
- * Appends RUN/capture/kernels/<dir> for each kernel directory, sorted,
- * newly allocated (free with walk_release); the .tmp-* folders of a
- * capture still writing are left out. Returns how many were added.
+ * Fills the empty list `out` with RUN/capture/kernels/<dir> for each kernel
+ * directory, sorted, newly allocated (free with walk_release); the .tmp-*
+ * folders of a capture still writing are left out. Returns how many.
  */
 size_t rundir_kernel_dirs(const char *run, struct strlist *out);
 

@@ -24,6 +24,17 @@ void strlist_release(struct strlist *l)
 	l->nr = l->alloc = 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void strlist_sort(struct strlist *l)
+{
+	if (l->nr > 1)
+		qsort(l->v, l->nr, sizeof(*l->v), cmp_str);
+}
+
 int parse_long(const char *s, long *out)
 {
 	char *end;

@@ -57,6 +57,8 @@ struct strlist {
 #define STRLIST_INIT { NULL, 0, 0 }
 void strlist_push(struct strlist *l, const char *s);
 void strlist_release(struct strlist *l);
+/* Sorts the strings in strcmp order (file names: byte order, reproducible). */
+void strlist_sort(struct strlist *l);
 
 #define OPT_BOOL(s, l, v, h) { OPT_KIND_BOOL, (s), (l), (v), NULL, (h) }
 #define OPT_STRING(s, l, v, a, h) { OPT_KIND_STRING, (s), (l), (v), (a), (h) }

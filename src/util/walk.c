@@ -10,11 +10,6 @@
 #include "util/walk.h"
 #include "banned.h"
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int walk_dir(const char *dir, struct strlist *out, struct buf *err)
 {
 	DIR *d = opendir(dir);
@@ -31,8 +26,7 @@ static int walk_dir(const char *dir, struct strlist *out, struct buf *err)
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
 			strlist_push(&names, xstrdup(de->d_name));
 	closedir(d);
-	if (names.nr)
-		qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	strlist_sort(&names);
 	for (i = 0; i < names.nr; i++) {
 		char *full = path_join(dir, names.v[i]);
 		struct stat st;
