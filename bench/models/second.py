@@ -1,18 +1,23 @@
-"""The second model of tko's tuning benchmark (bench/tune-gpu.sh): a decoder
-step with RMSNorm, rotary embedding and cross-entropy, and an AdamW step.
+"""The second model of tko's tuning benchmark (bench/tune-gpu.sh): one training
+step of a decoder block with RMSNorm, rotary embedding and cross-entropy, and
+an AdamW update.
 
   loss = cross_entropy(head(rms_norm(x + rotary(q_proj(rms_norm(emb(idx))))))),
-  then AdamW on one flat 18M-parameter buffer (parameters, gradients, both
-  moments: 7 x 72 MB of traffic, memory-bound).
+  loss.backward() through the compiled graph (AOTAutograd's backward kernels:
+  the RMSNorm and cross-entropy gradients, the embedding's scatter-add),
+  then AdamW on one flat 18M-parameter buffer holding the real gradients
+  (parameters, gradients, both moments: 7 x 72 MB of traffic, memory-bound).
 
-The loss is a torch.compile'd forward pass (no backward, to keep the whole
-benchmark within one 5-minute GPU call: a backward graph doubles the compile
-time and the kernels to tune); the gradients the optimizer step applies are
-seeded random tensors of the parameters' shape. Sizes make every kernel move
-tens to hundreds of MB, so they are bandwidth-bound on an H200.
+The backward pass is where Inductor's default reduction configs are weakest
+(column reductions for the norm weights' gradients, the softmax gradient),
+so a benchmark of the forward alone would leave out the kernels a training
+user tunes. Sizes make every kernel move tens to hundreds of MB, so they are
+bandwidth-bound on an H200.
 
 run(out_path) writes the outputs (torch.save) so that two runs can be compared;
-`python second.py --out FILE` does the same from the command line.
+`python second.py --out FILE` does the same from the command line. The
+embedding's gradient is a scatter-add of floats, so runs agree to rounding,
+not bit for bit.
 """
 import argparse
 
@@ -65,19 +70,19 @@ def adamw_step(p, g, m, v, lr: float, step: int, beta1=0.9, beta2=0.95, eps=1e-8
 
 def run(out_path):
     torch.manual_seed(0)
+    model = Decoder().to(DEV)
+    idx = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
+    targets = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
+    cos, sin = rotary_tables(TOKENS, DIM // HEADS)
+    loss = torch.compile(model)(idx, targets, cos, sin)
+    loss.backward()
     with torch.no_grad():
-        model = Decoder().to(DEV)
-        idx = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
-        targets = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
-        cos, sin = rotary_tables(TOKENS, DIM // HEADS)
-        loss = torch.compile(model)(idx, targets, cos, sin)
-
         flat = torch.cat([p.detach().flatten() for p in model.parameters()])
-        grad = torch.randn_like(flat) * 1e-2
+        grad = torch.cat([p.grad.flatten() for p in model.parameters()])
         m, v = torch.zeros_like(flat), torch.zeros_like(flat)
         torch.compile(adamw_step)(flat, grad, m, v, 1e-3, 1)
     torch.cuda.synchronize()
-    torch.save({"loss": loss.cpu(), "params": flat[:4096].cpu(), "m": m[:4096].cpu()}, out_path)
+    torch.save({"loss": loss.detach().cpu(), "params": flat[:4096].cpu(), "m": m[:4096].cpu()}, out_path)
     print("DONE second", float(loss), flat.numel())
 
 
