@@ -172,7 +172,8 @@ TUNE_SRC = \
 	src/tune/space.c \
 	src/tune/sweep.c \
 	src/tune/variant.c \
-	src/tune/worker.c
+	src/tune/worker.c \
+	src/tune/workspace.c
 
 LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)

@@ -63,11 +63,28 @@ def time_launches(ops, launch, restore, reps, warmup):
     return times + (ops.time_reps(launch, restore, more) if more > 0 else [])
 
 
-def check_outputs(ops, outputs, reference, tolerances):
-    """Per output: ok, max_abs_err. `outputs`/`reference`: {index: tensor}."""
+def with_workspace(ops, args, ws):
+    """args with a mix-order reduction's workspace sized for the variant's
+    RSPLIT_SIZE (tko's src/tune/workspace.h): a zeroed tensor of ws["numel"]
+    elements in place of the captured one. Without ws, args as they are."""
+    if not ws:
+        return args
+    args = list(args)
+    i = int(ws["arg"])
+    args[i] = ops.zeros_numel(args[i], int(ws["numel"]))
+    return args
+
+
+def check_outputs(ops, outputs, reference, tolerances, ws=None):
+    """Per output: ok, max_abs_err. `outputs`/`reference`: {index: tensor}.
+    A workspace (ws) is compared as Inductor's wrapper reads it: its
+    partial sums summed over the programs, whose number is the split's."""
     res = []
     for idx in sorted(reference):
         got, want = outputs[idx], reference[idx]
+        if ws and idx == int(ws["arg"]):
+            got, want = (ops.partial_totals(t, int(ws["partials"]), int(ws["row"]))
+                         for t in (got, want))
         tol = tolerances.get(ops.dtype_name(want), tolerances.get("default", [1e-5, 1e-8]))
         res.append({"arg": idx, "ok": bool(outputs_match(ops, got, want, tol)),
                     "max_abs_err": ops.max_abs_err(got, want)})
@@ -115,6 +132,7 @@ class Bench:
         outputs_idx = [int(i) for i in req.get("outputs", mutated)]
         saved = {}
         for name, args in sets:
+            args = with_workspace(ops, args, req.get("workspace"))
             pristine = {i: ops.clone(args[i]) for i in mutated}
 
             def restore(args=args, pristine=pristine):
@@ -133,7 +151,8 @@ class Bench:
                 saved[name] = result
             ref = self._reference(req, name)
             if ref is not None and not req.get("is_reference"):
-                checks = check_outputs(ops, result, ref, req.get("tolerances") or {})
+                checks = check_outputs(ops, result, ref, req.get("tolerances") or {},
+                                       req.get("workspace"))
                 ok = all(c["ok"] for c in checks)
                 out["checks"].append({"inputs": name, "ok": ok, "outputs": checks})
             if name == "captured" or len(sets) == 1:
@@ -259,6 +278,13 @@ class TorchOps:
     def copy_(self, dst, src):
         n = dst.untyped_storage().nbytes() // dst.element_size()
         dst.as_strided((n,), (1,), 0).copy_(src.as_strided((n,), (1,), 0))
+
+    def zeros_numel(self, like, numel):
+        return self.torch.zeros(numel, dtype=like.dtype, device=like.device)
+
+    def partial_totals(self, t, partials, row):
+        """(partials, row) sums over the programs, in float64, as t's dtype."""
+        return t.reshape(partials, -1, row).sum(1, dtype=self.torch.float64).to(t.dtype)
 
     def synchronize(self):
         self.torch.cuda.synchronize()

@@ -72,6 +72,11 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 			s->winner, w->label, s->out_dir);
 	else
 		fprintf(fp, "%sno variant could be timed\n", md ? "\n" : "");
+	if (w && tune_output_split(s, s->winner))
+		fprintf(fp, "%sRSPLIT_SIZE is Inductor's codegen choice: apply it with "
+			"torch._inductor.config.triton.mix_order_reduction_split_size = %d "
+			"(every mix-order reduction of the graph)\n", md ? "\n" : "",
+			tune_output_split(s, s->winner));
 	fputc('\n', fp);
 	table_release(&t);
 	buf_release(&notes);

@@ -1,6 +1,10 @@
 /*
  * Launch grids (see grid.h). The y/z overflow split follows Inductor's
  * Grid2DWithYZOverflow: CUDA and HIP allow 65535 blocks in y and z.
+ * MixOrderReductionGrid (torch 2.10+, a row and a column reduction fused:
+ * the backward of a norm) gives each program RSPLIT_SIZE rows of x, which
+ * it walks XBLOCK at a time: its grid is cdiv(xnumel, RSPLIT_SIZE), and
+ * XBLOCK does not shape it.
  */
 #include <string.h>
 
@@ -16,11 +20,13 @@ static const struct {
 	const char *name;	/* inductor_meta grid_type */
 	int dims;		/* numel/block pairs it divides */
 	int yz_overflow;	/* y blocks spread over y and z */
+	int split;		/* x is divided by RSPLIT_SIZE, not XBLOCK */
 } grid_types[] = {
-	{ "Grid1D", 1, 0 },
-	{ "Grid2D", 2, 0 },
-	{ "Grid3D", 3, 0 },
-	{ "Grid2DWithYZOverflow", 2, 1 },
+	{ "Grid1D", 1, 0, 0 },
+	{ "Grid2D", 2, 0, 0 },
+	{ "Grid3D", 3, 0, 0 },
+	{ "Grid2DWithYZOverflow", 2, 1, 0 },
+	{ "MixOrderReductionGrid", 1, 0, 1 },
 };
 
 static long cdiv(long a, long b)
@@ -56,8 +62,7 @@ int tune_grid_inductor(const char *grid_type, const long numel[3], const long bl
 	return 0;
 }
 
-/* A captured scalar argument's value. */
-static int scalar(const struct tune_sweep *s, const char *name, long *v)
+int tune_captured_scalar(const struct tune_sweep *s, const char *name, long *v)
 {
 	const json_t *a;
 	size_t i;
@@ -95,16 +100,25 @@ static long value_or(const struct tune_space *sp, const struct tune_config *c,
 	return i < 0 ? fallback : c->v[i];
 }
 
+static int split_grid(const char *grid_type)
+{
+	int t = grid_type_index(grid_type);
+
+	return t >= 0 && grid_types[t].split;
+}
+
 static int inductor_grid(const struct tune_sweep *s, const struct tune_config *c,
 			 long grid[3], struct buf *err)
 {
 	static const char *const numels[3] = { "xnumel", "ynumel", "znumel" };
-	static const char *const blocks[3] = { "XBLOCK", "YBLOCK", "ZBLOCK" };
+	const char *blocks[3] = { "XBLOCK", "YBLOCK", "ZBLOCK" };
 	long n[3] = { 1, 1, 1 }, b[3];
 	int i;
 
+	if (split_grid(s->k.grid_type))
+		blocks[0] = "RSPLIT_SIZE";
 	for (i = 0; i < 3; i++) {
-		if (scalar(s, numels[i], &n[i]) < 0 && tune_kernel_arg(&s->k, numels[i])) {
+		if (tune_captured_scalar(s, numels[i], &n[i]) < 0 && tune_kernel_arg(&s->k, numels[i])) {
 			buf_addf(err, "capture.json has no value for '%s'", numels[i]);
 			return -1;
 		}
@@ -165,6 +179,8 @@ int tune_grid_param(const struct tune_param *p, void *ctx)
 		       (!strcmp(p->name, "BLOCK_M") || !strcmp(p->name, "BLOCK_N"));
 	if (p->at != TUNE_AT_CONSTEXPR)
 		return 0;
+	if (split_grid(s->k.grid_type))
+		return p->split;
 	if (s->k.grid_type && grid_type_index(s->k.grid_type) >= 0)
 		return p->dim >= 0 && p->dim < TUNE_DIM_R0;
 	return 1;

@@ -10,6 +10,10 @@
  *                            z = cdiv(cdiv(ynumel, YBLOCK), 65535) and
  *                            y = cdiv(cdiv(ynumel, YBLOCK), z)
  *                            (get_max_y_grid() is 65535 in torch 2.9-2.11)
+ *   MixOrderReductionGrid    cdiv(xnumel, RSPLIT_SIZE): a norm backward's
+ *                            fused row and column reduction; each program
+ *                            walks RSPLIT_SIZE rows XBLOCK at a time and
+ *                            writes one row of partial sums (workspace.h)
  *   FixedGrid (mm templates) cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N) in x, the
  *                            captured y and z (a bmm's batch), with M and N
  *                            read from the template body (`M = 2048`)
@@ -45,8 +49,13 @@ int tune_grid_check(const struct tune_sweep *s, struct buf *why);
 /* 1 when parameter p decides the grid of the sweep's kernel (ctx: the sweep). */
 int tune_grid_param(const struct tune_param *p, void *ctx);
 
-/* The Inductor grid of one grid type from numels and blocks (x, y, z). */
+/* The Inductor grid of one grid type from numels and blocks (x, y, z; the
+ * x block of MixOrderReductionGrid is RSPLIT_SIZE). */
 int tune_grid_inductor(const char *grid_type, const long numel[3], const long block[3],
 		       long grid[3], struct buf *err);
+
+/* A captured integer argument's value (capture.json args). 0, or -1 when
+ * there is none. */
+int tune_captured_scalar(const struct tune_sweep *s, const char *name, long *v);
 
 #endif

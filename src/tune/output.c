@@ -177,6 +177,24 @@ static json_t *space_json(const struct tune_space *sp)
 	return list;
 }
 
+int tune_output_split(const struct tune_sweep *s, long variant)
+{
+	int i = tune_space_find(&s->plan.space, "RSPLIT_SIZE");
+
+	if (i < 0 || s->ws.arg < 0 || s->plan.base < 0 || variant < 0 ||
+	    s->plan.v[variant].cfg.v[i] == s->plan.v[s->plan.base].cfg.v[i])
+		return 0;
+	return s->plan.v[variant].cfg.v[i];
+}
+
+/* Inductor settings the winner needs beyond its triton.Config, or NULL. */
+static json_t *inductor_settings(const struct tune_sweep *s)
+{
+	int split = tune_output_split(s, s->winner);
+
+	return split ? json_pack("{s:i}", "triton.mix_order_reduction_split_size", split) : NULL;
+}
+
 static json_t *winner_json(const struct tune_sweep *s)
 {
 	const struct tune_variant *v;
@@ -191,6 +209,7 @@ static json_t *winner_json(const struct tune_sweep *s)
 	set_num(j, "time_ms", s->res.r[s->winner].time_ms);
 	set_num(j, "speedup", base_ms(s) > 0 ? base_ms(s) / s->res.r[s->winner].time_ms : -1);
 	json_set_bool(j, "is_base", s->winner == s->plan.base);
+	json_set_new(j, "inductor_settings", inductor_settings(s));
 	return j;
 }
 
@@ -359,6 +378,7 @@ int tune_output_winner(struct tune_sweep *s, struct buf *err)
 	json_set_str(j, "triton_config", tc);
 	free(tc);
 	json_set_new(j, "source_variants", src_list(v->src));
+	json_set_new(j, "inductor_settings", inductor_settings(s));
 	ret = mkdir_p(dir, err);
 	if (!ret)
 		ret = file_read(s->res.r[s->winner].source, 0, &text, err);

@@ -25,4 +25,12 @@ void tune_output_notes(const struct tune_sweep *s, struct buf *out);
 /* Writes OUT/winner/ when there is a winner other than nothing. 0 or -1 + err. */
 int tune_output_winner(struct tune_sweep *s, struct buf *err);
 
+/*
+ * The RSPLIT_SIZE a variant of a mix-order reduction changed, 0 if none: a
+ * codegen choice (Inductor's wrapper sizes and sums the workspace for the
+ * split it generated), so it is applied with Inductor's
+ * triton.mix_order_reduction_split_size setting, not a triton.Config.
+ */
+int tune_output_split(const struct tune_sweep *s, long variant);
+
 #endif

@@ -134,7 +134,8 @@ static json_t *target(const struct tune_arch *a)
 			 "warp_size", a->warp_size);
 }
 
-/* Arguments the kernel writes: Inductor's mutated ones and its out_ptr*;
+/* Arguments the kernel writes: Inductor's mutated ones, its out_ptr* and a
+ * mix-order reduction's ws_ptr (partial sums the wrapper reads after it);
  * for a hand-written kernel without that knowledge, every pointer. */
 static json_t *outputs(const struct tune_sweep *s)
 {
@@ -148,6 +149,7 @@ static json_t *outputs(const struct tune_sweep *s)
 	for (i = 0; i < s->k.nargs; i++) {
 		const char *n = s->k.args[i].name;
 		int w = !strncmp(n, "out_ptr", 7) || !strncmp(n, "in_out_ptr", 10) ||
+			(s->k.kind != TUNE_KIND_USER && !strcmp(n, "ws_ptr")) ||
 			(!known && !json_array_size(mut) && tune_arg_is_ptr(&s->k.args[i]));
 
 		for (j = 0; !w && j < json_array_size(mut); j++)
@@ -189,6 +191,9 @@ static void add_bench(const struct tune_sweep *s, const struct tune_variant *v, 
 	json_set_int(req, "reps", BENCH_REPS);
 	json_set_int(req, "warmup", BENCH_WARMUP);
 	json_set_bool(req, "random_inputs", 1);
+	if (s->ws.arg >= 0)
+		json_object_set_new(req, "workspace", tune_workspace_json(&s->ws,
+			v->cfg.v[tune_space_find(&s->plan.space, "RSPLIT_SIZE")]));
 	buf_release(&err);
 }
 

@@ -48,23 +48,26 @@ struct rule {
 	const char *const *choices;	/* TUNE_CHOICE values */
 	int dim;			/* tune_dim, or -1 */
 	int tuned;			/* 0: carried at its base value */
+	int split;			/* rows per program, not a block dimension */
 };
 
 static const struct rule rules[] = {
-	{ "XBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 4096, NULL, TUNE_DIM_X, 1 },
-	{ "YBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Y, 1 },
-	{ "ZBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Z, 1 },
-	{ "R0_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 65536, NULL, TUNE_DIM_R0, 1 },
-	{ "R1_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 32768, NULL, TUNE_DIM_R1, 1 },
-	{ "BLOCK_M", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1 },
-	{ "BLOCK_N", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1 },
-	{ "BLOCK_K", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 128, NULL, -1, 1 },
-	{ "num_warps", TUNE_POW2, TUNE_AT_WARPS, ALL_KINDS, HIP | CUDA, 0, 1, 32, NULL, -1, 1 },
-	{ "num_stages", TUNE_STEP, TUNE_AT_STAGES, LOOP_KINDS, HIP | CUDA, 0, 1, 5, NULL, -1, 1 },
-	{ "num_stages", TUNE_STEP, TUNE_AT_STAGES, ALL_KINDS & ~LOOP_KINDS, HIP | CUDA, 0, 1, 1, NULL, -1, 0 },
-	{ "waves_per_eu", TUNE_STEP, TUNE_AT_OPTION, ALL_KINDS, HIP, 0, 0, 4, NULL, -1, 1 },
-	{ "matrix_instr_nonkdim", TUNE_CHOICE, TUNE_AT_OPTION, KIND(TUNE_KIND_TEMPLATE), HIP, 0, 0, 2, nonkdim_choices, -1, 1 },
-	{ "schedule_hint", TUNE_CHOICE, TUNE_AT_OPTION, KIND(TUNE_KIND_TEMPLATE), HIP, 1, 0, 1, sched_choices, -1, 1 },
+	{ "XBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 4096, NULL, TUNE_DIM_X, 1, 0 },
+	{ "YBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Y, 1, 0 },
+	{ "ZBLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 1024, NULL, TUNE_DIM_Z, 1, 0 },
+	{ "R0_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 65536, NULL, TUNE_DIM_R0, 1, 0 },
+	{ "R1_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 32768, NULL, TUNE_DIM_R1, 1, 0 },
+	/* a mix-order reduction's rows per program (workspace.c sets its range) */
+	{ "RSPLIT_SIZE", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 8192, NULL, -1, 1, 1 },
+	{ "BLOCK_M", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1, 0 },
+	{ "BLOCK_N", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1, 0 },
+	{ "BLOCK_K", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 128, NULL, -1, 1, 0 },
+	{ "num_warps", TUNE_POW2, TUNE_AT_WARPS, ALL_KINDS, HIP | CUDA, 0, 1, 32, NULL, -1, 1, 0 },
+	{ "num_stages", TUNE_STEP, TUNE_AT_STAGES, LOOP_KINDS, HIP | CUDA, 0, 1, 5, NULL, -1, 1, 0 },
+	{ "num_stages", TUNE_STEP, TUNE_AT_STAGES, ALL_KINDS & ~LOOP_KINDS, HIP | CUDA, 0, 1, 1, NULL, -1, 0, 0 },
+	{ "waves_per_eu", TUNE_STEP, TUNE_AT_OPTION, ALL_KINDS, HIP, 0, 0, 4, NULL, -1, 1, 0 },
+	{ "matrix_instr_nonkdim", TUNE_CHOICE, TUNE_AT_OPTION, KIND(TUNE_KIND_TEMPLATE), HIP, 0, 0, 2, nonkdim_choices, -1, 1, 0 },
+	{ "schedule_hint", TUNE_CHOICE, TUNE_AT_OPTION, KIND(TUNE_KIND_TEMPLATE), HIP, 1, 0, 1, sched_choices, -1, 1, 0 },
 };
 
 static int is_pow2(long v)
@@ -155,7 +158,7 @@ static void add_rule(struct tune_space *s, const struct rule *r,
 		     const struct tune_kernel *k, const struct tune_arch *arch)
 {
 	struct tune_param p = { r->name, r->kind, r->at, r->min, r->max,
-				r->choices, r->dim, r->tuned };
+				r->choices, r->dim, r->tuned, r->split };
 
 	if (r->at == TUNE_AT_WARPS)
 		p.max = arch->max_threads / arch->warp_size;
@@ -177,7 +180,7 @@ static void add_user_blocks(struct tune_space *s, const struct tune_kernel *k)
 
 	for (i = 0; i < k->nargs; i++) {
 		struct tune_param p = { k->args[i].name, TUNE_POW2, TUNE_AT_CONSTEXPR,
-					16, 8192, NULL, -1, 1 };
+					16, 8192, NULL, -1, 1, 0 };
 
 		if (is_constexpr_arg(k, k->args[i].name) &&
 		    strstr(k->args[i].name, "BLOCK") &&
@@ -274,9 +277,26 @@ static long block_numel(const struct tune_space *s, const struct tune_config *c)
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->p[i].at == TUNE_AT_CONSTEXPR && s->p[i].kind == TUNE_POW2)
+		if (s->p[i].at == TUNE_AT_CONSTEXPR && s->p[i].kind == TUNE_POW2 && !s->p[i].split)
 			n *= c->v[i];
 	return n;
+}
+
+/* A mix-order reduction steps through its RSPLIT_SIZE rows XBLOCK at a
+ * time without a row mask: a larger XBLOCK would read the next split's. */
+static int split_ok(const struct tune_space *s, const struct tune_config *c, struct buf *why)
+{
+	size_t i;
+	long xblock = value_of(s, c, "XBLOCK", 1);
+
+	for (i = 0; i < s->n; i++)
+		if (s->p[i].split && xblock > c->v[i]) {
+			if (why)
+				buf_addf(why, "XBLOCK=%ld is more than %s=%d rows", xblock,
+					 s->p[i].name, c->v[i]);
+			return 0;
+		}
+	return 1;
 }
 
 int tune_config_valid(const struct tune_space *s, const struct tune_config *c,
@@ -294,6 +314,8 @@ int tune_config_valid(const struct tune_space *s, const struct tune_config *c,
 	}
 	if (s->kind == TUNE_KIND_TEMPLATE)
 		return template_ok(s, c, threads, why);
+	if (!split_ok(s, c, why))
+		return 0;
 	numel = block_numel(s, c);
 	if (warps > 1 && numel < threads) {
 		if (why)

@@ -48,6 +48,7 @@ struct tune_param {
 	const char *const *choices;	/* TUNE_CHOICE values as text, NULL-terminated */
 	int dim;			/* the tune_dim of an Inductor block, else -1 */
 	int tuned;			/* 0: kept at its base value */
+	int split;			/* rows per program (RSPLIT_SIZE), not a block dimension */
 };
 
 struct tune_space {

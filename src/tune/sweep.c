@@ -402,6 +402,36 @@ static void check_grid(struct tune_sweep *s)
 	buf_release(&why);
 }
 
+/*
+ * A mix-order reduction's RSPLIT_SIZE is tuned only where its workspace can
+ * be resized (workspace.h), and no lower than keeps the workspace, which
+ * the wrapper sums after the kernel, within a sixteenth of the bytes the
+ * kernel moves (or the captured workspace's size, if that is larger).
+ */
+static void check_workspace(struct tune_sweep *s)
+{
+	struct tune_space *sp = &s->plan.space;
+	int i = tune_space_find(sp, "RSPLIT_SIZE");
+	struct buf why = BUF_INIT;
+	double cap;
+	long base;
+
+	s->ws.arg = -1;
+	if (i < 0 || !sp->p[i].tuned || s->o->compile_only || s->plan.base < 0)
+		return;
+	base = s->plan.v[s->plan.base].cfg.v[i];
+	if (tune_workspace_find(s, base, &s->ws, &why) < 0) {
+		sp->p[i].tuned = 0;
+		msg_warn("%s: RSPLIT_SIZE stays at the base's %ld: %s", s->k.name, base, why.buf);
+	} else {
+		cap = s->k.num_gb > 0 ? s->k.num_gb * 1e9 / 16 : 0;
+		if (cap < s->ws.base_numel * 4.0)
+			cap = s->ws.base_numel * 4.0;
+		sp->p[i].min = tune_workspace_min_split(&s->ws, cap);
+	}
+	buf_release(&why);
+}
+
 /* Triton's wheel carries cuobjdump; the ISA scan reads PTX registers with it. */
 static void tools_from_hello(const json_t *hello)
 {
@@ -426,6 +456,7 @@ static int plan(struct tune_sweep *s, struct buf *err)
 	    tune_request_check(&s->k, &s->plan.space, err) < 0 || add_bases(s, err) < 0)
 		return -1;
 	check_grid(s);
+	check_workspace(s);
 	return 0;
 }
 
@@ -440,6 +471,7 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	s->input = xstrdup(input);
 	s->winner = -1;
 	s->num_gb = -1;
+	s->ws.arg = -1;
 	s->known = json_object();
 	buf_init(&s->text);
 	tune_kernel_init(&s->k);

@@ -28,6 +28,7 @@
 #include "tune/plan.h"
 #include "tune/pool.h"
 #include "tune/result.h"
+#include "tune/workspace.h"
 #include "util/buf.h"
 #include "util/opts.h"
 
@@ -88,6 +89,7 @@ struct tune_sweep {
 	json_t *known;				/* ISA fingerprint -> id of variants timed */
 	int jobs;				/* the worker's parallel compile processes */
 	char *grid_note;			/* why the grid parameters are frozen, or NULL */
+	struct tune_workspace ws;		/* a mix-order reduction's workspace, arg -1 if none */
 	char *out_dir;				/* where files go */
 	const char *base_note;			/* where the base config came from */
 	long winner;				/* the winning variant, or -1 */

@@ -225,6 +225,47 @@ def test_a_new_worker_reads_the_saved_reference(tmp_path):
     assert second.run(dict(BASE, reference_file=ref), double)["status"] == "ok"
 
 
+class SplitOps(FakeOps):
+    """Inputs of a mix-order reduction: 8 rows of one column, a workspace
+    of one partial per program (2 programs of the base's 4 rows)."""
+
+    def input_sets(self, req):
+        return [("captured", [T([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]), T([0.0, 0.0]), 8])]
+
+    def zeros_numel(self, like, numel):
+        return T([0.0] * numel)
+
+    def partial_totals(self, t, partials, row):
+        n = len(t) // (partials * row)
+        return T([sum(t[(p * n + i) * row + c] for i in range(n))
+                  for p in range(partials) for c in range(row)])
+
+
+def split_sum(rows, drop_last=False):
+    """A kernel whose programs sum `rows` rows each into their workspace row."""
+    def run(args):
+        x, ws = args[0], args[1]
+        assert len(ws) == len(x) // rows, "the workspace was not sized for the split"
+        for i in range(len(ws) - (1 if drop_last else 0)):
+            ws[i] = sum(x[i * rows:(i + 1) * rows])
+    return run
+
+
+def test_a_workspace_is_resized_for_its_split_and_compared_after_the_sum():
+    base = dict(BASE, mutated=[1], outputs=[1],
+                workspace={"arg": 1, "numel": 2, "partials": 1, "row": 1})
+    bench = tune_worker.Bench(SplitOps([]))
+    assert bench.run(dict(base, is_reference=True), split_sum(4))["status"] == "ok"
+    # 4 programs of 2 rows: another workspace (4 partials), the same total 36
+    four = dict(base, workspace=dict(base["workspace"], numel=4))
+    out = bench.run(four, split_sum(2))
+    assert out["status"] == "ok", out
+    # a split that loses its last program's rows sums to 36 - 15
+    out = bench.run(four, split_sum(2, drop_last=True))
+    assert out["status"] == "wrong"
+    assert out["checks"][0]["outputs"][0]["max_abs_err"] == 15.0
+
+
 def test_no_reference_is_an_error():
     out = tune_worker.Bench(FakeOps([])).run(dict(BASE, is_reference=False), double)
     assert out["status"] == "error" and "no reference" in out["error"]

@@ -14,6 +14,7 @@
 
 #include "tune/grid.h"
 #include "tune/sweep.h"
+#include "tune/workspace.h"
 #include "util/mem.h"
 #include "tune-test.h"
 
@@ -148,12 +149,129 @@ static void test_unknown_grid_type(void **state)
 	buf_release(&why);
 }
 
+/*
+ * A norm backward's mix-order reduction as torch 2.11 emitted it on the
+ * H200 (triton_per_fused_add_div_expand_mul_pow_sum_1): 8192 rows of 1024,
+ * RSPLIT_SIZE 16, so 512 programs and a workspace of 512 x 1024 floats.
+ */
+static void mix_sweep(struct tune_sweep *s, const char *body)
+{
+	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
+	struct buf err = BUF_INIT;
+	struct tune_config c;
+	json_error_t e;
+
+	memset(s, 0, sizeof(*s));
+	tune_kernel_init(&s->k);
+	s->k.name = xstrdup("triton_per_fused_add_div_expand_mul_pow_sum_1");
+	s->k.kind = TUNE_KIND_PERSISTENT;
+	s->k.grid_type = xstrdup("MixOrderReductionGrid");
+	add_arg(&s->k, "in_ptr0", "*fp32");
+	add_arg(&s->k, "out_ptr1", "*fp32");
+	add_arg(&s->k, "ws_ptr", "*fp32");
+	add_arg(&s->k, "xnumel", "i32");
+	add_arg(&s->k, "r0_numel", "i32");
+	add_arg(&s->k, "XBLOCK", "constexpr");
+	add_arg(&s->k, "RSPLIT_SIZE", "constexpr");
+	json_object_set_new(s->k.constants, "RSPLIT_SIZE", json_integer(16));
+	json_object_set_new(s->k.body_consts, "R0_BLOCK", json_integer(1024));
+	s->capture = json_loads("{\"grid\": [512, 1, 1], \"args\": ["
+				"{\"name\": \"ws_ptr\", \"kind\": \"tensor\", \"shape\": [524288]},"
+				"{\"name\": \"xnumel\", \"value\": 8192},"
+				"{\"name\": \"r0_numel\", \"value\": 1024}]}", 0, &e);
+	assert_non_null(s->capture);
+	buf_init(&s->text);
+	buf_adds(&s->text, body);
+	assert_int_equal(tune_plan_init(&s->plan, &s->k, tune_arch_find("sm_90"), &o, &err), 0);
+	tune_config_default(&s->plan.space, &s->k, &c);
+	c.v[tune_space_find(&s->plan.space, "XBLOCK")] = 1;
+	tune_plan_add_base(&s->plan, &c, TUNE_FROM_DEFAULT, -1);
+	buf_release(&err);
+}
+
+static const char sum_body[] =
+	"    accum0 = tl.full([R0_BLOCK], 0, tl.float32)[None, :]\n"
+	"        tmp24 = accum0 + tmp23\n        accum0 = tmp24\n";
+
+static void test_mix_order_grid(void **state)
+{
+	struct tune_sweep s;
+	struct tune_config c;
+	struct buf why = BUF_INIT;
+	int rsplit, xblock;
+	long g[3];
+
+	(void)state;
+	mix_sweep(&s, sum_body);
+	rsplit = tune_space_find(&s.plan.space, "RSPLIT_SIZE");
+	xblock = tune_space_find(&s.plan.space, "XBLOCK");
+	assert_true(rsplit >= 0 && xblock >= 0);
+	assert_int_equal(tune_grid_check(&s, &why), 0);
+	c = s.plan.v[0].cfg;
+	c.v[rsplit] = 8;
+	assert_int_equal(tune_grid(&s, &c, g, &why), 0);
+	assert_int_equal(g[0], 1024);	/* 8192 / 8 */
+	c.v[rsplit] = 16;
+	c.v[xblock] = 4;
+	assert_int_equal(tune_grid(&s, &c, g, &why), 0);
+	assert_int_equal(g[0], 512);	/* XBLOCK steps inside a program's rows */
+	assert_true(tune_config_valid(&s.plan.space, &c, NULL));
+	c.v[xblock] = 32;		/* more rows than a program has */
+	assert_false(tune_config_valid(&s.plan.space, &c, &why));
+	assert_non_null(strstr(why.buf, "XBLOCK=32 is more than RSPLIT_SIZE=16"));
+	/* only RSPLIT_SIZE shapes this grid */
+	assert_int_equal(tune_space_freeze(&s.plan.space, tune_grid_param, &s), 1);
+	assert_false(s.plan.space.p[rsplit].tuned);
+	assert_true(s.plan.space.p[xblock].tuned);
+	release(&s);
+	buf_release(&why);
+}
+
+static void test_mix_order_workspace(void **state)
+{
+	struct tune_sweep s;
+	struct tune_workspace w;
+	struct buf why = BUF_INIT;
+
+	(void)state;
+	mix_sweep(&s, sum_body);
+	assert_int_equal(tune_workspace_find(&s, 16, &w, &why), 0);
+	assert_int_equal(w.arg, 2);
+	assert_int_equal(w.partials, 1);	/* 524288 / (512 x 1024) */
+	assert_int_equal(tune_workspace_numel(&w, 8), 1048576);	/* 1024 x 1024 */
+	assert_int_equal(tune_workspace_numel(&w, 128), 65536);	/* 64 x 1024 */
+	/* 100.7 MB moved / 16 = 6.29 MB: 8192 / 8 x 1024 x 4 bytes = 4.2 MB fits, 8.4 MB not */
+	assert_int_equal(tune_workspace_min_split(&w, 100.7e6 / 16), 8);
+	release(&s);
+	buf_release(&s.text);
+	/* a max-reduction's partials: the wrapper takes their amax, not a sum */
+	mix_sweep(&s, "    accum0 = tl.full([R0_BLOCK], float('-inf'), tl.float32)\n"
+		      "        tmp3 = triton_helpers.maximum(accum0, tmp2)\n");
+	assert_int_equal(tune_workspace_find(&s, 16, &w, &why), -1);
+	assert_non_null(strstr(why.buf, "not all sums"));
+	assert_int_equal(w.arg, -1);
+	release(&s);
+	buf_release(&s.text);
+	/* a captured workspace that is not programs x row: not resized */
+	mix_sweep(&s, sum_body);
+	buf_reset(&why);
+	assert_int_equal(tune_workspace_find(&s, 32, &w, &why), 0);	/* 256 x 1024 x 2 */
+	assert_int_equal(w.partials, 2);
+	assert_int_equal(tune_workspace_find(&s, 3, &w, &why), -1);
+	assert_non_null(strstr(why.buf, "not a multiple of 2731 programs x 1024"));
+	release(&s);
+	buf_release(&s.text);
+	buf_release(&why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inductor_formulas),
 		cmocka_unit_test(test_template),
 		cmocka_unit_test(test_unknown_grid_type),
+		cmocka_unit_test(test_mix_order_grid),
+		cmocka_unit_test(test_mix_order_workspace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,10 @@ named by $TKO_REAL_WORKER) and "bench" with made-up results that depend on
 XBLOCK alone: 4096 is the fastest but computes the wrong answer, 2048 is
 twice as fast as the base's 1024, everything else is slower. A bench that
 is not the base and does not name the base as its reference is an error,
-so the test also sees that tko sends references.
+so the test also sees that tko sends references. A mix-order reduction's
+request (one with a "workspace") is timed by its RSPLIT_SIZE instead: 8
+rows per program is the fastest, and its request is logged with its grid
+and the workspace size tko asked for.
 
 With $TKO_FAKE_JOBS > 1 it also says it has compile processes, logs the
 "precompile" requests it gets, and gives each variant an ISA fingerprint
@@ -28,7 +31,25 @@ def fingerprint(req):
     return "fp-%s-%s" % (req["constants"].get("XBLOCK"), req.get("num_warps"))
 
 
+SPLIT_TIMES = {8: 0.8, 16: 1.0}
+
+
+def split_bench(req):
+    c = req["constants"]
+    ws = req["workspace"]
+    with open(os.environ["TKO_FAKE_LOG"], "a") as f:
+        f.write("%s RSPLIT_SIZE=%s XBLOCK=%s grid=%s ws=%s ws_is_output=%s\n" % (
+            req["id"], c.get("RSPLIT_SIZE"), c.get("XBLOCK"), ",".join(map(str, req["grid"])),
+            ws["numel"], ws["arg"] in req["outputs"]))
+    ms = SPLIT_TIMES.get(c.get("RSPLIT_SIZE"), 1.2)
+    checks = [] if req.get("is_reference") else [{"inputs": "captured", "ok": True}]
+    return {"status": "ok", "time_ms": ms, "times_ms": [ms], "checks": checks,
+            "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0}}
+
+
 def bench(req):
+    if req.get("workspace"):
+        return split_bench(req)
     x = req["constants"].get("XBLOCK")
     ms, status = TIMES.get(x, (1.5, "ok"))
     fp = fingerprint(req)
