@@ -139,6 +139,7 @@ struct an_tune {
 	double speedup;		/* base time / winner time */
 	long variants;		/* variants tried */
 	long correct;		/* variants whose outputs matched */
+	long split_size;	/* the RSPLIT_SIZE the winner needs set in Inductor, -1: none */
 };
 
 /* A number a rule used. */

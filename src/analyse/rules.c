@@ -223,9 +223,18 @@ static int r_tuned(const struct rule_ctx *c, const struct an_kernel *k, struct r
 	if (!k->tune.file || isnan(k->tune.speedup) || k->tune.speedup < c->lim->tune_gain ||
 	    !k->tune.winner)
 		return 0;
+	char how[160];
+
 	why(o, "tko tune found %s %.2fx faster than the autotuned config (%ld variants, %ld"
 	    " correct)", k->tune.winner, k->tune.speedup, k->tune.variants, k->tune.correct);
-	knobs(o, "apply tko tune's winner");
+	/* a mix-order reduction's split is Inductor codegen, not a triton.Config */
+	if (k->tune.split_size > 0)
+		snprintf(how, sizeof(how), "apply tko tune's winner, its split with "
+			 "torch._inductor.config.triton.mix_order_reduction_split_size = %ld",
+			 k->tune.split_size);
+	else
+		snprintf(how, sizeof(how), "apply tko tune's winner");
+	knobs(o, how);
 	ev(o, "speedup", k->tune.speedup);
 	return 1;
 }

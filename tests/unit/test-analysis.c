@@ -302,6 +302,17 @@ static void test_rules_on_changed_kernels(void **state)
 	assert_true(fired(k, "spills"));
 	assert_non_null(strstr(k->action, "tt.pointer_range=32"));
 	free_copy(k);
+	/* a tuned kernel whose winner split its rows differently (a norm backward's) */
+	k = copy_of(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	k->share = 0.4;
+	k->tune.file = xstrdup("tune.json");
+	k->tune.winner = xstrdup("RSPLIT_SIZE=8");
+	k->tune.speedup = 1.11;
+	k->tune.split_size = 8;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_true(fired(k, "tuned"));
+	assert_non_null(strstr(k->action, "mix_order_reduction_split_size = 8"));
+	free_copy(k);
 	/* not hot wins over everything */
 	k = copy_of(&corpus, "triton_poi_fused_index_add_zeros_1");
 	k->share = 0.01;
