@@ -43,14 +43,25 @@ static void test_inductor_formulas(void **state)
 	buf_release(&err);
 }
 
-/* A sweep with only what the grid reads: the kernel, the capture, the plan. */
-static void sweep(struct tune_sweep *s, int template, const char *grid_json)
+/* The capture, the plan and tko's default config as its base. */
+static void plan_sweep(struct tune_sweep *s, const char *capture_json)
 {
 	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
 	struct buf err = BUF_INIT;
 	struct tune_config c;
 	json_error_t e;
 
+	s->capture = json_loads(capture_json, 0, &e);
+	assert_non_null(s->capture);
+	assert_int_equal(tune_plan_init(&s->plan, &s->k, tune_arch_find("sm_90"), &o, &err), 0);
+	tune_config_default(&s->plan.space, &s->k, &c);
+	tune_plan_add_base(&s->plan, &c, TUNE_FROM_DEFAULT, -1);
+	buf_release(&err);
+}
+
+/* A sweep with only what the grid reads: the kernel, the capture, the plan. */
+static void sweep(struct tune_sweep *s, int template, const char *grid_json)
+{
 	memset(s, 0, sizeof(*s));
 	tune_kernel_init(&s->k);
 	if (template) {
@@ -71,12 +82,7 @@ static void sweep(struct tune_sweep *s, int template, const char *grid_json)
 		add_arg(&s->k, "xnumel", "i32");
 		add_arg(&s->k, "XBLOCK", "constexpr");
 	}
-	s->capture = json_loads(grid_json, 0, &e);
-	assert_non_null(s->capture);
-	assert_int_equal(tune_plan_init(&s->plan, &s->k, tune_arch_find("sm_90"), &o, &err), 0);
-	tune_config_default(&s->plan.space, &s->k, &c);
-	tune_plan_add_base(&s->plan, &c, TUNE_FROM_DEFAULT, -1);
-	buf_release(&err);
+	plan_sweep(s, grid_json);
 }
 
 static void release(struct tune_sweep *s)
@@ -156,11 +162,6 @@ static void test_unknown_grid_type(void **state)
  */
 static void mix_sweep(struct tune_sweep *s, const char *body)
 {
-	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
-	struct buf err = BUF_INIT;
-	struct tune_config c;
-	json_error_t e;
-
 	memset(s, 0, sizeof(*s));
 	tune_kernel_init(&s->k);
 	s->k.name = xstrdup("triton_per_fused_add_div_expand_mul_pow_sum_1");
@@ -175,18 +176,12 @@ static void mix_sweep(struct tune_sweep *s, const char *body)
 	add_arg(&s->k, "RSPLIT_SIZE", "constexpr");
 	json_object_set_new(s->k.constants, "RSPLIT_SIZE", json_integer(16));
 	json_object_set_new(s->k.body_consts, "R0_BLOCK", json_integer(1024));
-	s->capture = json_loads("{\"grid\": [512, 1, 1], \"args\": ["
-				"{\"name\": \"ws_ptr\", \"kind\": \"tensor\", \"shape\": [524288]},"
-				"{\"name\": \"xnumel\", \"value\": 8192},"
-				"{\"name\": \"r0_numel\", \"value\": 1024}]}", 0, &e);
-	assert_non_null(s->capture);
 	buf_init(&s->text);
 	buf_adds(&s->text, body);
-	assert_int_equal(tune_plan_init(&s->plan, &s->k, tune_arch_find("sm_90"), &o, &err), 0);
-	tune_config_default(&s->plan.space, &s->k, &c);
-	c.v[tune_space_find(&s->plan.space, "XBLOCK")] = 1;
-	tune_plan_add_base(&s->plan, &c, TUNE_FROM_DEFAULT, -1);
-	buf_release(&err);
+	plan_sweep(s, "{\"grid\": [512, 1, 1], \"args\": ["
+		   "{\"name\": \"ws_ptr\", \"kind\": \"tensor\", \"shape\": [524288]},"
+		   "{\"name\": \"xnumel\", \"value\": 8192},"
+		   "{\"name\": \"r0_numel\", \"value\": 1024}]}");
 }
 
 static const char sum_body[] =
