@@ -59,6 +59,9 @@ static const struct rule rules[] = {
 	{ "R1_BLOCK", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 2, 32768, NULL, TUNE_DIM_R1, 1, 0 },
 	/* a mix-order reduction's rows per program (workspace.c sets its range) */
 	{ "RSPLIT_SIZE", TUNE_POW2, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 8192, NULL, -1, 1, 1 },
+	/* its row loop's software pipelining (tl.range num_stages), which Inductor's
+	 * own configs keep at 1 (mix_order_reduction_allow_multi_stages) */
+	{ "NUM_STAGES", TUNE_STEP, TUNE_AT_CONSTEXPR, ALL_KINDS, HIP | CUDA, 0, 1, 4, NULL, -1, 1, 0 },
 	{ "BLOCK_M", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1, 0 },
 	{ "BLOCK_N", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 256, NULL, -1, 1, 0 },
 	{ "BLOCK_K", TUNE_POW2, TUNE_AT_BODY, KIND(TUNE_KIND_TEMPLATE), HIP | CUDA, 0, 16, 128, NULL, -1, 1, 0 },

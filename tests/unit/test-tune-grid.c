@@ -174,7 +174,9 @@ static void mix_sweep(struct tune_sweep *s, const char *body)
 	add_arg(&s->k, "r0_numel", "i32");
 	add_arg(&s->k, "XBLOCK", "constexpr");
 	add_arg(&s->k, "RSPLIT_SIZE", "constexpr");
+	add_arg(&s->k, "NUM_STAGES", "constexpr");
 	json_object_set_new(s->k.constants, "RSPLIT_SIZE", json_integer(16));
+	json_object_set_new(s->k.constants, "NUM_STAGES", json_integer(1));
 	json_object_set_new(s->k.body_consts, "R0_BLOCK", json_integer(1024));
 	buf_init(&s->text);
 	buf_adds(&s->text, body);
@@ -214,6 +216,12 @@ static void test_mix_order_grid(void **state)
 	c.v[xblock] = 32;		/* more rows than a program has */
 	assert_false(tune_config_valid(&s.plan.space, &c, &why));
 	assert_non_null(strstr(why.buf, "XBLOCK=32 is more than RSPLIT_SIZE=16"));
+	/* the row loop's pipelining is tuned from 1 to 4 stages, not a block */
+	assert_true(s.plan.space.p[tune_space_find(&s.plan.space, "NUM_STAGES")].tuned);
+	assert_int_equal(s.plan.space.p[tune_space_find(&s.plan.space, "NUM_STAGES")].max, 4);
+	c.v[xblock] = 1;
+	c.v[tune_space_find(&s.plan.space, "NUM_STAGES")] = 3;
+	assert_true(tune_config_valid(&s.plan.space, &c, NULL));
 	/* only RSPLIT_SIZE shapes this grid */
 	assert_int_equal(tune_space_freeze(&s.plan.space, tune_grid_param, &s), 1);
 	assert_false(s.plan.space.p[rsplit].tuned);
