@@ -90,6 +90,7 @@ static void release(struct tune_sweep *s)
 	tune_plan_release(&s->plan);
 	tune_kernel_release(&s->k);
 	json_decref(s->capture);
+	buf_release(&s->text);
 }
 
 static void test_template(void **state)
@@ -246,7 +247,6 @@ static void test_mix_order_workspace(void **state)
 	/* 100.7 MB moved / 16 = 6.29 MB: 8192 / 8 x 1024 x 4 bytes = 4.2 MB fits, 8.4 MB not */
 	assert_int_equal(tune_workspace_min_split(&w, 100.7e6 / 16), 8);
 	release(&s);
-	buf_release(&s.text);
 	/* a max-reduction's partials: the wrapper takes their amax, not a sum */
 	mix_sweep(&s, "    accum0 = tl.full([R0_BLOCK], float('-inf'), tl.float32)\n"
 		      "        tmp3 = triton_helpers.maximum(accum0, tmp2)\n");
@@ -254,7 +254,6 @@ static void test_mix_order_workspace(void **state)
 	assert_non_null(strstr(why.buf, "not all sums"));
 	assert_int_equal(w.arg, -1);
 	release(&s);
-	buf_release(&s.text);
 	/* a captured workspace that is not programs x row: not resized */
 	mix_sweep(&s, sum_body);
 	buf_reset(&why);
@@ -263,7 +262,6 @@ static void test_mix_order_workspace(void **state)
 	assert_int_equal(tune_workspace_find(&s, 3, &w, &why), -1);
 	assert_non_null(strstr(why.buf, "not a multiple of 2731 programs x 1024"));
 	release(&s);
-	buf_release(&s.text);
 	buf_release(&why);
 }
 
