@@ -220,11 +220,11 @@ static int r_shape_specialised(const struct rule_ctx *c, const struct an_kernel 
 
 static int r_tuned(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
+	char how[160];
+
 	if (!k->tune.file || isnan(k->tune.speedup) || k->tune.speedup < c->lim->tune_gain ||
 	    !k->tune.winner)
 		return 0;
-	char how[160];
-
 	why(o, "tko tune found %s %.2fx faster than the autotuned config (%ld variants, %ld"
 	    " correct)", k->tune.winner, k->tune.speedup, k->tune.variants, k->tune.correct);
 	/* a mix-order reduction's split is Inductor codegen, not a triton.Config */

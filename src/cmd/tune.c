@@ -50,6 +50,7 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 	struct table t = TABLE_INIT;
 	struct buf notes = BUF_INIT;
 	const struct tune_variant *w = s->winner >= 0 ? &s->plan.v[s->winner] : NULL;
+	int split = tune_output_split(s, s->winner);
 
 	fprintf(fp, "%s%s (%s) on %s: base from %s%s\n", md ? "## " : "", s->k.name,
 		tune_kind_name(s->k.kind), s->arch->name, s->base_note, md ? "\n" : "");
@@ -72,11 +73,10 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 			s->winner, w->label, s->out_dir);
 	else
 		fprintf(fp, "%sno variant could be timed\n", md ? "\n" : "");
-	if (w && tune_output_split(s, s->winner))
+	if (split)
 		fprintf(fp, "%sRSPLIT_SIZE is Inductor's codegen choice: apply it with "
 			"torch._inductor.config.triton.mix_order_reduction_split_size = %d "
-			"(every mix-order reduction of the graph)\n", md ? "\n" : "",
-			tune_output_split(s, s->winner));
+			"(every mix-order reduction of the graph)\n", md ? "\n" : "", split);
 	fputc('\n', fp);
 	table_release(&t);
 	buf_release(&notes);

@@ -62,18 +62,25 @@ int tune_grid_inductor(const char *grid_type, const long numel[3], const long bl
 	return 0;
 }
 
-int tune_captured_scalar(const struct tune_sweep *s, const char *name, long *v)
+const json_t *tune_captured_arg(const struct tune_sweep *s, const char *name)
 {
 	const json_t *a;
 	size_t i;
 
 	json_array_foreach(json_object_get(s->capture, "args"), i, a)
-		if (json_str(a, "name") && !strcmp(json_str(a, "name"), name) &&
-		    json_is_integer(json_object_get(a, "value"))) {
-			*v = (long)json_integer_value(json_object_get(a, "value"));
-			return 0;
-		}
-	return -1;
+		if (json_str(a, "name") && !strcmp(json_str(a, "name"), name))
+			return a;
+	return NULL;
+}
+
+int tune_captured_scalar(const struct tune_sweep *s, const char *name, long *v)
+{
+	const json_t *value = json_object_get(tune_captured_arg(s, name), "value");
+
+	if (!json_is_integer(value))
+		return -1;
+	*v = (long)json_integer_value(value);
+	return 0;
 }
 
 /* The captured launch grid, 0 or -1 when capture.json has none. */

@@ -54,6 +54,9 @@ int tune_grid_param(const struct tune_param *p, void *ctx);
 int tune_grid_inductor(const char *grid_type, const long numel[3], const long block[3],
 		       long grid[3], struct buf *err);
 
+/* The captured argument `name` (an entry of capture.json's args), or NULL. */
+const json_t *tune_captured_arg(const struct tune_sweep *s, const char *name);
+
 /* A captured integer argument's value (capture.json args). 0, or -1 when
  * there is none. */
 int tune_captured_scalar(const struct tune_sweep *s, const char *name, long *v);

@@ -416,7 +416,6 @@ static void check_workspace(struct tune_sweep *s)
 	double cap;
 	long base;
 
-	s->ws.arg = -1;
 	if (i < 0 || !sp->p[i].tuned || s->o->compile_only || s->plan.base < 0)
 		return;
 	base = s->plan.v[s->plan.base].cfg.v[i];

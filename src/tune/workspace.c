@@ -22,20 +22,15 @@ static long cdiv(long a, long b)
 /* Elements of the captured tensor argument `name`, or -1. */
 static long captured_numel(const struct tune_sweep *s, const char *name)
 {
-	const json_t *a, *d;
-	size_t i, j;
+	const json_t *shape = json_object_get(tune_captured_arg(s, name), "shape"), *d;
+	size_t i;
 	long n = 1;
 
-	json_array_foreach(json_object_get(s->capture, "args"), i, a) {
-		if (!json_str(a, "name") || strcmp(json_str(a, "name"), name))
-			continue;
-		if (!json_is_array(json_object_get(a, "shape")))
-			return -1;
-		json_array_foreach(json_object_get(a, "shape"), j, d)
-			n *= json_is_integer(d) ? (long)json_integer_value(d) : -1;
-		return n;
-	}
-	return -1;
+	if (!json_is_array(shape))
+		return -1;
+	json_array_foreach(shape, i, d)
+		n *= json_is_integer(d) ? (long)json_integer_value(d) : -1;
+	return n;
 }
 
 /* The next `accumN` name at or after p (the text is NUL-terminated), or NULL. */
