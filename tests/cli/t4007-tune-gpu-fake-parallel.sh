@@ -7,13 +7,11 @@
 # Test bodies are single-quoted on purpose: test_expect_success evals them.
 # shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
+. "$TESTS_DIR/lib-tune.sh"
 
-TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
-TKO_PYTHON_DIR="$TESTS_DIR/tune-fake"
-TKO_REAL_WORKER="$SRC_ROOT/python/tko/tune_worker.py"
-TKO_FAKE_LOG="$TRASH/fake.log"
+use_fake_gpu
 TKO_FAKE_JOBS=4
-export TKO_PYTHON TKO_PYTHON_DIR TKO_REAL_WORKER TKO_FAKE_LOG TKO_FAKE_JOBS
+export TKO_FAKE_JOBS
 POI="$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
 export POI
 

@@ -8,12 +8,9 @@
 # Test bodies are single-quoted on purpose: test_expect_success evals them.
 # shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
+. "$TESTS_DIR/lib-tune.sh"
 
-TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
-TKO_PYTHON_DIR="$TESTS_DIR/tune-fake"
-TKO_REAL_WORKER="$SRC_ROOT/python/tko/tune_worker.py"
-TKO_FAKE_LOG="$TRASH/fake.log"
-export TKO_PYTHON TKO_PYTHON_DIR TKO_REAL_WORKER TKO_FAKE_LOG
+use_fake_gpu
 MM="$CORPUS/h200-run1/cache/inductor/5p/c5pfyn5b7apk7x4sgj4nll5brv476xd4hkjgcj2rji4fykrgxbqf.py"
 export MM
 

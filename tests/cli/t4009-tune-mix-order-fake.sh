@@ -10,10 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTS_DIR/lib-tune.sh"
 
-TKO_PYTHON_DIR="$TESTS_DIR/tune-fake"
-TKO_REAL_WORKER="$SRC_ROOT/python/tko/tune_worker.py"
-TKO_FAKE_LOG="$TRASH/fake.log"
-export TKO_PYTHON_DIR TKO_REAL_WORKER TKO_FAKE_LOG
+use_fake_gpu
 MIX="$TESTS_DIR/../data/tune/mix_order_reduction.py"
 export MIX
 
