@@ -1,17 +1,21 @@
 """The second model of tko's tuning benchmark (bench/tune-gpu.sh): one training
 step of a decoder block with RMSNorm, rotary embedding and cross-entropy, and
-an AdamW update.
+an AdamW update, in bf16 mixed precision with a LLaMA-2-sized vocabulary.
 
   loss = cross_entropy(head(rms_norm(x + rotary(q_proj(rms_norm(emb(idx))))))),
   loss.backward() through the compiled graph (AOTAutograd's backward kernels:
   the RMSNorm and cross-entropy gradients, the embedding's scatter-add),
-  then AdamW on one flat 18M-parameter buffer holding the real gradients
-  (parameters, gradients, both moments: 7 x 72 MB of traffic, memory-bound).
+  then AdamW on one flat 67M-parameter buffer holding the real gradients
+  (parameters, gradients, both moments: 7 x 266 MB of traffic, memory-bound).
 
 The backward pass is where Inductor's default reduction configs are weakest
 (column reductions for the norm weights' gradients, the softmax gradient),
 so a benchmark of the forward alone would leave out the kernels a training
-user tunes. Sizes make every kernel move tens to hundreds of MB, so they are
+user tunes. The forward runs under torch.autocast(bfloat16), as training
+does: the projections' outputs, hence the rotary kernel and the logits, are
+bf16, the norms and the loss float32. The vocabulary is 32000 (LLaMA-2's
+tokenizer), not a power of two, so the cross-entropy rows end in a masked
+tail as they do in real models. Sizes make every kernel move tens to hundreds of MB, so they are
 bandwidth-bound on an H200.
 
 run(out_path) writes the outputs (torch.save) so that two runs can be compared;
@@ -24,7 +28,7 @@ import argparse
 import torch
 
 DEV = "cuda"
-TOKENS, DIM, HEADS, VOCAB = 8192, 1024, 8, 8192
+TOKENS, DIM, HEADS, VOCAB = 8192, 1024, 8, 32000
 
 
 def rms_norm(x, w, eps=1e-6):
@@ -74,7 +78,8 @@ def run(out_path):
     idx = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
     targets = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
     cos, sin = rotary_tables(TOKENS, DIM // HEADS)
-    loss = torch.compile(model)(idx, targets, cos, sin)
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        loss = torch.compile(model)(idx, targets, cos, sin)
     loss.backward()
     with torch.no_grad():
         flat = torch.cat([p.detach().flatten() for p in model.parameters()])

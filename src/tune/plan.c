@@ -34,11 +34,11 @@ static const enum tune_phase order_compile[] = {
 };
 static const enum tune_phase order_timed_cuda[] = {
 	TUNE_PH_BASE, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID, TUNE_PH_STARTS,
-	TUNE_PH_SOURCE, TUNE_PH_DONE,
+	TUNE_PH_SOURCE, TUNE_PH_WIDEN, TUNE_PH_DONE,
 };
 static const enum tune_phase order_timed_hip[] = {
 	TUNE_PH_BASE, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID,
-	TUNE_PH_STARTS, TUNE_PH_DONE,
+	TUNE_PH_STARTS, TUNE_PH_WIDEN, TUNE_PH_DONE,
 };
 
 const char *tune_origin_name(enum tune_origin o)
@@ -269,14 +269,15 @@ static int step(const struct tune_param *t, int v, int dir)
 	return n < t->min || n > t->max || n == v ? -1 : (int)n;
 }
 
-static void plan_neighbours(struct tune_plan *p)
+/* Every one-step neighbour of variant c (the array may move: c is an index). */
+static void plan_neighbours(struct tune_plan *p, size_t c)
 {
-	const struct tune_variant *c = center(p);
-	struct tune_config base = c->cfg;
-	unsigned src = c->src;
+	struct tune_config base = p->v[c].cfg;
+	unsigned src = p->v[c].src;
 	size_t i;
 	int dir;
 
+	p->v[c].centered = 1;
 	for (i = 0; i < p->space.n; i++) {
 		if (!p->space.p[i].tuned)
 			continue;
@@ -397,7 +398,42 @@ static int improved(const struct tune_plan *p)
 static void descend(struct tune_plan *p)
 {
 	p->descent_center = (long)center(p)->index;
-	plan_neighbours(p);
+	plan_neighbours(p, (size_t)p->descent_center);
+}
+
+/* The fastest timed usable variant within opts.widen of the best whose
+ * neighbours were not planned, or -1. */
+static long runner_up(const struct tune_plan *p)
+{
+	double limit = p->v[p->best].time_ms * (1 + p->opts.widen);
+	long r = -1;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct tune_variant *v = &p->v[i];
+
+		if (v->done && v->usable && v->time_ms >= 0 && !v->centered &&
+		    v->time_ms <= limit && (r < 0 || v->time_ms < p->v[r].time_ms))
+			r = (long)i;
+	}
+	return r;
+}
+
+/*
+ * Plans the neighbours of the next runner-up that has any not yet
+ * planned; 0 when none is left. The descent center stays the best's, so
+ * improved() still asks whether the best itself moved.
+ */
+static int widen(struct tune_plan *p)
+{
+	size_t before = p->nr;
+	long r;
+
+	if (p->best < 0 || p->opts.widen <= 0 || p->opts.no_search)
+		return 0;
+	while (p->nr == before && (r = runner_up(p)) >= 0)
+		plan_neighbours(p, (size_t)r);
+	return p->nr > before;
 }
 
 /* Fills the queue with the next phase; 0 when the plan is complete. */
@@ -410,6 +446,12 @@ static int advance(struct tune_plan *p)
 		return 1;
 	}
 	ph = p->order[p->step];
+	if (ph == TUNE_PH_WIDEN) {
+		p->phase = ph;
+		if (widen(p))
+			return 1;
+		ph = p->order[++p->step];
+	}
 	if (ph == TUNE_PH_DONE) {
 		p->phase = TUNE_PH_DONE;
 		return 0;

@@ -24,7 +24,15 @@
  *             shape), and for a template a tile dimension x2 with one
  *             stage less (a larger tile the shared memory holds only so);
  *   grid      a coarse grid around the best (block sizes x4 and /4, warps
- *             x2 and /2).
+ *             x2 and /2);
+ *   widen     a descent round around each runner-up, fastest first, while
+ *             the budget lasts: every timed config within `widen` of the
+ *             best whose neighbours were not planned yet. The best's own
+ *             neighbourhood can be a dead end that a slower config's is
+ *             not (a reduction whose best single move is num_warps /2,
+ *             when XBLOCK x2 then R0_BLOCK x2 leads further: Inductor's
+ *             descent, taking the first move that helps, goes there). A
+ *             new best found so gets its descent rounds as usual.
  *
  * Without timings (--compile-only) the plan shows what the variants
  * compile to: base, starts, source, grid, one descent round. With timings
@@ -33,7 +41,8 @@
  * tt.divisibility, so hints rarely change the PTX: source variants come
  * last, and one that compiles to the base's ISA is not timed); on AMD and
  * DCU the source variants first (buffer ops can change every memory
- * instruction), then the descent.
+ * instruction), then the descent. Widening comes last on both: it spends
+ * what the budget has left.
  *
  * Variants are deduplicated by a canonical key; the plan stops at
  * max_variants or when the budget would be exceeded.
@@ -88,6 +97,7 @@ struct tune_variant {
 	double time_ms;		/* measured here, or -1 */
 	int usable;		/* compiled (and, with timings, correct) */
 	int done;		/* recorded */
+	int centered;		/* its one-step neighbours were planned */
 };
 
 struct tune_plan_opts {
@@ -99,12 +109,14 @@ struct tune_plan_opts {
 	int no_source;		/* plan no source variants */
 	int no_search;		/* plan no grid, descent or pairs */
 	int timed;		/* variants will be timed: the order of best odds first */
+	double widen;		/* runners-up this much slower than the best, at most,
+				 * get a descent round of their own (0: none) */
 };
-#define TUNE_PLAN_OPTS_INIT { 60.0, 40, 8, 0.01, 4.0, 0, 0, 0 }
+#define TUNE_PLAN_OPTS_INIT { 60.0, 40, 8, 0.01, 4.0, 0, 0, 0, 0.10 }
 
 enum tune_phase {
 	TUNE_PH_BASE, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS,
-	TUNE_PH_GRID, TUNE_PH_DONE,
+	TUNE_PH_GRID, TUNE_PH_WIDEN, TUNE_PH_DONE,
 };
 
 /* A starting config kept for the starts phase. */

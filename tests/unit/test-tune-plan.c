@@ -303,9 +303,11 @@ static void run_timed(struct tune_plan *p, double (*ms)(const struct tune_plan *
 }
 
 /* A timed plan of the pointwise kernel on `arch` from XBLOCK=1024, 4 warps,
- * with no grid phase and no variant limit (so every phase shows). */
-static void timed_plan(struct tune_plan *p, struct tune_kernel *k, const char *arch,
-		       int no_source)
+ * with no grid phase and no variant limit (so every phase shows), and no
+ * widening unless `widen` (where every time is the same, every variant is
+ * a runner-up and the plan would walk the whole space). */
+static void timed_plan_widen(struct tune_plan *p, struct tune_kernel *k, const char *arch,
+			     int no_source, double widen)
 {
 	struct tune_plan_opts o = TUNE_PLAN_OPTS_INIT;
 
@@ -313,8 +315,15 @@ static void timed_plan(struct tune_plan *p, struct tune_kernel *k, const char *a
 	o.no_source = no_source;
 	o.grid_max = 0;
 	o.max_variants = 0;
+	o.widen = widen;
 	pointwise(k);
 	base_plan(p, k, arch, &o, "XBLOCK=1024,num_warps=4");
+}
+
+static void timed_plan(struct tune_plan *p, struct tune_kernel *k, const char *arch,
+		       int no_source)
+{
+	timed_plan_widen(p, k, arch, no_source, 0);
 }
 
 static void timed_release(struct tune_plan *p, struct tune_kernel *k, struct buf *labels)
@@ -403,6 +412,60 @@ static void test_descent_again_after_pairs(void **state)
 		    strstr(labels.buf, ";XBLOCK=2048,num_warps=8;"));
 	assert_int_equal(p.v[p.best].cfg.v[tune_space_find(&p.space, "XBLOCK")], 4096);
 	assert_int_equal(p.v[p.best].origin, TUNE_FROM_DESCENT);
+	timed_release(&p, &k, &labels);
+}
+
+/*
+ * The best single move (num_warps=8) is a dead end; the runner-up
+ * (XBLOCK=2048, 6% slower) is one move from the fastest config, a move
+ * with XBLOCK up and the warps down that neither the pairs nor the
+ * best's neighbourhood plan.
+ */
+static double trap_ms(const struct tune_plan *p, const struct tune_variant *v)
+{
+	int x = v->cfg.v[tune_space_find(&p->space, "XBLOCK")];
+	int w = v->cfg.v[tune_space_find(&p->space, "num_warps")];
+
+	if (x == 1024 && w == 8)
+		return 0.80;
+	if (x == 2048 && w == 4)
+		return 0.85;
+	return x == 2048 && w == 2 ? 0.70 : 1.0;
+}
+
+static int best_is(const struct tune_plan *p, int xblock, int warps)
+{
+	const struct tune_config *c = &p->v[p->best].cfg;
+
+	return c->v[tune_space_find(&p->space, "XBLOCK")] == xblock &&
+	       c->v[tune_space_find(&p->space, "num_warps")] == warps;
+}
+
+static void test_widen_leaves_a_dead_end(void **state)
+{
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct buf labels = BUF_INIT;
+
+	(void)state;
+	timed_plan(&p, &k, "sm_90", 1);
+	run_timed(&p, trap_ms, &labels);
+	assert_null(strstr(labels.buf, ";XBLOCK=2048,num_warps=2;"));
+	assert_true(best_is(&p, 1024, 8));
+	timed_release(&p, &k, &labels);
+
+	timed_plan_widen(&p, &k, "sm_90", 1, 0.10);
+	run_timed(&p, trap_ms, &labels);
+	assert_non_null(strstr(labels.buf, ";XBLOCK=2048,num_warps=2;"));
+	assert_true(best_is(&p, 2048, 2));
+	assert_int_equal(p.v[p.best].origin, TUNE_FROM_DESCENT);
+	assert_int_equal(p.phase, TUNE_PH_DONE);
+	timed_release(&p, &k, &labels);
+
+	/* 6% is outside a 5% window: the runner-up is not widened */
+	timed_plan_widen(&p, &k, "sm_90", 1, 0.05);
+	run_timed(&p, trap_ms, &labels);
+	assert_true(best_is(&p, 1024, 8));
 	timed_release(&p, &k, &labels);
 }
 
@@ -501,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_timed_order_cuda),
 		cmocka_unit_test(test_timed_order_hip),
 		cmocka_unit_test(test_descent_again_after_pairs),
+		cmocka_unit_test(test_widen_leaves_a_dead_end),
 		cmocka_unit_test(test_start_found_by_another_phase_keeps_inductor_time),
 		cmocka_unit_test(test_template_pairs_trade_stages_for_tiles),
 		cmocka_unit_test(test_config_text_and_json),
