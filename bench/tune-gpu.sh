@@ -90,7 +90,7 @@ if want tune; then
 	echo "$n kernels, --budget $budget s each (of search after the base; $((DEADLINE - SECONDS)) s left)"
 	rm -rf "$WORK/tune" "$WORK/tko-triton"
 	TRITON_CACHE_DIR="$WORK/tko-triton" "$TKO" tune "${dirs[@]}" --budget "$budget" \
-		--max-variants 40 --timeout 60 --out "$WORK/tune" --json "$WORK/tune.json" \
+		--max-variants 60 --timeout 60 --out "$WORK/tune" --json "$WORK/tune.json" \
 		--md "$WORK/tune.md" >"$WORK/tune.out" 2>&1
 	echo "exit status: $?"
 	grep -E "^(winner|no variant|stopped)|: base from|tko tune:" "$WORK/tune.out" | head -60
