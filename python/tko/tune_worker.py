@@ -313,9 +313,22 @@ def _encode(rep):
                            "error": "unencodable reply: %s" % e})
 
 
-def main():
-    out = sys.stdout
+def _protocol_out():
+    """The reply channel: descriptor 1 as the worker was started with, moved
+    to a descriptor of its own, after which 1 points where 2 does. ptxas, the
+    CUDA driver, LLVM and the compile processes write to descriptor 1, not to
+    sys.stdout: left there, their messages ("ptxas ... error", a crash
+    reproducer) landed inside the reply stream and every reply after them
+    was unreadable."""
+    sys.stdout.flush()
+    proto = os.dup(1)  # not inherited by children (PEP 446)
+    os.dup2(2, 1)
     sys.stdout = sys.stderr
+    return os.fdopen(proto, "w")
+
+
+def main():
+    out = _protocol_out()
     for line in sys.stdin:
         line = line.strip()
         if not line:

@@ -453,3 +453,28 @@ def test_a_reply_that_cannot_be_json_is_an_error_reply():
     line = tune_worker._encode({"id": "v1", "op": "bench", "status": "ok", "time_ms": float("nan")})
     rep = json.loads(line)
     assert rep["id"] == "v1" and rep["status"] == "error" and "unencodable" in rep["error"]
+
+
+def test_what_children_and_c_code_print_stays_out_of_the_replies():
+    # ptxas and the compile processes inherit descriptor 1, not sys.stdout:
+    # a request whose handling writes there, from C and from a child process
+    prog = (
+        "import os, sys\n"
+        "sys.path.insert(0, %r)\n"
+        "import tune_worker\n"
+        "real = tune_worker.handle\n"
+        "def noisy(req):\n"
+        "    os.write(1, b'ptxas fatal : from C\\n')\n"
+        "    os.system('echo from a child process')\n"
+        "    print('from print')\n"
+        "    return real(req)\n"
+        "tune_worker.handle = noisy\n"
+        "sys.exit(tune_worker.main())\n" % os.path.dirname(WORKER))
+    p = subprocess.run([sys.executable, "-c", prog],
+                       input=req(op="hello", id="a") + "\n" + req(op="frob", id="b") + "\n",
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    reps = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [r["id"] for r in reps] == ["a", "b"]
+    for said in ("ptxas fatal : from C", "from a child process", "from print"):
+        assert p.stderr.count(said) == 2
