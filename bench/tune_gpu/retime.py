@@ -36,6 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path[:0] = [os.path.dirname(HERE), os.path.join(ROOT, "python"),
                 os.path.join(ROOT, "python", "tko")]
 
+import copy_sizes  # noqa: E402
 from tune_gpu import criteria, match  # noqa: E402
 from tko import replay, snapshot  # noqa: E402
 from tko.configs import config_from_dict  # noqa: E402
@@ -309,6 +310,15 @@ def _add_request_roles(k, row, run_b, tko_entry, winner, cache):
         k.add_request("tko", _request(winner))
 
 
+def same_size_copy_gbps(row, flush):
+    """The rate of a plain copy moving a memory-bound kernel's bytes (L2
+    flushed, as the kernel's launches are), for the table's size% column."""
+    if not criteria.memory_bound(row) or row.get("bytes", 0) < 1e6:
+        return None
+    ms = copy_sizes.copy_ms(int(row["bytes"]), flush, 50)
+    return row["bytes"] / (ms / 1e3) / 1e9
+
+
 def retime_kernel(torch, model, kdir, run_b, tko_entry, opts, cache):
     cap = match.load_capture(kdir)
     kind = match.kind_of(cap)
@@ -342,6 +352,7 @@ def retime_kernel(torch, model, kdir, run_b, tko_entry, opts, cache):
     times = k.time(opts.flush, opts.reps, opts.warmup)
     for role in ROLES:
         row[role] = dict(k.info[role], **times[role]) if role in times else None
+    row["copy_same_size_gbps"] = same_size_copy_gbps(row, opts.flush)
     if row["tko"] is not None and tko_entry:
         row["tko"].update(label=winner.get("label"), id=winner.get("id"),
                           source_variants=winner.get("source_variants"),

@@ -72,11 +72,18 @@ def test_table_ends_with_the_verdicts(tmp_path):
     assert re.search(r"^FAIL geomean .*\(1\.0\d\d\)", text, re.M)
     row = next(ln for ln in text.splitlines() if "triton_poi_a" in ln)
     assert "1.43x" in row and "1.14x" in row and "36%" in row
+    # 1429 GB/s against the canned same-size copy's 2000: 71%, and the
+    # bandwidth verdict is still judged against the 4000 GB/s copy
+    assert re.search(r" 36% +71% ", row)
+    assert re.search(r"^FAIL bandwidth .*triton_poi_a", text, re.M)
     criteria.write(doc, str(tmp_path / "r.json"), str(tmp_path / "r.md"))
     out = json.load(open(tmp_path / "r.json"))
     a = next(k for k in out["kernels"] if k["kernel"] == "triton_poi_a")
     assert abs(a["speedup"]["tko_vs_default"] - 0.1 / 0.07) < 1e-12
     assert abs(a["copy_fraction"] - 1e8 / 0.07e-3 / 1e9 / 4000) < 1e-12
+    assert abs(a["same_size_fraction"] - 1e8 / 0.07e-3 / 1e9 / 2000) < 1e-12
+    b = next(k for k in out["kernels"] if k["kernel"] == "triton_red_b")
+    assert b["same_size_fraction"] is None
     assert open(tmp_path / "r.md").read().startswith("# tko tune benchmark")
 
 
