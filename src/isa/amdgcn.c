@@ -14,7 +14,8 @@
  * are rows) only when their first letters can start a counted family,
  * and a mnemonic is classified once and then found by an interned lookup
  * (the last one is cached). Block comments are located by one forward
- * search kept ahead of the line loop, so lines without one pay nothing.
+ * SIMD search kept ahead of the line loop, so lines without one pay
+ * nothing.
  *
  * Instructions inside .macro bodies are counted once, as written, and
  * macro calls are not expanded: the counts are what a grep of the text
@@ -300,7 +301,7 @@ static void block_comments(struct amd_state *st, const char **s, size_t *n,
 	if (st->next_block && st->next_block < e) {
 		const char *from = e < end ? e : end;
 
-		st->next_block = span_find(from, (size_t)(end - from), "/*");
+		st->next_block = tok_find_block_open(from, (size_t)(end - from));
 	}
 	*s = st->clean.buf;
 	*n = st->clean.len;
@@ -368,7 +369,7 @@ static int amd_scan(const char *data, size_t len, struct isa_file_result *f,
 	f->isa = ISA_AMDGCN;
 	buf_init(&st.clean);
 	amd_yaml_reset(&st.yaml);
-	st.next_block = span_find(data, len, "/*");
+	st.next_block = tok_find_block_open(data, len);
 	while (lines_next(&it, &s, &n)) {
 		st.lineno = it.lineno;
 		block_comments(&st, &s, &n, end);

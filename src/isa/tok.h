@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline int tok_is_ws(char c)
 {
@@ -151,6 +154,43 @@ static inline int tok_dec(const char **pp, const char *e, unsigned long long *v)
 	*v = x;
 	*pp = p;
 	return 0;
+}
+
+/*
+ * Where a block comment opens ("/" "*") in [p, p + n), or NULL. The AMDGCN
+ * scanner keeps the next one found ahead of its line loop, over the whole
+ * text, so this runs on every byte: 64 bytes a step are searched for '*'
+ * alone (rarer than '/', which every "//" comment and path has), and a
+ * '*' counts when a '/' is before it. A memchr hop from '/' to '/' cost
+ * a call each (a tenth of `tko isa` went to block comments).
+ */
+static inline const char *tok_find_block_open(const char *p, size_t n)
+{
+	const char *e = p + n, *q = p + 1;	/* where the '*' may be */
+#if defined(__SSE2__)
+	const __m128i star = _mm_set1_epi8('*');
+
+	while (e - q >= 64) {
+		const __m128i *v = (const __m128i *)(const void *)q;
+		uint64_t m0 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v), star));
+		uint64_t m1 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 1), star));
+		uint64_t m2 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 2), star));
+		uint64_t m3 = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 3), star));
+		uint64_t m = m0 | m1 << 16 | m2 << 32 | m3 << 48;
+
+		for (; m; m &= m - 1) {
+			const char *t = q + __builtin_ctzll(m);
+
+			if (t[-1] == '/')
+				return t - 1;
+		}
+		q += 64;
+	}
+#endif
+	for (; q < e; q++)
+		if (*q == '*' && q[-1] == '/')
+			return q - 1;
+	return NULL;
 }
 
 /* Where a ';' or "//" comment starts in [p, e), or e (eight bytes a step). */
