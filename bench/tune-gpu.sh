@@ -75,6 +75,9 @@ if want coordesc; then
 	step "capture with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 (RUN_B)"
 	capture run-b TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1
 	grep -h "Improve from" "$WORK/run-b/log/model.log" | sed 's/.*coordinate_descent_tuner.py:[0-9]*\] //' | head -30
+	# what descent's log claimed per kernel, for the retime table's "cd log" column
+	"$TKO" summarize "$WORK/run-b" --json "$WORK/run-b.summary.json" >/dev/null 2>&1 ||
+		echo "tko summarize of RUN_B failed: no cd log column"
 fi
 
 if want tune; then
@@ -99,8 +102,10 @@ fi
 
 if want retime; then
 	step "re-time default, coordesc and tko side by side"
+	claims=()
+	[ -s "$WORK/run-b.summary.json" ] && claims=(--descent-summary "$WORK/run-b.summary.json")
 	TRITON_CACHE_DIR="$WORK/tko-triton" "$PY" "$ROOT/bench/tune_gpu/retime.py" \
-		--run-a "$WORK/run-a" --run-b "$WORK/run-b" --tune "$WORK/tune.json" \
+		--run-a "$WORK/run-a" --run-b "$WORK/run-b" --tune "$WORK/tune.json" "${claims[@]}" \
 		--json "$OUT/results.json" --md "$OUT/results.md" >"$WORK/retime.out" 2>"$WORK/retime.err"
 	echo "exit status: $?"
 	tail -5 "$WORK/retime.err"

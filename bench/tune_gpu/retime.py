@@ -20,6 +20,11 @@ are compared with the default's.
 
     python bench/tune_gpu/retime.py --run-a RUN_A --run-b RUN_B --tune TUNE.json
         --json OUT.json --md OUT.md [--reps 100] [--warmup 10]
+        [--descent-summary RUN_B_SUMMARY.json]
+
+--descent-summary is `tko summarize RUN_B --json`: what coordinate descent's
+own log claimed per kernel ("Improve from ... 1.980x"), set beside what its
+config gives when re-timed here.
 """
 
 import argparse
@@ -319,6 +324,22 @@ def same_size_copy_gbps(row, flush):
     return row["bytes"] / (ms / 1e3) / 1e9
 
 
+def descent_claims(summary_path):
+    """Kernel name -> the speedup coordinate descent's own log claimed
+    (its baseline time over its best, as tko summarize read it); the
+    largest where a kernel was tuned more than once."""
+    if not summary_path:
+        return {}
+    with open(summary_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    claims = {}
+    for k in doc.get("kernels") or []:
+        for t in k.get("tunings") or []:
+            if t.get("method") == "coordinate_descent" and t.get("speedup"):
+                claims[k["name"]] = max(claims.get(k["name"], 0), t["speedup"])
+    return claims
+
+
 def retime_kernel(torch, model, kdir, run_b, tko_entry, opts, cache):
     cap = match.load_capture(kdir)
     kind = match.kind_of(cap)
@@ -372,7 +393,9 @@ def main(argv=None):
     p.add_argument("--md")
     p.add_argument("--reps", type=int, default=100)
     p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--descent-summary", help="tko summarize RUN_B --json: descent's logged gains")
     opts = p.parse_args(argv)
+    claims = descent_claims(opts.descent_summary)
     import torch
     replay._set_allocator(torch)
     with open(opts.tune, encoding="utf-8") as f:
@@ -393,6 +416,8 @@ def main(argv=None):
         except Exception as e:
             row = {"model": model, "kernel": os.path.basename(kdir), "dir": kdir,
                    "error": "%s: %s" % (type(e).__name__, e), "traceback": traceback.format_exc()[-2000:]}
+        if row["kernel"] in claims:
+            row["coordesc_logged_speedup"] = claims[row["kernel"]]
         doc["kernels"].append(row)
         print("retimed %s: %s" % (row["kernel"], row.get("error") or "ok"), file=sys.stderr)
     doc["criteria"] = criteria.evaluate(doc)

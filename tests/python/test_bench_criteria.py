@@ -130,3 +130,34 @@ def test_tko_winner_as_inductor_config_and_template_grid(tmp_path):
     assert retime._tko_values(K, {"source": str(var / "kernel.py")}) == ["A", 512, 1, 1]
     K.cap = dict(K.cap, inductor_meta={"grid_type": "Grid1D"})
     assert retime._tko_values(K, {"source": str(var / "kernel.py")}) is None
+
+
+def test_descent_log_claims_beside_the_retimed_gain(tmp_path):
+    doc, _ = verdicts()
+    # canned claims: a 1.98x, b 1.0x (no gain: left out), f 1.5x; re-timed
+    # coordesc / default: a 0.100/0.080, f 0.010/0.008, both 1.25x
+    c = criteria.descent_claims(doc)
+    assert c["kernels"] == 2
+    assert abs(c["claimed_geomean"] - math.sqrt(1.98 * 1.5)) < 1e-12
+    assert abs(c["retimed_geomean"] - 1.25) < 1e-12
+    text = criteria.table(doc)
+    row = next(ln for ln in text.splitlines() if "triton_poi_a" in ln)
+    assert re.search(r" 1\.25x +1\.98x ", row)
+    assert re.search(r"log claimed a gain on 2 kernels, geomean 1\.723x; .* give 1\.250x", text)
+    criteria.write(doc, str(tmp_path / "r.json"))
+    assert json.load(open(tmp_path / "r.json"))["descent_claims"]["kernels"] == 2
+
+
+def test_descent_claims_from_a_summary(tmp_path):
+    from tune_gpu import retime
+    # the shape `tko summarize --json` writes (docs/json.md, "tuning")
+    s = {"kernels": [
+        {"name": "k1", "tunings": [{"method": "benchmark", "speedup": None},
+                                   {"method": "coordinate_descent", "speedup": 1.07}]},
+        {"name": "k2", "tunings": [{"method": "coordinate_descent", "speedup": 1.2},
+                                   {"method": "coordinate_descent", "speedup": 1.9}]},
+        {"name": "k3", "tunings": [{"method": "benchmark", "speedup": 2.0}]}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(s))
+    assert retime.descent_claims(str(path)) == {"k1": 1.07, "k2": 1.9}
+    assert retime.descent_claims(None) == {}
