@@ -169,6 +169,7 @@ TUNE_SRC = \
 	src/tune/request.c \
 	src/tune/result.c \
 	src/tune/rewrite.c \
+	src/tune/twopass.c \
 	src/tune/space.c \
 	src/tune/sweep.c \
 	src/tune/variant.c \

@@ -129,6 +129,8 @@ static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 	k->tune.speedup = json_num(w, "speedup", NAN);
 	k->tune.split_size = json_int(json_object_get(w, "inductor_settings"),
 				      "triton.mix_order_reduction_split_size", -1);
+	k->tune.online_softmax_off = json_is_false(json_object_get(
+		json_object_get(w, "inductor_settings"), "online_softmax"));
 	k->tune.variants = (long)json_array_size(json_object_get(tk, "variants"));
 	k->tune.correct = 0;
 	json_array_foreach(json_object_get(tk, "variants"), i, v)

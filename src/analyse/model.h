@@ -140,6 +140,7 @@ struct an_tune {
 	long variants;		/* variants tried */
 	long correct;		/* variants whose outputs matched */
 	long split_size;	/* the RSPLIT_SIZE the winner needs set in Inductor, -1: none */
+	int online_softmax_off;	/* 1: the winner is a two-pass softmax (Inductor's online_softmax off) */
 };
 
 /* A number a rule used. */

@@ -220,7 +220,7 @@ static int r_shape_specialised(const struct rule_ctx *c, const struct an_kernel 
 
 static int r_tuned(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
-	char how[160];
+	char how[200];
 
 	if (!k->tune.file || isnan(k->tune.speedup) || k->tune.speedup < c->lim->tune_gain ||
 	    !k->tune.winner)
@@ -232,6 +232,9 @@ static int r_tuned(const struct rule_ctx *c, const struct an_kernel *k, struct r
 		snprintf(how, sizeof(how), "apply tko tune's winner, its split with "
 			 "torch._inductor.config.triton.mix_order_reduction_split_size = %ld",
 			 k->tune.split_size);
+	else if (k->tune.online_softmax_off)
+		snprintf(how, sizeof(how), "apply tko tune's winner: its two-pass softmax is "
+			 "torch._inductor.config.online_softmax = False");
 	else
 		snprintf(how, sizeof(how), "apply tko tune's winner");
 	knobs(o, how);

@@ -152,6 +152,7 @@ static const struct rf_field tune_fields[] = {
 	RF_F(T, "variants", RF_LONG, variants),
 	RF_F(T, "correct", RF_LONG, correct),
 	RF_F(T, "split_size", RF_LONG, split_size),
+	RF_F(T, "online_softmax_off", RF_BOOL, online_softmax_off),
 	RF_FEND,
 };
 static const struct rf_struct tune_desc = { "tune", sizeof(T), tune_fields };

@@ -77,6 +77,10 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 		fprintf(fp, "%sRSPLIT_SIZE is Inductor's codegen choice: apply it with "
 			"torch._inductor.config.triton.mix_order_reduction_split_size = %d "
 			"(every mix-order reduction of the graph)\n", md ? "\n" : "", split);
+	if (tune_output_two_pass(s, s->winner))
+		fprintf(fp, "%stwopass is the softmax Inductor emits with "
+			"torch._inductor.config.online_softmax = False (TORCHINDUCTOR_ONLINE_SOFTMAX=0): "
+			"apply that, or the winner's kernel.py\n", md ? "\n" : "");
 	fputc('\n', fp);
 	table_release(&t);
 	buf_release(&notes);

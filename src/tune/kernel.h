@@ -61,6 +61,7 @@ struct tune_kernel {
 	long tmpl_dims[3];		/* a template's M, N, K from its body (`M = 2048`), 0 unknown */
 	int even_k;			/* a template's EVEN_K is True: BLOCK_K must divide K */
 	long def_line, end_line;	/* first line (decorators) and last line of the function */
+	int two_pass;			/* an online softmax rewrite_two_pass applies to */
 };
 
 void tune_kernel_init(struct tune_kernel *k);

@@ -187,12 +187,26 @@ int tune_output_split(const struct tune_sweep *s, long variant)
 	return s->plan.v[variant].cfg.v[i];
 }
 
+int tune_output_two_pass(const struct tune_sweep *s, long variant)
+{
+	return variant >= 0 && (s->plan.v[variant].src & TUNE_SRC_TWO_PASS);
+}
+
 /* Inductor settings the winner needs beyond its triton.Config, or NULL. */
 static json_t *inductor_settings(const struct tune_sweep *s)
 {
 	int split = tune_output_split(s, s->winner);
+	json_t *j = json_object();
 
-	return split ? json_pack("{s:i}", "triton.mix_order_reduction_split_size", split) : NULL;
+	if (split)
+		json_set_new(j, "triton.mix_order_reduction_split_size", json_integer(split));
+	if (tune_output_two_pass(s, s->winner))
+		json_set_new(j, "online_softmax", json_false());
+	if (!json_object_size(j)) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 static json_t *winner_json(const struct tune_sweep *s)

@@ -33,4 +33,12 @@ int tune_output_winner(struct tune_sweep *s, struct buf *err);
  */
 int tune_output_split(const struct tune_sweep *s, long variant);
 
+/*
+ * 1 when a variant is the two-pass form of an online softmax: what
+ * Inductor emits with its online_softmax setting off, so the winner can be
+ * applied as torch._inductor.config.online_softmax = False as well as by
+ * its kernel source.
+ */
+int tune_output_two_pass(const struct tune_sweep *s, long variant);
+
 #endif

@@ -22,6 +22,7 @@ static const struct {
 	{ TUNE_SRC_PTR32, "ptr32", HIP },
 	{ TUNE_SRC_BUF_ON, "bufops", HIP },
 	{ TUNE_SRC_BUF_OFF, "nobufops", HIP },
+	{ TUNE_SRC_TWO_PASS, "twopass", HIP | CUDA },
 };
 
 static const char *const origin_names[] = {
@@ -147,6 +148,8 @@ int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
 	for (i = 0; i < sizeof(srcvars) / sizeof(srcvars[0]); i++)
 		if (srcvars[i].backends & (1u << arch->backend))
 			p->src_allowed |= srcvars[i].flag;
+	if (!k->two_pass)
+		p->src_allowed &= ~(unsigned)TUNE_SRC_TWO_PASS;
 	p->order = !opts->timed ? order_compile
 		: arch->backend == TUNE_HIP ? order_timed_hip : order_timed_cuda;
 	return 0;
@@ -195,6 +198,10 @@ long tune_plan_add_base(struct tune_plan *p, const struct tune_config *cfg,
 		p->v[i].inductor_ms = inductor_ms;
 		free(p->v[i].label);
 		p->v[i].label = xstrdup("base");
+		/* a different algorithm, not a hint: timed right after the
+		 * base, so that the descent can start from it when it wins */
+		if ((p->src_allowed & TUNE_SRC_TWO_PASS) && !p->opts.no_source)
+			add_variant(p, cfg, TUNE_SRC_TWO_PASS, TUNE_FROM_SOURCE);
 		return i;
 	}
 	make_key(p, cfg, 0, &key);

@@ -7,7 +7,10 @@
  * The search is smarter than a full grid. Its phases, in an order that
  * depends on what the plan is for:
  *
- *   base      the base config (the autotuned best);
+ *   base      the base config (the autotuned best), and right after it
+ *             the two-pass form of an online softmax when the kernel has
+ *             one (rewrite_two_pass: another algorithm, not a hint, so
+ *             the descent should start from it when it wins);
  *   starts    the other configs Inductor tried (or were given), measured
  *             side by side with it;
  *   source    the source variants (hints, tl.assume, tt.pointer_range=32,
@@ -72,6 +75,7 @@ enum {
 	TUNE_SRC_PTR32 = 1 << 2,	/* tt.pointer_range=32 on pointer arguments */
 	TUNE_SRC_BUF_ON = 1 << 3,	/* AMDGCN_USE_BUFFER_OPS=1 in the worker */
 	TUNE_SRC_BUF_OFF = 1 << 4,	/* AMDGCN_USE_BUFFER_OPS=0 in the worker */
+	TUNE_SRC_TWO_PASS = 1 << 5,	/* an online softmax as two passes (twopass.c) */
 };
 
 /* Where a variant came from. */

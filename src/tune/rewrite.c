@@ -14,20 +14,12 @@
 #include <string.h>
 
 #include "tune/rewrite.h"
+#include "tune/srclines.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"
 
-#define ID "[A-Za-z_][A-Za-z_0-9]*"
-#define SP "[ \t]*"
-
-/* The file as an array of lines. */
-struct srclines {
-	char **l;	/* NUL-terminated copies, without the newline */
-	size_t n, alloc;
-};
-
-static void split(const char *src, size_t len, struct srclines *s)
+void srclines_split(const char *src, size_t len, struct srclines *s)
 {
 	struct lines it = LINES_INIT(src, len);
 	const char *line;
@@ -40,7 +32,7 @@ static void split(const char *src, size_t len, struct srclines *s)
 	}
 }
 
-static void split_release(struct srclines *s)
+void srclines_release(struct srclines *s)
 {
 	size_t i;
 
@@ -60,8 +52,7 @@ void rewrite_release(struct rewrite *r)
 	r->nr = r->alloc = 0;
 }
 
-/* Keeps edits sorted: by line, a replace before the inserts after it. */
-static void add_edit(struct rewrite *r, size_t line, int replace, char *text)
+void rewrite_add_edit(struct rewrite *r, size_t line, int replace, char *text)
 {
 	size_t pos = r->nr, i;
 
@@ -78,37 +69,34 @@ static void add_edit(struct rewrite *r, size_t line, int replace, char *text)
 	r->nr++;
 }
 
-/* Replaces line i by `text` (taken) unless they are equal; 1 when it did. */
-static int replace_line(struct rewrite *r, const struct srclines *s, size_t i, char *text)
+int rewrite_replace_line(struct rewrite *r, const struct srclines *s, size_t i, char *text)
 {
 	if (!strcmp(text, s->l[i - 1])) {
 		free(text);
 		return 0;
 	}
-	add_edit(r, i, 1, text);
+	rewrite_add_edit(r, i, 1, text);
 	return 1;
 }
 
-static char *group(const char *s, const regmatch_t *m)
+char *rewrite_group(const char *s, const regmatch_t *m)
 {
 	return xstrndup(s + m->rm_so, (size_t)(m->rm_eo - m->rm_so));
 }
 
-/* The kernel's line range, 1-based, clipped to the file. */
-static void kernel_range(const struct tune_kernel *k, const struct srclines *s,
-			 size_t *first, size_t *last)
+void rewrite_kernel_range(const struct tune_kernel *k, const struct srclines *s,
+			  size_t *first, size_t *last)
 {
 	*first = k->def_line > 0 ? (size_t)k->def_line : 1;
 	*last = k->end_line > 0 && (size_t)k->end_line <= s->n ? (size_t)k->end_line : s->n;
 }
 
-/* The line after the def's closing "):" (1-based), or 0. */
-static size_t body_start(const struct tune_kernel *k, const struct srclines *s)
+size_t rewrite_body_start(const struct tune_kernel *k, const struct srclines *s)
 {
 	size_t first, last, i;
 	int in_def = 0;
 
-	kernel_range(k, s, &first, &last);
+	rewrite_kernel_range(k, s, &first, &last);
 	for (i = first; i <= last; i++) {
 		const char *t = s->l[i - 1];
 		size_t n;
@@ -192,13 +180,13 @@ static int hint_line(const struct srclines *s, size_t i, regex_t *off, regex_t *
 	char *ind, *name, *expr, *b, *text = NULL;
 
 	if (!regexec(off, t, 5, m, 0)) {
-		ind = group(t, &m[1]), name = group(t, &m[2]), b = group(t, &m[4]);
+		ind = rewrite_group(t, &m[1]), name = rewrite_group(t, &m[2]), b = rewrite_group(t, &m[4]);
 		seen_add(seen, name, b);
 		text = xstrfmt("%s%s = tl.multiple_of(%s, %s)", ind, name, name, b);
 		free(ind), free(name), free(b);
 	} else if (!regexec(idx, t, 6, m, 0)) {
-		ind = group(t, &m[1]), name = group(t, &m[2]);
-		expr = group(t, &m[3]), b = group(t, &m[4]);
+		ind = rewrite_group(t, &m[1]), name = rewrite_group(t, &m[2]);
+		expr = rewrite_group(t, &m[3]), b = rewrite_group(t, &m[4]);
 		if (offset_multiple(seen, expr, b))
 			text = xstrfmt("%s%s = tl.max_contiguous(tl.multiple_of(%s, %s), %s)",
 				       ind, name, name, b, b);
@@ -210,7 +198,7 @@ static int hint_line(const struct srclines *s, size_t i, regex_t *off, regex_t *
 		free(text);
 		return 0;
 	}
-	add_edit(r, i, 0, text);
+	rewrite_add_edit(r, i, 0, text);
 	return 1;
 }
 
@@ -223,16 +211,16 @@ int rewrite_hints(const char *src, size_t len, const struct tune_kernel *k,
 	size_t first, last, i;
 	int added = 0;
 
-	split(src, len, &s);
+	srclines_split(src, len, &s);
 	regcomp(&off, offset_re, REG_EXTENDED);
 	regcomp(&idx, index_re, REG_EXTENDED);
-	kernel_range(k, &s, &first, &last);
-	for (i = body_start(k, &s); i && i <= last; i++)
+	rewrite_kernel_range(k, &s, &first, &last);
+	for (i = rewrite_body_start(k, &s); i && i <= last; i++)
 		added += hint_line(&s, i, &off, &idx, &seen, r);
 	regfree(&off);
 	regfree(&idx);
 	seen_release(&seen);
-	split_release(&s);
+	srclines_release(&s);
 	return added;
 }
 
@@ -265,7 +253,7 @@ static int assume_args(const struct tune_kernel *k, const struct srclines *s,
 
 	for (i = 0; i < k->nargs; i++)
 		if (is_int_type(k->args[i].type)) {
-			add_edit(r, body - 1, 0, xstrfmt("%stl.assume(%s >= 0)", ind,
+			rewrite_add_edit(r, body - 1, 0, xstrfmt("%stl.assume(%s >= 0)", ind,
 							 k->args[i].name));
 			added++;
 		}
@@ -282,36 +270,36 @@ int rewrite_assume(const char *src, size_t len, const struct tune_kernel *k,
 	size_t first, last, i, body;
 	int added = 0;
 
-	split(src, len, &s);
-	body = body_start(k, &s);
+	srclines_split(src, len, &s);
+	body = rewrite_body_start(k, &s);
 	if (!body) {
-		split_release(&s);
+		srclines_release(&s);
 		return 0;
 	}
 	regcomp(&off, offset_re, REG_EXTENDED);
 	regcomp(&pid, pid_re, REG_EXTENDED);
 	added += assume_args(k, &s, body, r);
-	kernel_range(k, &s, &first, &last);
+	rewrite_kernel_range(k, &s, &first, &last);
 	for (i = body; i <= last; i++) {
 		const char *t = s.l[i - 1];
 
 		if (!regexec(&off, t, 5, m, 0)) {
-			char *ind = group(t, &m[1]), *name = group(t, &m[2]);
+			char *ind = rewrite_group(t, &m[1]), *name = rewrite_group(t, &m[2]);
 
-			add_edit(r, i, 0, xstrfmt("%stl.assume(%s >= 0)", ind, name));
+			rewrite_add_edit(r, i, 0, xstrfmt("%stl.assume(%s >= 0)", ind, name));
 			free(ind), free(name);
 			added++;
 		} else if (!regexec(&pid, t, 3, m, 0)) {
-			char *ind = group(t, &m[1]), *name = group(t, &m[2]);
+			char *ind = rewrite_group(t, &m[1]), *name = rewrite_group(t, &m[2]);
 
-			add_edit(r, i, 0, xstrfmt("%stl.assume(%s >= 0)", ind, name));
+			rewrite_add_edit(r, i, 0, xstrfmt("%stl.assume(%s >= 0)", ind, name));
 			free(ind), free(name);
 			added++;
 		}
 	}
 	regfree(&off);
 	regfree(&pid);
-	split_release(&s);
+	srclines_release(&s);
 	return added;
 }
 
@@ -325,20 +313,20 @@ int rewrite_body_const(const char *src, size_t len, const struct tune_kernel *k,
 	size_t first, last, i;
 	int added = 0;
 
-	split(src, len, &s);
+	srclines_split(src, len, &s);
 	regcomp(&re, pat, REG_EXTENDED);
-	kernel_range(k, &s, &first, &last);
+	rewrite_kernel_range(k, &s, &first, &last);
 	for (i = first; i <= last && !added; i++)
 		if (!regexec(&re, s.l[i - 1], 2, m, 0)) {
-			char *ind = group(s.l[i - 1], &m[1]);
+			char *ind = rewrite_group(s.l[i - 1], &m[1]);
 			char *text = xstrfmt("%s%s : tl.constexpr = %ld", ind, name, value);
 
 			free(ind);
-			added = replace_line(r, &s, i, text);
+			added = rewrite_replace_line(r, &s, i, text);
 		}
 	regfree(&re);
 	free(pat);
-	split_release(&s);
+	srclines_release(&s);
 	return added;
 }
 
@@ -392,12 +380,12 @@ int rewrite_pointer_range(const char *src, size_t len, const struct tune_kernel 
 	size_t first, last, i;
 	int added = 0;
 
-	split(src, len, &s);
-	kernel_range(k, &s, &first, &last);
+	srclines_split(src, len, &s);
+	rewrite_kernel_range(k, &s, &first, &last);
 	for (i = first; i <= last && !added; i++)
 		if (strstr(s.l[i - 1], "'configs': [{"))
-			added = replace_line(r, &s, i, ptr32_line(k, s.l[i - 1]));
-	split_release(&s);
+			added = rewrite_replace_line(r, &s, i, ptr32_line(k, s.l[i - 1]));
+	srclines_release(&s);
 	return added;
 }
 
@@ -411,9 +399,9 @@ int rewrite_find_int(const char *src, size_t len, const struct tune_kernel *k,
 	size_t first, last, i;
 	int ret = -1;
 
-	split(src, len, &s);
+	srclines_split(src, len, &s);
 	regcomp(&re, pat, REG_EXTENDED);
-	kernel_range(k, &s, &first, &last);
+	rewrite_kernel_range(k, &s, &first, &last);
 	for (i = first; i <= last && ret < 0; i++)
 		if (!regexec(&re, s.l[i - 1], 2, m, 0)) {
 			*value = strtol(s.l[i - 1] + m[1].rm_so, NULL, 10);
@@ -421,7 +409,7 @@ int rewrite_find_int(const char *src, size_t len, const struct tune_kernel *k,
 		}
 	regfree(&re);
 	free(pat);
-	split_release(&s);
+	srclines_release(&s);
 	return ret;
 }
 
@@ -431,7 +419,7 @@ void rewrite_apply(const char *src, size_t len, const struct rewrite *r,
 	struct srclines s;
 	size_t i, e = 0;
 
-	split(src, len, &s);
+	srclines_split(src, len, &s);
 	for (i = 1; i <= s.n; i++) {
 		int replaced = e < r->nr && r->e[e].line == i && r->e[e].replace;
 
@@ -444,7 +432,7 @@ void rewrite_apply(const char *src, size_t len, const struct rewrite *r,
 			buf_addch(out, '\n');
 		}
 	}
-	split_release(&s);
+	srclines_release(&s);
 }
 
 #define CONTEXT 3
@@ -492,7 +480,7 @@ void rewrite_diff(const char *src, size_t len, const struct rewrite *r,
 
 	if (!r->nr)
 		return;
-	split(src, len, &s);
+	srclines_split(src, len, &s);
 	buf_addf(out, "--- a/%s\n+++ b/%s\n", path, path);
 	while (from < r->nr) {
 		size_t to = from + 1, a, b;
@@ -505,5 +493,5 @@ void rewrite_diff(const char *src, size_t len, const struct rewrite *r,
 		shift += (long)inserts(r, from, to);
 		from = to;
 	}
-	split_release(&s);
+	srclines_release(&s);
 }

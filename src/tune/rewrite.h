@@ -19,6 +19,9 @@
  *   rewrite_pointer_range  adds ['tt.pointer_range', 32] to the pointer
  *                    arguments in the decorator's triton_meta configs (the
  *                    Inductor form of the ptr32 variant)
+ *   rewrite_two_pass an online softmax (Inductor's online_softmax_combine
+ *                    loop) made two passes: the row's max, then the sum
+ *                    of exps in a second loop (twopass.c)
  *
  * Each returns the number of edits it added (0: the rewrite does not apply
  * to this kernel). Edits are kept sorted by line.
@@ -53,6 +56,9 @@ int rewrite_body_const(const char *src, size_t len, const struct tune_kernel *k,
 		       const char *name, long value, struct rewrite *r);
 int rewrite_pointer_range(const char *src, size_t len, const struct tune_kernel *k,
 			  struct rewrite *r);
+
+int rewrite_two_pass(const char *src, size_t len, const struct tune_kernel *k,
+		     struct rewrite *r);
 
 /* The source with the edits applied, appended to `out`. */
 void rewrite_apply(const char *src, size_t len, const struct rewrite *r,

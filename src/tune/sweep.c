@@ -440,6 +440,16 @@ static void tools_from_hello(const json_t *hello)
 		setenv("TRITON_CUOBJDUMP_PATH", cuobjdump, 0);
 }
 
+/* The kernel has an online softmax that the twopass variant rewrites. */
+static int has_online_softmax(const struct tune_sweep *s)
+{
+	struct rewrite r = REWRITE_INIT;
+	int n = rewrite_two_pass(s->text.buf, s->text.len, &s->k, &r);
+
+	rewrite_release(&r);
+	return n > 0;
+}
+
 static int plan(struct tune_sweep *s, struct buf *err)
 {
 	struct tune_plan_opts po = TUNE_PLAN_OPTS_INIT;
@@ -451,6 +461,7 @@ static int plan(struct tune_sweep *s, struct buf *err)
 	po.timed = !s->o->compile_only;
 	captured_constants(s);
 	template_dims(s);
+	s->k.two_pass = has_online_softmax(s);
 	if (tune_plan_init(&s->plan, &s->k, s->arch, &po, err) < 0 ||
 	    tune_request_check(&s->k, &s->plan.space, err) < 0 || add_bases(s, err) < 0)
 		return -1;

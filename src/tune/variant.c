@@ -43,6 +43,10 @@ int tune_sweep_edits(const struct tune_sweep *s, const struct tune_variant *v,
 		buf_adds(why, "no offset or size argument to assume non-negative");
 		return -1;
 	}
+	if ((v->src & TUNE_SRC_TWO_PASS) && !rewrite_two_pass(s->text.buf, s->text.len, &s->k, r)) {
+		buf_adds(why, "no online softmax to make two passes");
+		return -1;
+	}
 	if (v->src & TUNE_SRC_PTR32)
 		rewrite_pointer_range(s->text.buf, s->text.len, &s->k, r);
 	for (i = 0; i < sp->n; i++)

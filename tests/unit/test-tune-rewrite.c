@@ -222,6 +222,136 @@ static void test_range_and_no_newline(void **state)
 	tune_kernel_release(&k);
 }
 
+/* The loop of the cross-entropy forward torch 2.11 generated on the H200
+ * (tests/data/tune/online_softmax.py), cut down; lines 1-2 stand for the
+ * decorator and the def. */
+static const char softmax[] =
+	"@triton.jit\n"								/* 1 */
+	"def k(in_out_ptr0, in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):\n"
+	"    _tmp3_max = tl.full([XBLOCK, R0_BLOCK], float('-inf'), tl.float32)\n"
+	"    _tmp3_sum = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)\n"
+	"    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):\n"			/* 5 */
+	"        r0_index = r0_offset + r0_base\n"
+	"        r0_mask = r0_index < r0_numel\n"
+	"        tmp0 = tl.load(in_ptr0 + (r0_index), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.float32)\n"
+	"        tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])\n"
+	"\n"									/* 10 */
+	"        _tmp3_max_next, _tmp3_sum_next = triton_helpers.online_softmax_combine(\n"
+	"            _tmp3_max, _tmp3_sum, tmp2, False\n"
+	"        )\n"
+	"\n"
+	"        _tmp3_max = tl.where(r0_mask, _tmp3_max_next, _tmp3_max)\n"	/* 15 */
+	"        _tmp3_sum = tl.where(r0_mask, _tmp3_sum_next, _tmp3_sum)\n"
+	"\n"
+	"    tmp3, tmp4 = triton_helpers.online_softmax_reduce(\n"
+	"        _tmp3_max, _tmp3_sum, 1, False)\n"
+	"    tmp3 = tmp3[:, None]\n";						/* 20 */
+
+static const char softmax_two_pass[] =
+	"@triton.jit\n"
+	"def k(in_out_ptr0, in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):\n"
+	"    _tmp3_max = tl.full([XBLOCK, R0_BLOCK], float('-inf'), tl.float32)\n"
+	"    _tmp3_sum = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)\n"
+	"    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):\n"
+	"        r0_index = r0_offset + r0_base\n"
+	"        r0_mask = r0_index < r0_numel\n"
+	"        tmp0 = tl.load(in_ptr0 + (r0_index), r0_mask, eviction_policy='evict_last', other=0.0).to(tl.float32)\n"
+	"        tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])\n"
+	"\n"
+	"\n"
+	"\n"
+	"\n"
+	"\n"
+	"        _tmp3_max = tl.where(r0_mask, triton_helpers.maximum(_tmp3_max, tmp2), _tmp3_max)\n"
+	"\n"
+	"    tmp3 = triton_helpers.max2(_tmp3_max, 1)\n"
+	"    _tmp3_max_row = tl.where(tmp3[:, None] == float('-inf'), 0.0, tmp3[:, None])\n"
+	"    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):\n"
+	"        r0_index = r0_offset + r0_base\n"
+	"        r0_mask = r0_index < r0_numel\n"
+	"        tmp0 = tl.load(in_ptr0 + (r0_index), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.float32)\n"
+	"        tmp2 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])\n"
+	"        _tmp3_sum = tl.where(r0_mask, _tmp3_sum + triton_helpers.exp(tmp2 - _tmp3_max_row, False), _tmp3_sum)\n"
+	"\n"
+	"    tmp4 = tl.sum(_tmp3_sum, 1)\n"
+	"\n"
+	"    tmp3 = tmp3[:, None]\n";
+
+static int two_pass_edits(const char *src)
+{
+	struct tune_kernel k;
+	struct rewrite r = REWRITE_INIT;
+	int n;
+
+	kernel(&k, 1, 40);	/* clipped to the file's lines */
+	n = rewrite_two_pass(src, strlen(src), &k, &r);
+	rewrite_release(&r);
+	tune_kernel_release(&k);
+	return n;
+}
+
+/* A copy of the kernel with `from` replaced by `to`, for the cases it must refuse. */
+static int two_pass_edits_with(const char *from, const char *to)
+{
+	struct buf b = BUF_INIT;
+	const char *at = strstr(softmax, from);
+	int n;
+
+	assert_non_null(at);
+	buf_add(&b, softmax, (size_t)(at - softmax));
+	buf_adds(&b, to);
+	buf_adds(&b, at + strlen(from));
+	n = two_pass_edits(b.buf);
+	buf_release(&b);
+	return n;
+}
+
+static void test_two_pass(void **state)
+{
+	struct tune_kernel k;
+	struct rewrite r = REWRITE_INIT;
+	char *text;
+
+	(void)state;
+	kernel(&k, 1, 20);
+	assert_true(rewrite_two_pass(softmax, strlen(softmax), &k, &r) > 0);
+	text = applied(softmax, &r);
+	assert_string_equal(text, softmax_two_pass);
+	free(text);
+	rewrite_release(&r);
+	tune_kernel_release(&k);
+}
+
+static void test_two_pass_refuses(void **state)
+{
+	(void)state;
+	/* a store in the loop would run twice */
+	assert_int_equal(two_pass_edits_with("        tmp2 = tl.broadcast_to",
+					     "        tl.store(out_ptr0 + (r0_index), tmp0, r0_mask)\n"
+					     "        tmp2 = tl.broadcast_to"), 0);
+	/* another accumulator updated in the loop */
+	assert_int_equal(two_pass_edits_with("        tmp2 = tl.broadcast_to",
+					     "        _tmp9 = _tmp9 + tmp0\n"
+					     "        tmp2 = tl.broadcast_to"), 0);
+	/* something after the two tl.where lines */
+	assert_int_equal(two_pass_edits_with("_tmp3_sum_next, _tmp3_sum)\n",
+					     "_tmp3_sum_next, _tmp3_sum)\n        tmp5 = tmp2 + 1\n"), 0);
+	/* the tl.where masks disagree */
+	assert_int_equal(two_pass_edits_with("tl.where(r0_mask, _tmp3_sum_next",
+					     "tl.where(xmask, _tmp3_sum_next"), 0);
+	/* the reduce is over dim 0, or of another accumulator */
+	assert_int_equal(two_pass_edits_with("_tmp3_sum, 1, False)", "_tmp3_sum, 0, False)"), 0);
+	assert_int_equal(two_pass_edits_with("        _tmp3_max, _tmp3_sum, 1,",
+					     "        _tmp4_max, _tmp4_sum, 1,"), 0);
+	/* a second online softmax in the kernel */
+	assert_int_equal(two_pass_edits_with("    tmp3 = tmp3[:, None]\n",
+					     "    tmp3 = tmp3[:, None]\n"
+					     "    _a_max_next, _a_sum_next = triton_helpers.online_softmax_combine("
+					     "_a_max, _a_sum, tmp3, False)\n"), 0);
+	/* and the kernel as it is does get rewritten */
+	assert_true(two_pass_edits(softmax) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +361,8 @@ int main(void)
 		cmocka_unit_test(test_pointer_range),
 		cmocka_unit_test(test_body_const_and_find_int),
 		cmocka_unit_test(test_range_and_no_newline),
+		cmocka_unit_test(test_two_pass),
+		cmocka_unit_test(test_two_pass_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
