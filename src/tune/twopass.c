@@ -18,13 +18,9 @@
  * step). The rewrite makes it the two passes Inductor emits with
  * online_softmax=False: the row's max first, then the sum of exp(x - max)
  * in a second copy of the loop, one exp per element, the row read twice
- * (the second time partly from L2). On the H200 the cross-entropy forward
+ * (the second time mostly from L2). On the H200 the cross-entropy forward
  * of a 32000-word vocabulary ran 1.58x faster that way (PERFORMANCE.md),
- * so it is arithmetic that holds the online form back there. And when a
- * config's R0_BLOCK covers the row (`if R0_BLOCK >= r0_numel`, resolved
- * at compile time when both are constants, as in Inductor's static-shape
- * kernels), the row is loaded once into registers instead: one read, one
- * exp per element, no loop. The tuner finds that config by itself.
+ * so it is arithmetic that holds the online form back there.
  *
  * Only the exact shape above is rewritten, with the loop body before the
  * combine free of stores, atomics and other accumulators (it is run
@@ -57,7 +53,6 @@ struct site {
 	char *loop_ind, *ind, *red_ind;	/* indents: loop, its body, the reduce */
 	char *acc, *val, *fast, *mask;	/* _tmp3, tmp2, False, r0_mask */
 	char *out_max, *out_sum;	/* tmp3, tmp4 */
-	char *var, *numel, *block;	/* the loop's r0_offset, r0_numel, R0_BLOCK */
 };
 
 static void site_release(struct site *t)
@@ -65,7 +60,6 @@ static void site_release(struct site *t)
 	free(t->loop_ind), free(t->ind), free(t->red_ind);
 	free(t->acc), free(t->val), free(t->fast), free(t->mask);
 	free(t->out_max), free(t->out_sum);
-	free(t->var), free(t->numel), free(t->block);
 }
 
 static size_t indent(const char *l)
@@ -117,8 +111,7 @@ static const char combine_re[] =
 static const char reduce_re[] =
 	"^(" SP ")(" ID "), (" ID ") = triton_helpers\\.online_softmax_reduce\\("
 	SP "(" ID ")_max, (" ID ")_sum, 1, (True|False)" SP "\\)" SP "$";
-static const char loop_re[] =
-	"^(" SP ")for (" ID ") in (tl\\.)?range\\(0, (" ID "), (" ID ")\\):" SP "$";
+static const char loop_re[] = "^(" SP ")for " ID " in (tl\\.)?range\\(.*\\):" SP "$";
 
 /* Finds the one combine statement of the kernel; 0, or -1 (none, several, odd). */
 static int find_combine(const struct srclines *s, size_t from, size_t last, struct site *t)
@@ -158,7 +151,7 @@ static int find_combine(const struct srclines *s, size_t from, size_t last, stru
 static int find_loop(const struct srclines *s, size_t from, struct site *t)
 {
 	regex_t re;
-	regmatch_t m[6];
+	regmatch_t m[2];
 	size_t i, ind = strlen(t->ind);
 	int ret = -1;
 
@@ -168,12 +161,9 @@ static int find_loop(const struct srclines *s, size_t from, struct site *t)
 
 		if (blank(l) || indent(l) >= ind)
 			continue;
-		if (!regexec(&re, l, 6, m, 0)) {
+		if (!regexec(&re, l, 2, m, 0)) {
 			t->loop = i;
 			t->loop_ind = rewrite_group(l, &m[1]);
-			t->var = rewrite_group(l, &m[2]);
-			t->numel = rewrite_group(l, &m[4]);
-			t->block = rewrite_group(l, &m[5]);
 			ret = 0;
 		}
 		break;
@@ -265,119 +255,65 @@ static int find_reduce(const struct srclines *s, size_t last, struct site *t)
 	return ret;
 }
 
-/*
- * The new text of the region from the loop to the reduce, as edits. The
- * region moves one level in, under
- *
- *     if R0_BLOCK >= r0_numel:      (static when both are constants)
- *         the row in one block: loaded once, its max, its sum of exps
- *     else:
- *         the first loop (the max; its loads kept in L2), the row's max,
- *         a second loop (the sum of exp(x - max)), the sum
- *
- * Lines the rewrite drops become blank lines.
- */
-struct region {
-	const struct srclines *s;
-	const struct site *t;
-	struct rewrite *r;
-	char *in;		/* the extra indent of the moved region */
-};
-
-static void put(struct region *g, size_t at, int replace, char *text)
+static void blank_lines(struct rewrite *r, size_t from, size_t to)
 {
-	rewrite_add_edit(g->r, at, replace, text);
+	for (; from <= to; from++)
+		rewrite_add_edit(r, from, 1, xstrdup(""));
 }
 
-/* Line i of the region, moved in; `text` (taken) replaces it when not NULL. */
-static void move(struct region *g, size_t i, char *text)
+/* The second loop: the first one's body before the combine (it computes
+ * the value again), then the sum of exp(value - the row's max); a row of
+ * -inf subtracts 0 instead, so that exp gives 0, not nan. */
+static void second_loop(const struct srclines *s, const struct site *t, struct rewrite *r)
 {
-	const char *l = text ? text : g->s->l[i - 1];
+	size_t i, at = t->body_end;
 
-	put(g, i, 1, blank(l) ? xstrdup("") : xstrfmt("%s%s", g->in, l));
-	free(text);
-}
-
-/* The loop body's lines before the combine, at `ind` + extra. */
-static void body_copy(struct region *g, size_t at, const char *extra)
-{
-	size_t i;
-
-	for (i = g->t->loop + 1; i < g->t->combine; i++)
-		if (!blank(g->s->l[i - 1]))
-			put(g, at, 0, xstrfmt("%s%s", extra, g->s->l[i - 1]));
-}
-
-/* Before the loop: the if, the row loaded once, its max and sum; else. */
-static void one_block(struct region *g)
-{
-	const struct site *t = g->t;
-	size_t at = t->loop - 1;
-
-	put(g, at, 0, xstrfmt("%sif %s >= %s:", t->loop_ind, t->block, t->numel));
-	put(g, at, 0, xstrfmt("%s%s = 0", t->ind, t->var));
-	body_copy(g, at, "");
-	put(g, at, 0, xstrfmt("%s%s = triton_helpers.max2(tl.where(%s, %s, float('-inf')), 1)",
-			      t->ind, t->out_max, t->mask, t->val));
-	/* a row of -inf subtracts 0, so that exp gives 0, not nan */
-	put(g, at, 0, xstrfmt("%s%s_max_row = tl.where(%s[:, None] == float('-inf'), 0.0, %s[:, None])",
-			      t->ind, t->acc, t->out_max, t->out_max));
-	put(g, at, 0, xstrfmt("%s%s = tl.sum(tl.where(%s, triton_helpers.exp(%s - %s_max_row, %s), 0.0), 1)",
-			      t->ind, t->out_sum, t->mask, t->val, t->acc, t->fast));
-	put(g, at, 0, xstrfmt("%selse:", t->loop_ind));
+	rewrite_add_edit(r, at, 0, xstrfmt("%s%s = triton_helpers.max2(%s_max, 1)",
+					   t->loop_ind, t->out_max, t->acc));
+	rewrite_add_edit(r, at, 0,
+			 xstrfmt("%s%s_max_row = tl.where(%s[:, None] == float('-inf'), 0.0, %s[:, None])",
+				 t->loop_ind, t->acc, t->out_max, t->out_max));
+	rewrite_add_edit(r, at, 0, xstrdup(s->l[t->loop - 1]));
+	for (i = t->loop + 1; i < t->combine; i++)
+		if (!blank(s->l[i - 1]))
+			rewrite_add_edit(r, at, 0, xstrdup(s->l[i - 1]));
+	rewrite_add_edit(r, at, 0,
+			 xstrfmt("%s%s_sum = tl.where(%s, %s_sum + triton_helpers.exp(%s - %s_max_row, %s), %s_sum)",
+				 t->ind, t->acc, t->mask, t->acc, t->val, t->acc, t->fast, t->acc));
 }
 
 /* The first loop's loads are read again by the second: evict_last, as
  * Inductor marks a load that a later loop of the kernel reads again. */
-static char *keep_in_cache(const char *l)
+static void keep_in_cache(const struct srclines *s, const struct site *t, struct rewrite *r)
 {
 	static const char first[] = "eviction_policy='evict_first'";
-	const char *at = strstr(l, first);
+	size_t i;
 
-	return at ? xstrfmt("%.*seviction_policy='evict_last'%s", (int)(at - l), l,
-			    at + sizeof(first) - 1) : NULL;
+	for (i = t->loop + 1; i < t->combine; i++) {
+		const char *l = s->l[i - 1], *at = strstr(l, first);
+
+		if (at)
+			rewrite_add_edit(r, i, 1, xstrfmt("%.*seviction_policy='evict_last'%s",
+							  (int)(at - l), l, at + sizeof(first) - 1));
+	}
 }
 
-/* After the first loop: the row's max, and the second loop. */
-static void second_loop(struct region *g)
-{
-	const struct site *t = g->t;
-	size_t at = t->body_end;
-
-	put(g, at, 0, xstrfmt("%s%s%s = triton_helpers.max2(%s_max, 1)", g->in, t->loop_ind,
-			      t->out_max, t->acc));
-	put(g, at, 0, xstrfmt("%s%s%s_max_row = tl.where(%s[:, None] == float('-inf'), 0.0, %s[:, None])",
-			      g->in, t->loop_ind, t->acc, t->out_max, t->out_max));
-	put(g, at, 0, xstrfmt("%s%s", g->in, g->s->l[t->loop - 1]));
-	body_copy(g, at, g->in);
-	put(g, at, 0, xstrfmt("%s%s%s_sum = tl.where(%s, %s_sum + triton_helpers.exp(%s - %s_max_row, %s), %s_sum)",
-			      g->in, t->ind, t->acc, t->mask, t->acc, t->val, t->acc, t->fast, t->acc));
-}
-
+/* The edits: the first loop keeps only the max, a second one sums. */
 static int edit(const struct srclines *s, const struct site *t, struct rewrite *r)
 {
-	struct region g = { s, t, r, NULL };
-	size_t i, before = r->nr;
+	size_t before = r->nr;
 
-	g.in = xstrndup(t->ind, strlen(t->ind) - strlen(t->loop_ind));
-	one_block(&g);
-	for (i = t->loop; i <= t->reduce_end; i++) {
-		if (i > t->loop && i < t->combine)
-			move(&g, i, keep_in_cache(s->l[i - 1]));
-		else if ((i >= t->combine && i <= t->combine_end) || i == t->where_sum ||
-			 i > t->reduce)
-			put(&g, i, 1, xstrdup(""));
-		else if (i == t->where_max)
-			move(&g, i, xstrfmt("%s%s_max = tl.where(%s, triton_helpers.maximum(%s_max, %s), %s_max)",
-					    t->ind, t->acc, t->mask, t->acc, t->val, t->acc));
-		else if (i == t->reduce)
-			move(&g, i, xstrfmt("%s%s = tl.sum(%s_sum, 1)", t->red_ind, t->out_sum, t->acc));
-		else
-			move(&g, i, NULL);
-		if (i == t->body_end)
-			second_loop(&g);
-	}
-	free(g.in);
+	keep_in_cache(s, t, r);
+	blank_lines(r, t->combine, t->combine_end);
+	rewrite_add_edit(r, t->where_max, 1,
+			 xstrfmt("%s%s_max = tl.where(%s, triton_helpers.maximum(%s_max, %s), %s_max)",
+				 t->ind, t->acc, t->mask, t->acc, t->val, t->acc));
+	blank_lines(r, t->where_sum, t->where_sum);
+	second_loop(s, t, r);
+	rewrite_add_edit(r, t->reduce, 1,
+			 xstrfmt("%s%s = tl.sum(%s_sum, 1)", t->red_ind, t->out_sum, t->acc));
+	if (t->reduce_end > t->reduce)
+		blank_lines(r, t->reduce + 1, t->reduce_end);
 	return (int)(r->nr - before);
 }
 
