@@ -313,6 +313,17 @@ static void test_rules_on_changed_kernels(void **state)
 	assert_true(fired(k, "tuned"));
 	assert_non_null(strstr(k->action, "mix_order_reduction_split_size = 8"));
 	free_copy(k);
+	/* a tuned softmax whose winner is the two-pass form: Inductor's setting too */
+	k = copy_of(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	k->share = 0.4;
+	k->tune.file = xstrdup("tune.json");
+	k->tune.winner = xstrdup("R0_BLOCK=8192 +twopass");
+	k->tune.speedup = 1.75;
+	k->tune.online_softmax_off = 1;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_true(fired(k, "tuned"));
+	assert_non_null(strstr(k->action, "torch._inductor.config.online_softmax = False"));
+	free_copy(k);
 	/* not hot wins over everything */
 	k = copy_of(&corpus, "triton_poi_fused_index_add_zeros_1");
 	k->share = 0.01;
