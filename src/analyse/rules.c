@@ -242,6 +242,30 @@ static int r_tuned(const struct rule_ctx *c, const struct an_kernel *k, struct r
 	return 1;
 }
 
+/*
+ * Inductor's online softmax over a looped row (prepare_softmax_online in a
+ * non-persistent reduction) rescales its running sum at every step: two
+ * exps per element where the two-pass form needs one. On the H200 the
+ * two-pass form ran a 32000-wide cross-entropy 1.58x faster
+ * (bench/online_softmax.py); tko tune's twopass variant times both on the
+ * kernel's own inputs. Once tune has run, its result decides instead.
+ */
+static int r_online_softmax(const struct rule_ctx *c, const struct an_kernel *k,
+			    struct rule_out *o)
+{
+	static const char *const online[] = { "prims.prepare_softmax_online", NULL };
+
+	(void)c;
+	if (!kind_is(k, "reduction") || !has_aten(k, online) || k->tune.file)
+		return 0;
+	why(o, "an online softmax over a looped row (prims.prepare_softmax_online) computes two exps"
+	    " per element; the two-pass form computes one and reads the row twice");
+	knobs(o, "tko tune (its twopass variant), or torch._inductor.config.online_softmax = False");
+	if (!isnan(k->peak_fraction))
+		ev(o, "peak_fraction", k->peak_fraction);
+	return 1;
+}
+
 static int r_spills(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
 	long spills = k->isa.res.spills, scratch = k->isa.res.scratch_bytes;
@@ -374,6 +398,8 @@ static const struct rule rules[] = {
 	{ "shape_specialised", "rewrite", r_shape_specialised,
 	  "the same code compiled for several graphs or launched with several signatures" },
 	{ "tuned", "tune", r_tuned, "tko tune found a faster correct variant" },
+	{ "online_softmax", "tune", r_online_softmax,
+	  "an online softmax over a looped row: two exps per element" },
 	{ "spills", "tune", r_spills, "registers spill to scratch / local memory" },
 	{ "narrow_access", "tune", r_narrow_access, "under half the global accesses are 128-bit" },
 	{ "no_buffer_ops", "tune", r_no_buffer_ops, "AMD: global instead of buffer ops, pointer range missing" },

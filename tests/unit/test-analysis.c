@@ -324,6 +324,20 @@ static void test_rules_on_changed_kernels(void **state)
 	assert_true(fired(k, "tuned"));
 	assert_non_null(strstr(k->action, "torch._inductor.config.online_softmax = False"));
 	free_copy(k);
+	/* a looped online softmax with no tune result yet; persistent, it has no loop to split */
+	k = copy_of(&example, "triton_per_fused__softmax_exp_prepare_softmax_online_sub_view_2");
+	k->share = 0.4;
+	rules_apply_kernel(&example, k, &rule_limits_default);
+	assert_false(fired(k, "online_softmax"));
+	free_copy(k);
+	k = copy_of(&example, "triton_per_fused__softmax_exp_prepare_softmax_online_sub_view_2");
+	k->share = 0.4;
+	free(k->kind);
+	k->kind = xstrdup("reduction");
+	rules_apply_kernel(&example, k, &rule_limits_default);
+	assert_true(fired(k, "online_softmax"));
+	assert_non_null(strstr(k->action, "online_softmax = False"));
+	free_copy(k);
 	/* not hot wins over everything */
 	k = copy_of(&corpus, "triton_poi_fused_index_add_zeros_1");
 	k->share = 0.01;
