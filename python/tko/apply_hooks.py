@@ -103,10 +103,12 @@ def _resolve_torch(sess):
     """Chooses the Inductor winners' mechanisms once torch's config exists."""
     if sess.resolved_torch:
         return
-    sess.resolved_torch = True
     cfg = sys.modules.get("torch._inductor.config")
     if cfg is None:
-        import torch._inductor.config as cfg
+        # Its own patch (_patch_config) resolves, then sets the tables.
+        import torch._inductor.config  # noqa: F401
+        return
+    sess.resolved_torch = True
     facts = _facts(cfg)
     if facts["backend"] != sess.plan.backend:
         sess.error("plan", ValueError("backend"),
@@ -258,7 +260,7 @@ def _on_construct(mod, size_hints, fn, found):
         _near_miss(sess, fn.__name__, h)
         return (found,)
     st = sess.winner_state(w)
-    how = "observed"
+    how = None if sess.applying else "observed"
     if sess.applying and w.mechanism == "lookup_table":
         how = "lookup_hit" if found is not None and _is_winner(w, found) else "lookup_miss"
     elif sess.applying and w.mechanism == "hook":
@@ -267,6 +269,8 @@ def _on_construct(mod, size_hints, fn, found):
         # Coordinate descent, when on, would start from the winner and move.
         found.found_by_coordesc = True
         st.installed = w.mechanism
+    if how is None:     # best_config: the seeding said what happened
+        return (found,)
     st.constructed.append(how)
     sess.emit("construct", **w.fields(), lookup_hash=h, how=how,
               config=configs.config_to_dict(found) if found is not None else None)
@@ -527,6 +531,7 @@ def _first_autotuner_launch(tuner, rec):
 # Source variants.
 
 def _patch_async(sess, mod):
+    _resolve_torch(sess)
     if not any(w.source and w.mechanism for w in sess.plan.winners) or not sess.applying:
         return []
     if wrap(mod.AsyncCompile, "triton", _wrap_async_triton):
