@@ -2,7 +2,7 @@
 
 `tko capture` puts this folder first on PYTHONPATH, so Python's site module
 imports this file as `sitecustomize` before the user's command runs; the
-command needs no import and no change. This file only installs tko.capture
+command needs no import and no change. This file only installs tko.capture (and, under `tko apply`, tko.apply)
 (which patches lazily, when torch's and Triton's runtime modules are
 imported) and then runs the sitecustomize that would otherwise have been
 found, so an environment's own start-up customisation keeps working.
@@ -30,6 +30,18 @@ def _install():
               file=sys.stderr)
 
 
+def _install_apply():
+    """`tko apply` sets TKO_APPLY_PLAN: tko.apply installs the plan's winners."""
+    if not os.environ.get("TKO_APPLY_PLAN"):
+        return
+    try:
+        import tko.apply
+        tko.apply.install()
+    except Exception as e:  # the winners are optional; the command is not
+        print(f"tko apply: warning: winners not installed: {type(e).__name__}: {e}",
+              file=sys.stderr)
+
+
 def _chain():
     """Runs the next `sitecustomize` on sys.path, as Python would have."""
     path = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
@@ -46,4 +58,5 @@ def _chain():
 
 
 _install()
+_install_apply()
 _chain()

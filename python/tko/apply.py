@@ -1,0 +1,232 @@
+"""Installing tko's winners in the model's process, and recording that they ran.
+
+Entry point: install(), called by the sitecustomize hook in tko/_hook when
+`tko apply` has set TKO_APPLY_PLAN; the user's command is unchanged. The
+plan (tko.apply_plan, docs/apply.md) names each kernel's confirmed winner;
+the patches in tko.apply_hooks install it when torch's and Triton's modules
+are imported, in this process and in Inductor's compile workers (which
+inherit PYTHONPATH and so this hook).
+
+Output: TKO_APPLY_DIR/apply.jsonl (default: the plan's folder), one JSON
+object per line from every process (docs/apply.md, "apply.jsonl"): what was
+installed, which kernels matched, the config of the first launches of every
+planned kernel, and at exit each winner's outcome in this process with the
+reason when it did not run. apply.log says the same for people.
+
+Environment: TKO_APPLY_PLAN (required), TKO_APPLY_DIR, TKO_APPLY_MODE
+("apply", default, or "observe": install nothing, record the same launches;
+the A arm of an A/B runs so, paying the same hook costs).
+
+As with capture, tko's own failures never change what the model computes:
+they become `error` events and the model runs as without tko.
+"""
+
+import atexit
+import os
+import sys
+import threading
+
+from . import __version__, apply_plan
+from .events import EventWriter
+
+_SESSION = None
+_LOCAL = threading.local()
+
+
+def session():
+    return _SESSION
+
+
+class WinnerState:
+    """What this process saw of one winner."""
+
+    def __init__(self):
+        self.constructed = []     # how each construction matched: "lookup_hit", "hook", ...
+        self.installed = None     # the mechanism that put the winner in place, once seen
+        self.launches = 0
+        self.recorded = 0
+        self.configs = {}         # config key -> {"config", "launches", "winner"}
+        self.other_hashes = set()  # lookup hashes of same-named kernels that did not match
+        self.notes = []           # facts explaining a miss (one string each)
+        self.template_keys = []   # template lookups that asked for its key
+
+
+class Session:
+    def __init__(self, plan, out_dir, mode, stderr=None):
+        self.plan = plan
+        self.mode = mode
+        self.out_dir = out_dir
+        self.writer = EventWriter(out_dir, stderr=stderr)
+        self.writer.events_path = os.path.join(out_dir, "apply.jsonl")
+        self.writer.log_path = os.path.join(out_dir, "apply.log")
+        self.role = process_role()
+        self.lock = threading.RLock()
+        self.state = {w.id: WinnerState() for w in plan.winners} if plan else {}
+        self.hooks = []
+        self.kernels_seen = 0
+        self.errors = 0
+        self.ended = False
+        self.started = False
+        self.installed = []       # {"what", ...} process-wide installs (settings, tables)
+        self.by_hash = {}         # lookup hash -> Inductor winners, once resolved
+        self.resolved_torch = False
+
+    @property
+    def applying(self):
+        return self.mode == "apply"
+
+    def emit(self, event, **fields):
+        with self.lock:
+            if not self.started and event != "session_start":
+                self.start()
+            return self.writer.emit(event, role=self.role, **fields)
+
+    def start(self):
+        self.started = True
+        torch = sys.modules.get("torch")
+        triton = sys.modules.get("triton")
+        self.writer.emit("session_start", role=self.role, argv=list(sys.argv),
+                         tko=__version__, mode=self.mode,
+                         plan=self.plan.path if self.plan else None,
+                         winners=len(self.plan.winners) if self.plan else 0,
+                         torch=getattr(torch, "__version__", None),
+                         triton=getattr(triton, "__version__", None),
+                         planned_versions=self.plan.versions if self.plan else None)
+
+    def log(self, text):
+        self.writer.log_line(f"[{os.getpid()} {self.role}] {text}")
+
+    def error(self, stage, exc, message=None, winner=None):
+        self.errors += 1
+        fields = {"stage": stage, "error_type": type(exc).__name__,
+                  "message": message or str(exc) or repr(exc)}
+        if winner is not None:
+            fields.update(winner.fields())
+        try:
+            self.emit("error", **fields)
+            self.log(f"error ({stage}): {fields['message']}")
+        except Exception:
+            pass
+
+    def winner_state(self, w):
+        return self.state[w.id]
+
+    def end(self):
+        with self.lock:
+            if self.ended:
+                return
+            self.ended = True
+            launched = any(s.launches for s in self.state.values())
+            outcomes = [outcome(w, self.state[w.id], self.mode) for w in self.plan.winners] \
+                if self.plan and (launched or self.role == "main") else []
+            self.emit("session_end", hooks=list(self.hooks), installed=self.installed,
+                      errors=self.errors, outcomes=outcomes)
+            for o in outcomes:
+                self.log(summary_line(o))
+
+
+def outcome(w, st, mode):
+    """One winner's facts in this process (docs/apply.md, "session_end")."""
+    ran = [c for c in st.configs.values()]
+    on_winner = sum(c["launches"] for c in ran if c["winner"])
+    if st.launches == 0:
+        status = "not_launched"
+    elif on_winner == st.launches:
+        status = "ran_winner"
+    elif on_winner:
+        status = "ran_mixed"
+    else:
+        status = "ran_other"
+    reason = None
+    if status != "ran_winner":
+        reason = _reason(w, st, status, mode)
+    return {"id": w.id, "kernel": w.kernel, "launcher": w.launcher, "mechanism": w.mechanism,
+            "refused": w.refused, "installed": st.installed, "constructed": st.constructed,
+            "status": status, "reason": reason, "launches": st.launches,
+            "configs": ran, "other_hashes": sorted(st.other_hashes), "notes": st.notes,
+            "template_keys": st.template_keys}
+
+
+def _reason(w, st, status, mode):
+    """The first fact that explains why the winner did not run (docs/apply.md)."""
+    if mode != "apply":
+        return "observe"
+    if w.mechanism is None:
+        return w.refused[0]["reason"] if w.refused else "no_mechanism"
+    if status == "not_launched":
+        if st.other_hashes:
+            return "source_changed"
+        if w.mechanism == "template_lookup" and not st.template_keys:
+            return "template_key_not_seen"
+        return "not_launched"
+    if w.mechanism == "lookup_table" and not st.constructed:
+        return "lookup_not_consulted"
+    if any(c["config"].get("found_by_coordesc") and not c["winner"] for c in st.configs.values()):
+        return "coordinate_descent"
+    return "other_config"
+
+
+def summary_line(o):
+    head = f"{o['kernel']} ({o['id']}): {o['status']}"
+    if o["mechanism"]:
+        head += f" via {o['mechanism']}"
+    if o["reason"]:
+        head += f", reason {o['reason']}"
+    return head + f", {o['launches']} launches"
+
+
+def process_role():
+    """"compile_worker" in Inductor's compile subprocesses, else "main"."""
+    argv0 = (sys.argv[0] if sys.argv else "") or ""
+    return "compile_worker" if "compile_worker" in argv0.replace(os.sep, "/") else "main"
+
+
+def guarded(stage, fn, *args, winner=None):
+    """Runs tko's hook code; its exception becomes an error event and None."""
+    if _SESSION is None or getattr(_LOCAL, "busy", False):
+        return None
+    _LOCAL.busy = True
+    try:
+        return fn(*args)
+    except Exception as e:  # tko's failure, never the model's
+        _SESSION.error(stage, e, winner=winner)
+        return None
+    finally:
+        _LOCAL.busy = False
+
+
+def install(plan_path=None, out_dir=None, mode=None, stderr=None):
+    """Starts applying in this process (idempotent); None when TKO_APPLY_PLAN
+    is unset. A bad plan is reported and nothing is installed."""
+    global _SESSION
+    if _SESSION is not None:
+        return _SESSION
+    plan_path = plan_path or os.environ.get("TKO_APPLY_PLAN")
+    if not plan_path:
+        return None
+    mode = mode or os.environ.get("TKO_APPLY_MODE") or "apply"
+    out_dir = out_dir or os.environ.get("TKO_APPLY_DIR") or os.path.dirname(os.path.abspath(plan_path))
+    plan, problem = None, None
+    try:
+        plan = apply_plan.load(plan_path)
+    except apply_plan.PlanError as e:
+        problem = e
+    sess = Session(plan, out_dir, mode if mode in ("apply", "observe") else "apply", stderr)
+    _SESSION = sess
+    if problem is not None or mode not in ("apply", "observe"):
+        sess.error("plan", problem or ValueError(mode),
+                   message=str(problem) if problem else f"TKO_APPLY_MODE {mode!r}: expected apply or observe")
+        print(f"tko apply: warning: {problem or 'bad TKO_APPLY_MODE'}; the command runs without "
+              "tko's winners", file=stderr or sys.stderr)
+        if problem is not None:
+            return sess
+    from . import apply_hooks
+    apply_hooks.install(sess)
+    atexit.register(sess.end)
+    return sess
+
+
+def uninstall():
+    """Forgets the session (tests)."""
+    global _SESSION
+    _SESSION = None

@@ -1,0 +1,3 @@
+from .choices import LookupTableChoices
+
+__all__ = ["LookupTableChoices"]

@@ -1,0 +1,124 @@
+"""tko.apply and tko.lookup against a real torch 2.11 (CPU is enough: no
+kernel is compiled). Runs only when TKO_TORCH_PYTHON names a Python with
+torch installed (a separate virtual environment: the shared .venv has none),
+e.g. TKO_TORCH_PYTHON=/tmp/torch211/bin/python.
+
+The kernels are the H200 example RUN's Inductor modules
+(examples/h200-run/cache/inductor, torch 2.11.0+cu130): each is loaded by
+torch itself, and torch's generate_lookup_hash_from_source_code over the
+loaded fn.src is the reference for tko's key computed from the file's text.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PYDIR = os.path.join(ROOT, "python")
+HOOK = os.path.join(PYDIR, "tko", "_hook")
+CACHE = os.path.join(ROOT, "examples", "h200-run", "cache", "inductor")
+TORCH_PY = os.environ.get("TKO_TORCH_PYTHON")
+
+pytestmark = pytest.mark.skipif(not TORCH_PY, reason="TKO_TORCH_PYTHON is not set")
+
+# Loading a module runs its decorators; set_driver_to_gpu needs a GPU driver
+# that a CPU machine lacks, and is all that needs one.
+LOADER = """
+import importlib.util, json, os, sys
+import torch
+from torch._inductor.runtime import triton_heuristics as th, triton_helpers
+triton_helpers.set_driver_to_gpu = lambda: None
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("m" + str(abs(hash(path))), path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return [o for o in vars(mod).values() if isinstance(o, th.CachingAutotuner)]
+"""
+
+
+def modules():
+    out = []
+    for d, _, files in os.walk(CACHE):
+        for f in files:
+            path = os.path.join(d, f)
+            if f.endswith(".py") and "\ndef triton_" in open(path, errors="replace").read():
+                out.append(path)
+    return sorted(out)
+
+
+def child(script, env=None, tmp=None):
+    e = dict(os.environ, PYTHONPATH=os.pathsep.join([HOOK, PYDIR]),
+             TORCHINDUCTOR_CACHE_DIR=str(tmp or "/tmp/tko-torch-test"))
+    e.update(env or {})
+    proc = subprocess.run([TORCH_PY, "-c", LOADER + textwrap.dedent(script)], env=e,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_tko_key_equals_torchs_for_every_example_kernel(tmp_path):
+    got = child(f"""
+    sys.path.insert(0, {PYDIR!r})
+    from tko import lookup
+    rows = []
+    for path in {modules()!r}:
+        try:
+            tuners = load(path)
+        except RuntimeError as e:      # a wrapper module that needs a GPU to run
+            continue
+        text = open(path).read()
+        for t in tuners:
+            rows.append([path, t.fn.__name__,
+                         th.generate_lookup_hash_from_source_code(str(t.size_hints), t.fn.src),
+                         lookup.lookup_hash_of_module(text, t.fn.__name__),
+                         lookup.function_source(text, t.fn.__name__) == t.fn.src])
+    print(json.dumps(rows))
+    """, tmp=tmp_path)
+    assert len(got) >= 25
+    assert [r[:2] for r in got if r[2] != r[3] or not r[4]] == []
+
+
+POINTWISE = os.path.join(CACHE, "d6", "cd6tammrytoldkigi6wy4flunwbshyumif2kiduouxqzljcqvh3x.py")
+REDUCTION = os.path.join(CACHE, "wq", "cwqbmqf6bdziqjlyujvrusl7ojyl4bffadp4hwatxbk43ouiytxm.py")
+
+
+def test_the_hook_installs_winners_in_real_inductor_autotuners(tmp_path):
+    sys.path.insert(0, PYDIR)
+    from tko import lookup
+    pw = lookup.lookup_hash_of_module(open(POINTWISE).read(), "triton_poi_fused_zeros_0")
+    red = lookup.lookup_hash_of_module(open(REDUCTION).read(),
+                                       "triton_red_fused_embedding_native_layer_norm_0")
+    plan = {"schema_version": 1, "backend": "cuda", "inductor_settings": {"online_softmax": False},
+            "kernels": [
+                {"id": "pw", "kernel": "triton_poi_fused_zeros_0", "lookup_hash": pw,
+                 "config": {"kwargs": {"XBLOCK": 128}, "num_warps": 2, "num_stages": 1}},
+                {"id": "red", "kernel": "triton_red_fused_embedding_native_layer_norm_0",
+                 "lookup_hash": red, "mechanisms": ["hook"],
+                 "config": {"kwargs": {"XBLOCK": 2, "R0_BLOCK": 256}, "num_warps": 4,
+                            "num_stages": 1}}]}
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    got = child(f"""
+    import torch._inductor.config as c
+    out = {{"table": c.autotune_lookup_table.get({pw!r}), "online_softmax": c.online_softmax}}
+    for path in ({POINTWISE!r}, {REDUCTION!r}):
+        for t in load(path):
+            out[t.fn.__name__] = [[dict(x.kwargs), x.num_warps, x.num_stages,
+                                   getattr(x, "found_by_coordesc", False)] for x in t.configs]
+    print(json.dumps(out))
+    """, env={"TKO_APPLY_PLAN": str(tmp_path / "plan.json"), "TKO_APPLY_DIR": str(tmp_path)},
+        tmp=tmp_path)
+    assert got["table"] == {"XBLOCK": 128, "num_warps": 2, "num_stages": 1}
+    assert got["online_softmax"] is False
+    assert got["triton_poi_fused_zeros_0"] == [[{"XBLOCK": 128}, 2, 1, True]]
+    assert got["triton_red_fused_embedding_native_layer_norm_0"] == \
+        [[{"XBLOCK": 2, "R0_BLOCK": 256}, 4, 1, True]]
+    events = [json.loads(x) for x in (tmp_path / "apply.jsonl").read_text().splitlines()]
+    hows = sorted((e["id"], e["how"]) for e in events if e["event"] == "construct")
+    assert hows == [("pw", "lookup_hit"), ("red", "hook")]
+    start = [e for e in events if e["event"] == "session_start"]
+    assert start and start[0]["torch"].startswith("2.11")
+    assert [e for e in events if e["event"] == "error"] == []
