@@ -230,11 +230,34 @@ static const struct prof_op *group_op(const struct prof *p, const struct prof_ac
 	return o;
 }
 
-static enum prof_class classify(const struct prof *p, const struct prof_act *a)
+enum { OP_MATMUL = 16, OP_ATTENTION = 32, OP_KNOWN = 64 };
+
+/* An op name's kind bits, memoised in the high bits of memo[id]'s companion. */
+static int op_kind(const struct prof *p, uint32_t id, signed char *memo)
+{
+	signed char *m = memo + p->nstrv;
+
+	if (!(m[id] & OP_KNOWN)) {
+		const char *s = prof_str(p, id);
+
+		m[id] = (signed char)(OP_KNOWN | (prof_op_is_matmul(s) ? OP_MATMUL : 0) |
+				      (prof_op_is_attention(s) ? OP_ATTENTION : 0));
+	}
+	return m[id];
+}
+
+/* Names repeat millions of times: each is classified once (memo[id], -1 unknown). */
+static enum prof_class class_of_id(const struct prof *p, uint32_t id, signed char *memo)
+{
+	if (memo[id] < 0)
+		memo[id] = (signed char)prof_class_of_name(prof_str(p, id));
+	return (enum prof_class)memo[id];
+}
+
+static enum prof_class classify(const struct prof *p, const struct prof_act *a, signed char *memo)
 {
 	const struct prof_op *launch = a->op ? &p->ops[a->op - 1] : NULL, *op = group_op(p, a);
-	const char *name = prof_str(p, a->name), *opname = op ? prof_str(p, op->name) : "";
-	enum prof_class byname = prof_class_of_name(name);
+	enum prof_class byname = class_of_id(p, a->name, memo);
 
 	if (a->kind == PROF_ACT_MEMCPY || byname == PROF_CLASS_MEMCPY)
 		return PROF_CLASS_MEMCPY;
@@ -244,11 +267,11 @@ static enum prof_class classify(const struct prof *p, const struct prof_act *a)
 		return PROF_CLASS_TRITON;
 	if (byname == PROF_CLASS_COMM || byname == PROF_CLASS_TRITON)
 		return byname;
-	if (prof_op_is_attention(opname))
+	if (op && (op_kind(p, op->name, memo) & OP_ATTENTION))
 		return PROF_CLASS_ATTENTION;
 	if (byname == PROF_CLASS_ATTENTION || byname == PROF_CLASS_GEMM)
 		return byname;
-	if (prof_op_is_matmul(opname))
+	if (op && (op_kind(p, op->name, memo) & OP_MATMUL))
 		return PROF_CLASS_GEMM;
 	return PROF_CLASS_OTHER;
 }
@@ -554,14 +577,18 @@ static void no_timeline(struct prof *p)
 void prof_attribute(struct prof *p)
 {
 	struct strmap map = STRMAP_INIT;
+	signed char *memo = xmalloc(2 * p->nstrv + 1);
 	double *cpu;
 	size_t i, alloc = 0;
+
+	memset(memo, -1, p->nstrv);
+	memset(memo + p->nstrv, 0, p->nstrv + 1);
 
 	p->timeline = p->nacts && !isnan(p->acts[0].start);
 	set_outer(p);
 	cpu = link_ops(p);
 	for (i = 0; i < p->nacts; i++) {
-		p->acts[i].cls = (uint8_t)classify(p, &p->acts[i]);
+		p->acts[i].cls = (uint8_t)classify(p, &p->acts[i], memo);
 		p->acts[i].group = group_of(p, &map, &p->acts[i], &alloc);
 		p->total += p->acts[i].dur;
 	}
@@ -580,6 +607,7 @@ void prof_attribute(struct prof *p)
 		p->groups[i].share = p->busy > 0 ? p->groups[i].busy / p->busy : NAN;
 	count_streams(p);
 	free(cpu);
+	free(memo);
 	strmap_release(&map);
 	sort_groups(p);
 }
