@@ -119,6 +119,8 @@ ANALYSE_SRC = \
 	src/analyse/rules.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
+	src/analyse/stepprof.c \
+	src/analyse/steprules.c \
 	src/analyse/store.c \
 	src/analyse/tcache.c
 
