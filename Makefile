@@ -147,6 +147,7 @@ REPORT_SRC = \
 	src/report/profile_text.c \
 	src/report/render.c \
 	src/report/rtext.c \
+	src/report/stepview.c \
 	src/report/summary.c \
 	src/report/svg.c
 
