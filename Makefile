@@ -19,8 +19,8 @@ WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
        -Wpointer-arith -Wformat=2 -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc \
-             $(shell $(PKG_CONFIG) --cflags jansson)
-LIBS = $(shell $(PKG_CONFIG) --libs jansson) -lm
+             $(shell $(PKG_CONFIG) --cflags jansson zlib sqlite3)
+LIBS = $(shell $(PKG_CONFIG) --libs jansson zlib sqlite3) -lm
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
 ifeq ($(FUZZ),1)
@@ -119,8 +119,22 @@ ANALYSE_SRC = \
 	src/analyse/rules.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
+	src/analyse/stepprof.c \
+	src/analyse/steprules.c \
 	src/analyse/store.c \
 	src/analyse/tcache.c
+
+PROFILE_SRC = \
+	src/profile/attrib.c \
+	src/profile/chrome.c \
+	src/profile/csv.c \
+	src/profile/detect.c \
+	src/profile/input.c \
+	src/profile/jscan.c \
+	src/profile/model.c \
+	src/profile/nsys.c \
+	src/profile/rocprof.c \
+	src/profile/tojson.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
@@ -130,8 +144,10 @@ REPORT_SRC = \
 	src/report/jsonw.c \
 	src/report/markdown.c \
 	src/report/meta_text.c \
+	src/report/profile_text.c \
 	src/report/render.c \
 	src/report/rtext.c \
+	src/report/stepview.c \
 	src/report/summary.c \
 	src/report/svg.c
 
@@ -153,6 +169,7 @@ CMD_SRC = \
 	src/cmd/isa.c \
 	src/cmd/investigate.c \
 	src/cmd/meta.c \
+	src/cmd/profile.c \
 	src/cmd/report.c \
 	src/cmd/run.c \
 	src/cmd/summarize.c \
@@ -176,7 +193,7 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o

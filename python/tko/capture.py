@@ -16,6 +16,9 @@ or breaks its run. Hook code runs under guarded(); any exception it raises
 becomes an `error` event and the wrapped call proceeds exactly as without
 tko. Exceptions of the wrapped method itself pass through untouched.
 
+A profiled window of the steady state (tko.profiling) is taken when
+TKO_PROFILE_DIR is set.
+
 Environment: TKO_CAPTURE_DIR (RUN/capture, required), TKO_CAPTURE_KERNELS (a
 regular expression: only kernels whose name it matches get a snapshot and a
 directory; every kernel still gets its events), TKO_CAPTURE_MAX_BYTES (bytes
@@ -31,7 +34,7 @@ import sys
 import threading
 import weakref
 
-from . import __version__
+from . import __version__, profiling
 from .events import EventWriter
 
 DEFAULT_MAX_BYTES = 16 << 30
@@ -223,6 +226,9 @@ class Session:
     def count_launch(self, kernel):
         with self.lock:
             self.launch_counts[kernel.name] = self.launch_counts.get(kernel.name, 0) + 1
+        window = profiling.window()
+        if window is not None:
+            window.on_launch(kernel.dir_name)
 
     def reserve(self, nbytes):
         """Accounts for `nbytes` of snapshot; False when over budget."""
@@ -355,6 +361,9 @@ def install(capture_dir=None, regex=None, max_bytes=None, stderr=None):
             apply_patch(fullname, module)
     sys.meta_path.insert(0, _PostImportFinder())
     atexit.register(sess.end)
+    if profiling.window() is not None:
+        # registered after sess.end, so it runs first: the window's note is written before session_end
+        atexit.register(guarded, "profile", profiling.window().finish_at_exit)
     return sess
 
 

@@ -41,7 +41,7 @@ import sys
 import threading
 import time
 
-from . import capture, configs, kerneldir, modsrc
+from . import capture, configs, kerneldir, modsrc, profiling
 from . import snapshot as snap_mod
 from .events import json_safe
 
@@ -242,6 +242,9 @@ def _record_bench_all(tuning, timings, elapsed_ms):
 
 
 def _record_bench(tuner, launcher, result, rec):
+    window = profiling.window()
+    if window is not None:
+        window.on_bench()
     tuning = _tuning(tuner)
     tuning.bench_info[id(launcher)] = (launcher, bench_fields(rec))
     if not tuning.in_bench_all:

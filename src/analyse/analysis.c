@@ -12,6 +12,8 @@
 #include "analyse/inputs.h"
 #include "analyse/rules.h"
 #include "analyse/share.h"
+#include "analyse/steprules.h"
+#include "analyse/stepprof.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/spawn.h"
@@ -127,8 +129,12 @@ int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *ou
 	env_path = inputs_path(&in, "env.json");
 	share_compute(out, o->peak_gbps, env_path, in.env, in.replay);
 	free(env_path);
+	progress(o, "reading the whole-step profile");
+	if (stepprof_apply(out, run_dir, o->profile, err) < 0)
+		goto done;
 	progress(o, "applying the rules");
 	rules_apply(out);
+	steprules_apply(out);
 	gf.have_log = in.logs > 0;
 	gf.have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
 	gf.have_replay = in.replay != NULL;

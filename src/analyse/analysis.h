@@ -5,7 +5,8 @@
  * events and .best_config records; meta.h for kernel and wrapper modules;
  * isa.h for the Triton cache's assembly; fx_graph.h for the user's source
  * lines; capture.json, analysis/replay.json, tune.json and env.json with
- * jansson), joins it per kernel (join.c), computes time shares (share.c),
+ * jansson), joins it per kernel (join.c), computes time shares (share.c,
+ * then from a whole-step profile when there is one: stepprof.c),
  * applies the decision rules (rules.c), lists what is missing (gaps.c),
  * and fills one struct an_run (model.h).
  *
@@ -44,8 +45,9 @@ struct an_opts {
 	/* progress: called with a short phrase before each step, or NULL */
 	void (*progress)(void *data, const char *step);
 	void *progress_data;	/* passed to progress */
+	const char *profile;	/* a whole-step profile (stepprof.h); NULL: the RUN's profile/ if any */
 };
-#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL }
+#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL }
 
 /*
  * Analyses `run_dir` into `out` (initialised by the caller, released by

@@ -41,9 +41,12 @@ static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 	if (!f->have_triton_cache)
 		an_add_gap(&r->gaps, &r->ngaps, "no Triton cache in the RUN (cache/triton): no ISA",
 			   "TRITON_CACHE_DIR=RUN/cache/triton (tko capture sets it)");
-	if (r->nlibcalls)
-		an_add_gap(&r->gaps, &r->ngaps, "library calls (extern_kernels.*) are not timed, so"
-			   " shares are of the Triton kernel time only", NULL);
+	if (!r->profile.file)
+		an_add_gap(&r->gaps, &r->ngaps, r->nlibcalls ?
+			   "no whole-step profile, and library calls (extern_kernels.*) are not timed:"
+			   " shares are of the Triton kernel time only" :
+			   "no whole-step profile: shares are of the Triton kernel time only",
+			   "tko capture records one in RUN/profile/ (or: tko investigate --profile FILE)");
 }
 
 static int ptx_without_registers(const struct an_kernel *k)

@@ -52,15 +52,18 @@ char *module_key_of_path(const char *path)
 
 /*
  * A RUN as summarize knows it (log/, capture events, cache/inductor/,
- * tko-run.json), or one holding only a Triton cache or an env.json.
+ * tko-run.json), or one holding only a Triton cache, an env.json or a
+ * profile/.
  */
 static int looks_like_run(const char *dir)
 {
 	char *triton = path_join(dir, "cache/triton"), *env = path_join(dir, "env.json");
-	int found = runpath_is_run(dir) || is_dir(triton) || is_file(env);
+	char *prof = path_join(dir, "profile");
+	int found = runpath_is_run(dir) || is_dir(triton) || is_file(env) || is_dir(prof);
 
 	free(triton);
 	free(env);
+	free(prof);
 	return found;
 }
 

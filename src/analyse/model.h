@@ -253,6 +253,49 @@ struct an_libcall {
 	long calls;		/* call sites with this op in this wrapper */
 };
 
+/*
+ * One group of the whole-step profile (src/profile/attrib.h): the library
+ * kernels one ATen op launched, or one Triton kernel (kernel_id names the
+ * model's kernel it was matched to).
+ */
+struct an_step_group {
+	long rank;		/* 1 = the largest share of the busy time */
+	char *cls;		/* triton, gemm, attention, comm, memcpy, memset, other */
+	char *op;		/* the ATen op or wrapper call ("aten::mm"), or NULL */
+	char *kernel;		/* its largest GPU kernel */
+	char *dtype;		/* the op's first input type ("float", "c10::BFloat16"), or NULL */
+	char *kernel_id;	/* Triton: the an_kernel id it is, or NULL */
+	long calls;		/* GPU activities in the window */
+	long kernels;		/* distinct kernel names */
+	double total_ms;	/* their summed time */
+	double busy_ms;		/* the busy time given to them (overlaps split) */
+	double share;		/* busy_ms / the profile's busy time */
+	char *decision;		/* from the library rules (docs/rules.md), or NULL */
+	char *action;		/* one sentence, or NULL */
+	struct an_fired *fired;	/* the rules that fired, deciding one first */
+	size_t nfired;
+};
+
+/* The whole-step profile shares came from (file NULL: none). */
+struct an_profile {
+	char *file;		/* the profile read (RUN-relative when inside the RUN) */
+	char *format;		/* kineto, rocprofv3_kernel_trace, nsys_sqlite, ... */
+	char *device;		/* as the profile names it, or NULL */
+	int partial;		/* the file ended early: the numbers cover what it holds */
+	int timeline;		/* it has start times (a statistics table does not) */
+	long activities;	/* GPU activities */
+	long steps;		/* ProfilerStep#N ranges */
+	double busy_ms;		/* union of the GPU activities */
+	double span_ms;		/* first start to last end, NAN without a timeline */
+	double idle_ms;		/* span - busy, clock jumps left out, NAN without a timeline */
+	double kernel_ms;	/* summed durations (over busy when streams overlap) */
+	double step_ms;		/* per step, from the steps' first GPU starts, NAN */
+	struct an_evidence *classes;	/* share of busy time per class ("gemm": 0.87) */
+	size_t nclasses;
+	char **notes;		/* what the reader noted (partial, clock jumps, no timeline) */
+	size_t nnotes;
+};
+
 struct an_run {
 	char *tool;		/* "tko investigate" */
 	char *tko_version;	/* tko's version */
@@ -280,6 +323,11 @@ struct an_run {
 	size_t ncandidates;
 	struct an_libcall *libcalls;
 	size_t nlibcalls;
+	struct an_profile profile;	/* the whole-step profile (profile.file NULL: none) */
+	struct an_step_group *step_groups;	/* its groups, largest share first */
+	size_t nstep_groups;
+	struct an_fired *step_rules;	/* rules about the whole step (library-bound, idle) */
+	size_t nstep_rules;
 	struct an_gap *gaps;	/* missing evidence for the whole run */
 	size_t ngaps;
 	char **notes;		/* what was unusual while reading */

@@ -270,6 +270,48 @@ static const struct rf_field libcall_fields[] = {
 static const struct rf_struct libcall_desc = { "library call", sizeof(T), libcall_fields };
 #undef T
 
+#define T struct an_step_group
+static const struct rf_field step_group_fields[] = {
+	RF_F(T, "rank", RF_LONG, rank),
+	RF_F(T, "class", RF_STR, cls),
+	RF_F(T, "op", RF_STR, op),
+	RF_F(T, "kernel", RF_STR, kernel),
+	RF_F(T, "dtype", RF_STR, dtype),
+	RF_F(T, "kernel_id", RF_STR, kernel_id),
+	RF_F(T, "calls", RF_LONG, calls),
+	RF_F(T, "kernels", RF_LONG, kernels),
+	RF_F(T, "total_ms", RF_NUM, total_ms),
+	RF_F(T, "busy_ms", RF_NUM, busy_ms),
+	RF_F(T, "share", RF_NUM, share),
+	RF_F(T, "decision", RF_STR, decision),
+	RF_FX(T, "action", RF_STR, action, RF_NODIFF),
+	RF_A(T, "rules", fired, nfired, &fired_desc),
+	RF_FEND,
+};
+static const struct rf_struct step_group_desc = { "step group", sizeof(T), step_group_fields };
+#undef T
+
+#define T struct an_profile
+static const struct rf_field profile_fields[] = {
+	RF_FX(T, "file", RF_STR, file, RF_NODIFF),
+	RF_F(T, "format", RF_STR, format),
+	RF_F(T, "device", RF_STR, device),
+	RF_F(T, "partial", RF_BOOL, partial),
+	RF_F(T, "timeline", RF_BOOL, timeline),
+	RF_F(T, "activities", RF_LONG, activities),
+	RF_F(T, "steps", RF_LONG, steps),
+	RF_F(T, "busy_ms", RF_NUM, busy_ms),
+	RF_F(T, "span_ms", RF_NUM, span_ms),
+	RF_F(T, "idle_ms", RF_NUM, idle_ms),
+	RF_F(T, "kernel_ms", RF_NUM, kernel_ms),
+	RF_F(T, "step_ms", RF_NUM, step_ms),
+	RF_A(T, "class_shares", classes, nclasses, &evidence_desc),
+	RF_V(T, "notes", notes, nnotes),
+	RF_FEND,
+};
+static const struct rf_struct profile_desc = { "profile", sizeof(T), profile_fields };
+#undef T
+
 #define T struct an_run
 static const struct rf_field run_fields[] = {
 	RF_FX(T, "tool", RF_STR, tool, RF_NODIFF),
@@ -295,6 +337,9 @@ static const struct rf_field run_fields[] = {
 	RF_A(T, "kernels", kernels, nkernels, &an_kernel_desc),
 	RF_A(T, "candidates", candidates, ncandidates, &candidate_desc),
 	RF_A(T, "library_calls", libcalls, nlibcalls, &libcall_desc),
+	RF_S(T, "profile", profile, &profile_desc, RF_OPTIONAL),
+	RF_A(T, "step_groups", step_groups, nstep_groups, &step_group_desc),
+	RF_A(T, "step_rules", step_rules, nstep_rules, &fired_desc),
 	RF_A(T, "gaps", gaps, ngaps, &gap_desc),
 	RF_V(T, "notes", notes, nnotes),
 	RF_FEND,

@@ -130,9 +130,16 @@ void share_compute(struct an_run *r, double peak_opt, const char *env_path,
 		if (!isnan(k->total_ms) && r->measured_ms > 0)
 			k->share = k->total_ms / r->measured_ms;
 	}
+	share_rank(r);
+	set_method(r);
+}
+
+void share_rank(struct an_run *r)
+{
+	size_t i;
+
 	if (r->nkernels)
 		qsort(r->kernels, r->nkernels, sizeof(*r->kernels), by_rank);
 	for (i = 0; i < r->nkernels; i++)
 		r->kernels[i].rank = isnan(r->kernels[i].total_ms) ? -1 : (long)i + 1;
-	set_method(r);
 }

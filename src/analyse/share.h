@@ -12,9 +12,9 @@
  * Launches: capture's launch count (whole process), else the wrapper's
  * call sites (per call of the compiled graph), else 1, assumed.
  * total = launches x time; share = total / the sum of totals of the timed
- * kernels; rank 1 is the largest. A profiler trace would give measured
- * totals directly: NEEDSWORK: read one (torch.profiler's Chrome trace)
- * when the RUN layout gets a place for it.
+ * kernels; rank 1 is the largest. A profiler trace gives measured totals
+ * directly: stepprof.h replaces these shares with the profile's when the
+ * RUN has one (profile/) or --profile names one.
  *
  * Bytes: Inductor's estimate (kernel_num_gb) when it has one, else the
  * bytes the captured arguments span. The rate bytes / time is a
@@ -38,5 +38,8 @@
  */
 void share_compute(struct an_run *r, double peak_opt, const char *env_path,
 		   const json_t *env, const json_t *replay);
+
+/* Sorts the kernels by total_ms (untimed last, by id) and numbers their ranks. */
+void share_rank(struct an_run *r);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * tko capture [--out RUN] [--kernels REGEX] [--measure] [--json FILE] -- CMD ARGS...
+ * tko capture [--out RUN] [--kernels REGEX] [--measure] [--json FILE]
+ *             [--profile-steps N] [--profile-seconds S] [--no-profile] -- CMD ARGS...
  *
  * Runs the user's unchanged command (from argv, never through a shell)
  * with TorchInductor's and Triton's caches, logs and tko's Python capture
@@ -42,7 +43,10 @@ static const char *const usage[] = {
 	"Runs CMD with capture on and fills the RUN directory (default tko-run-<time>):",
 	"RUN/log/model.log, RUN/capture/ (events.jsonl, autotune.log, kernels/), RUN/cache/",
 	"(TORCHINDUCTOR_CACHE_DIR, TRITON_CACHE_DIR), RUN/env.json and RUN/tko-run.json.",
-	"Exits with CMD's exit status.",
+	"Once the model is in its steady state (no kernel compiled or autotuned for a while,",
+	"the launch sequence repeating), a torch.profiler trace of a few steps goes to",
+	"RUN/profile/ (trace-<pid>.json.gz, window-<pid>.json): tko investigate and tko",
+	"profile read it. Exits with CMD's exit status.",
 	NULL,
 };
 
@@ -115,7 +119,7 @@ struct capture_env {
 	struct strlist add;	/* "NAME=value" entries for the child */
 	json_t *set;		/* what tko set, for tko-run.json */
 	json_t *kept;		/* user values tko left alone */
-	char *store[16];	/* the strings behind `add` */
+	char *store[24];	/* the strings behind `add` */
 	size_t nstore;
 };
 
@@ -128,8 +132,36 @@ static void env_put(struct capture_env *ce, const char *name, const char *value)
 	json_set_str(ce->set, name, value);
 }
 
+/* The profiled window's settings (python/tko/profiling.py); 0: its default. */
+struct profile_opts {
+	int off;		/* --no-profile */
+	long steps;		/* --profile-steps */
+	double seconds;		/* --profile-seconds */
+};
+
+static void profile_env(struct capture_env *ce, const char *run, const struct profile_opts *po)
+{
+	char *dir, *v;
+
+	if (po->off)
+		return;
+	dir = xstrfmt("%s/profile", run);
+	env_put(ce, "TKO_PROFILE_DIR", dir);
+	free(dir);
+	if (po->steps > 0) {
+		v = xstrfmt("%ld", po->steps);
+		env_put(ce, "TKO_PROFILE_STEPS", v);
+		free(v);
+	}
+	if (po->seconds > 0) {
+		v = xstrfmt("%g", po->seconds);
+		env_put(ce, "TKO_PROFILE_SECONDS", v);
+		free(v);
+	}
+}
+
 static int build_env(struct capture_env *ce, const char *run, const char *pkg,
-		     const char *regex)
+		     const char *regex, const struct profile_opts *po)
 {
 	char *hook = xstrfmt("%s/tko/_hook", pkg);
 	char *path = pyenv_pythonpath_entry(hook, pkg);
@@ -156,6 +188,7 @@ static int build_env(struct capture_env *ce, const char *run, const char *pkg,
 	}
 	if (regex)
 		env_put(ce, "TKO_CAPTURE_KERNELS", regex);
+	profile_env(ce, run, po);
 	for (i = 0; i < sizeof(default_env) / sizeof(default_env[0]); i++) {
 		const char *have = getenv(default_env[i][0]);
 
@@ -297,6 +330,7 @@ static void print_summary(const json_t *m)
 struct capture_opts {
 	const char *out, *kernels, *json;
 	int measure;
+	struct profile_opts profile;
 };
 
 /* Everything before the command: RUN, the Python package, env.json, the child's environment. */
@@ -327,18 +361,21 @@ static int prepare(const struct capture_opts *o, char **run, char **pkg, json_t 
 		msg_warn("%s", err.buf);
 	free(env_path);
 	buf_release(&err);
-	build_env(ce, *run, *pkg, o->kernels);
+	build_env(ce, *run, *pkg, o->kernels, &o->profile);
 	return EXIT_OK;
 }
 
 int cmd_capture(int argc, const char **argv)
 {
-	struct capture_opts o = { NULL, NULL, NULL, 0 };
+	struct capture_opts o = { NULL, NULL, NULL, 0, { 0, 0, 0 } };
 	const struct opt options[] = {
 		OPT_STRING(0, "out", &o.out, "RUN", "the RUN directory to create (default tko-run-<time>)"),
 		OPT_STRING(0, "kernels", &o.kernels, "REGEX", "snapshot only kernels whose name matches"),
 		OPT_BOOL(0, "measure", &o.measure, "measure device copy bandwidth into env.json"),
 		OPT_STRING(0, "json", &o.json, "FILE", "also write tko-run.json to FILE ('-': stdout)"),
+		OPT_INT(0, "profile-steps", &o.profile.steps, "N", "steps in the profiled window (default 5)"),
+		OPT_DOUBLE(0, "profile-seconds", &o.profile.seconds, "S", "at most S seconds of it (default 20)"),
+		OPT_BOOL(0, "no-profile", &o.profile.off, "record no profile (RUN/profile/)"),
 		OPT_END(),
 	};
 	struct capture_env ce = { STRLIST_INIT, NULL, NULL, { NULL }, 0 };

@@ -38,7 +38,9 @@ static const char *const usage[] = {
 	"tko investigate [options] RUN",
 	"   or: tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] [--no-replay] -- CMD [ARGS...]",
 	"Analyses a RUN directory (or captures CMD into one and replays the kernels it saved):",
-	"every kernel the model ran, ranked by its share of GPU time, with where it came from,",
+	"every kernel the model ran, ranked by its share of GPU time (of the whole step's GPU",
+	"busy time, library kernels included, when the RUN has a profile/ or --profile names",
+	"one: tko profile --help lists the formats), with where it came from,",
 	"its configs, hints, ISA, resources, footprint rate against the measured peak, and a",
 	"decision from named rules (docs/rules.md).",
 	"Writes RUN/analysis/*.json and RUN/report/report.{md,json,html}.",
@@ -59,6 +61,7 @@ struct inv_opts {
 	int isa_tools;		/* --isa-tools */
 	long top;		/* --top */
 	const char *md, *json, *html;	/* extra copies */
+	const char *profile;	/* --profile */
 };
 
 static void progress(void *data, const char *step)
@@ -173,6 +176,7 @@ static int investigate(const char *run, const struct inv_opts *o)
 	ao.tunes = o->tunes.v;
 	ao.ntunes = o->tunes.nr;
 	ao.isa_tools = o->isa_tools;
+	ao.profile = o->profile;
 	ao.analysis_dir = adir;
 	ao.progress = progress;
 	an_run_init(&r);
@@ -229,12 +233,14 @@ static int check_args(int n, int rest, const struct inv_opts *o)
 
 int cmd_investigate(int argc, const char **argv)
 {
-	struct inv_opts o = { NULL, NULL, NULL, 0, 0, 0, NULL, STRLIST_INIT, 0, 10, NULL, NULL, NULL };
+	struct inv_opts o = { NULL, NULL, NULL, 0, 0, 0, NULL, STRLIST_INIT, 0, 10, NULL, NULL, NULL,
+			      NULL };
 	const struct opt options[] = {
 		OPT_STRING(0, "out-dir", &o.out_dir, "DIR", "write analysis/ and report/ under DIR (default: the RUN)"),
 		OPT_DOUBLE(0, "peak-gbps", &o.peak, "X", "the peak to compare against (default: RUN/env.json's measured copy rate)"),
 		OPT_STRING(0, "replay", &o.replay, "FILE", "a `tko run --json` result (default: RUN/analysis/replay.json)"),
 		OPT_LIST(0, "tune", &o.tunes, "FILE", "a `tko tune --json` result (repeatable; capture dirs' tune/*/tune.json are read anyway)"),
+		OPT_STRING(0, "profile", &o.profile, "FILE", "a whole-step profile (torch.profiler, rocprof, nsys; default: RUN/profile/)"),
 		OPT_BOOL(0, "isa-tools", &o.isa_tools, "let the ISA scan run cuobjdump/nvdisasm/llvm-objdump on binaries"),
 		OPT_INT(0, "top", &o.top, "N", "kernels in the terminal summary (default 10, 0: all)"),
 		OPT_STRING(0, "md", &o.md, "FILE", "also write the Markdown report to FILE ('-': stdout)"),

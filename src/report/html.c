@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "report/rtext.h"
+#include "report/stepview.h"
 #include "report/svg.h"
 #include "report/writer.h"
 #include "util/mem.h"
@@ -242,6 +243,7 @@ static void html_charts(FILE *fp, const struct an_run *r)
 	for (i = 0; i < MAX_BARS; i++)
 		buf_init(&texts[i]);
 	fputs("<h2 id=\"charts\">Charts</h2>\n", fp);
+	stepview_html_chart(fp, r);
 	n = gather_bars(r, bars, texts, MAX_BARS, 0);
 	c.id = "chart-share";
 	c.title = "Share of measured GPU time per kernel";
@@ -598,6 +600,7 @@ static void html_others(FILE *fp, const struct an_run *r)
 	struct buf b = BUF_INIT;
 	size_t i;
 
+	stepview_html(fp, r);
 	if (r->ncandidates) {
 		fputs("<h2 id=\"candidates\">Autotuning candidates (never launched by the model)</h2>\n"
 		      "<table><thead><tr><th>name</th><th>what</th><th>instances</th><th>configs timed"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/rtext.h"
+#include "report/stepview.h"
 #include "report/writer.h"
 #include "util/table.h"
 #include "banned.h"
@@ -310,6 +311,7 @@ static void md_others(FILE *fp, const struct an_run *r)
 	struct buf b = BUF_INIT;
 	size_t i;
 
+	stepview_markdown(fp, r);
 	if (r->ncandidates) {
 		fputs("## Autotuning candidates (never launched by the model)\n\n", fp);
 		table_columns(&t, "name|what|instances|configs timed|fastest ms", "llrrr");

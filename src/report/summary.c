@@ -39,6 +39,49 @@ static void counts(FILE *fp, const struct an_run *r)
 		r->nlibcalls);
 }
 
+/* The whole step: the largest profile groups and the step rules. */
+static void print_step(FILE *fp, const struct an_run *r, size_t top)
+{
+	struct table t = TABLE_INIT;
+	struct buf b = BUF_INIT;
+	size_t i, n = top && top < r->nstep_groups ? top : r->nstep_groups;
+
+	if (!r->profile.file)
+		return;
+	fprintf(fp, "whole step (%s, %s): GPU busy %.3f ms", r->profile.file, r->profile.format,
+		r->profile.busy_ms);
+	if (!isnan(r->profile.idle_ms))
+		fprintf(fp, ", idle %.3f ms", r->profile.idle_ms);
+	if (!isnan(r->profile.step_ms))
+		fprintf(fp, ", %ld steps of %.3f ms", r->profile.steps, r->profile.step_ms);
+	fprintf(fp, "%s\n", r->profile.partial ? " (PARTIAL: the file ends early)" : "");
+	table_columns(&t, "#|share|busy ms|calls|class|op / kernel|decision", "rrrrlll");
+	for (i = 0; i < n; i++) {
+		const struct an_step_group *g = &r->step_groups[i];
+
+		table_row(&t);
+		table_cell(&t, "%ld", g->rank);
+		rt_pct(&b, g->share);
+		cell(&t, &b);
+		table_cell(&t, "%.3f", g->busy_ms);
+		table_cell(&t, "%ld", g->calls);
+		table_cell(&t, "%s", g->cls);
+		table_cell(&t, "%.60s", g->kernel_id ? g->kernel_id : g->op ? g->op :
+			   g->kernel ? g->kernel : "?");
+		table_cell(&t, "%s", g->decision ? g->fired[0].rule : g->kernel_id ? "(see kernel)" : "");
+	}
+	table_print(&t, fp);
+	for (i = 0; i < r->nstep_rules; i++)
+		fprintf(fp, "step: %s: %s\n", r->step_rules[i].rule, r->step_rules[i].why);
+	for (i = 0; i < r->nstep_groups; i++)
+		if (r->step_groups[i].decision)
+			fprintf(fp, "%s (%s): %s\n", r->step_groups[i].op ? r->step_groups[i].op :
+				r->step_groups[i].kernel, r->step_groups[i].fired[0].rule,
+				r->step_groups[i].action);
+	table_release(&t);
+	buf_release(&b);
+}
+
 void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 {
 	struct table t = TABLE_INIT;
@@ -78,6 +121,7 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 	if (unranked)
 		fprintf(fp, "%zu kernels have no time (decision: measure first; see the report)\n",
 			unranked);
+	print_step(fp, r, top);
 	for (i = 0; i < r->ngaps; i++)
 		fprintf(fp, "gap: %s%s%s\n", r->gaps[i].what, r->gaps[i].command ? ": " : "",
 			r->gaps[i].command ? r->gaps[i].command : "");
