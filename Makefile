@@ -76,6 +76,8 @@ ISA_SRC = \
 PARSE_SRC = \
 	src/parse/autotune.c \
 	src/parse/autotune_json.c \
+	src/parse/autotune_launch.c \
+	src/parse/autotune_twins.c \
 	src/parse/best_config.c \
 	src/parse/capture_events.c \
 	src/parse/config_json.c \

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyse/evidence.h"
+#include "parse/autotune_launch.h"
 #include "live/replay.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -319,6 +320,49 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 	buf_release(&err);
 }
 
+/* "[4096, 8192]" as capture.json's compact form "[4096,8192]". */
+static char *compact_dims(const char *printed)
+{
+	struct buf b = BUF_INIT;
+
+	for (; *printed; printed++)
+		if (*printed != ' ')
+			buf_addch(&b, *printed);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * The arguments the seed skill's autotune.log printed: shapes, dtypes and
+ * strides where no capture.json says them (from_capture runs after and
+ * replaces them), and its byte count.
+ */
+static void from_launch(struct an_kernel *k, const struct join_ref *ref)
+{
+	const struct at_launch *l = ref->ak ? ref->ak->launch : NULL;
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->nargs; i++) {
+		const struct at_arg *la = &l->args[i];
+		struct an_arg *a = arg_named(k, la->name);
+
+		if (la->shape && !a->shape) {
+			const char *dt = la->dtype;
+
+			if (dt && !strncmp(dt, "torch.", 6))
+				dt += 6;
+			a->shape = compact_dims(la->shape);
+			a->stride = la->stride ? compact_dims(la->stride) : NULL;
+			a->dtype = dt ? xstrdup(dt) : NULL;
+			a->pointer = 1;
+		} else if (la->value && !a->value) {
+			a->value = xstrdup(la->value);
+		}
+	}
+	k->seed_bytes = l->total_bytes;
+}
+
 static void launches_from(struct an_kernel *k, const struct join_ref *ref)
 {
 	const struct at_kernel *ak = ref->ak;
@@ -352,6 +396,7 @@ void inputs_evidence(struct an_inputs *in, struct an_run *out)
 		if (ref->wrapper)
 			k->wrapper = inputs_relative(in, ref->wrapper);
 		from_fx(in, k, ref);
+		from_launch(k, ref);
 		from_capture(in, k, &ek);
 		launches_from(k, ref);
 		measured_fill(in, k, ref, out);

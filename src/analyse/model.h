@@ -205,6 +205,7 @@ struct an_kernel {
 	char *bytes_basis;	/* inductor (Inductor's estimate) or footprint (what the arguments occupy) */
 	double inductor_bytes;	/* Inductor's kernel_num_gb x 1e9 */
 	double footprint_bytes;	/* bytes the captured arguments span */
+	double seed_bytes;	/* the seed skill's "Total tensor bytes": numel x element size, mutated args twice */
 	double gbps;		/* footprint rate: bytes / time_ms, 10^9 bytes per second */
 	double peak_fraction;	/* gbps / the run's measured peak */
 

@@ -221,6 +221,7 @@ static const struct rf_field kernel_fields[] = {
 	RF_FX(T, "bytes_basis", RF_STR, bytes_basis, RF_NODIFF),
 	RF_F(T, "inductor_bytes", RF_NUM, inductor_bytes),
 	RF_F(T, "footprint_bytes", RF_NUM, footprint_bytes),
+	RF_F(T, "seed_bytes", RF_NUM, seed_bytes),
 	RF_F(T, "footprint_gbps", RF_NUM, gbps),
 	RF_F(T, "peak_fraction", RF_NUM, peak_fraction),
 	RF_A(T, "args", args, nargs, &arg_desc),
