@@ -139,6 +139,8 @@ REPORT_SRC = \
 
 LIVE_SRC = \
 	src/live/collect.c \
+	src/live/collect_logs.c \
+	src/live/collect_related.c \
 	src/live/envgpu.c \
 	src/live/envprobe.c \
 	src/live/outdir.c \

@@ -39,6 +39,7 @@ struct at_launch {
 	char *inputs_saved;	/* "Inputs saved": the .pt file of the inputs */
 	char *run_standalone;	/* "Run standalone": the command that replays it */
 	struct at_src src;	/* the block's header line */
+	size_t end_line;	/* the block's last line, in src.file */
 	struct at_src metrics_src;	/* the first estimate line read */
 };
 

@@ -260,6 +260,7 @@ static int header(struct seed_state *st, const struct log_line *l,
 	st->configs = count;
 	st->autotune = autotune;
 	st->pending = at_launch_new(src_of(st, l));
+	st->pending->end_line = l->lineno;
 	return LR_USED;
 }
 
@@ -520,12 +521,20 @@ static int seed_line(void *state, const struct log_line *l)
 		return header(st, l, s, n, 0);
 	if (st->name) {
 		r = arg_line(st, s, n);
-		if (r != LR_NO)
+		if (r != LR_NO) {
+			st->pending->end_line = l->lineno;
 			return r;
+		}
 		bind(st);
 	}
-	if (st->k)
-		return block_line(st, l, s, n);
+	if (st->k) {
+		struct at_launch *la = st->k->launch;
+
+		r = block_line(st, l, s, n);
+		if (r != LR_NO && la->end_line < l->lineno)
+			la->end_line = l->lineno;
+		return r;
+	}
 	return between_blocks(st, l, s, n);
 }
 
