@@ -142,6 +142,7 @@ LIVE_SRC = \
 	src/live/collect_logs.c \
 	src/live/collect_related.c \
 	src/live/envgpu.c \
+	src/live/envhcu.c \
 	src/live/envprobe.c \
 	src/live/outdir.c \
 	src/live/pyenv.c \
