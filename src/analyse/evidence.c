@@ -176,6 +176,32 @@ static void strings_from(char ***v, size_t *nr, const json_t *arr)
 			an_add_str(v, nr, json_string_value(e));
 }
 
+static long line_or_unknown(size_t line)
+{
+	return line ? (long)line : -1;
+}
+
+static void addr_from_meta(struct an_addr *a, const struct tl_addr *t, const struct join_ref *ref)
+{
+	if (!t->read)
+		return;
+	a->loads = t->loads;
+	a->stores = t->stores;
+	a->divmod = t->divmod;
+	a->divmod_line = line_or_unknown(t->divmod_line);
+	a->gathers = t->gathers;
+	a->gather_elems = t->gather_elems;
+	a->gather_line = line_or_unknown(t->gather_line);
+	a->scatters = t->scatters;
+	a->scatter_line = line_or_unknown(t->scatter_line);
+	a->strided = t->strided;
+	a->strided_line = line_or_unknown(t->strided_line);
+	a->strided_stride = t->strided ? t->strided_stride : -1;
+	a->zero_stores = t->zero_stores;
+	a->zero_param = t->zero_param ? xstrdup(t->zero_param) : NULL;
+	a->zero_consumer = ref->zero_consumer ? xstrdup(ref->zero_consumer) : NULL;
+}
+
 static void from_meta(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref)
 {
 	const struct meta_kernel *mk = ref->mk;
@@ -195,6 +221,7 @@ static void from_meta(struct an_inputs *in, struct an_kernel *k, const struct jo
 		k->arch = tcache_arch_norm(mk->device.arch);
 	hints_from_meta(k, mk);
 	uses_from_meta(k, mk);
+	addr_from_meta(&k->addr, &mk->addr, ref);
 	if (pylit_number(pylit_get(mk->inductor_meta, "kernel_num_gb"), &gb) == 0)
 		k->inductor_bytes = gb * 1e9;
 }
