@@ -102,6 +102,7 @@ PARSE_SRC = \
 	src/parse/smi.c \
 	src/parse/summarize.c \
 	src/parse/tconfig.c \
+	src/parse/tl_addr.c \
 	src/parse/tl_uses.c \
 	src/parse/toolver.c \
 	src/parse/triton_meta.c \
@@ -119,6 +120,8 @@ ANALYSE_SRC = \
 	src/analyse/measured.c \
 	src/analyse/reflect.c \
 	src/analyse/rules.c \
+	src/analyse/rules_addr.c \
+	src/analyse/rules_value.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
 	src/analyse/store.c \
@@ -165,6 +168,7 @@ CMD_SRC = \
 
 TUNE_SRC = \
 	src/tune/arch.c \
+	src/tune/errsig.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
 	src/tune/kernel.c \
