@@ -372,6 +372,8 @@ static void test_rules_of_the_brief(void **state)
 	(void)state;
 	/* a small clone: nothing to tune */
 	k = copy_of(&corpus, "triton_poi_fused_relu_1");
+	for (i = 0; i < k->naten; i++)
+		free(k->aten[i]);
 	k->naten = 0;
 	an_add_str(&k->aten, &k->naten, "aten.clone");
 	k->bytes = 65536;
