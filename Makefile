@@ -76,6 +76,8 @@ ISA_SRC = \
 PARSE_SRC = \
 	src/parse/autotune.c \
 	src/parse/autotune_json.c \
+	src/parse/autotune_launch.c \
+	src/parse/autotune_twins.c \
 	src/parse/best_config.c \
 	src/parse/capture_events.c \
 	src/parse/config_json.c \
@@ -100,6 +102,7 @@ PARSE_SRC = \
 	src/parse/smi.c \
 	src/parse/summarize.c \
 	src/parse/tconfig.c \
+	src/parse/tl_addr.c \
 	src/parse/tl_uses.c \
 	src/parse/toolver.c \
 	src/parse/triton_meta.c \
@@ -117,6 +120,8 @@ ANALYSE_SRC = \
 	src/analyse/measured.c \
 	src/analyse/reflect.c \
 	src/analyse/rules.c \
+	src/analyse/rules_addr.c \
+	src/analyse/rules_value.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
 	src/analyse/stepprof.c \
@@ -153,7 +158,10 @@ REPORT_SRC = \
 
 LIVE_SRC = \
 	src/live/collect.c \
+	src/live/collect_logs.c \
+	src/live/collect_related.c \
 	src/live/envgpu.c \
+	src/live/envhcu.c \
 	src/live/envprobe.c \
 	src/live/outdir.c \
 	src/live/pyenv.c \
@@ -177,6 +185,7 @@ CMD_SRC = \
 
 TUNE_SRC = \
 	src/tune/arch.c \
+	src/tune/errsig.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
 	src/tune/kernel.c \

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyse/evidence.h"
+#include "parse/autotune_launch.h"
 #include "live/replay.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -175,6 +176,32 @@ static void strings_from(char ***v, size_t *nr, const json_t *arr)
 			an_add_str(v, nr, json_string_value(e));
 }
 
+static long line_or_unknown(size_t line)
+{
+	return line ? (long)line : -1;
+}
+
+static void addr_from_meta(struct an_addr *a, const struct tl_addr *t, const struct join_ref *ref)
+{
+	if (!t->read)
+		return;
+	a->loads = t->loads;
+	a->stores = t->stores;
+	a->divmod = t->divmod;
+	a->divmod_line = line_or_unknown(t->divmod_line);
+	a->gathers = t->gathers;
+	a->gather_elems = t->gather_elems;
+	a->gather_line = line_or_unknown(t->gather_line);
+	a->scatters = t->scatters;
+	a->scatter_line = line_or_unknown(t->scatter_line);
+	a->strided = t->strided;
+	a->strided_line = line_or_unknown(t->strided_line);
+	a->strided_stride = t->strided ? t->strided_stride : -1;
+	a->zero_stores = t->zero_stores;
+	a->zero_param = t->zero_param ? xstrdup(t->zero_param) : NULL;
+	a->zero_consumer = ref->zero_consumer ? xstrdup(ref->zero_consumer) : NULL;
+}
+
 static void from_meta(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref)
 {
 	const struct meta_kernel *mk = ref->mk;
@@ -194,6 +221,7 @@ static void from_meta(struct an_inputs *in, struct an_kernel *k, const struct jo
 		k->arch = tcache_arch_norm(mk->device.arch);
 	hints_from_meta(k, mk);
 	uses_from_meta(k, mk);
+	addr_from_meta(&k->addr, &mk->addr, ref);
 	if (pylit_number(pylit_get(mk->inductor_meta, "kernel_num_gb"), &gb) == 0)
 		k->inductor_bytes = gb * 1e9;
 }
@@ -319,6 +347,49 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 	buf_release(&err);
 }
 
+/* "[4096, 8192]" as capture.json's compact form "[4096,8192]". */
+static char *compact_dims(const char *printed)
+{
+	struct buf b = BUF_INIT;
+
+	for (; *printed; printed++)
+		if (*printed != ' ')
+			buf_addch(&b, *printed);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * The arguments the seed skill's autotune.log printed: shapes, dtypes and
+ * strides where no capture.json says them (from_capture runs after and
+ * replaces them), and its byte count.
+ */
+static void from_launch(struct an_kernel *k, const struct join_ref *ref)
+{
+	const struct at_launch *l = ref->ak ? ref->ak->launch : NULL;
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->nargs; i++) {
+		const struct at_arg *la = &l->args[i];
+		struct an_arg *a = arg_named(k, la->name);
+
+		if (la->shape && !a->shape) {
+			const char *dt = la->dtype;
+
+			if (dt && !strncmp(dt, "torch.", 6))
+				dt += 6;
+			a->shape = compact_dims(la->shape);
+			a->stride = la->stride ? compact_dims(la->stride) : NULL;
+			a->dtype = dt ? xstrdup(dt) : NULL;
+			a->pointer = 1;
+		} else if (la->value && !a->value) {
+			a->value = xstrdup(la->value);
+		}
+	}
+	k->seed_bytes = l->total_bytes;
+}
+
 static void launches_from(struct an_kernel *k, const struct join_ref *ref)
 {
 	const struct at_kernel *ak = ref->ak;
@@ -352,6 +423,7 @@ void inputs_evidence(struct an_inputs *in, struct an_run *out)
 		if (ref->wrapper)
 			k->wrapper = inputs_relative(in, ref->wrapper);
 		from_fx(in, k, ref);
+		from_launch(k, ref);
 		from_capture(in, k, &ek);
 		launches_from(k, ref);
 		measured_fill(in, k, ref, out);

@@ -12,13 +12,28 @@ static const char *command_of(const struct an_run *r)
 	return r->command ? r->command : "python3 your_model.py";
 }
 
+/* Whether some kernel's argument shapes are known without a capture (a seed log). */
+static int shapes_known(const struct an_run *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nkernels; i++)
+		for (j = 0; j < r->kernels[i].nargs; j++)
+			if (r->kernels[i].args[j].shape)
+				return 1;
+	return 0;
+}
+
 static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 {
 	char *cmd;
 
 	if (!r->capture_dirs) {
 		cmd = xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
-		an_add_gap(&r->gaps, &r->ngaps, "no capture: the arguments' shapes, dtypes and strides"
+		an_add_gap(&r->gaps, &r->ngaps, shapes_known(r) ?
+			   "no capture: no kernel can be replayed (shapes, dtypes and strides come from"
+			   " the seed skill's autotune.log; times are the autotuner's)" :
+			   "no capture: the arguments' shapes, dtypes and strides"
 			   " are unknown and no kernel can be replayed (times are the autotuner's, where"
 			   " it timed any)", cmd);
 		free(cmd);

@@ -417,5 +417,7 @@ void inputs_release(struct an_inputs *in)
 	for (size_t i = 0; i < in->nnotes; i++)
 		free(in->notes[i]);
 	free(in->notes);
+	for (size_t i = 0; i < in->nrefs; i++)
+		free(in->refs[i].zero_consumer);
 	free(in->refs);
 }

@@ -24,6 +24,8 @@ struct join_ref {
 	const struct wrapped_kernel *block;	/* the wrapper block launching it, or NULL */
 	const char *wrapper;			/* that wrapper's path, or NULL */
 	long sites;				/* launch sites in wrapper modules */
+	char *zero_consumer;			/* the call the wrapper next passes the buffer it
+						 * zeroes to ("name (line N)"), or NULL (owned) */
 };
 
 struct an_inputs {

@@ -167,7 +167,30 @@ static const struct wrapped_kernel *block_named(const struct an_inputs *in, cons
 	return NULL;
 }
 
-static void join_site(struct join *j, const char *wrapper, const struct wcall *c)
+/*
+ * For a kernel that only stores zeros (tl_addr.h): the buffer the wrapper
+ * passes at that pointer's position, and the next call that takes it.
+ */
+static void find_zero_consumer(struct join_ref *ref, const struct wcall_list *calls, size_t i)
+{
+	const struct meta_kernel *mk = ref->mk;
+	const struct wcall *next;
+	size_t p;
+
+	if (ref->zero_consumer || !mk || !mk->addr.zero_param || mk->addr.zero_stores != mk->addr.stores)
+		return;
+	for (p = 0; p < mk->nargs && strcmp(mk->args[p].name, mk->addr.zero_param); p++)
+		;
+	if (p >= calls->v[i].npos)
+		return;
+	next = wcall_next_use(calls, i, calls->v[i].args[p]);
+	if (next)
+		ref->zero_consumer = xstrfmt("%s (wrapper line %zu, argument %s)", next->name,
+					     next->line, calls->v[i].args[p]);
+}
+
+/* Joins one call site; returns its kernel's ref, or NULL when the block is unknown. */
+static struct join_ref *join_site(struct join *j, const char *wrapper, const struct wcall *c)
 {
 	const struct wrapped_kernel *w = block_named(j->in, wrapper, c->name);
 	struct join_ref *ref;
@@ -176,13 +199,13 @@ static void join_site(struct join *j, const char *wrapper, const struct wcall *c
 	size_t idx;
 
 	if (!w)
-		return;
+		return NULL;
 	key = w->resolved ? module_key_of_path(w->resolved) : xstrfmt("%s@%s", c->name, path_base(wrapper));
 	idx = (size_t)strmap_get_ptr(&j->by_key, key, strlen(key));
 	if (idx) {
 		j->in->refs[idx - 1].sites++;
 		free(key);
-		return;
+		return &j->in->refs[idx - 1];
 	}
 	k = add_kernel(j, key, c->name, &ref);
 	ref->block = w;
@@ -195,6 +218,7 @@ static void join_site(struct join *j, const char *wrapper, const struct wcall *c
 	mark_used(j->in, ref->ak);
 	(void)k;
 	free(key);
+	return ref;
 }
 
 static void join_wrapper(struct join *j, const struct meta_file *f)
@@ -224,7 +248,10 @@ static void join_wrapper(struct join *j, const struct meta_file *f)
 				lc->line = (long)calls.v[i].line;
 			lc->calls++;
 		} else {
-			join_site(j, f->path, &calls.v[i]);
+			struct join_ref *ref = join_site(j, f->path, &calls.v[i]);
+
+			if (ref)
+				find_zero_consumer(ref, &calls, i);
 		}
 	}
 	j->wrappers++;

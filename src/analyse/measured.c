@@ -14,6 +14,7 @@
 
 #include "analyse/evidence.h"
 #include "parse/config_json.h"
+#include "tune/errsig.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -109,6 +110,22 @@ static const json_t *tune_kernel(const json_t *entry, const struct an_kernel *k)
 	return NULL;
 }
 
+/* A variant that failed with a signature tko knows (tune/errsig.h). */
+static void known_failure(struct an_kernel *k, const json_t *v)
+{
+	const struct tune_errsig *sig = tune_errsig_find(json_str(v, "error"),
+							 json_str(v, "traceback"));
+	const char *bufops = json_str(json_object_get(v, "env"), "AMDGCN_USE_BUFFER_OPS");
+
+	if (!sig)
+		return;
+	if (bufops && !strcmp(bufops, "1"))
+		k->tune.buffer_ops_failed = 1;
+	if (!k->tune.failure)
+		k->tune.failure = xstrfmt("%s: %s", json_str(v, "label") ? json_str(v, "label") :
+					  "a variant", sig->why);
+}
+
 static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 {
 	const json_t *e, *tk = NULL, *v, *w;
@@ -133,9 +150,11 @@ static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 		json_object_get(w, "inductor_settings"), "online_softmax"));
 	k->tune.variants = (long)json_array_size(json_object_get(tk, "variants"));
 	k->tune.correct = 0;
-	json_array_foreach(json_object_get(tk, "variants"), i, v)
+	json_array_foreach(json_object_get(tk, "variants"), i, v) {
 		if (json_str(v, "status") && !strcmp(json_str(v, "status"), "ok"))
 			k->tune.correct++;
+		known_failure(k, v);
+	}
 }
 
 /* A Python value's text as the logs print it ('tl.float32', True, 64). */

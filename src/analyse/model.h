@@ -129,6 +129,28 @@ struct an_isa {
 	size_t nfindings;
 };
 
+/*
+ * How the kernel's loads and stores address memory, read from its source
+ * (parse/tl_addr.h). Counts are access sites, -1 when the source was not
+ * read; lines are the first such site's, -1 when there is none.
+ */
+struct an_addr {
+	long loads, stores;	/* tl.load / tl.store sites */
+	long divmod;		/* accesses whose offset is built with // or % */
+	long divmod_line;
+	long gathers;		/* loads through a loaded index */
+	long gather_elems;	/* ... with no stride-1 index term: one element per lane */
+	long gather_line;
+	long scatters;		/* plain stores through a loaded index */
+	long scatter_line;
+	long strided;		/* accesses whose index terms all have a stride other than 1 */
+	long strided_line;
+	long strided_stride;	/* that access's smallest stride, -2 symbolic */
+	long zero_stores;	/* stores of a constant zero */
+	char *zero_param;	/* the pointer argument they write, or NULL */
+	char *zero_consumer;	/* the next call the wrapper passes that buffer to, or NULL */
+};
+
 /* The best result `tko tune` recorded for the kernel. */
 struct an_tune {
 	char *file;		/* the tune.json read; NULL: no tuning */
@@ -141,6 +163,9 @@ struct an_tune {
 	long correct;		/* variants whose outputs matched */
 	long split_size;	/* the RSPLIT_SIZE the winner needs set in Inductor, -1: none */
 	int online_softmax_off;	/* 1: the winner is a two-pass softmax (Inductor's online_softmax off) */
+	char *failure;		/* the first variant that failed with a known signature
+				 * (tune/errsig.h): "<label>: <what it means>", or NULL */
+	int buffer_ops_failed;	/* a variant with AMDGCN_USE_BUFFER_OPS=1 failed that way */
 };
 
 /* A number a rule used. */
@@ -205,6 +230,7 @@ struct an_kernel {
 	char *bytes_basis;	/* inductor (Inductor's estimate) or footprint (what the arguments occupy) */
 	double inductor_bytes;	/* Inductor's kernel_num_gb x 1e9 */
 	double footprint_bytes;	/* bytes the captured arguments span */
+	double seed_bytes;	/* the seed skill's "Total tensor bytes": numel x element size, mutated args twice */
 	double gbps;		/* footprint rate: bytes / time_ms, 10^9 bytes per second */
 	double peak_fraction;	/* gbps / the run's measured peak */
 
@@ -223,6 +249,7 @@ struct an_kernel {
 	long src_multiple_of;	/* tl.multiple_of calls */
 	long src_max_contiguous;	/* tl.max_contiguous calls */
 	long src_dot;		/* tl.dot calls */
+	struct an_addr addr;	/* address patterns of its loads and stores */
 
 	struct an_isa isa;	/* the compiled binary's ISA (isa.file NULL: none) */
 	struct an_tune tune;	/* tko tune's result (tune.file NULL: none) */

@@ -12,6 +12,8 @@
 
 #include "analyse/reflect.h"
 #include "analyse/rules.h"
+#include "analyse/rules_addr.h"
+#include "analyse/rules_value.h"
 #include "util/buf.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -28,6 +30,9 @@ const struct rule_limits rule_limits_default = {
 	.low_occupancy = 2,
 	.few_configs = 1,
 	.tune_gain = 1.02,
+	.flat_spread = 0.05,
+	.far_fraction = 0.25,
+	.small_bytes = 1 << 20,
 };
 
 static void ev(struct rule_out *o, const char *key, double value)
@@ -298,18 +303,26 @@ static int r_narrow_access(const struct rule_ctx *c, const struct an_kernel *k,
 	return 1;
 }
 
+/*
+ * Buffer ops only for a memory-bound kernel not already near the peak, and
+ * never once tko tune saw them fail to compile on this stack: the brief's
+ * gfx938 stack failed to lower them, so the knob says to compile-probe first.
+ */
 static int r_no_buffer_ops(const struct rule_ctx *c, const struct an_kernel *k,
 			   struct rule_out *o)
 {
-	(void)c;
 	if (!k->isa.isa || strcmp(k->isa.isa, "amdgcn") || k->isa.global_ops <= 0 ||
-	    k->isa.buffer_ops != 0 || !k->nno_pointer_range)
+	    k->isa.buffer_ops != 0 || !k->nno_pointer_range || !memory_bound_kind(k) ||
+	    (!isnan(k->peak_fraction) && k->peak_fraction >= c->lim->near_peak) ||
+	    k->tune.buffer_ops_failed)
 		return 0;
-	why(o, "its AMDGCN uses %ld global and no buffer loads/stores, and %zu pointer arguments"
-	    " lack tt.pointer_range=32, which buffer ops need", k->isa.global_ops,
-	    k->nno_pointer_range);
-	knobs(o, "tt.pointer_range=32 on the pointer arguments with AMDGCN_USE_BUFFER_OPS=1"
-	      " (tko tune's ptr32 and bufops variants)");
+	why(o, "a memory-bound kernel whose AMDGCN uses %ld global and no buffer loads/stores, and"
+	    " %zu pointer arguments lack tt.pointer_range=32, which buffer ops need",
+	    k->isa.global_ops, k->nno_pointer_range);
+	knobs(o, "compile-probe buffer ops first (tko tune --compile-only on the target: its bufops"
+	      " variant shows whether this stack lowers them), then tt.pointer_range=32 on the"
+	      " pointer arguments with AMDGCN_USE_BUFFER_OPS=1 (tko tune's ptr32 and bufops"
+	      " variants)");
 	ev(o, "global_ops", (double)k->isa.global_ops);
 	ev(o, "buffer_ops", 0);
 	ev(o, "pointers_without_range", (double)k->nno_pointer_range);
@@ -349,7 +362,7 @@ static int r_few_configs(const struct rule_ctx *c, const struct an_kernel *k,
 			 struct rule_out *o)
 {
 	if (!has_share(k) || k->share < c->lim->hot_share || k->configs_timed < 0 ||
-	    k->configs_timed > c->lim->few_configs)
+	    k->configs_timed > c->lim->few_configs || rules_autotune_path_explains(k))
 		return 0;
 	why(o, "the autotuner timed %ld config%s (%s) for a kernel taking %.1f%% of the time",
 	    k->configs_timed, k->configs_timed == 1 ? "" : "s",
@@ -388,7 +401,10 @@ static int r_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rul
 /* The precedence order; rules.h says how a decision is made from it. */
 static const struct rule rules[] = {
 	{ "not_hot", "leave", r_not_hot, "under 2% of the measured kernel time" },
+	{ "zero_init", "rewrite", rule_zero_init,
+	  "it only writes zeros: move the initialisation into the consumer" },
 	{ "init_only", "leave", r_init_only, "the source only stores: it initialises memory" },
+	{ "small_copy", "leave", rule_small_copy, "a copy of under 1 MiB: launch-bound" },
 	{ "near_peak", "leave", r_near_peak, "footprint rate at 80% or more of the measured peak" },
 	{ "no_time", "measure", r_no_time, "no time measured: hot or not is unknown" },
 	{ "scalarised_gemm", "keep_off", r_scalarised_gemm,
@@ -397,14 +413,25 @@ static const struct rule rules[] = {
 	{ "tiny_launch", "rewrite", r_tiny_launch, "many launches under 10 us each" },
 	{ "shape_specialised", "rewrite", r_shape_specialised,
 	  "the same code compiled for several graphs or launched with several signatures" },
+	{ "element_gather", "rewrite", rule_element_gather,
+	  "loads through a loaded index, one element per lane" },
+	{ "scattered_store", "rewrite", rule_scattered_store, "plain stores through a loaded index" },
+	{ "strided_lanes", "rewrite", rule_strided_lanes, "accesses with no stride-1 index term" },
+	{ "flat_configs", "keep_off", rule_flat_configs,
+	  "configs within 5% of each other, all under 25% of the peak" },
 	{ "tuned", "tune", r_tuned, "tko tune found a faster correct variant" },
 	{ "online_softmax", "tune", r_online_softmax,
 	  "an online softmax over a looped row: two exps per element" },
+	{ "tune_failure", "tune", rule_tune_failure, "a tko tune variant failed with a known signature" },
 	{ "spills", "tune", r_spills, "registers spill to scratch / local memory" },
+	{ "divmod_offsets", "tune", rule_divmod_offsets,
+	  "offsets built with // or %, and narrow accesses in the ISA" },
 	{ "narrow_access", "tune", r_narrow_access, "under half the global accesses are 128-bit" },
 	{ "no_buffer_ops", "tune", r_no_buffer_ops, "AMD: global instead of buffer ops, pointer range missing" },
 	{ "low_occupancy", "tune", r_low_occupancy, "AMD: 2 or fewer waves per SIMD" },
 	{ "slow_memory", "tune", r_slow_memory, "a memory-bound kernel under 50% of the peak" },
+	{ "no_autotune", "tune", rule_no_autotune,
+	  "no sweep ran: a cache hit or a single config, Inductor's path first" },
 	{ "few_configs", "tune", r_few_configs, "a hot kernel the autotuner timed one config of" },
 	/* the fallback: tried only when no rule above fired */
 	{ "hot", "tune", r_hot, "a hot kernel nothing else explains" },
@@ -483,9 +510,9 @@ static char *all_knobs(const struct an_kernel *k)
 	return buf_detach(&b, NULL);
 }
 
-static char *action_for(const struct an_kernel *k, const struct an_fired *d)
+static char *core_action(const struct an_kernel *k, const struct an_fired *d, const char *at)
 {
-	char *at = where(k), *kn = all_knobs(k), *s;
+	char *kn = all_knobs(k), *s;
 
 	if (!strcmp(d->decision, "leave"))
 		s = xstrfmt("leave it alone: %s", d->why);
@@ -506,8 +533,20 @@ static char *action_for(const struct an_kernel *k, const struct an_fired *d)
 		s = xstrfmt("tune it: try %s first", *kn ? kn : "block sizes and num_warps");
 	else
 		s = xstrfmt("measure it first (see the gaps), then decide");
-	free(at);
 	free(kn);
+	return s;
+}
+
+/* The sentence saying what to do: the deciding rule's own, else its decision's. */
+static char *action_for(const struct an_kernel *k, const struct an_fired *d)
+{
+	char *at = where(k), *s = rules_addr_action(d, at);
+
+	if (!s)
+		s = rules_value_action(k, d, at);
+	if (!s)
+		s = core_action(k, d, at);
+	free(at);
 	return s;
 }
 

@@ -6,10 +6,14 @@
  * is recorded (struct an_fired: name, decision it argues for, a sentence
  * with its numbers, the numbers themselves). The decision is that of the
  * first rule in table order that fired, so the table order is the
- * precedence: leave it alone (not hot, only initialises memory, near the
- * peak) > keep TorchInductor off (a GEMM scalarised by fusion) > rewrite
- * the model code (atomics, tiny launches, shape specialisation) > tune
- * (knobs from every tune rule that fired, in order). A kernel without a
+ * precedence (docs/rules.md lists it): mostly leave it alone (not hot,
+ * only initialises memory, a small copy, near the peak; a zero-fill is
+ * told to move into its consumer) > keep TorchInductor off (a GEMM
+ * scalarised by fusion) > rewrite the model code (atomics, tiny launches,
+ * shape specialisation, gathers, scatters, strided lanes) > keep
+ * TorchInductor off (configs alike far below the peak) > tune (knobs from
+ * every tune rule that fired, in order). The rules from the brief's advice
+ * live in rules_addr.c and rules_value.c. A kernel without a
  * time cannot be called hot or cold, so it is decided "measure" (rule
  * no_time), with the other rules' findings still listed. A timed, hot
  * kernel where nothing fired is "tune" (rule hot).
@@ -36,6 +40,9 @@ struct rule_limits {
 	long low_occupancy;	/* AMD waves per SIMD at or below this is low */
 	long few_configs;	/* the autotuner timed at most this many configs */
 	double tune_gain;	/* a tko tune winner this much faster is worth applying */
+	double flat_spread;	/* timed configs within this fraction of each other are alike */
+	double far_fraction;	/* ... and under this fraction of the peak, far below it */
+	double small_bytes;	/* a copy of fewer bytes than this is small */
 };
 
 extern const struct rule_limits rule_limits_default;

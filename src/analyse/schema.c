@@ -141,6 +141,28 @@ static const struct rf_field isa_fields[] = {
 const struct rf_struct an_isa_desc = { "isa", sizeof(T), isa_fields };
 #undef T
 
+#define T struct an_addr
+static const struct rf_field addr_fields[] = {
+	RF_F(T, "loads", RF_LONG, loads),
+	RF_F(T, "stores", RF_LONG, stores),
+	RF_F(T, "divmod", RF_LONG, divmod),
+	RF_F(T, "divmod_line", RF_LONG, divmod_line),
+	RF_F(T, "gathers", RF_LONG, gathers),
+	RF_F(T, "gather_elems", RF_LONG, gather_elems),
+	RF_F(T, "gather_line", RF_LONG, gather_line),
+	RF_F(T, "scatters", RF_LONG, scatters),
+	RF_F(T, "scatter_line", RF_LONG, scatter_line),
+	RF_F(T, "strided", RF_LONG, strided),
+	RF_F(T, "strided_line", RF_LONG, strided_line),
+	RF_F(T, "strided_stride", RF_LONG, strided_stride),
+	RF_F(T, "zero_stores", RF_LONG, zero_stores),
+	RF_F(T, "zero_param", RF_STR, zero_param),
+	RF_F(T, "zero_consumer", RF_STR, zero_consumer),
+	RF_FEND,
+};
+static const struct rf_struct addr_desc = { "addr", sizeof(T), addr_fields };
+#undef T
+
 #define T struct an_tune
 static const struct rf_field tune_fields[] = {
 	RF_FX(T, "file", RF_STR, file, RF_NODIFF),
@@ -153,6 +175,8 @@ static const struct rf_field tune_fields[] = {
 	RF_F(T, "correct", RF_LONG, correct),
 	RF_F(T, "split_size", RF_LONG, split_size),
 	RF_F(T, "online_softmax_off", RF_BOOL, online_softmax_off),
+	RF_F(T, "failure", RF_STR, failure),
+	RF_F(T, "buffer_ops_failed", RF_BOOL, buffer_ops_failed),
 	RF_FEND,
 };
 static const struct rf_struct tune_desc = { "tune", sizeof(T), tune_fields };
@@ -221,6 +245,7 @@ static const struct rf_field kernel_fields[] = {
 	RF_FX(T, "bytes_basis", RF_STR, bytes_basis, RF_NODIFF),
 	RF_F(T, "inductor_bytes", RF_NUM, inductor_bytes),
 	RF_F(T, "footprint_bytes", RF_NUM, footprint_bytes),
+	RF_F(T, "seed_bytes", RF_NUM, seed_bytes),
 	RF_F(T, "footprint_gbps", RF_NUM, gbps),
 	RF_F(T, "peak_fraction", RF_NUM, peak_fraction),
 	RF_A(T, "args", args, nargs, &arg_desc),
@@ -235,6 +260,7 @@ static const struct rf_field kernel_fields[] = {
 	RF_F(T, "src_multiple_of", RF_LONG, src_multiple_of),
 	RF_F(T, "src_max_contiguous", RF_LONG, src_max_contiguous),
 	RF_F(T, "src_dot", RF_LONG, src_dot),
+	RF_S(T, "addr", addr, &addr_desc, 0),
 	RF_S(T, "isa", isa, &an_isa_desc, RF_OPTIONAL),
 	RF_S(T, "tune", tune, &tune_desc, RF_OPTIONAL),
 	RF_F(T, "decision", RF_STR, decision),

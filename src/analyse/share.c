@@ -61,6 +61,9 @@ static void set_bytes(struct an_kernel *k, double peak)
 	} else if (!isnan(k->footprint_bytes)) {
 		k->bytes = k->footprint_bytes;
 		k->bytes_basis = xstrdup("footprint");
+	} else if (!isnan(k->seed_bytes)) {
+		k->bytes = k->seed_bytes;
+		k->bytes_basis = xstrdup("seed_log");
 	}
 	if (!isnan(k->bytes) && k->time_ms > 0)
 		k->gbps = k->bytes / (k->time_ms * 1e-3) / 1e9;

@@ -97,6 +97,20 @@ static void print_gpus(const json_t *doc, struct table *t)
 	}
 }
 
+/* What tko has checked for each Hygon arch the GPUs report (src/live/envhcu.h). */
+static void print_hcu(const json_t *doc)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "hcu_targets"), i, t) {
+		printf("\n%s, Hygon %s%s:\n", json_str(t, "arch"), json_str(t, "name"),
+		       json_is_true(json_object_get(t, "triton_das")) ? "" : " (not a triton-das target)");
+		printf("    verified by tko: %s\n", or_dash(json_str(t, "verified")));
+		printf("    not verified: %s\n", or_dash(json_str(t, "not_verified")));
+	}
+}
+
 static void print_doc(const json_t *doc)
 {
 	struct table t = TABLE_INIT;
@@ -124,8 +138,11 @@ static void print_doc(const json_t *doc)
 		json_object_foreach((json_t *)json_object_get(doc, "env"), key, val)
 			printf("    %s=%s\n", key, json_string_value(val));
 	}
+	print_hcu(doc);
 	json_array_foreach(json_object_get(doc, "notes"), i, n)
 		printf("%snote: %s\n", i ? "" : "\n", json_string_value(n));
+	json_array_foreach(json_object_get(doc, "warnings"), i, n)
+		printf("%swarning: %s\n", i ? "" : "\n", json_string_value(n));
 }
 
 int cmd_env(int argc, const char **argv)

@@ -81,6 +81,13 @@ static const struct amd_op amd_ops[] = {
 	{ "ds_append", ISA_FAM_NONE, W_NONE, 0, 0 },
 	{ "ds_consume", ISA_FAM_NONE, W_NONE, 0, 0 },
 	{ "ds_gws_", ISA_FAM_NONE, W_NONE, 0, 0 },
+	/*
+	 * Hygon gfx946/gfx92a copies between LDS and the scale buffer of the
+	 * scaled v_mmac (ds_scale_copy_ds2buf / _buf2ds, named in Hygon's
+	 * TileLang sources; not in upstream LLVM): data movement, never an
+	 * atomic, and of no width tko can tell.
+	 */
+	{ "ds_scale_copy", ISA_FAM_NONE, W_NONE, ISA_OPF_DCU, 0 },
 	{ "ds_", ISA_FAM_LDS_ATOMIC, W_ATOMIC, ISA_OPF_ATOMIC, 0 },
 	/* matrix cores: CDNA v_mfma (also the old ..._32x32x8f16 spelling), DCU v_mmac */
 	{ "v_mfma_", ISA_FAM_MFMA, W_NONE, 0, 0 },
@@ -89,7 +96,18 @@ static const struct amd_op amd_ops[] = {
 	{ "v_wmma_", ISA_FAM_WMMA, W_NONE, 0, 0 },
 	{ "v_swmmac_", ISA_FAM_WMMA, W_NONE, 0, 0 },
 	{ "v_accvgpr_", ISA_FAM_ACC_MOVE, W_NONE, 0, 0 },
+	/* block-scaled conversions: gfx950 v_cvt_scalef32_*, gfx1250 v_cvt_scale_pk8_* */
+	{ "v_cvt_scalef32_", ISA_FAM_SCALED_CVT, W_NONE, 0, 0 },
+	{ "v_cvt_scale_", ISA_FAM_SCALED_CVT, W_NONE, 0, 0 },
+	/* gfx1250's tensor data mover: a described tile between global memory and LDS */
+	{ "tensor_load_to_lds", ISA_FAM_BULK_COPY, W_NONE, 0, 0 },
+	{ "tensor_store_from_lds", ISA_FAM_BULK_COPY, W_NONE, 0, 0 },
 	/* waits: gfx9 s_waitcnt, gfx10/11 s_waitcnt_<counter>, gfx12 s_wait_<counter> */
+	/*
+	 * Hygon gfx946/gfx92a's wait on its own counter (Hygon sources; not in
+	 * upstream LLVM): not an s_waitcnt, whose encoded immediate it lacks.
+	 */
+	{ "s_waitcnt_vbcnt", ISA_FAM_NONE, W_NONE, ISA_OPF_DCU, 0 },
 	{ "s_waitcnt_vscnt", ISA_FAM_WAITCNT, W_NONE, 0, C(ISA_C_VSCNT) },
 	{ "s_waitcnt_vmcnt", ISA_FAM_WAITCNT, W_NONE, 0, C(ISA_C_VMCNT) },
 	{ "s_waitcnt_lgkmcnt", ISA_FAM_WAITCNT, W_NONE, 0, C(ISA_C_LGKMCNT) },

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "isa/isa.h"
 #include "isa/tok.h"
@@ -25,7 +26,8 @@ static inline __attribute__((always_inline)) int amd_candidate(const char *m, si
 		       ((m[2] == 'm' && (m[3] == 'f' || m[3] == 'm')) ||
 			(m[2] == 'w' && m[3] == 'm') ||
 			(m[2] == 's' && (m[3] == 'm' || m[3] == 'w')) ||
-			(m[2] == 'a' && m[3] == 'c'));
+			(m[2] == 'a' && m[3] == 'c') ||
+			(m[2] == 'c' && n > 11 && !memcmp(m, "v_cvt_scale", 11)));
 	case 's':
 		if (m[1] == 'c')
 			return tok_prefix8(m, n, "scratch_", 8);
@@ -46,6 +48,8 @@ static inline __attribute__((always_inline)) int amd_candidate(const char *m, si
 		return m[1] == 's' && m[2] == '_';
 	case 'm':
 		return tok_prefix8(m, n, "matrix_", 7);
+	case 't':
+		return tok_prefix8(m, n, "tensor_", 7);
 	default:
 		return 0;
 	}

@@ -13,7 +13,9 @@
  * NumVgprs 65 and Occupancy 10, which a 768-register file with the GFX9
  * granule of 4 reproduces (768 / 68 = 11, capped at 10); gfx928's 512 is
  * taken from the same flags and not checked against a file. gfx926 has
- * no such flag: its occupancy is not computed. RDNA (gfx11/12) rows only
+ * no such flag: its occupancy is not computed. gfx948 is only a name in
+ * the brief's HCU table (triton-das does not list it): its row judges no
+ * VGPR budget. src/tune/arch.c lists the same HCUs. RDNA (gfx11/12) rows only
  * carry the wave size; their occupancy comes from the compiler.
  */
 #include <string.h>
@@ -36,6 +38,8 @@ static const struct isa_arch arches[] = {
 	{ "gfx936",  1, 64, 768,  768, 4, 10, 0, 65536 },
 	{ "gfx938",  1, 64, 768,  768, 4, 10, 0, 65536 },
 	{ "gfx946",  1, 64, 512,  512, 4, 10, 0, 131072 },
+	/* only the name is known (the brief's HCU table): wave64 and 64 KiB LDS assumed, no budget */
+	{ "gfx948",  1, 64,   0,    0, 4, 10, 0, 65536 },
 	{ "gfx1100", 0, 32,   0,    0, 0,  0, 0, 65536 },
 	{ "gfx1101", 0, 32,   0,    0, 0,  0, 0, 65536 },
 	{ "gfx1102", 0, 32,   0,    0, 0,  0, 0, 65536 },

@@ -45,7 +45,8 @@ const struct isa_family_info isa_families[ISA_FAM_NR] = {
 		"global memory straight into LDS: AMD buffer_load_* ... lds, "
 		"global_load_lds_*; PTX cp.async; SASS LDGSTS" },
 	[ISA_FAM_BULK_COPY] = { "bulk_copy", ISA_GROUP_MEMORY,
-		"tensor-memory copies: PTX cp.async.bulk*; SASS UTMALDG/UTMASTG/UBLKCP" },
+		"tensor-memory copies: AMD gfx1250 tensor_load_to_lds, tensor_store_from_lds; "
+		"PTX cp.async.bulk*; SASS UTMALDG/UTMASTG/UBLKCP" },
 	[ISA_FAM_GLOBAL_ATOMIC] = { "global_atomic", ISA_GROUP_ATOMIC,
 		"AMD global_atomic_*; PTX atom/red.global; SASS ATOMG/REDG" },
 	[ISA_FAM_BUFFER_ATOMIC] = { "buffer_atomic", ISA_GROUP_ATOMIC,
@@ -66,6 +67,9 @@ const struct isa_family_info isa_families[ISA_FAM_NR] = {
 		"PTX wgmma.mma_async, tcgen05.mma; SASS HGMMA/IGMMA/QGMMA" },
 	[ISA_FAM_ACC_MOVE] = { "acc_move", ISA_GROUP_MATRIX,
 		"AMD v_accvgpr_read/write/mov (AGPR traffic)" },
+	[ISA_FAM_SCALED_CVT] = { "scaled_cvt", ISA_GROUP_MATRIX,
+		"block-scaled low-precision conversions that feed scaled matrix ops: "
+		"AMD gfx950 v_cvt_scalef32_*, gfx1250 v_cvt_scale_*" },
 	[ISA_FAM_WAITCNT] = { "waitcnt", ISA_GROUP_SYNC,
 		"AMD s_waitcnt* (vmcnt, lgkmcnt, expcnt, vscnt), gfx12 s_wait_*" },
 	[ISA_FAM_ASYNC_WAIT] = { "async_wait", ISA_GROUP_SYNC,

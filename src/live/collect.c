@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "live/collect.h"
+#include "live/collect_logs.h"
+#include "live/collect_related.h"
 #include "live/outdir.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -379,6 +381,50 @@ static int copy_module(struct outdir *o, const char *module, struct buf *err)
 	return ret;
 }
 
+/* Copies each path of l into inductor/ with `role`, links skipped. */
+static int copy_into_inductor(struct outdir *o, const struct strlist *l, const char *role,
+			      struct buf *err)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < l->nr; i++) {
+		char *rel = xstrfmt("inductor/%s", path_base(l->v[i]));
+
+		if (outdir_is_link(l->v[i]))
+			outdir_skip(o, l->v[i], "a symbolic link");
+		else
+			ret = outdir_copy(o, l->v[i], rel, role, err);
+		free(rel);
+	}
+	return ret;
+}
+
+/* The wrapper modules launching the kernel and its .best_config records (collect_related.h). */
+static int copy_related(struct outdir *o, const struct collect *col,
+			const struct kernel_candidate *c, const struct strlist *dirs,
+			struct buf *err)
+{
+	struct strlist wrappers = STRLIST_INIT, best = STRLIST_INIT, hashes = STRLIST_INIT;
+	size_t i;
+	int ret;
+
+	if (!c->module)
+		return 0;
+	for (i = 0; i < dirs->nr; i++)
+		strlist_push(&hashes, path_base(dirs->v[i]));
+	ret = collect_wrappers(col->run, col->name, c->module, col->total == 1, &wrappers, err);
+	collect_best_configs(c->module, &hashes, &best);
+	if (!ret)
+		ret = copy_into_inductor(o, &wrappers, "wrapper_module", err);
+	if (!ret)
+		ret = copy_into_inductor(o, &best, "best_config", err);
+	collect_paths_release(&wrappers);
+	collect_paths_release(&best);
+	strlist_release(&hashes);
+	return ret;
+}
+
 int collect_write(const struct collect *col, size_t which, const char *out,
 		  json_t **manifest, struct buf *err)
 {
@@ -404,6 +450,11 @@ int collect_write(const struct collect *col, size_t which, const char *out,
 		ret = copy_tree(&o, dirs.v[i], prefix, NULL, err);
 		free(prefix);
 	}
+	if (!ret)
+		ret = copy_related(&o, col, c, &dirs, err);
+	if (!ret)
+		ret = collect_log_lines(&o, col->run, col->name, c->module, c->capture_dir,
+					col->total > 1, err);
 	if (!ret) {
 		*manifest = outdir_manifest(&o);
 		json_set_str(*manifest, "kernel", col->name);

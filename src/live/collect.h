@@ -8,7 +8,9 @@
  * sha256 of the module file, as the capture computes it) and the capture
  * directories RUN/capture/kernels/NAME-<hash8>/.
  *
- * Output, under OUT only: inductor/<module>.py and its .best_config,
+ * Output, under OUT only: inductor/<module>.py, the wrapper modules that
+ * launch it and its .best_config records (collect_related.h), its log
+ * lines as logs/<log's path in the RUN> (collect_logs.h),
  * triton/<cache hash>/<every file of that Triton cache entry> (.source,
  * .ttir, .ttgir, .llir, .ptx/.amdgcn, .cubin/.hsaco, .json, __grp__*.json),
  * capture/<the capture directory's files>, and collect.json listing them.

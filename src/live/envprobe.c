@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "live/envgpu.h"
+#include "live/envhcu.h"
 #include "live/envprobe.h"
 #include "live/pyenv.h"
 #include "parse/toolver.h"
@@ -23,18 +24,24 @@ static const struct tool_spec {
 	const char *name;
 	const char *arg;	/* the argument that prints a version, or NULL */
 	const char *hint;	/* what precedes the version on its line, or NULL */
+	const char *alt;	/* another argument to try when `arg` gives no version, or NULL */
 } tool_specs[] = {
-	{ "hipcc", "--version", "HIP version" },
-	{ "hipprof", "--version", NULL },
-	{ "dccobjdump", "--version", NULL },
-	{ "rocminfo", NULL, NULL },
-	{ "hy-smi", "--showdriverversion", "Driver Version" },
-	{ "rocm-smi", "--showdriverversion", "Driver version" },
-	{ "nvcc", "--version", "release" },
-	{ "ncu", "--version", "Version" },
-	{ "cuobjdump", "--version", "release" },
-	{ "nvdisasm", "--version", "release" },
-	{ "nvidia-smi", "--version", "DRIVER version" },
+	{ "hipcc", "--version", "HIP version", NULL },
+	{ "hipprof", "--version", NULL, "-h" },
+	{ "dccobjdump", "--version", NULL, NULL },
+	{ "rocminfo", NULL, NULL, NULL },
+	{ "hy-smi", "--showdriverversion", "Driver Version", NULL },
+	{ "rocm-smi", "--showdriverversion", "Driver version", NULL },
+	/* DTK's compiler, its AI compiler and profilers, as the brief's check_env probes them */
+	{ "dcc", "--version", "dcc version", NULL },
+	{ "aicc", "--version", NULL, NULL },
+	{ "xprof", "--help", NULL, NULL },
+	{ "xcompute", "--help", NULL, NULL },
+	{ "nvcc", "--version", "release", NULL },
+	{ "ncu", "--version", "Version", NULL },
+	{ "cuobjdump", "--version", "release", NULL },
+	{ "nvdisasm", "--version", "release", NULL },
+	{ "nvidia-smi", "--version", "DRIVER version", NULL },
 };
 
 /* Environment variables that change what Triton and Inductor generate or where they run. */
@@ -121,9 +128,17 @@ static json_t *tool_entry(const struct tool_spec *t, double timeout_s)
 	if (path && t->arg) {
 		const char *argv[] = { path, t->arg, NULL };
 		struct buf out = BUF_INIT;
+		int found;
 
 		env_run_tool(argv, timeout_s, &out);
-		if (!tool_version_parse(out.buf, out.len, t->hint, &v))
+		found = !tool_version_parse(out.buf, out.len, t->hint, &v);
+		if (!found && t->alt) {
+			argv[1] = t->alt;
+			buf_reset(&out);
+			env_run_tool(argv, timeout_s, &out);
+			found = !tool_version_parse(out.buf, out.len, t->hint, &v);
+		}
+		if (found)
 			json_set_str(o, "version", v.version);
 		if (v.line[0])
 			json_set_str(o, "version_line", v.line);
@@ -336,6 +351,7 @@ json_t *env_probe(const struct env_opts *o)
 	installs_section(doc);
 	json_set_new(doc, "tools", tools);
 	json_set_new(doc, "env", env_flags());
+	env_hcu(doc);
 	json_set_new(doc, "bandwidth", probe ? json_incref(json_object_get(probe, "bandwidth")) : NULL);
 	if (o->measure && !json_is_object(json_object_get(doc, "bandwidth")))
 		note(doc, "%s", "copy bandwidth not measured: it needs torch and a GPU");

@@ -198,6 +198,58 @@ int outdir_copy(struct outdir *o, const char *src, const char *rel, const char *
 	return ret;
 }
 
+/* Writes all of data[0..len) to fd. */
+static int write_block(int fd, const char *data, size_t len, const char *dst, struct buf *err)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t w = write(fd, data + done, len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			buf_addf(err, "cannot write '%s': %s", dst, strerror(errno));
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+int outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
+		 const char *role, const char *src, struct buf *err)
+{
+	char *dst;
+	int out, ret;
+
+	if (!outdir_rel_ok(rel)) {
+		buf_addf(err, "refusing to write '%s' outside '%s'", rel, o->root);
+		return -1;
+	}
+	if (make_parents(o, rel, err) < 0)
+		return -1;
+	dst = xstrfmt("%s/%s", o->root, rel);
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (out < 0) {
+		buf_addf(err, "cannot create '%s': %s", dst, strerror(errno));
+		free(dst);
+		return -1;
+	}
+	strlist_push(&o->made, dst);
+	ret = write_block(out, data, len, dst, err);
+	if (close(out) < 0 && !ret) {
+		buf_addf(err, "cannot write '%s': %s", dst, strerror(errno));
+		ret = -1;
+	}
+	if (!ret) {
+		json_array_append_new(o->files, json_pack("{s:s, s:s, s:I, s:s}", "path", rel,
+				      "from", outdir_from(o, src), "bytes", (json_int_t)len, "role", role));
+		o->bytes += (long long)len;
+	}
+	return ret;
+}
+
 void outdir_skip(struct outdir *o, const char *src, const char *why)
 {
 	json_array_append_new(o->skipped, json_pack("{s:s, s:s}", "from", outdir_from(o, src),

@@ -31,6 +31,12 @@ int outdir_open(struct outdir *o, const char *root, const char *from_base, struc
 /* Copies the regular file `src` to root/rel, recording it with `role`. */
 int outdir_copy(struct outdir *o, const char *src, const char *rel, const char *role,
 		struct buf *err);
+/*
+ * Writes data[0..len) to root/rel as a new file, recording it with `role`
+ * and `src` (the input it was made from) as its origin.
+ */
+int outdir_write(struct outdir *o, const char *rel, const char *data, size_t len,
+		 const char *role, const char *src, struct buf *err);
 /* Records an input left out, and why. */
 void outdir_skip(struct outdir *o, const char *src, const char *why);
 /* {"schema_version", "tool", "files", "skipped", "bytes"}: a new reference. */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "parse/autotune.h"
+#include "parse/autotune_launch.h"
 #include "parse/runpath.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -150,6 +151,7 @@ static void kernel_free(struct at_kernel *k)
 		tuning_free(k->tunings[i]);
 	free(k->tunings);
 	release_notes(k->errors, k->nerrors);
+	at_launch_free(k->launch);
 	free(k);
 }
 
@@ -287,6 +289,12 @@ struct at_kernel *at_kernel_next(struct autotune_set *s, const char *name,
 	return move_to(s, name, len, position(s, name, len, src.file) + 1, src);
 }
 
+struct at_kernel *at_kernel_instance(struct autotune_set *s, const char *name,
+				     size_t len, unsigned want, struct at_src src)
+{
+	return move_to(s, name, len, want ? want : 1, src);
+}
+
 struct at_kernel *at_kernel_latest(const struct autotune_set *s,
 				   const char *name, size_t len)
 {
@@ -364,6 +372,14 @@ struct at_tuning *at_tuning_add(struct at_kernel *k, enum at_method m,
 	ALLOC_GROW(k->tunings, k->ntunings + 1, k->tunings_alloc);
 	k->tunings[k->ntunings++] = t;
 	return t;
+}
+
+void at_tuning_remove(struct at_kernel *k, size_t i)
+{
+	tuning_free(k->tunings[i]);
+	memmove(&k->tunings[i], &k->tunings[i + 1],
+		(k->ntunings - i - 1) * sizeof(*k->tunings));
+	k->ntunings--;
 }
 
 void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,

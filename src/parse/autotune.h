@@ -114,6 +114,7 @@ enum at_method {
 const char *at_method_name(enum at_method m);
 
 struct at_kernel;
+struct at_launch;	/* autotune_launch.h */
 
 struct at_tuning {
 	struct at_kernel *kernel;	/* the kernel it tuned */
@@ -132,6 +133,7 @@ struct at_tuning {
 	char *cache_file;	/* the .best_config file read that records it, or NULL */
 	int complete;		/* 1 once the line closing the record was read */
 	struct at_src src;	/* the line that opened it */
+	struct at_src twin_src;	/* the same tuning as another input told it, merged in (autotune_twins.h) */
 };
 
 /* A problem a reader saw (an autotune error, an unknown config). */
@@ -164,6 +166,7 @@ struct at_kernel {
 	long launches;		/* launches counted by capture, -1 unknown */
 	struct at_src launches_src;
 	long launch_signatures;	/* distinct argument signatures launched (capture), -1 unknown */
+	struct at_launch *launch;	/* the arguments and estimates a log printed (seed log), or NULL */
 	struct at_note *errors;
 	size_t nerrors, errors_alloc;
 	unsigned codegen_file;	/* 1 + index of the input whose "Generating kernel code" named it, 0: none */
@@ -229,6 +232,9 @@ struct at_kernel *at_kernel_current(struct autotune_set *s, const char *name,
 				    size_t len, struct at_src src);
 struct at_kernel *at_kernel_next(struct autotune_set *s, const char *name,
 				 size_t len, struct at_src src);
+/* Moves input src.file to the want-th instance of `name` (from 1), creating it as needed. */
+struct at_kernel *at_kernel_instance(struct autotune_set *s, const char *name,
+				     size_t len, unsigned want, struct at_src src);
 /* The latest instance of `name` in the set, or NULL; no input state changes. */
 struct at_kernel *at_kernel_latest(const struct autotune_set *s,
 				   const char *name, size_t len);
@@ -252,6 +258,8 @@ int at_set_str(char **field, struct at_src *field_src, const char *v,
 
 struct at_tuning *at_tuning_add(struct at_kernel *k, enum at_method m,
 				struct at_src src);
+/* Removes and frees k's i-th tuning (the set's saved-to index must not name it). */
+void at_tuning_remove(struct at_kernel *k, size_t i);
 /* Records that t's result was saved to path[0..len) (a .best_config). */
 void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
 			const char *path, size_t len);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "parse/autotune_json.h"
+#include "parse/autotune_launch.h"
 #include "parse/tconfig.h"
 #include "report/jsonw.h"
 #include "util/mem.h"
@@ -141,6 +142,7 @@ static void tuning_write(struct jsonw *w, const struct autotune_set *s,
 	src_key(w, s, "tuning", t->src);
 	src_key(w, s, "best", t->best_src);
 	src_key(w, s, "elapsed_ms", t->elapsed_src);
+	src_key(w, s, "twin", t->twin_src);
 	jsonw_end(w);
 	jsonw_end(w);
 }
@@ -158,6 +160,61 @@ static void notes_write(struct jsonw *w, const struct autotune_set *s,
 		src_key(w, s, "from", n[i].src);
 		jsonw_end(w);
 	}
+	jsonw_end(w);
+}
+
+/* A printed list of integers as a JSON array (the reader checked it is one). */
+static void dims_key(struct jsonw *w, const char *key, const char *text)
+{
+	long d[64];
+	int n = text ? at_dims_parse(text, strlen(text), d, 64) : -1, i;
+
+	jsonw_key(w, key);
+	if (n < 0) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_array(w);
+	for (i = 0; i < n; i++)
+		jsonw_int(w, d[i]);
+	jsonw_end(w);
+}
+
+static void launch_write(struct jsonw *w, const struct autotune_set *s,
+			 const struct at_launch *l)
+{
+	size_t i;
+
+	jsonw_key(w, "launch");
+	if (!l) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object(w);
+	jsonw_key(w, "args");
+	jsonw_array(w);
+	for (i = 0; i < l->nargs; i++) {
+		jsonw_object(w);
+		str_key(w, "name", l->args[i].name);
+		dims_key(w, "shape", l->args[i].shape);
+		str_key(w, "dtype", l->args[i].dtype);
+		dims_key(w, "stride", l->args[i].stride);
+		str_key(w, "value", l->args[i].value);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+	real_key(w, "total_bytes", l->total_bytes);
+	real_key(w, "best_ms", l->best_ms);
+	real_key(w, "footprint_gbps", l->rate_gbps);
+	real_key(w, "peak_gbps", l->peak_gbps);
+	real_key(w, "peak_percent", l->peak_pct);
+	str_key(w, "inputs_saved", l->inputs_saved);
+	str_key(w, "run_standalone", l->run_standalone);
+	jsonw_key(w, "from");
+	jsonw_object(w);
+	src_key(w, s, "args", l->src);
+	src_key(w, s, "estimates", l->metrics_src);
+	jsonw_end(w);
 	jsonw_end(w);
 }
 
@@ -214,6 +271,7 @@ void at_kernel_write_json(struct jsonw *w, const struct autotune_set *s,
 	str_key(w, "chosen_by", best ? at_method_name(how) : NULL);
 	long_key(w, "launches", k->launches);
 	long_key(w, "launch_signatures", k->launch_signatures);
+	launch_write(w, s, k->launch);
 	notes_write(w, s, k->errors, k->nerrors);
 	kernel_from(w, s, k, best);
 	jsonw_end(w);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/autotune_twins.h"
 #include "parse/best_config.h"
 #include "parse/capture_events.h"
 #include "parse/logscan.h"
@@ -275,11 +276,16 @@ static int plan_paths(struct plan *p, const char *const *paths, size_t n,
 	return 0;
 }
 
-/* Facts no reader stated but a kernel's name implies (Inductor's naming). */
+/*
+ * What is left once every input is read: one tuning told by several
+ * inputs becomes one (autotune_twins.h), and the facts no reader stated
+ * but a kernel's name implies (Inductor's naming).
+ */
 static void finish(struct autotune_set *set)
 {
 	size_t i;
 
+	autotune_set_merge_twins(set);
 	for (i = 0; i < set->nr; i++) {
 		struct at_kernel *k = set->kernels[i];
 		const char *kind = at_kind_from_name(k->name);

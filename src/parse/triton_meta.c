@@ -403,6 +403,18 @@ static void finish_pointers(struct meta_kernel *k)
 	}
 }
 
+static void read_addr(struct meta_kernel *k, const struct pysrc *src,
+		      const struct pysrc_func *f, const struct tl_aliases *al, size_t line_base)
+{
+	const char **params = xcalloc(k->nargs + 1, sizeof(*params));
+	size_t i;
+
+	for (i = 0; i < k->nargs; i++)
+		params[i] = k->args[i].name;
+	tl_addr_scan(&k->addr, src, f, al, params, k->nargs, line_base);
+	free(params);
+}
+
 static struct meta_kernel *analyse(const struct pysrc *src, const struct pysrc_func *f,
 				   const struct tl_aliases *al, const char *path,
 				   size_t line_base, struct buf *err)
@@ -424,6 +436,7 @@ static struct meta_kernel *analyse(const struct pysrc *src, const struct pysrc_f
 	apply_hints(k);
 	read_device(k);
 	tl_uses_scan(k, src, f, al, line_base);
+	read_addr(k, src, f, al, line_base);
 	finish_pointers(k);
 	return k;
 }
@@ -519,6 +532,7 @@ void meta_kernel_free(struct meta_kernel *k)
 	free(k->name);
 	free(k->file);
 	json_decref(k->aten);
+	tl_addr_release(&k->addr);
 	free(k);
 }
 

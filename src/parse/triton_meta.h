@@ -16,7 +16,8 @@
  *   - the device (DeviceProperties: backend, arch, warp size, SM/CU count);
  *   - constexprs declared in the body (`R0_BLOCK: tl.constexpr = 1024`);
  *   - the uses of tl.load, store, atomic_*, assume, multiple_of, max_contiguous,
- *     where and dot with their lines, masks and pointer bases (tl_uses.h).
+ *     where and dot with their lines, masks and pointer bases (tl_uses.h);
+ *   - the address patterns of its loads and stores (tl_addr.h).
  * The decorator trees (struct pylit) stay attached, so callers reach any
  * other field through pylit_get(k->inductor_meta, "...").
  *
@@ -30,6 +31,7 @@
 #include <jansson.h>
 
 #include "parse/pylit.h"
+#include "parse/tl_addr.h"
 #include "util/buf.h"
 
 /* One hint on one argument, as Triton names it ("tt.divisibility", 16). */
@@ -109,6 +111,7 @@ struct meta_kernel {
 	struct meta_use *uses;	/* in source order */
 	size_t nuses;
 	json_t *aten;		/* ATen attribution from a wrapper module (meta.h), or NULL */
+	struct tl_addr addr;	/* the address patterns of its loads and stores (tl_addr.h) */
 };
 
 /* A growable list of kernels; the list owns them. */

@@ -25,6 +25,9 @@ struct wcall {
 	char *name;	/* the kernel's name, or "extern_kernels.mm" */
 	size_t line;	/* line of the call */
 	int library;	/* an extern_kernels call, not a Triton kernel */
+	char **args;	/* the arguments' text: positional first ("buf0", "1280000"), then keyword values */
+	size_t nargs;	/* all of them */
+	size_t npos;	/* the positional ones */
 };
 
 struct wcall_list {
@@ -42,5 +45,11 @@ size_t wrapper_calls_scan(struct wcall_list *out, const char *s, size_t n,
 			  const struct strmap *kernels);
 
 void wcall_list_release(struct wcall_list *l);
+
+/*
+ * The first call after l->v[i] whose arguments name `buf` as a whole
+ * word (a buffer passed on, or viewed with reinterpret_tensor), or NULL.
+ */
+const struct wcall *wcall_next_use(const struct wcall_list *l, size_t i, const char *buf);
 
 #endif

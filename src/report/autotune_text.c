@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/autotune_launch.h"
 #include "parse/tconfig.h"
 #include "report/autotune_text.h"
 #include "util/mem.h"
@@ -185,7 +186,11 @@ static void print_tuning(FILE *fp, const struct autotune_set *s,
 		fprintf(fp, ", %.3fx over its baseline", tu->speedup);
 	if (tu->num_choices >= 0)
 		fprintf(fp, ", %ld choices", tu->num_choices);
-	fprintf(fp, " (%s:%zu)\n", s->inputs[tu->src.file].path, tu->src.line);
+	fprintf(fp, " (%s:%zu", s->inputs[tu->src.file].path, tu->src.line);
+	if (tu->twin_src.fmt != AT_FMT_NONE)
+		fprintf(fp, "; also told by %s:%zu", s->inputs[tu->twin_src.file].path,
+			tu->twin_src.line);
+	fputs(")\n", fp);
 	if (tu->key)
 		fprintf(fp, "%skey: %s\n", md ? "\n" : "", tu->key);
 	if (md)
@@ -212,6 +217,53 @@ static void print_tuning(FILE *fp, const struct autotune_set *s,
 	table_release(&t);
 }
 
+/* One estimate of the capture's, "-" when it printed nan. */
+static void estimate(struct buf *b, const char *what, double v, const char *fmt_unit)
+{
+	buf_addf(b, "%s%s ", b->len ? ", " : "", what);
+	if (isnan(v))
+		buf_adds(b, "-");
+	else
+		buf_addf(b, fmt_unit, v);
+}
+
+/* The arguments and estimates a seed-skill log printed for the kernel. */
+static void print_launch(FILE *fp, const struct autotune_set *s,
+			 const struct at_launch *l, int md)
+{
+	struct table t = TABLE_INIT;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	fprintf(fp, "%sarguments (%s:%zu):\n%s", md ? "### " : "",
+		s->inputs[l->src.file].path, l->src.line, md ? "\n" : "");
+	table_columns(&t, "argument|shape|dtype|stride|value", "lllll");
+	for (i = 0; i < l->nargs; i++) {
+		const struct at_arg *a = &l->args[i];
+
+		table_row(&t);
+		table_cell(&t, "%s", a->name);
+		table_cell(&t, "%s", a->shape ? a->shape : "-");
+		table_cell(&t, "%s", a->dtype ? a->dtype : "-");
+		table_cell(&t, "%s", a->stride ? a->stride : "-");
+		table_cell(&t, "%s", a->value ? a->value : "-");
+	}
+	print_table(fp, &t, md);
+	table_release(&t);
+	estimate(&b, "tensor bytes", l->total_bytes / 1e6, "%.2f MB");
+	estimate(&b, "best", l->best_ms, "%.4f ms");
+	estimate(&b, "footprint rate", l->rate_gbps, "%.2f GB/s");
+	estimate(&b, "hardware peak (triton.testing.get_dram_gbps)", l->peak_gbps, "%.2f GB/s");
+	estimate(&b, "ratio (not HBM utilization)", l->peak_pct, "%.1f%%");
+	fprintf(fp, "%scapture's estimates: %s\n", md ? "\n" : "", b.buf);
+	if (l->inputs_saved)
+		fprintf(fp, "%sinputs saved: %s\n", md ? "- " : "", l->inputs_saved);
+	if (l->run_standalone)
+		fprintf(fp, "%srun standalone: %s\n", md ? "- " : "", l->run_standalone);
+	fputc('\n', fp);
+	buf_release(&b);
+}
+
 static void print_detail(FILE *fp, const struct autotune_set *s,
 			 const struct at_kernel *k, int md)
 {
@@ -233,6 +285,8 @@ static void print_detail(FILE *fp, const struct autotune_set *s,
 	for (i = 0; i < k->nerrors; i++)
 		fprintf(fp, "%snote: %s\n", bullet, k->errors[i].text);
 	fputc('\n', fp);
+	if (k->launch)
+		print_launch(fp, s, k->launch, md);
 	for (i = 0; i < k->ntunings; i++)
 		print_tuning(fp, s, k->tunings[i], i + 1, md);
 	free(id);

@@ -146,10 +146,16 @@ void rt_bytes(struct buf *b, const struct an_kernel *k, const struct an_run *r)
 			 "the captured arguments span ");
 		rt_mb(b, k->footprint_bytes);
 	}
+	if (isnan(k->inductor_bytes) && isnan(k->footprint_bytes) && !isnan(k->seed_bytes)) {
+		buf_adds(b, "the seed skill's autotune.log counts ");
+		rt_mb(b, k->seed_bytes);
+		buf_adds(b, " of tensor arguments (mutated ones twice)");
+	}
 	if (isnan(k->gbps))
 		return;
 	buf_addf(b, ". Footprint rate (%s bytes / time per launch, not measured DRAM traffic): ",
-		 !strcmp(k->bytes_basis, "inductor") ? "Inductor's" : "the arguments'");
+		 !strcmp(k->bytes_basis, "inductor") ? "Inductor's" :
+		 !strcmp(k->bytes_basis, "seed_log") ? "the seed log's" : "the arguments'");
 	rt_gbps(b, k->gbps);
 	buf_adds(b, " GB/s");
 	if (!isnan(k->peak_fraction)) {

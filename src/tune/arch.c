@@ -4,8 +4,10 @@
  * gfx950 (torch-triton-internals.md §5.1; anchors.md §11); NVIDIA's
  * opt-in maxima per block (sm_80 163 KiB, sm_86/89/120 99 KiB, sm_90 and
  * sm_100/103 227 KiB). AMD's stream pipeliner gains little past three
- * stages, hence the lower max_stages. Hygon arches (gfx926/928/936/938)
- * are unknown to upstream LLVM, so Triton 3.6 fails on them with
+ * stages, hence the lower max_stages. Hygon arches (gfx926/928/92a/936/
+ * 938/946/948, the same set as src/isa/arch.c's dcu rows; 128 KiB LDS on
+ * gfx946 per triton-das's configs, 64 KiB assumed for gfx948, which is
+ * only a name in the brief's table) are unknown to upstream LLVM, so Triton 3.6 fails on them with
  * "PassManager::run failed" (verified-facts.md): they need DTK and
  * triton-das.
  *
@@ -29,6 +31,9 @@ static const struct tune_arch arches[] = {
 	{ "gfx928", TUNE_HIP, 0, 64, 1024, 65536, 3, 1, 0 },
 	{ "gfx936", TUNE_HIP, 0, 64, 1024, 65536, 3, 1, 0 },
 	{ "gfx938", TUNE_HIP, 0, 64, 1024, 65536, 3, 1, 0 },
+	{ "gfx92a", TUNE_HIP, 0, 64, 1024, 65536, 3, 1, 0 },
+	{ "gfx946", TUNE_HIP, 0, 64, 1024, 131072, 3, 1, 0 },
+	{ "gfx948", TUNE_HIP, 0, 64, 1024, 65536, 3, 1, 0 },
 	{ "sm_80", TUNE_CUDA, 80, 32, 1024, 166912, 5, 0, 1 },
 	{ "sm_86", TUNE_CUDA, 86, 32, 1024, 101376, 4, 0, 1 },
 	{ "sm_89", TUNE_CUDA, 89, 32, 1024, 101376, 4, 0, 1 },

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tune/errsig.h"
 #include "tune/output.h"
 #include "tune/rewrite.h"
 #include "util/file.h"
@@ -133,6 +134,7 @@ static json_t *variant_json(const struct tune_sweep *s, const struct tune_varian
 			    const struct tune_result *r)
 {
 	json_t *j = json_object();
+	const struct tune_errsig *sig;
 	double b = base_ms(s);
 	char id[24];
 
@@ -145,6 +147,9 @@ static json_t *variant_json(const struct tune_sweep *s, const struct tune_varian
 	json_set_new(j, "env", env_json(v->src));
 	json_set_str(j, "status", tune_status_name(r->status));
 	json_set_new(j, "error", r->error ? json_string(r->error) : NULL);
+	sig = r->error ? tune_errsig_find(r->error, r->traceback) : NULL;
+	json_set_new(j, "error_signature", sig ? json_string(sig->id) : NULL);
+	json_set_new(j, "error_explained", sig ? json_string(sig->why) : NULL);
 	set_num(j, "time_ms", r->time_ms);
 	set_num(j, "inductor_ms", v->inductor_ms);
 	set_num(j, "speedup", b > 0 && tune_result_usable(r) ? b / r->time_ms : -1);
@@ -308,8 +313,13 @@ void tune_output_notes(const struct tune_sweep *s, struct buf *out)
 
 		if (!s->plan.v[i].done)
 			continue;
-		if (r->error)
+		if (r->error) {
+			const struct tune_errsig *sig = tune_errsig_find(r->error, r->traceback);
+
 			buf_addf(out, "v%03zu %s: %s\n", i, tune_status_name(r->status), r->error);
+			if (sig)
+				buf_addf(out, "     known failure: %s\n", sig->why);
+		}
 		else if (r->same_as)
 			buf_addf(out, "v%03zu compiled to the same ISA as %s (line info aside)%s\n",
 				 i, r->same_as, r->status == TUNE_ST_DUPLICATE ? ": not timed" : "");

@@ -9,7 +9,9 @@
 #
 #   awk -f isa-count.awk FILE | sort
 function counted(m) {
-	return m ~ /^(global_|buffer_|flat_|scratch_|s_load_|s_buffer_load_|s_store_|ds_|matrix_|v_mfma|v_smfmac|v_mmac|v_wmma|v_swmmac|v_accvgpr|s_waitcnt|s_wait_|s_barrier|s_dcache_)/
+	if (m ~ /^(ds_scale_copy|s_waitcnt_vbcnt)/)	# Hygon-only, in no family
+		return 0
+	return m ~ /^(global_|buffer_|flat_|scratch_|s_load_|s_buffer_load_|s_store_|ds_|matrix_|v_mfma|v_smfmac|v_mmac|v_wmma|v_swmmac|v_accvgpr|v_cvt_scale|tensor_(load_to|store_from)_lds|s_waitcnt|s_wait_|s_barrier|s_dcache_)/
 }
 {
 	line = $0

@@ -41,6 +41,8 @@ function width(s) {
 	else if (m ~ /^v_mmac_/) add("mmac", "-", n)
 	else if (m ~ /^v_(wmma|swmmac)_/) add("wmma", "-", n)
 	else if (m ~ /^v_accvgpr_/) add("acc_move", "-", n)
+	else if (m ~ /^v_cvt_scale/) add("scaled_cvt", "-", n)
+	else if (m ~ /^tensor_(load_to|store_from)_lds$/) add("bulk_copy", "-", n)
 	else if (m ~ /^s_barrier/) add("barrier", "-", n)
 	else if (m ~ /^s_wait/) add("waitcnt", "-", n)
 }

@@ -46,4 +46,23 @@ test_expect_success 'a base that fails to compile fails the command, with the ta
 	test "$(json_q t2.json ".kernels[0].variants[0].status")" = compile_error
 '
 
+# The brief's buffer-op failure text, raised here by a static_assert whose
+# message carries it (no stack at hand fails that way for real): tko tune
+# names the signature and explains it rather than only repeating it.
+test_expect_success 'a known failure signature is named and explained' '
+	sed "s/tl.static_assert(BLOCK <= 1024)/tl.static_assert(BLOCK <= 1024, \"LLVM Translation failed\")/" \
+		copy.py >known.py &&
+	grep -q "LLVM Translation failed" known.py &&
+	tko tune --compile-only --target gfx942 --no-source --max-variants 6 \
+		--signature "x_ptr=*fp16,o_ptr=*fp16,n=i32:16" --const BLOCK=1024 \
+		--json k.json known.py >table 2>err &&
+	json_q k.json "[.kernels[0].variants[] | select(.status == \"compile_error\") |
+		.error_signature] | unique == [\"llvm_translation_failed\"]" &&
+	json_q k.json "[.kernels[0].variants[] | select(.status == \"compiled\") | .error_signature] | unique == [null]" &&
+	json_q k.json ".kernels[0].variants[] | select(.status == \"compile_error\") | .error_explained |
+		test(\"AMDGCN_USE_BUFFER_OPS=1\")" >/dev/null &&
+	test "$(grep -c "known failure: LLVM could not translate" table)" -eq \
+		"$(json_q k.json "[.kernels[0].variants[] | select(.status == \"compile_error\")] | length")"
+'
+
 test_done

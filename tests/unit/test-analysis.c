@@ -243,9 +243,25 @@ static void test_rules_on_real_kernels(void **state)
 	assert_false(fired(k, "narrow_access"));	/* all 128-bit */
 	k = kernel(&corpus, "triton_tem_fused_mm_0");
 	assert_false(fired(k, "scalarised_gemm"));	/* wgmma present */
+	/* zeros_0 only stores zeros; the wrapper passes buf0 next to index_add (pu/cpuh55...py:215) */
 	k = kernel(&example, "triton_poi_fused_zeros_0");
 	assert_true(fired(k, "init_only"));
-	assert_string_equal(k->decision, "leave");
+	assert_string_equal(k->fired[0].rule, "zero_init");
+	assert_string_equal(k->decision, "rewrite");
+	assert_string_equal(k->addr.zero_consumer,
+			    "triton_poi_fused_index_add_zeros_1 (wrapper line 215, argument buf0)");
+	assert_non_null(strstr(k->action, "move the initialisation into its consumer"));
+	/* the embedding gradient's zero-fill, consumed by kernel 9 (l3/cl3rax...py:1211, 1214) */
+	k = kernel(&corpus, "triton_poi_fused_embedding_dense_backward_8");
+	assert_int_equal(k->addr.zero_stores, 1);
+	assert_string_equal(k->addr.zero_param, "out_ptr0");
+	assert_non_null(strstr(k->addr.zero_consumer, "_backward_view_9 (wrapper line 1214, argument buf17)"));
+	/* the embedding lookup gathers rows (r0_1 + 1024*tmp4 at 6p/c6phgw...py:46): no element gather */
+	k = kernel(&corpus, "triton_per_fused_embedding_native_layer_norm_0");
+	assert_int_equal(k->addr.gathers, 1);
+	assert_int_equal(k->addr.gather_elems, 0);
+	assert_int_equal(k->addr.gather_line, 46);
+	assert_false(fired(k, "element_gather"));
 	k = kernel(&example, "scale_add_kernel");	/* 90% of the copy rate in the replay */
 	assert_string_equal(k->fired[0].rule, "near_peak");
 }
@@ -347,6 +363,117 @@ static void test_rules_on_changed_kernels(void **state)
 	free_copy(k);
 }
 
+/* The rules written from the brief's advice, on copies of real kernels with one input changed. */
+static void test_rules_of_the_brief(void **state)
+{
+	struct an_kernel *k;
+	size_t i;
+
+	(void)state;
+	/* a small clone: nothing to tune */
+	k = copy_of(&corpus, "triton_poi_fused_relu_1");
+	for (i = 0; i < k->naten; i++)
+		free(k->aten[i]);
+	k->naten = 0;
+	an_add_str(&k->aten, &k->naten, "aten.clone");
+	k->bytes = 65536;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->fired[0].rule, "small_copy");
+	assert_string_equal(k->decision, "leave");
+	free_copy(k);
+	/*
+	 * relu_1 as the corpus has it: coordinate descent timed 5 configs from
+	 * 0.166592 to 0.16928 ms (log_profile.txt), 1.6% apart, at 2.4% of the
+	 * 4243 GB/s peak: tuning will not help
+	 */
+	k = copy_of(&corpus, "triton_poi_fused_relu_1");
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->fired[0].rule, "flat_configs");
+	assert_string_equal(k->decision, "keep_off");
+	assert_non_null(strstr(k->action, "torch._dynamo.disable"));
+	assert_non_null(strstr(k->action, "tko does not run this A/B yet"));
+	/* the same configs 20% apart are no longer alike */
+	for (i = 0; i < k->nconfigs; i++)
+		if (!strcmp(k->configs[i].method, "coordinate_descent"))
+			k->configs[i].time_ms = 0.16 * (1 + 0.05 * (double)i);
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_false(fired(k, "flat_configs"));
+	free_copy(k);
+	/*
+	 * a hot single-config kernel: Inductor's path before a sweep, and no
+	 * few_configs sweep (no peak, so relu_1's alike configs, below, are no reason)
+	 */
+	k = copy_of(&corpus, "triton_poi_fused_relu_1");
+	k->peak_fraction = NAN;
+	free(k->chosen_by);
+	k->chosen_by = xstrdup("single_config");
+	k->configs_timed = 0;
+	k->share = 0.3;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_true(fired(k, "no_autotune"));
+	assert_false(fired(k, "few_configs"));
+	free(k->chosen_by);
+	k->chosen_by = xstrdup("cache_hit");
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_non_null(strstr(k->action, "TORCHINDUCTOR_CACHE_DIR"));
+	free_copy(k);
+	/* buffer ops: not advised once tko tune saw them fail to lower */
+	k = copy_of(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
+	free(k->isa.isa);
+	k->isa.isa = xstrdup("amdgcn");
+	k->tune.file = xstrdup("tune.json");
+	k->tune.failure = xstrdup("bufops: LLVM could not translate ...");
+	k->tune.buffer_ops_failed = 1;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_true(fired(k, "tune_failure"));
+	assert_false(fired(k, "no_buffer_ops"));
+	assert_non_null(strstr(k->action, "keep AMDGCN_USE_BUFFER_OPS off"));
+	free_copy(k);
+	/* buffer ops: memory-bound kernels only (the mm template is not) */
+	k = copy_of(&corpus, "triton_tem_fused_mm_0");
+	free(k->isa.isa);
+	k->isa.isa = xstrdup("amdgcn");
+	k->isa.global_ops = 4;
+	k->isa.buffer_ops = 0;
+	if (!k->nno_pointer_range)
+		an_add_str(&k->no_pointer_range, &k->nno_pointer_range, "A");
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_false(fired(k, "no_buffer_ops"));
+	free_copy(k);
+	/* // and % offsets with mostly narrow accesses */
+	k = copy_of(&corpus, "triton_poi_fused_add_gelu_mul_view_1");
+	k->isa.mem_ops = 8;
+	k->isa.mem_wide = 1;
+	k->isa.vector_share = 0.125;
+	assert_int_equal(k->addr.divmod, 1);	/* x0 = xindex % 4096 (sk/cskdom...py) */
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_true(fired(k, "divmod_offsets"));
+	assert_true(fired(k, "narrow_access"));
+	free_copy(k);
+	/* an element gather, a scatter and strided lanes: rewrite, each with its own action */
+	k = copy_of(&corpus, "triton_poi_fused_relu_1");
+	k->share = 0.3;
+	k->addr.gathers = k->addr.gather_elems = 1;
+	k->addr.gather_line = 30;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->fired[0].rule, "element_gather");
+	assert_non_null(strstr(k->action, "gather whole contiguous rows"));
+	k->addr.gathers = k->addr.gather_elems = 0;
+	k->addr.scatters = 1;
+	k->addr.scatter_line = 31;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->fired[0].rule, "scattered_store");
+	k->addr.scatters = 0;
+	k->addr.strided = 2;
+	k->addr.strided_line = 32;
+	k->addr.strided_stride = 512;
+	rules_apply_kernel(&corpus, k, &rule_limits_default);
+	assert_string_equal(k->fired[0].rule, "strided_lanes");
+	assert_non_null(strstr(k->fired[0].why, "512 elements apart"));
+	assert_string_equal(k->decision, "rewrite");
+	free_copy(k);
+}
+
 static void test_json_round_trip(void **state)
 {
 	json_t *a = an_run_to_json(&example, "tko investigate"), *b;
@@ -388,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_example_replay),
 		cmocka_unit_test(test_rules_on_real_kernels),
 		cmocka_unit_test(test_rules_on_changed_kernels),
+		cmocka_unit_test(test_rules_of_the_brief),
 		cmocka_unit_test(test_json_round_trip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
