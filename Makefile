@@ -4,7 +4,7 @@
 #   make check        every test suite: C unit tests, CLI tests, Python tests
 #   make asan         the same suites against an ASan+UBSan build (build-asan/)
 #   make valgrind     unit and CLI tests under valgrind (memcheck, leaks are errors)
-#   make lint         shellcheck over the shell scripts
+#   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
 #   make fuzz-smoke   each fuzz target for a few seconds (bench/fuzz runs them for minutes)
 #
@@ -14,6 +14,7 @@
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PYTHON ?= .venv/bin/python
+CORPUS ?= $(CURDIR)/tests/corpus
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
        -Wpointer-arith -Wformat=2 -Wno-format-nonliteral
@@ -219,20 +220,20 @@ $(BUILD)/tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_SUPPORT) $(FUZZ_MAIN) $(B
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; \
-		CORPUS=$(CURDIR)/../shared/corpus TESTDATA=$(CURDIR)/tests/data $$t; \
+		CORPUS=$(CORPUS) TESTDATA=$(CURDIR)/tests/data $$t; \
 	done
 
 cli: $(TKO)
-	TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) \
 		prove -e /bin/sh tests/cli/t*.sh
 
 python: $(TKO)
 	@test -x $(PYTHON) || { echo "no $(PYTHON): run script/bootstrap first"; exit 1; }
-	TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) \
 		$(PYTHON) -m pytest -q tests/python
 
 fuzz-replay: $(FUZZ_BIN)
-	CORPUS=$(CURDIR)/../shared/corpus tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
+	CORPUS=$(CORPUS) tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
 
 check: unit cli fuzz-replay python
 
@@ -245,22 +246,23 @@ fuzz:
 fuzz-bin: $(FUZZ_BIN)
 
 fuzz-smoke: fuzz
-	CORPUS=$(CURDIR)/../shared/corpus bench/fuzz -t 5 -n
+	CORPUS=$(CORPUS) bench/fuzz -t 5 -n
 
 valgrind: $(TKO) $(UNIT_BIN) $(FUZZ_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== valgrind $$t"; \
-		CORPUS=$(CURDIR)/../shared/corpus TESTDATA=$(CURDIR)/tests/data \
+		CORPUS=$(CORPUS) TESTDATA=$(CURDIR)/tests/data \
 		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect $$t; \
 	done
-	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
+	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) \
 		prove -e /bin/sh tests/cli/t*.sh
-	FUZZ_VALGRIND=1 CORPUS=$(CURDIR)/../shared/corpus tests/fuzz/replay.sh \
+	FUZZ_VALGRIND=1 CORPUS=$(CORPUS) tests/fuzz/replay.sh \
 		$(BUILD)/tests/fuzz $(FUZZ_NAMES)
 
 lint:
-	shellcheck -s sh -x -e SC1091 tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz .ci/run
+	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz .ci/run
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
+	tests/lint-paths.sh
 
 clean:
 	rm -rf build build-asan build-fuzz
