@@ -3,7 +3,8 @@
 #   make              build build/tko
 #   make check        every test suite: C unit tests, CLI tests, Python tests
 #   make asan         the same suites against an ASan+UBSan build (build-asan/)
-#   make valgrind     unit and CLI tests under valgrind (memcheck, leaks are errors)
+#   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
+#                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
 #   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
 #   make fuzz-smoke   each fuzz target for a few seconds (bench/fuzz runs them for minutes)
@@ -217,6 +218,14 @@ $(BUILD)/tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_SUPPORT) $(FUZZ_MAIN) $(B
 	$(CC) $(ALL_CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(FUZZ_SUPPORT) $(FUZZ_MAIN) \
 		$(BUILD)/libtko.a $(LIBS)
 
+# Suites run scripts two at a time where they can (prove -j; script/test
+# also runs whole suites side by side).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PROVE = prove -j$(JOBS) -e /bin/sh
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+# tests/cli/valgrind.list says which CLI scripts run under valgrind, and why.
+VALGRIND_CLI = $(addprefix tests/cli/,$(shell sed -n 's/^\(t[0-9][^ ]*\.sh\).*/\1/p' tests/cli/valgrind.list))
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; \
@@ -224,8 +233,7 @@ unit: $(UNIT_BIN)
 	done
 
 cli: $(TKO)
-	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) \
-		prove -e /bin/sh tests/cli/t*.sh
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) $(PROVE) tests/cli/t*.sh
 
 python: $(TKO)
 	@test -x $(PYTHON) || { echo "no $(PYTHON): run script/bootstrap first"; exit 1; }
@@ -234,6 +242,9 @@ python: $(TKO)
 
 fuzz-replay: $(FUZZ_BIN)
 	CORPUS=$(CORPUS) tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
+
+# Everything the suites run, built.
+test-bin: $(TKO) $(UNIT_BIN) $(FUZZ_BIN)
 
 check: unit cli fuzz-replay python
 
@@ -248,25 +259,60 @@ fuzz-bin: $(FUZZ_BIN)
 fuzz-smoke: fuzz
 	CORPUS=$(CORPUS) bench/fuzz -t 5 -n
 
-valgrind: $(TKO) $(UNIT_BIN) $(FUZZ_BIN)
+# One target at a time: script/test runs it beside other suites.
+fuzz-smoke-run:
+	CORPUS=$(CORPUS) bench/fuzz -t 5 -j 1 -n
+
+valgrind: valgrind-unit valgrind-cli valgrind-fuzz
+
+valgrind-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== valgrind $$t"; \
-		CORPUS=$(CORPUS) TESTDATA=$(CURDIR)/tests/data \
-		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect $$t; \
+		CORPUS=$(CORPUS) TESTDATA=$(CURDIR)/tests/data $(VALGRIND) $$t; \
 	done
-	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) \
-		prove -e /bin/sh tests/cli/t*.sh
+
+valgrind-cli: $(TKO)
+	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) $(PROVE) $(VALGRIND_CLI)
+
+# Every CLI script under valgrind (about 10 minutes of CPU).
+valgrind-all: valgrind-unit valgrind-fuzz $(TKO)
+	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) $(PROVE) tests/cli/t*.sh
+
+valgrind-fuzz: $(FUZZ_BIN)
 	FUZZ_VALGRIND=1 CORPUS=$(CORPUS) tests/fuzz/replay.sh \
 		$(BUILD)/tests/fuzz $(FUZZ_NAMES)
 
+# script/test's suites, once build/, build-asan/ and build-fuzz/ are built:
+# independent, so `make -j2 -O suites` runs two at a time, longest first;
+# each reports its wall and CPU time. The Python suite runs once, against
+# the ASan build (it tests the Python package, and the tko it calls is
+# checked harder there).
+SUITES = valgrind-cli fuzz-smoke asan-cli cli asan-python valgrind-unit valgrind-fuzz \
+	asan-unit unit
+SUITE_valgrind-cli = valgrind-cli
+SUITE_fuzz-smoke = fuzz-smoke-run
+SUITE_asan-cli = SANITIZE=1 cli
+SUITE_cli = cli
+SUITE_asan-python = SANITIZE=1 python
+SUITE_valgrind-unit = valgrind-unit
+SUITE_valgrind-fuzz = valgrind-fuzz
+SUITE_asan-unit = SANITIZE=1 unit fuzz-replay
+SUITE_unit = unit fuzz-replay
+
+suites: $(SUITES:%=suite-%)
+
+suite-%:
+	@tests/timed.sh $* $(MAKE) --no-print-directory $(SUITE_$*)
+
 lint:
-	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz .ci/run
+	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke
+.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke \
+	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)
