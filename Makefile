@@ -3,8 +3,9 @@
 #   make              build build/tko
 #   make check        every test suite: C unit tests, CLI tests, Python tests
 #   make asan         the same suites against an ASan+UBSan build (build-asan/)
-#   make valgrind     unit and CLI tests under valgrind (memcheck, leaks are errors)
-#   make lint         shellcheck over the shell scripts
+#   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
+#                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
+#   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
 #   make fuzz-smoke   each fuzz target for a few seconds (bench/fuzz runs them for minutes)
 #
@@ -14,6 +15,7 @@
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 PYTHON ?= .venv/bin/python
+CORPUS ?= $(CURDIR)/tests/corpus
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
        -Wpointer-arith -Wformat=2 -Wno-format-nonliteral
@@ -242,23 +244,33 @@ $(BUILD)/tests/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_SUPPORT) $(FUZZ_MAIN) $(B
 	$(CC) $(ALL_CFLAGS) -MMD -MP $(LDFLAGS) -o $@ $< $(FUZZ_SUPPORT) $(FUZZ_MAIN) \
 		$(BUILD)/libtko.a $(LIBS)
 
+# Suites run scripts two at a time where they can (prove -j; script/test
+# also runs whole suites side by side).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PROVE = prove -j$(JOBS) -e /bin/sh
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+# tests/cli/valgrind.list says which CLI scripts run under valgrind, and why.
+VALGRIND_CLI = $(addprefix tests/cli/,$(shell sed -n 's/^\(t[0-9][^ ]*\.sh\).*/\1/p' tests/cli/valgrind.list))
+
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== $$t"; \
-		CORPUS=$(CURDIR)/../shared/corpus TESTDATA=$(CURDIR)/tests/data $$t; \
+		CORPUS=$(CORPUS) TESTDATA=$(CURDIR)/tests/data $$t; \
 	done
 
 cli: $(TKO)
-	TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
-		prove -e /bin/sh tests/cli/t*.sh
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) $(PROVE) tests/cli/t*.sh
 
 python: $(TKO)
 	@test -x $(PYTHON) || { echo "no $(PYTHON): run script/bootstrap first"; exit 1; }
-	TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) \
 		$(PYTHON) -m pytest -q tests/python
 
 fuzz-replay: $(FUZZ_BIN)
-	CORPUS=$(CURDIR)/../shared/corpus tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
+	CORPUS=$(CORPUS) tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
+
+# Everything the suites run, built.
+test-bin: $(TKO) $(UNIT_BIN) $(FUZZ_BIN)
 
 check: unit cli fuzz-replay python
 
@@ -271,26 +283,73 @@ fuzz:
 fuzz-bin: $(FUZZ_BIN)
 
 fuzz-smoke: fuzz
-	CORPUS=$(CURDIR)/../shared/corpus bench/fuzz -t 5 -n
+	CORPUS=$(CORPUS) bench/fuzz -t 5 -n
 
-valgrind: $(TKO) $(UNIT_BIN) $(FUZZ_BIN)
+# One target at a time: script/test runs it beside other suites.
+fuzz-smoke-run:
+	CORPUS=$(CORPUS) bench/fuzz -t 5 -j 1 -n
+
+valgrind: valgrind-unit valgrind-cli valgrind-fuzz
+
+valgrind-unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do \
 		echo "== valgrind $$t"; \
-		CORPUS=$(CURDIR)/../shared/corpus TESTDATA=$(CURDIR)/tests/data \
-		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect $$t; \
+		CORPUS=$(CORPUS) TESTDATA=$(CURDIR)/tests/data $(VALGRIND) $$t; \
 	done
-	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CURDIR)/../shared/corpus \
-		prove -e /bin/sh tests/cli/t*.sh
-	FUZZ_VALGRIND=1 CORPUS=$(CURDIR)/../shared/corpus tests/fuzz/replay.sh \
+
+valgrind-cli: $(TKO)
+	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) $(PROVE) $(VALGRIND_CLI)
+
+# Every CLI script under valgrind (about 10 minutes of CPU).
+valgrind-all: valgrind-unit valgrind-fuzz $(TKO)
+	TKO_VALGRIND=1 TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) $(PROVE) tests/cli/t*.sh
+
+valgrind-fuzz: $(FUZZ_BIN)
+	FUZZ_VALGRIND=1 CORPUS=$(CORPUS) tests/fuzz/replay.sh \
 		$(BUILD)/tests/fuzz $(FUZZ_NAMES)
 
+# script/test runs `make -j3 -O suites` on two cores: the three builds and
+# the suites side by side, each suite as soon as its build is done, the
+# long ones first, each printing its wall and CPU time (tests/timed.sh).
+# fuzz-smoke goes first: it is bound by its 5 s a target of wall time, not
+# by CPU, hence one job more than cores. The Python
+# suite runs once, against the ASan build: it tests the Python package, and
+# the tko it calls is checked harder there.
+SUITES = fuzz-smoke asan-cli valgrind-cli cli asan-python valgrind-unit valgrind-fuzz \
+	asan-unit unit lint
+SUITE_build = -s test-bin
+SUITE_build-asan = -s SANITIZE=1 test-bin
+SUITE_build-fuzz = -s fuzz
+SUITE_valgrind-cli = valgrind-cli
+SUITE_fuzz-smoke = fuzz-smoke-run
+SUITE_asan-cli = SANITIZE=1 cli
+SUITE_cli = cli
+SUITE_asan-python = SANITIZE=1 python
+SUITE_valgrind-unit = valgrind-unit
+SUITE_valgrind-fuzz = valgrind-fuzz
+SUITE_asan-unit = SANITIZE=1 unit fuzz-replay
+SUITE_unit = unit fuzz-replay
+SUITE_lint = -s lint
+
+suites: $(SUITES:%=suite-%)
+
+suite-valgrind-cli suite-cli suite-valgrind-unit suite-valgrind-fuzz suite-unit: suite-build
+suite-asan-cli suite-asan-python suite-asan-unit: suite-build-asan
+suite-fuzz-smoke: suite-build-fuzz
+
+suite-%:
+	@tests/timed.sh $* $(MAKE) --no-print-directory $(SUITE_$*)
+
 lint:
-	shellcheck -s sh -x -e SC1091 tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz .ci/run
+	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
+	tests/lint-paths.sh
 
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke
+.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke \
+	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
+# (not the suite-% targets: make applies no pattern rule to a phony target)
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)

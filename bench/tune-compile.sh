@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 TKO=${1:-build/tko}
 TKO_PYTHON=${TKO_PYTHON:-.venv/bin/python}
-CORPUS=${CORPUS:-../shared/corpus}
+CORPUS=${CORPUS:-tests/corpus}
 export TKO_PYTHON
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -41,7 +41,7 @@ static void list_commands(FILE *fp)
 {
 	const struct command *c;
 
-	fputs("usage: tko [-q] <command> [<args>]\n"
+	fputs("usage: tko [-q | -v] <command> [<args>]\n"
 	      "       tko help <command> | tko <command> --help\n"
 	      "       tko --version\n\n"
 	      "tko captures, inspects, replays and tunes the Triton kernels of a\n"
@@ -49,7 +49,8 @@ static void list_commands(FILE *fp)
 	      "commands:\n", fp);
 	for (c = commands; c->name; c++)
 		fprintf(fp, "    %-12s %s\n", c->name, c->help);
-	fputs("\n    -q, --quiet  no progress lines or notes\n", fp);
+	fputs("\n    -q, --quiet    no progress lines or notes\n"
+	      "    -v, --verbose  show the Inductor/Triton logging tko switches on (capture)\n", fp);
 }
 
 static const struct command *find_command(const char *name)
@@ -117,6 +118,8 @@ int main(int argc, const char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
 			msg_settings.quiet = 1;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			msg_settings.verbose = 1;
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("tko %s\n", TKO_VERSION);
 			return EXIT_OK;

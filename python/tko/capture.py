@@ -22,7 +22,9 @@ TKO_PROFILE_DIR is set.
 Environment: TKO_CAPTURE_DIR (RUN/capture, required), TKO_CAPTURE_KERNELS (a
 regular expression: only kernels whose name it matches get a snapshot and a
 directory; every kernel still gets its events), TKO_CAPTURE_MAX_BYTES (bytes
-of inputs one process may snapshot, default 16 GiB).
+of inputs one process may snapshot, default 16 GiB), TKO_LOG_FILE and
+TKO_LOG_ROUTE (which logging tko switched on goes to RUN/log only:
+tko.logroute).
 """
 
 import atexit
@@ -46,6 +48,17 @@ _TARGETS = {
     "triton.runtime.autotuner": ("tko.triton_hooks", "patch_autotuner"),
     "triton.runtime.jit": ("tko.triton_hooks", "patch_jit"),
 }
+
+# Modules whose import routes the logging tko switched on to RUN/log only
+# (tko.logroute); a module may be in both tables.
+_LOG_TARGETS = {
+    "torch._logging._internal": ("tko.logroute", "patch_torch_logging"),
+    "triton.runtime.autotuner": ("tko.logroute", "patch_autotuner_print"),
+}
+
+
+def _patchers(fullname):
+    return [t[fullname] for t in (_TARGETS, _LOG_TARGETS) if fullname in t]
 
 _SESSION = None
 _LOCAL = threading.local()
@@ -284,7 +297,7 @@ class _PostImportFinder(importlib.abc.MetaPathFinder):
     patch runs right after the module's own code."""
 
     def find_spec(self, fullname, path, target=None):
-        if fullname not in _TARGETS or getattr(_LOCAL, "finding", False):
+        if not _patchers(fullname) or getattr(_LOCAL, "finding", False):
             return None
         _LOCAL.finding = True
         spec = None
@@ -320,20 +333,20 @@ class _PatchingLoader(importlib.abc.Loader):
 
 
 def apply_patch(fullname, module):
-    """Runs the patch for a freshly imported target module, never raising."""
+    """Runs the patches for a freshly imported target module, never raising."""
     sess = _SESSION
     if sess is None:
         return
-    modname, fnname = _TARGETS[fullname]
-    sess.installing += 1
-    try:
-        patcher = getattr(__import__(modname, fromlist=[fnname]), fnname)
-        sess.hooks.extend(patcher(module, sess))
-    except Exception as e:
-        sess.error("install", e, message=f"cannot patch {fullname}: {e}")
-    finally:
-        sess.installing -= 1
-        sess.flush_pending()
+    for modname, fnname in _patchers(fullname):
+        sess.installing += 1
+        try:
+            patcher = getattr(__import__(modname, fromlist=[fnname]), fnname)
+            sess.hooks.extend(patcher(module, sess))
+        except Exception as e:
+            sess.error("install", e, message=f"cannot patch {fullname}: {e}")
+        finally:
+            sess.installing -= 1
+            sess.flush_pending()
 
 
 def install(capture_dir=None, regex=None, max_bytes=None, stderr=None):
@@ -357,7 +370,7 @@ def install(capture_dir=None, regex=None, max_bytes=None, stderr=None):
         sess.error("install", e, message=f"bad TKO_CAPTURE_KERNELS regex: {e}")
     _SESSION = sess
     for fullname, module in list(sys.modules.items()):
-        if fullname in _TARGETS and module is not None:
+        if _patchers(fullname) and module is not None:
             apply_patch(fullname, module)
     sys.meta_path.insert(0, _PostImportFinder())
     atexit.register(sess.end)

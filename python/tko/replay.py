@@ -67,6 +67,8 @@ def main(argv=None):
     parser.add_argument("--reps", type=int, default=0, help="timed repetitions per config (0: automatic)")
     parser.add_argument("--no-autotuner-method", action="store_true",
                         help="skip the timing done the autotuner's way")
+    parser.add_argument("--progress", metavar="FILE",
+                        help="keep 'DONE TOTAL KERNEL_DIR' in FILE for tko run's progress line")
     opts = parser.parse_args(argv)
     try:
         import torch
@@ -74,10 +76,26 @@ def main(argv=None):
         return _fail(opts, 3, f"no torch: {e}")
     if not torch.cuda.is_available():
         return _fail(opts, 3, "torch sees no GPU (torch.cuda.is_available() is False)")
-    kernels = [replay_dir(d, opts) for d in opts.kernel_dirs]
+    kernels = []
+    for d in opts.kernel_dirs:
+        note_progress(opts.progress, len(kernels), len(opts.kernel_dirs), d)
+        kernels.append(replay_dir(d, opts))
     doc = _document(kernels)
     write_json(doc, opts.json)
     return 1 if any(k.get("error") for k in kernels) else 0
+
+
+def note_progress(path, done, total, kernel_dir):
+    """Replaces FILE's one line; tko run reads it every second. Never raises."""
+    if not path:
+        return
+    tmp = f"{path}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(f"{done} {total} {os.path.basename(os.path.normpath(kernel_dir))}\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def _document(kernels, error=None):

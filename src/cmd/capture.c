@@ -9,6 +9,13 @@
  * command needs no import. The command's stdout and stderr are shown as
  * they come and also written to RUN/log/model.log.
  *
+ * The verbose logging tko switches on (TORCH_LOGS=+inductor, some 13,000
+ * lines for a training step, and TRITON_PRINT_AUTOTUNING) is what tko
+ * summarize reads, not what the user wants on the terminal: the hook
+ * appends it to RUN/log/model.log only (python/tko/logroute.py; torch's
+ * warnings still show). `tko -v capture` leaves it on the terminal too.
+ * While the command runs, a progress line counts the kernels captured.
+ *
  * Writes RUN/env.json before the command and RUN/tko-run.json after it.
  * Exits with the command's own exit status (128+N when a signal N ended
  * it, 127 when it could not be started); tko's own failures before the
@@ -35,6 +42,7 @@
 #include "util/opts.h"
 #include "util/spawn.h"
 #include "util/table.h"
+#include "util/walk.h"
 #include "version.h"
 #include "banned.h"
 
@@ -46,7 +54,10 @@ static const char *const usage[] = {
 	"Once the model is in its steady state (no kernel compiled or autotuned for a while,",
 	"the launch sequence repeating), a torch.profiler trace of a few steps goes to",
 	"RUN/profile/ (trace-<pid>.json.gz, window-<pid>.json): tko investigate and tko",
-	"profile read it. Exits with CMD's exit status.",
+	"profile read it.",
+	"The terminal shows CMD's own output; the Inductor/Triton logging tko switches on",
+	"goes to RUN/log/model.log only ('tko -v capture' shows it too).",
+	"Exits with CMD's exit status.",
 	NULL,
 };
 
@@ -58,9 +69,23 @@ static const char *const default_env[][2] = {
 	{ "PYTHONUNBUFFERED", "1" },
 };
 
+static double now_unix(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
 struct tee {
 	int log_fd;		/* RUN/log/model.log */
 	int log_failed;		/* a write to it failed (reported once, after) */
+	size_t lines;		/* newlines tko wrote to it (the rest came from the hook) */
+	const char *run;	/* for the progress line */
+	const char *cmd;
+	double start;
+	size_t kernels;		/* kernel directories at the last progress line */
+	int shown;		/* a progress line was printed */
 };
 
 static void write_all(int fd, const char *p, size_t n, int *failed)
@@ -80,12 +105,46 @@ static void write_all(int fd, const char *p, size_t n, int *failed)
 	}
 }
 
+static size_t count_lines(const char *p, size_t n)
+{
+	size_t lines = 0;
+	const char *e = p + n;
+
+	while ((p = memchr(p, '\n', (size_t)(e - p)))) {
+		lines++;
+		p++;
+	}
+	return lines;
+}
+
 static void tee_output(void *data, int stream, const char *p, size_t n)
 {
 	struct tee *t = data;
 
+	msg_progress_clear();
 	write_all(stream == 2 ? 2 : 1, p, n, NULL);
 	write_all(t->log_fd, p, n, &t->log_failed);
+	t->lines += count_lines(p, n);
+}
+
+/*
+ * Every second: how long the command has run and how many kernels the hook
+ * has captured. On a terminal the line is redrawn each time; in a log
+ * (TKO_PROGRESS=1) only when the count changes.
+ */
+static void capture_tick(void *data)
+{
+	struct tee *t = data;
+	struct strlist dirs = STRLIST_INIT;
+	size_t n = rundir_kernel_dirs(t->run, &dirs);
+
+	walk_release(&dirs);
+	if (!isatty(2) && t->shown && n == t->kernels)
+		return;
+	t->kernels = n;
+	t->shown = 1;
+	msg_progress("running %s: %.0f s, %zu kernel%s captured", t->cmd,
+		     now_unix() - t->start, n, n == 1 ? "" : "s");
 }
 
 /*
@@ -160,6 +219,30 @@ static void profile_env(struct capture_env *ce, const char *run, const struct pr
 	}
 }
 
+/*
+ * The logging tko switched on itself (not what the user set) goes to the
+ * log only, unless -v: TKO_LOG_ROUTE names it for python/tko/logroute.py.
+ */
+static void route_logs(struct capture_env *ce, const char *run)
+{
+	struct buf routes = BUF_INIT;
+	char *log;
+
+	if (msg_settings.verbose)
+		return;
+	if (!json_object_get(ce->kept, "TORCH_LOGS"))
+		buf_adds(&routes, "torch");
+	if (!json_object_get(ce->kept, "TRITON_PRINT_AUTOTUNING"))
+		buf_addf(&routes, "%striton", routes.len ? "," : "");
+	if (routes.len) {
+		log = xstrfmt("%s/log/model.log", run);
+		env_put(ce, "TKO_LOG_FILE", log);
+		env_put(ce, "TKO_LOG_ROUTE", routes.buf);
+		free(log);
+	}
+	buf_release(&routes);
+}
+
 static int build_env(struct capture_env *ce, const char *run, const char *pkg,
 		     const char *regex, const struct profile_opts *po)
 {
@@ -197,6 +280,7 @@ static int build_env(struct capture_env *ce, const char *run, const char *pkg,
 		else
 			env_put(ce, default_env[i][0], default_env[i][1]);
 	}
+	route_logs(ce, run);
 	strlist_push(&ce->add, NULL);
 	return 0;
 }
@@ -212,31 +296,41 @@ static void capture_env_release(struct capture_env *ce)
 	json_decref(ce->kept);
 }
 
-static double now_unix(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 struct run_result {
 	double start, end;	/* Unix times */
 	int status;		/* the command's exit status (128+signal) */
 	int not_found;		/* it could not be started */
 	char *log_error;	/* why the log is incomplete, or NULL */
+	long long hidden;	/* log lines the hook wrote (not shown), or -1 */
 };
+
+/* Newlines in the file at `path`, or -1 when it cannot be read. */
+static long long file_lines(const char *path)
+{
+	char tmp[65536];
+	long long lines = 0;
+	size_t n;
+	FILE *fp = fopen(path, "rb");
+
+	if (!fp)
+		return -1;
+	while ((n = fread(tmp, 1, sizeof(tmp), fp)) > 0)
+		lines += (long long)count_lines(tmp, n);
+	fclose(fp);
+	return lines;
+}
 
 static int run_command(const char *const *cmd, const char *run, struct capture_env *ce,
 		       struct run_result *r, struct buf *err)
 {
 	char *log = xstrfmt("%s/log/model.log", run);
-	struct tee t = { -1, 0 };
+	struct tee t = { -1, 0, 0, run, path_base(cmd[0]), 0, 0, 0 };
 	struct child c = CHILD_INIT;
 	struct sigaction saved[4];
 	int ret;
 
-	t.log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* O_APPEND: the hook appends the logging it routes here (logroute.py). */
+	t.log_fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
 	if (t.log_fd < 0) {
 		buf_addf(err, "cannot create '%s': %s", log, strerror(errno));
 		free(log);
@@ -247,11 +341,17 @@ static int run_command(const char *const *cmd, const char *run, struct capture_e
 	c.capture_out = c.capture_err = 1;
 	c.on_output = tee_output;
 	c.on_output_data = &t;
+	c.on_tick = capture_tick;
+	c.tick_s = 1;
 	hold_signals(1, saved);
-	r->start = now_unix();
+	r->start = t.start = now_unix();
 	ret = child_run(&c, err);
 	r->end = now_unix();
 	hold_signals(0, saved);
+	msg_progress_done();
+	r->hidden = json_object_get(ce->set, "TKO_LOG_ROUTE") ? file_lines(log) : -1;
+	if (r->hidden >= 0)
+		r->hidden = r->hidden > (long long)t.lines ? r->hidden - (long long)t.lines : 0;
 	r->status = c.exit_status;
 	r->not_found = c.not_found;
 	if (t.log_failed)
@@ -302,6 +402,7 @@ static json_t *manifest(const char *const *cmd, int ncmd, const char *run,
 	json_set_str(m, "kernels_regex", regex);
 	json_set_str(m, "log", "log/model.log");
 	json_set_str(m, "log_error", r->log_error);
+	json_set_new(m, "log_lines_not_shown", r->hidden >= 0 ? json_integer(r->hidden) : json_null());
 	json_set_new(m, "env_set", json_incref(ce->set));
 	json_set_new(m, "env_kept", json_incref(ce->kept));
 	json_set_new(m, "versions", versions_of(env));
@@ -325,6 +426,10 @@ static void print_summary(const json_t *m)
 	fputc('\n', stderr);
 	table_print(&t, stderr);
 	table_release(&t);
+	if (json_int(m, "log_lines_not_shown", 0) > 0)
+		fprintf(stderr, "%lld lines of Inductor/Triton logging are in %s/log/model.log only "
+			"('tko -v capture' shows them)\n", json_int(m, "log_lines_not_shown", 0),
+			json_str(m, "run_dir"));
 }
 
 struct capture_opts {
@@ -379,7 +484,7 @@ int cmd_capture(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct capture_env ce = { STRLIST_INIT, NULL, NULL, { NULL }, 0 };
-	struct run_result r = { 0, 0, 0, 0, NULL };
+	struct run_result r = { 0, 0, 0, 0, NULL, -1 };
 	struct buf err = BUF_INIT;
 	char *run = NULL, *pkg = NULL, *mpath;
 	json_t *env = NULL, *m;

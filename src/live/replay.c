@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "live/envprobe.h"
@@ -10,6 +11,7 @@
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
+#include "util/msg.h"
 #include "util/spawn.h"
 #include "banned.h"
 
@@ -240,17 +242,54 @@ static char *triton_cache_entry(const char *kernel_dir)
 	return dir;
 }
 
+struct replay_progress {
+	const char *path;	/* the file python/tko/replay.py keeps "DONE TOTAL DIR" in */
+	double start;
+	long shown;		/* DONE of the last line printed, -1 before */
+};
+
+static double wall_s(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* Every second: which kernel the replay is on and, from the mean so far, the time left. */
+static void replay_tick(void *data)
+{
+	struct replay_progress *p = data;
+	char line[512], name[256], eta[64];
+	long done, total;
+	double t = wall_s() - p->start;
+	FILE *fp = fopen(p->path, "r");
+
+	if (!fp)
+		return;
+	if (fgets(line, sizeof(line), fp) && sscanf(line, "%ld %ld %255s", &done, &total, name) == 3 &&
+	    done >= 0 && total > done && (isatty(2) || done != p->shown)) {
+		p->shown = done;
+		msg_progress("replaying kernel %ld of %ld (%s): %.0f s%s", done + 1, total, name, t,
+			     msg_eta(t, (double)done, (double)total, eta, sizeof(eta)));
+	}
+	fclose(fp);
+}
+
 static int run_child(const struct strlist *dirs, const struct replay_opts *o, const char *out,
 		     struct child *c, struct buf *err)
 {
 	char *pkg = pyenv_package_dir(err), *pypath, *cache, reps[32];
-	const char **argv = xcalloc(dirs->nr + 8, sizeof(*argv));
+	const char **argv = xcalloc(dirs->nr + 10, sizeof(*argv));
 	const char *env_add[3];
+	char *progress = xstrfmt("%s.progress", out);
+	struct replay_progress p = { progress, wall_s(), -1 };
 	size_t i, n = 0;
 	int ret;
 
 	if (!pkg) {
 		free(argv);
+		free(progress);
 		return -1;
 	}
 	pypath = pyenv_pythonpath_entry(pkg, NULL);
@@ -268,11 +307,25 @@ static int run_child(const struct strlist *dirs, const struct replay_opts *o, co
 	argv[n++] = out;
 	argv[n++] = "--reps";
 	argv[n++] = reps;
+	argv[n++] = "--progress";
+	argv[n++] = progress;
 	c->argv = argv;
 	c->env_add = env_add;
 	c->timeout_s = o->timeout_s;
 	c->null_in = 1;
+	c->on_tick = replay_tick;
+	c->on_output_data = &p;
+	c->tick_s = 1;
 	ret = child_run(c, err);
+	msg_progress_done();
+	unlink(progress);
+	{
+		char *tmp = xstrfmt("%s.tmp", progress);
+
+		unlink(tmp);
+		free(tmp);
+	}
+	free(progress);
 	free(argv);
 	free(pypath);
 	free(cache);

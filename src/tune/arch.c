@@ -1,14 +1,14 @@
 /*
  * The target table (see arch.h). Shared-memory sizes are what one block
  * may use: 64 KiB LDS on CDNA2/CDNA3 and the Hygon DCUs, 160 KiB on
- * gfx950 (torch-triton-internals.md §5.1; anchors.md §11); NVIDIA's
+ * gfx950 (docs/dcu.md sections 6 and 11); NVIDIA's
  * opt-in maxima per block (sm_80 163 KiB, sm_86/89/120 99 KiB, sm_90 and
  * sm_100/103 227 KiB). AMD's stream pipeliner gains little past three
  * stages, hence the lower max_stages. Hygon arches (gfx926/928/92a/936/
  * 938/946/948, the same set as src/isa/arch.c's dcu rows; 128 KiB LDS on
  * gfx946 per triton-das's configs, 64 KiB assumed for gfx948, which is
  * only a name in the brief's table) are unknown to upstream LLVM, so Triton 3.6 fails on them with
- * "PassManager::run failed" (verified-facts.md): they need DTK and
+ * "PassManager::run failed" (docs/dcu.md section 11): they need DTK and
  * triton-das.
  *
  * Why the GPU's arch comes from its compute capability or gcnArchName:

@@ -10,7 +10,7 @@
  * AMD; shared memory per arch (arch.c). A block larger than the next power
  * of two of its size hint only adds masked lanes, so it is not tried.
  * waves_per_eu 0 is the compiler's choice; DAS defaults it to 1 on DCU
- * (anchors.md §11), so 0..4 covers both. schedule_hint is only known to
+ * (docs/dcu.md section 11), so 0..4 covers both. schedule_hint is only known to
  * triton-das (gfx92x/93x).
  */
 #include <stdio.h>

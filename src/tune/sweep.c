@@ -528,9 +528,12 @@ void tune_sweep_run(struct tune_sweep *s)
 	while ((v = tune_plan_next(&s->plan))) {
 		struct tune_result *r;
 		double t0 = now_s();
+		char eta[64];
 
-		msg_progress("%s: variant %zu (%s) of %zu planned", s->k.name,
-			     v->index + 1, v->label, s->plan.nr);
+		msg_progress("%s: variant %zu (%s) of %zu planned: %.0f s%s", s->k.name,
+			     v->index + 1, v->label, s->plan.nr, t0 - start,
+			     msg_eta(t0 - start, (double)v->index, (double)s->plan.nr, eta,
+				     sizeof(eta)));
 		tune_variant_run(s, v);
 		r = tune_results_at(&s->res, v->index);
 		tune_plan_record(&s->plan, v->index, r->time_ms, tune_result_usable(r),

@@ -8,7 +8,7 @@
 #include "util/msg.h"
 #include "banned.h"
 
-struct msg_settings msg_settings = { "tko", 0, 0 };
+struct msg_settings msg_settings = { "tko", 0, 0, 0 };
 static int progress_open;
 
 void msg_setup(const char *command)
@@ -87,6 +87,32 @@ void msg_progress(const char *fmt, ...)
 		fputc('\n', stderr);
 	}
 	fflush(stderr);
+}
+
+void msg_progress_clear(void)
+{
+	if (progress_open) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		progress_open = 0;
+	}
+}
+
+const char *msg_eta(double elapsed, double done, double total, char *buf, size_t n)
+{
+	double left;
+
+	if (!n)
+		return "";
+	buf[0] = '\0';
+	if (done <= 0 || total <= done || elapsed <= 0)
+		return buf;
+	left = elapsed / done * (total - done);
+	if (left < 90)
+		snprintf(buf, n, ", about %.0f s left", left);
+	else
+		snprintf(buf, n, ", about %.0f min left", left / 60);
+	return buf;
 }
 
 void msg_progress_done(void)

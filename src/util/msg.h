@@ -13,10 +13,13 @@
 #ifndef TKO_MSG_H
 #define TKO_MSG_H
 
+#include <stddef.h>
+
 struct msg_settings {
 	const char *command;	/* the running command's name ("isa") */
 	int quiet;		/* no progress or notes */
 	int progress;		/* progress lines enabled (tty or TKO_PROGRESS) */
+	int verbose;		/* -v: show what would be left in logs (tko capture) */
 };
 
 extern struct msg_settings msg_settings;
@@ -33,5 +36,15 @@ void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Ends a run of progress lines. */
 void msg_progress_done(void);
+/*
+ * Erases an open progress line on a terminal (no newline), so that other
+ * output can be written where it stood; the next msg_progress redraws it.
+ */
+void msg_progress_clear(void);
+/*
+ * ", about 40 s left" for `done` of `total` steps in `elapsed` seconds (the
+ * mean so far times the steps left), or "" before the first step is done.
+ */
+const char *msg_eta(double elapsed, double done, double total, char *buf, size_t n);
 
 #endif

@@ -134,7 +134,7 @@ static void exec_child(struct child *c, int out[2], int errp[2], int status_pipe
 static void pump(struct child *c, pid_t pid, int outfd, int errfd)
 {
 	double deadline = c->timeout_s > 0 ? now_s() + c->timeout_s : 0;
-	double kill_at = 0;
+	double kill_at = 0, tick_at = c->on_tick && c->tick_s > 0 ? now_s() + c->tick_s : 0;
 	struct pollfd fds[2];
 
 	for (;;) {
@@ -148,10 +148,17 @@ static void pump(struct child *c, pid_t pid, int outfd, int errfd)
 			double left = (kill_at ? kill_at : deadline) - now_s();
 			timeout_ms = left > 0 ? (int)(left * 1000) + 1 : 0;
 		}
+		if (tick_at && nfds) {
+			double left = tick_at - now_s();
+			int ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+
+			if (timeout_ms < 0 || ms < timeout_ms)
+				timeout_ms = ms;
+		}
 		if (!nfds) {
-			if (!deadline)
+			if (!deadline && !tick_at)
 				return;
-			/* Nothing to read: wait for exit, but keep the deadline. */
+			/* Nothing to read: wait for exit, but keep the deadline and the ticks. */
 			for (;;) {
 				int st;
 				if (waitpid(pid, &st, WNOHANG) != 0) {
@@ -160,8 +167,12 @@ static void pump(struct child *c, pid_t pid, int outfd, int errfd)
 					c->exit_status |= 0x10000; /* reaped */
 					return;
 				}
-				if (now_s() >= (kill_at ? kill_at : deadline))
+				if (deadline && now_s() >= (kill_at ? kill_at : deadline))
 					break;
+				if (tick_at && now_s() >= tick_at) {
+					c->on_tick(c->on_output_data);
+					tick_at = now_s() + c->tick_s;
+				}
 				usleep(10000);
 			}
 		} else if (poll(fds, (nfds_t)nfds, timeout_ms) < 0 && errno != EINTR) {
@@ -187,6 +198,10 @@ static void pump(struct child *c, pid_t pid, int outfd, int errfd)
 				else
 					errfd = -1;
 			}
+		}
+		if (tick_at && now_s() >= tick_at) {
+			c->on_tick(c->on_output_data);
+			tick_at = now_s() + c->tick_s;
 		}
 		if (deadline && now_s() >= deadline && !kill_at) {
 			c->timed_out = 1;

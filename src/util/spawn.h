@@ -19,7 +19,9 @@
  *
  * With `on_output` set, what the child writes to a captured stream is
  * handed to it as it arrives (to show it live and log it, as tee does)
- * instead of being collected in `out` / `err`.
+ * instead of being collected in `out` / `err`. With `on_tick` set, it is
+ * called about every `tick_s` seconds while the child runs (for a progress
+ * line), with `on_output_data`.
  */
 #ifndef TKO_SPAWN_H
 #define TKO_SPAWN_H
@@ -42,10 +44,12 @@ struct child {
 	int not_found;			/* 1 when argv[0] could not be executed */
 	/* called with each chunk read from stream 1 or 2, or NULL */
 	void (*on_output)(void *data, int stream, const char *p, size_t n);
-	void *on_output_data;		/* passed to on_output */
+	void *on_output_data;		/* passed to on_output and on_tick */
+	void (*on_tick)(void *data);	/* called every tick_s seconds, or NULL */
+	double tick_s;
 };
 #define CHILD_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 0, BUF_INIT, BUF_INIT, 0, 0, 0, \
-		     NULL, NULL }
+		     NULL, NULL, NULL, 0 }
 
 /*
  * Runs the child to completion. Returns 0 when it ran (see exit_status,

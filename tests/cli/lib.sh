@@ -5,16 +5,16 @@
 # runs in a fresh scratch directory ($TRASH) that is removed at the end
 # unless TKO_TEST_KEEP=1. $TKO names the binary under test (an absolute
 # path); call it through the `tko` function, which adds valgrind when
-# TKO_VALGRIND=1. $CORPUS is ../shared/corpus.
+# TKO_VALGRIND=1. $CORPUS is tests/corpus (tests/corpus/SOURCES.md).
 #
 # Rules (from git's t/README): chain every step with &&; use test_must_fail
 # rather than `! tko`, because it fails on a crash; never pipe tko's
 # output, because a pipe hides its exit status.
 
 : "${TKO:?TKO must name the tko binary under test}"
-: "${CORPUS:=$(cd "$(dirname "$0")/../../../shared/corpus" 2>/dev/null && pwd)}"
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 SRC_ROOT=$(cd "$TESTS_DIR/../.." && pwd)
+: "${CORPUS:=$SRC_ROOT/tests/corpus}"
 export CORPUS TESTS_DIR SRC_ROOT
 
 # Crashes under the sanitizers must abort, so test_must_fail can tell them

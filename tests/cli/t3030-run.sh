@@ -24,6 +24,9 @@ test_expect_success_if python3 'setup a RUN with one kernel dir and a fake repla
 	    f.write("TRITON_CACHE_DIR=%s\nargv=%s\n" % (os.environ.get("TRITON_CACHE_DIR"), " ".join(argv)))
 	if mode == "sleep":
 	    time.sleep(60)
+	if mode == "progress":
+	    open(argv[argv.index("--progress") + 1], "w").write("1 3 k-0123abcd\n")
+	    time.sleep(2.5)
 	if mode == "notorch":
 	    print("tko run: no torch: No module named torch", file=sys.stderr)
 	    sys.exit(3)
@@ -75,9 +78,9 @@ test_expect_success_if python3 'times, footprint, GB/s and fraction of the measu
 test_expect_success_if python3 'the child gets the package, the RUN s Triton cache and the dirs' '
 	run=$(cd run && pwd) &&
 	test_grep "^TRITON_CACHE_DIR=$run/cache/triton$" child-env &&
-	test_grep "^argv=$KD --json .* --reps 0$" child-env &&
+	test_grep "^argv=$KD --json .* --reps 0 --progress .*\.progress$" child-env &&
 	TRITON_CACHE_DIR=/elsewhere tko run $KD --reps 7 >/dev/null &&
-	test_grep "^TRITON_CACHE_DIR=/elsewhere$" child-env && test_grep "reps 7$" child-env
+	test_grep "^TRITON_CACHE_DIR=/elsewhere$" child-env && test_grep "reps 7 --progress" child-env
 '
 
 test_expect_success_if python3 '--peak-gbps overrides env.json' '
@@ -175,6 +178,18 @@ test_expect_success_if python3 'a stored file that is not tko run output is repl
 	test_expect_code 1 tko run $KD >table 2>err &&
 	test_one_line_error err && test_grep "analysis" err && test "$(cat run/analysis)" = plain &&
 	rm run/analysis
+'
+
+test_expect_success_if python3 'progress: the kernel the replay is on, and the time left' '
+	FAKE_REPLAY=progress TKO_PROGRESS=1 tko run $KD --json out.json 2>err >/dev/null &&
+	test_grep "^tko run: replaying kernel 2 of 3 \(k-0123abcd\): [0-9]+ s, about [0-9]+ s left$" err &&
+	line=$(grep "replaying kernel" err | head -n 1) &&
+	t=$(echo "$line" | sed "s/.*): \([0-9]*\) s,.*/\1/") &&
+	left=$(echo "$line" | sed "s/.*about \([0-9]*\) s left/\1/") &&
+	echo "one of three kernels done in $t s: $left s left" &&
+	test $((left - 2 * t)) -ge -2 && test $((left - 2 * t)) -le 2 &&
+	test_line_count = 1 err &&
+	test ! -e "$(sed -n "s/.*--progress \([^ ]*\).*/\1/p" child-env)"
 '
 
 test_done

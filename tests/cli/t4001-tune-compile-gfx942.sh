@@ -2,7 +2,7 @@
 # tko tune --compile-only --target gfx942: every source variant compiles
 # with the installed Triton, and the ISA changes as the hint predicts:
 # tt.pointer_range=32 turns global loads and stores into buffer ops
-# (verified-facts.md), checked by grepping the AMDGCN Triton wrote, and
+# (as in corpus/amd-xcompile/add_scale_assume.pointer_range32.buf1.gfx942.amdgcn), checked by grepping the AMDGCN Triton wrote, and
 # Triton's own metadata shows the AMDGCN_USE_BUFFER_OPS each worker had.
 # Test bodies are single-quoted on purpose: test_expect_success evals them.
 # shellcheck disable=SC2016

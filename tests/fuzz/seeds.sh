@@ -5,14 +5,14 @@
 #
 # tests/fuzz/seeds/NAME.list names them, one entry a line ('#' starts a
 # comment): PATH [GLOB]. A PATH starting with "corpus:" is under $CORPUS
-# (../shared/corpus), others are under the source tree. A directory
+# (tests/corpus), others are under the source tree. A directory
 # stands for every file under it whose name matches GLOB (default: all).
 # Files under tests/fuzz/regressions/NAME/ (saved crashers) come last.
 # Exits non-zero when a listed path is missing, so a moved corpus file
 # cannot silently shrink the seed set.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-: "${CORPUS:=$root/../shared/corpus}"
+: "${CORPUS:=$root/tests/corpus}"
 name=$1
 list=$root/tests/fuzz/seeds/$name.list
 [ -f "$list" ] || { echo "seeds.sh: no seed list $list" >&2; exit 1; }

@@ -12,7 +12,7 @@ HERE = os.path.dirname(__file__)
 sys.path.insert(0, os.path.join(HERE, "..", "gpu"))
 import check  # noqa: E402
 
-CORPUS = os.environ.get("CORPUS", os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
+CORPUS = os.environ.get("CORPUS", os.path.join(HERE, "..", "corpus"))
 LOG = os.path.join(CORPUS, "h200-run1", "log_profile.txt")
 pytestmark = pytest.mark.skipif(not os.path.exists(LOG), reason="no corpus")
 

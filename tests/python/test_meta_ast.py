@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 TKO = os.environ["TKO"]
-CORPUS = Path(os.environ["CORPUS"])
+CORPUS = Path(os.environ.get("CORPUS", Path(__file__).resolve().parents[1] / "corpus"))
 INDUCTOR = CORPUS / "h200-run1" / "cache" / "inductor"
 AMD_COMPILE = CORPUS / "scripts" / "amd_compile.py"
 DATA = Path(__file__).resolve().parents[1] / "data" / "meta"

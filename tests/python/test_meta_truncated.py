@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 TKO = os.environ["TKO"]
-CORPUS = Path(os.environ["CORPUS"])
+CORPUS = Path(os.environ.get("CORPUS", Path(__file__).resolve().parents[1] / "corpus"))
 FILES = sorted((CORPUS / "h200-run1" / "cache" / "inductor").rglob("*.py"))[::4]
 
 

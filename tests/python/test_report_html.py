@@ -18,7 +18,7 @@ import subprocess
 
 import pytest
 
-CORPUS = pathlib.Path(os.environ.get("CORPUS", "../shared/corpus"))
+CORPUS = pathlib.Path(os.environ.get("CORPUS", pathlib.Path(__file__).resolve().parents[1] / "corpus"))
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TKO = os.environ.get("TKO", str(ROOT / "build" / "tko"))
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-CORPUS = pathlib.Path(os.environ.get("CORPUS", "../shared/corpus"))
+CORPUS = pathlib.Path(os.environ.get("CORPUS", pathlib.Path(__file__).resolve().parents[1] / "corpus"))
 RUN = CORPUS / "h200-run1"
 LOG = RUN / "log_profile.txt"
 

@@ -11,7 +11,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKER = os.path.join(ROOT, "python", "tko", "tune_worker.py")
-CORPUS = os.environ.get("CORPUS", os.path.join(ROOT, "..", "shared", "corpus"))
+CORPUS = os.environ.get("CORPUS", os.path.join(ROOT, "tests", "corpus"))
 IND = os.path.join(CORPUS, "h200-run1", "cache", "inductor")
 POI = os.path.join(IND, "sd", "csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py")
 MM = os.path.join(IND, "5p", "c5pfyn5b7apk7x4sgj4nll5brv476xd4hkjgcj2rji4fykrgxbqf.py")

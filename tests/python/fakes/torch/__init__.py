@@ -36,3 +36,9 @@ class cuda:  # noqa: N801 (torch.cuda, the namespace the memory budget is read f
     @staticmethod
     def is_available():
         return False
+
+
+# As torch/__init__.py does at import: TORCH_LOGS takes effect here.
+from . import _logging  # noqa: E402
+
+_logging._init_logs()
