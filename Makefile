@@ -42,6 +42,7 @@ endif
 
 UTIL_SRC = \
 	src/util/buf.c \
+	src/util/cleanup.c \
 	src/util/file.c \
 	src/util/jsonio.c \
 	src/util/lines.c \
@@ -52,6 +53,7 @@ UTIL_SRC = \
 	src/util/spawn.c \
 	src/util/strmap.c \
 	src/util/table.c \
+	src/util/textout.c \
 	src/util/walk.c
 
 ISA_SRC = \

@@ -7,6 +7,7 @@
 #include "live/envprobe.h"
 #include "live/pyenv.h"
 #include "live/replay.h"
+#include "util/cleanup.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -297,6 +298,7 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 		free(tmpdir);
 		return -1;
 	}
+	cleanup_add_path(tmpdir, 1);
 	out = path_join(tmpdir, "replay.json");
 	if (run_child(dirs, o, out, &c, err) < 0 || c.not_found) {
 		*status = REPLAY_NO_RUNTIME;
@@ -322,6 +324,7 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 	child_release(&c);
 	unlink(out);
 	rmdir(tmpdir);
+	cleanup_drop_path(tmpdir);
 	free(out);
 	free(tmpdir);
 	json_decref(captures);
