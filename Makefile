@@ -44,6 +44,7 @@ UTIL_SRC = \
 	src/util/buf.c \
 	src/util/cleanup.c \
 	src/util/file.c \
+	src/util/jcheck.c \
 	src/util/jsonio.c \
 	src/util/lines.c \
 	src/util/mem.c \
