@@ -23,7 +23,7 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* The captured command line, from tko-run.json's argv. */
+/* The captured command line, from tko-run.json's argv, each word quoted for the shell. */
 static char *command_line(const json_t *manifest)
 {
 	const json_t *argv = json_object_get(manifest, "argv"), *a;
@@ -32,9 +32,13 @@ static char *command_line(const json_t *manifest)
 
 	if (!json_is_array(argv) || !json_array_size(argv))
 		return NULL;
-	json_array_foreach(argv, i, a)
-		if (json_is_string(a))
-			buf_addf(&b, "%s%s", b.len ? " " : "", json_string_value(a));
+	json_array_foreach(argv, i, a) {
+		if (!json_is_string(a))
+			continue;
+		if (b.len)
+			buf_addch(&b, ' ');
+		buf_add_shell_word(&b, json_string_value(a));
+	}
 	return buf_detach(&b, NULL);
 }
 
