@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include "analyse/inputs.h"
+#include "live/replay.h"
 #include "parse/autotune_json.h"
 #include "parse/runpath.h"
 #include "parse/summarize.h"
+#include "tune/output.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -27,6 +29,17 @@
 char *inputs_path(const struct an_inputs *in, const char *rel)
 {
 	return path_join(in->run, rel);
+}
+
+char *inputs_part(struct an_inputs *in, const char *rel)
+{
+	struct buf why = BUF_INIT;
+	char *p = runpath_part(in->run, rel, &why);
+
+	if (why.len)
+		an_add_str(&in->notes, &in->nnotes, why.buf);
+	buf_release(&why);
+	return p;
 }
 
 char *inputs_relative(const struct an_inputs *in, const char *path)
@@ -71,14 +84,14 @@ static void progress(const struct an_inputs *in, const char *step)
 }
 
 /* A JSON file that may be absent; present but broken is an error. */
-static int load_optional(const struct an_inputs *in, const char *rel, json_t **out,
+static int load_optional(struct an_inputs *in, const char *rel, json_t **out,
 			 struct buf *err)
 {
-	char *p = inputs_path(in, rel);
+	char *p = inputs_part(in, rel);
 	int ret = 0;
 
 	*out = NULL;
-	if (is_file(p)) {
+	if (p && is_file(p)) {
 		*out = json_load_path(p, err);
 		ret = *out ? 0 : -1;
 	}
@@ -115,8 +128,8 @@ static void gather_capture_sources(struct an_inputs *in)
 		if (!k->kernel_dir || (k->source_local && strstr(k->source_local, "cache/inductor/")))
 			continue;
 		rel = path_join(k->kernel_dir, "kernel.py");
-		p = inputs_path(in, rel);
-		if (is_file(p))
+		p = inputs_part(in, rel);
+		if (p && is_file(p))
 			meta_scan_file(&in->meta, p, &err);
 		free(p);
 		free(rel);
@@ -145,10 +158,10 @@ static void index_modules(struct an_inputs *in)
 
 static void gather_meta(struct an_inputs *in, struct buf *err)
 {
-	char *cache = inputs_path(in, "cache/inductor");
+	char *cache = inputs_part(in, "cache/inductor");
 
 	progress(in, "reading kernel and wrapper modules");
-	if (is_dir(cache) && meta_scan_path(&in->meta, cache, err) < 0) {
+	if (cache && is_dir(cache) && meta_scan_path(&in->meta, cache, err) < 0) {
 		an_add_str(&in->notes, &in->nnotes, err->buf);
 		buf_reset(err);
 	}
@@ -185,14 +198,14 @@ static int asm_file(const char *path, int tools)
 static void gather_isa(struct an_inputs *in)
 {
 	struct isa_options o = ISA_OPTIONS_INIT;
-	char *cache = inputs_path(in, "cache/triton");
+	char *cache = inputs_part(in, "cache/triton");
 	struct strlist files = STRLIST_INIT;
 	struct buf err = BUF_INIT;
 	size_t i;
 
 	progress(in, "scanning the Triton cache's assembly");
 	o.no_tools = !in->opts->isa_tools;
-	if (is_dir(cache) && walk_files(cache, &files, &err) == 0) {
+	if (cache && is_dir(cache) && walk_files_in(cache, in->run, &files, &err) == 0) {
 		for (i = 0; i < files.nr; i++) {
 			if (!asm_file(files.v[i], in->opts->isa_tools))
 				continue;
@@ -230,10 +243,10 @@ static void add_tune(struct an_inputs *in, const char *path, json_t *doc)
 }
 
 /* capture/kernels/<dir>/tune/<target>/tune.json, the default place `tko tune` writes. */
-static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *err)
+static int gather_tunes_in(struct an_inputs *in, const char *kernel_dir, struct buf *err)
 {
-	char *tdir = path_join(kdir, "tune");
-	DIR *d = opendir(tdir);
+	char *rel = path_join(kernel_dir, "tune"), *tdir = inputs_part(in, rel);
+	DIR *d = tdir ? opendir(tdir) : NULL;
 	struct dirent *e;
 	int ret = 0;
 
@@ -243,10 +256,14 @@ static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *e
 
 		if (e->d_name[0] == '.')
 			continue;
-		sub = path_join(tdir, e->d_name);
-		p = path_join(sub, "tune.json");
-		if (is_file(p)) {
+		sub = xstrfmt("%s/%s/tune.json", rel, e->d_name);
+		p = inputs_part(in, sub);
+		if (p && is_file(p)) {
 			doc = json_load_path(p, err);
+			if (doc && tune_doc_check(doc, p, err) < 0) {
+				json_decref(doc);
+				doc = NULL;
+			}
 			if (doc)
 				add_tune(in, p, doc);
 			else
@@ -255,6 +272,7 @@ static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *e
 		free(p);
 		free(sub);
 	}
+	free(rel);
 	if (d)
 		closedir(d);
 	free(tdir);
@@ -270,16 +288,13 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	for (i = 0; i < in->at.nr && ret == 0; i++) {
 		const struct at_kernel *k = in->at.kernels[i];
 		int added;
-		char *kdir;
 
 		if (!k->kernel_dir)
 			continue;
 		strmap_put(&seen, k->kernel_dir, strlen(k->kernel_dir), &added);
 		if (!added)
 			continue;
-		kdir = inputs_path(in, k->kernel_dir);
-		ret = gather_tunes_in(in, kdir, err);
-		free(kdir);
+		ret = gather_tunes_in(in, k->kernel_dir, err);
 	}
 	strmap_release(&seen);
 	if (ret < 0)
@@ -287,6 +302,10 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	for (i = 0; i < in->opts->ntunes; i++) {
 		json_t *doc = json_load_path(in->opts->tunes[i], err);
 
+		if (doc && tune_doc_check(doc, in->opts->tunes[i], err) < 0) {
+			json_decref(doc);
+			doc = NULL;
+		}
 		if (!doc)
 			return -1;
 		add_tune(in, in->opts->tunes[i], doc);
@@ -314,22 +333,24 @@ static int gather_json(struct an_inputs *in, struct buf *err)
 		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
 		return -1;
 	}
+	if (in->replay && replay_doc_check(in->replay, in->replay_path, err) < 0)
+		return -1;
 	return gather_tunes(in, err);
 }
 
-static int write_doc(const char *dir, const char *name, int (*fn)(FILE *, void *),
-		     void *data, struct buf *err)
+/* Writes one document into the caller's set; it is published with the report, or not at all. */
+static int write_doc(struct atomic_set *set, const char *dir, const char *name,
+		     int (*fn)(FILE *, void *), void *data, struct buf *err)
 {
-	struct atomic_file af = ATOMIC_FILE_INIT;
 	char *p = path_join(dir, name);
-	int ret = atomic_open(&af, p, err);
+	FILE *fp = atomic_set_open(set, p, err);
+	int ret = 0;
 
-	if (ret == 0 && fn(af.fp, data) < 0) {
-		buf_addf(err, "cannot write '%s'", p);
-		atomic_abort(&af);
+	if (!fp) {
 		ret = -1;
-	} else if (ret == 0) {
-		ret = atomic_commit(&af, err);
+	} else if (fn(fp, data) < 0) {
+		buf_addf(err, "cannot write '%s'", p);
+		ret = -1;
 	}
 	free(p);
 	return ret;
@@ -357,13 +378,13 @@ static int write_isa(FILE *fp, void *data)
 static int write_raw(struct an_inputs *in, struct buf *err)
 {
 	const char *dir = in->opts->analysis_dir;
+	struct atomic_set *set = in->opts->outputs;
 
-	if (!dir)
+	if (!dir || !set)
 		return 0;
-	if (mkdir_p(dir, err) < 0 ||
-	    write_doc(dir, "summarize.json", write_summarize, &in->at, err) < 0 ||
-	    write_doc(dir, "meta.json", write_meta, &in->meta, err) < 0 ||
-	    write_doc(dir, "isa.json", write_isa, &in->isa, err) < 0)
+	if (write_doc(set, dir, "summarize.json", write_summarize, &in->at, err) < 0 ||
+	    write_doc(set, dir, "meta.json", write_meta, &in->meta, err) < 0 ||
+	    write_doc(set, dir, "isa.json", write_isa, &in->isa, err) < 0)
 		return -1;
 	return 0;
 }

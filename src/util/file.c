@@ -577,7 +577,8 @@ int write_file_atomic(const char *path, const void *data, size_t len,
 /* One output of a set: the file, or stdout's text held until the commit. */
 struct atomic_member {
 	struct atomic_file af;
-	char *held;		/* open_memstream buffer for "-" */
+	int to_stdout;		/* "-": af.fp is an open_memstream */
+	char *held;		/* its buffer, valid once the stream is closed */
 	size_t held_len;
 };
 
@@ -590,6 +591,7 @@ FILE *atomic_set_open(struct atomic_set *s, const char *path, struct buf *err)
 	memset(m, 0, sizeof(*m));
 	if (!strcmp(path, "-")) {
 		/* Standard output cannot be renamed into place: it is held, and written at the commit. */
+		m->to_stdout = 1;
 		m->af.fp = open_memstream(&m->held, &m->held_len);
 		if (!m->af.fp) {
 			buf_addf(err, "cannot hold standard output: %s", strerror(errno));
@@ -610,7 +612,10 @@ int atomic_set_mkdir(struct atomic_set *s, const char *base, const char *rel,
 
 static void release_member(struct atomic_member *m)
 {
-	if (m->held) {
+	if (m->to_stdout) {
+		if (m->af.fp)
+			fclose(m->af.fp);
+		m->af.fp = NULL;
 		free(m->held);
 		m->held = NULL;
 	} else {
@@ -622,11 +627,8 @@ void atomic_set_abort(struct atomic_set *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nr; i++) {
-		if (s->v[i].held && s->v[i].af.fp)
-			fclose(s->v[i].af.fp);
+	for (i = 0; i < s->nr; i++)
 		release_member(&s->v[i]);
-	}
 	for (i = s->ndirs; i-- > 0;) {
 		rmdir(s->dirs[i]);
 		free(s->dirs[i]);
@@ -643,10 +645,11 @@ static int close_all(struct atomic_set *s, struct buf *err)
 
 	for (i = 0; i < s->nr; i++) {
 		struct atomic_member *m = &s->v[i];
-		int failed = m->held ? fclose(m->af.fp) != 0 : atomic_close(&m->af, err) < 0;
+		int failed = m->to_stdout ? fclose(m->af.fp) != 0 : atomic_close(&m->af, err) < 0;
 
-		m->af.fp = NULL;
-		if (m->held && failed)
+		if (m->to_stdout)
+			m->af.fp = NULL;
+		if (m->to_stdout && failed)
 			buf_addf(err, "cannot hold standard output: %s", strerror(errno));
 		if (failed)
 			return -1;
@@ -664,10 +667,10 @@ int atomic_set_commit(struct atomic_set *s, struct buf *err)
 		return -1;
 	}
 	for (i = 0; i < s->nr && !ret; i++)
-		if (!s->v[i].held)
+		if (!s->v[i].to_stdout)
 			ret = atomic_rename(&s->v[i].af, err);
 	for (i = 0; i < s->nr && !ret; i++)
-		if (s->v[i].held && s->v[i].held_len &&
+		if (s->v[i].to_stdout && s->v[i].held_len &&
 		    fwrite(s->v[i].held, 1, s->v[i].held_len, stdout) != s->v[i].held_len) {
 			buf_addf(err, "cannot write to standard output: %s", strerror(errno));
 			ret = -1;
@@ -764,6 +767,29 @@ int mkdir_in(const char *base, const char *rel, char ***made, size_t *nmade,
 	}
 	free(p);
 	return ret;
+}
+
+int path_within(const char *root_real, const char *path)
+{
+	char *p = xstrdup(path), *real = NULL;
+	size_t n = strlen(root_real);
+	int in;
+
+	/* A path not there yet is judged by the nearest folder above it that is. */
+	while (!(real = realpath(p, NULL))) {
+		char *slash = strrchr(p, '/');
+
+		if (errno != ENOENT || !slash || slash == p)
+			break;
+		*slash = '\0';
+	}
+	if (!real && !strchr(path, '/') && errno == ENOENT)
+		real = realpath(".", NULL);
+	in = real && !strncmp(real, root_real, n) &&
+	     (real[n] == '/' || real[n] == '\0' || (n == 1 && root_real[0] == '/'));
+	free(real);
+	free(p);
+	return in;
 }
 
 char *path_join(const char *a, const char *b)

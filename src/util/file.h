@@ -162,6 +162,13 @@ int mkdir_p(const char *path, struct buf *err);
 int mkdir_in(const char *base, const char *rel, char ***made, size_t *nmade,
 	     struct buf *err);
 
+/*
+ * 1 when the real location of `path` (links followed; for a path not
+ * there yet, of the nearest folder above it) is `root_real` or below it.
+ * root_real must itself be a realpath().
+ */
+int path_within(const char *root_real, const char *path);
+
 /* Joins two path parts with one '/'; the caller frees the result. */
 char *path_join(const char *a, const char *b);
 /* The last component of `path` (a pointer into it). */
