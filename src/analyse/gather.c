@@ -11,6 +11,7 @@
  * written there as they are (analysis/summarize.json, meta.json, isa.json).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,13 +32,24 @@ char *inputs_path(const struct an_inputs *in, const char *rel)
 	return path_join(in->run, rel);
 }
 
+/* Adds a note to the run's unless it is there already (several readers refuse the same part). */
+static void note_once(struct an_inputs *in, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < in->nnotes; i++)
+		if (!strcmp(in->notes[i], text))
+			return;
+	an_add_str(&in->notes, &in->nnotes, text);
+}
+
 char *inputs_part(struct an_inputs *in, const char *rel)
 {
 	struct buf why = BUF_INIT;
 	char *p = runpath_part(in->run, rel, &why);
 
 	if (why.len)
-		an_add_str(&in->notes, &in->nnotes, why.buf);
+		note_once(in, why.buf);
 	buf_release(&why);
 	return p;
 }
@@ -109,6 +121,16 @@ static void gather_summarize(struct an_inputs *in)
 	in->have_at = summarize_paths(paths, 1, &in->at, &err) == 0;
 	if (!in->have_at)
 		an_add_str(&in->notes, &in->nnotes, err.buf);
+	/* A hostile RUN can name thousands: the first twenty say what happened. */
+	for (i = 0; i < in->at.nrefused && i < 20; i++)
+		note_once(in, in->at.refused[i].text);
+	if (in->at.nrefused > 20) {
+		char *more = xstrfmt("... and %zu more paths that lead out of the RUN, not read",
+				     in->at.nrefused - 20);
+
+		an_add_str(&in->notes, &in->nnotes, more);
+		free(more);
+	}
 	for (i = 0; i < in->at.ninputs; i++)
 		if (in->at.inputs[i].formats & (1u << AT_FMT_INDUCTOR_LOG))
 			in->logs++;
@@ -349,7 +371,7 @@ static int write_doc(struct atomic_set *set, const char *dir, const char *name,
 	if (!fp) {
 		ret = -1;
 	} else if (fn(fp, data) < 0) {
-		buf_addf(err, "cannot write '%s'", p);
+		buf_addf(err, "cannot write '%s': %s", p, strerror(errno));
 		ret = -1;
 	}
 	free(p);

@@ -171,6 +171,7 @@ void autotune_set_release(struct autotune_set *s)
 	free(s->device.torch);
 	free(s->device.triton);
 	release_notes(s->errors, s->nerrors);
+	release_notes(s->refused, s->nrefused);
 	strmap_each_ptr(&s->names, free);
 	strmap_release(&s->names);
 	strmap_release(&s->saved);

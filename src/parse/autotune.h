@@ -206,6 +206,8 @@ struct autotune_set {
 	struct at_device device;
 	struct at_note *errors;	/* problems not tied to a kernel */
 	size_t nerrors, errors_alloc;
+	struct at_note *refused;	/* paths the RUN named that lead out of it, not read */
+	size_t nrefused, refused_alloc;
 	struct strmap names;	/* kernel name -> its instances (struct at_name_slot) */
 	struct strmap saved;	/* last two parts of a saved_to path -> the latest such tuning */
 	struct strmap by_hash;	/* at_hash_key(name, source_hash) -> its instance */

@@ -87,8 +87,11 @@ static void set_kernel_dir(struct ev_ctx *c, struct at_kernel *k, json_t *ev)
 	}
 	note = xstrfmt("kernel_dir '%s' is not capture/kernels/<name> inside the RUN; not read", d);
 	/* Each event repeats it: say it once (comparing with the last note keeps this O(1)). */
-	if (!k->nerrors || strcmp(k->errors[k->nerrors - 1].text, note))
+	if (!k->nerrors || strcmp(k->errors[k->nerrors - 1].text, note)) {
 		at_note_add(&k->errors, &k->nerrors, &k->errors_alloc, note, strlen(note), c->src);
+		at_note_add(&c->set->refused, &c->set->nrefused, &c->set->refused_alloc, note,
+			    strlen(note), c->src);
+	}
 	free(note);
 }
 

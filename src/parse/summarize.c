@@ -272,6 +272,10 @@ static int read_item(struct autotune_set *set, const struct item *it,
 	int ret = 0;
 
 	if (it->kind == ITEM_REFUSED) {
+		struct at_src src = { file, 0, AT_FMT_NONE };
+
+		at_note_add(&set->refused, &set->nrefused, &set->refused_alloc, it->why,
+			    strlen(it->why), src);
 		buf_adds(&why, it->why);
 		return skip_or_fail(set, file, it, &why, err);
 	}

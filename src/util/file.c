@@ -374,17 +374,12 @@ int text_input_check(const char *path, const char *p, size_t len,
 	return 0;
 }
 
-/* The umask, read once (umask() can only be read by setting it). */
+/* The umask (umask() can only be read by setting it; tko has no threads to race with). */
 static mode_t current_umask(void)
 {
-	static int have;
-	static mode_t mask;
+	mode_t mask = umask(022);
 
-	if (!have) {
-		mask = umask(022);
-		umask(mask);
-		have = 1;
-	}
+	umask(mask);
 	return mask;
 }
 
