@@ -142,10 +142,11 @@ static int finish_stdout(int ret)
 		}
 		stdout = plain_stdout;
 	}
-	if (!failed)
+	/* A command that failed has said why in its one line already. */
+	if (!failed || ret)
 		return ret;
 	msg_error("cannot write to standard output: %s", strerror(e ? e : EIO));
-	return ret ? ret : EXIT_FAIL;
+	return EXIT_FAIL;
 }
 
 static int tko_main(int argc, const char **argv)

@@ -78,6 +78,13 @@ static void set_header(struct an_run *r, const char *run_dir, const struct an_in
 	r->isa_files = (long)in->isa.files_nr;
 	r->replays = in->replay ? 1 : 0;
 	r->tunes = (long)json_array_size(in->tunes);
+}
+
+/* What went wrong while reading, the evidence step's included. */
+static void copy_notes(struct an_run *r, const struct an_inputs *in)
+{
+	size_t i;
+
 	for (i = 0; i < in->nnotes; i++)
 		an_add_str(&r->notes, &r->nnotes, in->notes[i]);
 }
@@ -127,6 +134,7 @@ int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *ou
 	progress(o, "joining the evidence per kernel");
 	inputs_join(&in, out);
 	inputs_evidence(&in, out);
+	copy_notes(out, &in);
 	count_capture(out);
 	env_path = inputs_path(&in, "env.json");
 	share_compute(out, o->peak_gbps, env_path, in.env, in.replay);

@@ -46,12 +46,12 @@ static void list_candidates(const struct isa_result *res, const char *name,
 				continue;
 			if (++shown > 50)
 				continue;
-			fprintf(stderr, "  %s (%s, %s, %s)\n", k->name,
+			msg_detail("  %s (%s, %s, %s)", k->name,
 				isa_kind_name(res->files[i]->isa),
 				k->arch ? k->arch : "arch unknown", res->files[i]->path);
 		}
 	if (shown > 50)
-		fprintf(stderr, "  ... and %zu more\n", shown - 50);
+		msg_detail("  ... and %zu more", shown - 50);
 }
 
 static int select_kernel(struct isa_result *res, const char *name, const char *arch)

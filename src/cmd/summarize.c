@@ -48,12 +48,12 @@ static int no_match(const struct autotune_set *s, const char *name, size_t n)
 		if (n ? strcmp(k->name, name) : !strstr(k->name, name))
 			continue;
 		id = at_kernel_id(k);
-		fprintf(stderr, "  %s\n", id);
+		msg_detail("  %s", id);
 		free(id);
 		shown++;
 	}
 	if (!n && !shown)
-		fprintf(stderr, "(run 'tko summarize' without --kernel to list them)\n");
+		msg_detail("(run 'tko summarize' without --kernel to list them)");
 	return EXIT_NOMATCH;
 }
 

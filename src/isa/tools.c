@@ -361,11 +361,10 @@ static int dcc_text(const char *tool, const char *path,
 	size_t i;
 	int ret = -1;
 
-	if (abs && mkdtemp(dir)) {
+	if (abs && cleanup_mkdtemp(dir)) {
 		const char *argv[] = { tool, NULL, "--show-sass", "--show-resource-usage",
 				       NULL, NULL };
 
-		cleanup_add_path(dir, 1);
 		argv[1] = in = xstrfmt("--inputs=%s", abs);
 		argv[4] = outdir = xstrfmt("--output=%s", dir);
 		ret = run_tool(argv, dir, opts, text, NULL, &err);

@@ -337,14 +337,14 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 	struct child c = CHILD_INIT;
 
 	*doc = NULL;
-	if (load_captures(dirs, captures, err) < 0 || check_env(o, err) < 0 || !mkdtemp(tmpdir)) {
+	if (load_captures(dirs, captures, err) < 0 || check_env(o, err) < 0 ||
+	    !cleanup_mkdtemp(tmpdir)) {
 		if (!err->len)
 			buf_addf(err, "cannot create a temporary directory '%s'", tmpdir);
 		json_decref(captures);
 		free(tmpdir);
 		return -1;
 	}
-	cleanup_add_path(tmpdir, 1);
 	out = path_join(tmpdir, "replay.json");
 	if (run_child(dirs, o, out, &c, err) < 0 || c.not_found) {
 		*status = REPLAY_NO_RUNTIME;

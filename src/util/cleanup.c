@@ -61,6 +61,32 @@ void cleanup_add_path(const char *path, int is_dir)
 	unblock(&old);
 }
 
+int cleanup_mkstemp(char *template)
+{
+	sigset_t old;
+	int fd;
+
+	block(&old);
+	fd = mkstemp(template);
+	if (fd >= 0)
+		cleanup_add_path(template, 0);
+	unblock(&old);
+	return fd;
+}
+
+char *cleanup_mkdtemp(char *template)
+{
+	sigset_t old;
+	char *dir;
+
+	block(&old);
+	dir = mkdtemp(template);
+	if (dir)
+		cleanup_add_path(dir, 1);
+	unblock(&old);
+	return dir;
+}
+
 void cleanup_drop_path(const char *path)
 {
 	char *gone = NULL;

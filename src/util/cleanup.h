@@ -31,6 +31,13 @@ void cleanup_add_path(const char *path, int is_dir);
 void cleanup_drop_path(const char *path);
 
 /*
+ * mkstemp() and mkdtemp() with the result registered before a signal can
+ * be handled (between the two, a signal would leave it behind).
+ */
+int cleanup_mkstemp(char *template);
+char *cleanup_mkdtemp(char *template);
+
+/*
  * fork(), with the child registered before any signal can be handled:
  * own_group puts the child in a process group of its own (setpgid on both
  * sides, as a shell does). Returns what fork() returns. The caller drops

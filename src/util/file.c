@@ -464,14 +464,13 @@ static int open_output(struct atomic_file *af, const char *path, int raw, struct
 	dir = dir_of(path);
 	af->tmp = xstrfmt("%s/.tko-XXXXXX", dir);
 	free(dir);
-	fd = mkstemp(af->tmp);
+	fd = cleanup_mkstemp(af->tmp);
 	if (fd < 0) {
 		buf_addf(err, "cannot create '%s': %s", path, strerror(errno));
 		free(af->tmp);
 		af->tmp = NULL;
 		return -1;
 	}
-	cleanup_add_path(af->tmp, 0);
 	af->path = xstrdup(path);
 	if (fchmod(fd, mode) < 0 || !(af->fp = raw ? fdopen(fd, "w") : text_fdopen(fd))) {
 		buf_addf(err, "cannot open '%s': %s", af->tmp, strerror(errno));

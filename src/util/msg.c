@@ -82,6 +82,21 @@ void msg_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void msg_detail(const char *fmt, ...)
+{
+	struct buf raw = BUF_INIT, line = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&raw, fmt, ap);
+	va_end(ap);
+	text_escape(&line, raw.buf, raw.len, 0);
+	buf_addch(&line, '\n');
+	fwrite(line.buf, 1, line.len, stderr);
+	buf_release(&raw);
+	buf_release(&line);
+}
+
 void msg_progress(const char *fmt, ...)
 {
 	va_list ap;
