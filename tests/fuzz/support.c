@@ -2,6 +2,7 @@
  * Helpers the fuzz targets share (fuzz.h): a sink for writers, the common
  * tail of every summarize target, and a private scratch directory.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,14 +17,18 @@
 #include "util/buf.h"
 #include "util/mem.h"
 #include "util/opts.h"
+#include "util/textout.h"
 #include "util/walk.h"
 #include "banned.h"
 
 FILE *fuzz_sink(void)
 {
 	static FILE *sink;
+	int fd;
 
-	if (!sink && !(sink = fopen("/dev/null", "w")))
+	/* A text stream, as tko's own stdout and outputs are: the escaping is fuzzed too. */
+	if (!sink && ((fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0 ||
+		      !(sink = text_fdopen(fd))))
 		abort();
 	return sink;
 }
