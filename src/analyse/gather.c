@@ -22,6 +22,7 @@
 #include "parse/summarize.h"
 #include "tune/output.h"
 #include "util/file.h"
+#include "util/jcheck.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
@@ -335,10 +336,51 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	return 0;
 }
 
+#define OPT(key, type) { key, type, JC_NULL, NULL }
+/* What the analysis reads of env.json (share.c, analysis.c). */
+static const struct jc_field env_gpu_fields[] = {
+	OPT("name", JC_STR),
+	OPT("arch", JC_STR),
+	OPT("backend", JC_STR),
+	{ NULL, 0, 0, NULL },
+};
+static const struct jc_field env_bw_fields[] = {
+	OPT("copy_gbps", JC_RATE),
+	{ NULL, 0, 0, NULL },
+};
+static const struct jc_field env_fields[] = {
+	{ "gpus", JC_LIST, JC_NULL, env_gpu_fields },
+	{ "bandwidth", JC_OBJ, JC_NULL, env_bw_fields },
+	{ NULL, 0, 0, NULL },
+};
+/* ... and of tko-run.json (the command line, quoted for the report). */
+static const struct jc_field manifest_fields[] = {
+	OPT("argv", JC_STRS),
+	{ NULL, 0, 0, NULL },
+};
+#undef OPT
+
+/* A RUN's JSON file, absent or checked against the fields the analysis reads of it. */
+static int load_checked(struct an_inputs *in, const char *rel, const struct jc_field *fields,
+			json_t **out, struct buf *err)
+{
+	char *p;
+	int ret;
+
+	if (load_optional(in, rel, out, err) < 0)
+		return -1;
+	if (!*out)
+		return 0;
+	p = inputs_path(in, rel);
+	ret = jc_check(*out, fields, p, err);
+	free(p);
+	return ret;
+}
+
 static int gather_json(struct an_inputs *in, struct buf *err)
 {
-	if (load_optional(in, "env.json", &in->env, err) < 0 ||
-	    load_optional(in, "tko-run.json", &in->manifest, err) < 0)
+	if (load_checked(in, "env.json", env_fields, &in->env, err) < 0 ||
+	    load_checked(in, "tko-run.json", manifest_fields, &in->manifest, err) < 0)
 		return -1;
 	if (in->opts->replay) {
 		in->replay = json_load_path(in->opts->replay, err);

@@ -203,8 +203,8 @@ static const struct jc_field replay_config_fields[] = {
 	OPT("autotuner_method_ms", JC_TIME),
 	OPT("autotuner_method_no_cpu_copy_ms", JC_TIME),
 	OPT("autotuner_method_cpu_copy_args", JC_LIST),
-	OPT("footprint_gbps", JC_TIME),
-	OPT("footprint_fraction_of_peak", JC_TIME),
+	OPT("footprint_gbps", JC_RATE),
+	OPT("footprint_fraction_of_peak", JC_RATE),
 	OPT("outputs_match", JC_BOOL),
 	OPT("outputs_exact", JC_BOOL),
 	OPT("error", JC_STR),
@@ -221,7 +221,7 @@ static const struct jc_field replay_kernel_fields[] = {
 };
 
 static const struct jc_field replay_peak_fields[] = {
-	OPT("copy_gbps", JC_TIME),
+	OPT("copy_gbps", JC_RATE),
 	OPT("source", JC_STR),
 	{ NULL, 0, 0, NULL },
 };

@@ -232,7 +232,7 @@ static json_t *winner_json(const struct tune_sweep *s)
 static const struct jc_field winner_fields[] = {
 	OPT("label", JC_STR),
 	OPT("time_ms", JC_TIME),
-	OPT("speedup", JC_TIME),
+	OPT("speedup", JC_RATE),
 	OPT("inductor_settings", JC_OBJ),
 	{ NULL, 0, 0, NULL },
 };
@@ -240,7 +240,7 @@ static const struct jc_field winner_fields[] = {
 static const struct jc_field variant_fields[] = {
 	OPT("status", JC_STR),
 	OPT("time_ms", JC_TIME),
-	OPT("speedup", JC_TIME),
+	OPT("speedup", JC_RATE),
 	{ NULL, 0, 0, NULL },
 };
 

@@ -11,7 +11,7 @@ static const char *what(enum jc_type t)
 	static const char *const names[] = {
 		"a string", "a number", "a time (a number >= 0)", "a count (an integer >= 0)",
 		"true or false", "an object", "a list of objects", "a list of strings",
-		"an object of objects", "an object of counts",
+		"an object of objects", "an object of counts", "a rate (a number >= 0)",
 	};
 
 	return names[t];
@@ -28,6 +28,7 @@ static int type_ok(const json_t *v, enum jc_type t)
 	case JC_NUM:
 		return json_is_number(v);
 	case JC_TIME:
+	case JC_RATE:
 		return json_is_number(v) && isfinite(json_number_value(v)) &&
 		       json_number_value(v) >= 0;
 	case JC_COUNT:

@@ -36,6 +36,7 @@ enum jc_type {
 	JC_STRS,	/* a list of strings */
 	JC_MAP,		/* an object whose every value is an object checked against `sub` */
 	JC_COUNTS,	/* an object whose every value is a count or null */
+	JC_RATE,	/* a finite number >= 0 that is not a time (GB/s, a speedup, a fraction) */
 };
 
 #define JC_NEED 1	/* must be there */

@@ -81,7 +81,7 @@ test_expect_success 'a tko isa document with a null or negative field: one line,
 	test_grep "in.json.: kernels\[0\]\.resources: not an object of counts" err
 '
 
-test_expect_success 'a negative time in a replay or tune file is refused, naming the field' '
+test_expect_success 'a negative time or rate in a replay, tune or env file is refused, naming the field' '
 	jq ".kernels[0].configs[0].time_ms = -1" run/analysis/replay.json >neg.json &&
 	test_expect_code 1 tko -q investigate run --replay neg.json --out-dir o1 >/dev/null 2>err &&
 	test_one_line_error err &&
@@ -89,7 +89,10 @@ test_expect_success 'a negative time in a replay or tune file is refused, naming
 	echo "{\"schema_version\": 1, \"tool\": \"tko tune\", \"kernels\": [{\"kernel\": \"k\", \"winner\": {\"time_ms\": -1.5}}]}" >t.json &&
 	test_expect_code 1 tko -q investigate run --tune t.json --out-dir o2 >/dev/null 2>err &&
 	test_grep "t.json.: kernels\[0\]\.winner\.time_ms: not a time" err &&
-	test ! -e o1/report && test ! -e o2/report
+	test ! -e o1/report && test ! -e o2/report &&
+	cp -R run run3 && jq ".bandwidth.copy_gbps = -5" run/env.json >run3/env.json &&
+	test_expect_code 1 tko -q investigate run3 >/dev/null 2>err &&
+	test_grep "run3/env.json.: bandwidth\.copy_gbps: not a rate \(a number >= 0\)" err
 '
 
 test_expect_success '/dev/zero to isa, summarize, diff and report: refused at once' '
