@@ -43,7 +43,7 @@ interrupt() {
 	{ TKO_PYTHON=$TRASH/hangpy setsid env --default-signal=INT "$TKO" run \
 		run/capture/kernels/k-0123abcd >out 2>err & } &&
 	pid=$! && i=0 &&
-	while ! test -s child && test $i -lt 100; do sleep 0.1; i=$((i + 1)); done &&
+	while ! test -s child && test "$i" -lt 100; do sleep 0.1; i=$((i + 1)); done &&
 	test -s child &&
 	if test "$2" = group; then kill -"$1" -"$pid"; else kill -"$1" "$pid"; fi &&
 	{ wait "$pid"; echo $? >rc; } &&
