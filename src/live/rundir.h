@@ -50,7 +50,8 @@ json_t *rundir_capture_summary(const char *run);
 /*
  * Fills the empty list `out` with RUN/capture/kernels/<dir> for each kernel
  * directory, sorted, newly allocated (free with walk_release); the .tmp-*
- * folders of a capture still writing are left out. Returns how many.
+ * folders of a capture still writing are left out, and so are folders a
+ * link leads out of the RUN (parse/runpath.h). Returns how many.
  */
 size_t rundir_kernel_dirs(const char *run, struct strlist *out);
 
