@@ -44,7 +44,9 @@ endif
 
 UTIL_SRC = \
 	src/util/buf.c \
+	src/util/cleanup.c \
 	src/util/file.c \
+	src/util/jcheck.c \
 	src/util/jsonio.c \
 	src/util/lines.c \
 	src/util/mem.c \
@@ -54,6 +56,7 @@ UTIL_SRC = \
 	src/util/spawn.c \
 	src/util/strmap.c \
 	src/util/table.c \
+	src/util/textout.c \
 	src/util/walk.c
 
 ISA_SRC = \

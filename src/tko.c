@@ -4,13 +4,17 @@
  * repeats them (the shape of git.c). See src/cmd/cmd.h for how to add a
  * command.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "util/cleanup.h"
+#include "util/file.h"
 #include "util/msg.h"
+#include "util/textout.h"
 #include "version.h"
 #include "banned.h"
 
@@ -109,7 +113,45 @@ static int run_command(const struct command *c, int argc, const char **argv)
 	return c->fn(argc, argv);
 }
 
-int main(int argc, const char **argv)
+/*
+ * Standard output goes through a stream that escapes control characters
+ * (util/textout.h), whatever the command prints.
+ */
+static FILE *plain_stdout;
+
+static void setup_stdout(void)
+{
+	FILE *fp = text_fdopen(1);
+
+	plain_stdout = stdout;
+	if (fp)
+		stdout = fp;
+}
+
+/*
+ * A write to standard output that failed (a full disk, a closed pipe when
+ * SIGPIPE is ignored) fails the command, as git does after every command:
+ * output is buffered, so most failures only show here.
+ */
+static int finish_stdout(int ret)
+{
+	int failed = fflush(stdout) != 0 || ferror(stdout), e = errno;
+
+	if (stdout != plain_stdout) {
+		if (fclose(stdout) != 0 && !failed) {
+			failed = 1;
+			e = errno;
+		}
+		stdout = plain_stdout;
+	}
+	/* A command that failed has said why in its one line already. */
+	if (!failed || ret)
+		return ret;
+	msg_error("cannot write to standard output: %s", strerror(e ? e : EIO));
+	return EXIT_FAIL;
+}
+
+static int tko_main(int argc, const char **argv)
 {
 	const struct command *c;
 	int i = 1;
@@ -156,4 +198,12 @@ int main(int argc, const char **argv)
 	if (!c)
 		return unknown_command(argv[i]);
 	return run_command(c, argc - i, argv + i);
+}
+
+int main(int argc, const char **argv)
+{
+	setup_stdout();
+	cleanup_install();
+	file_track_inputs(1);
+	return finish_stdout(tko_main(argc, argv));
 }

@@ -25,7 +25,7 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* The captured command line, from tko-run.json's argv. */
+/* The captured command line, from tko-run.json's argv, each word quoted for the shell. */
 static char *command_line(const json_t *manifest)
 {
 	const json_t *argv = json_object_get(manifest, "argv"), *a;
@@ -34,9 +34,13 @@ static char *command_line(const json_t *manifest)
 
 	if (!json_is_array(argv) || !json_array_size(argv))
 		return NULL;
-	json_array_foreach(argv, i, a)
-		if (json_is_string(a))
-			buf_addf(&b, "%s%s", b.len ? " " : "", json_string_value(a));
+	json_array_foreach(argv, i, a) {
+		if (!json_is_string(a))
+			continue;
+		if (b.len)
+			buf_addch(&b, ' ');
+		buf_add_shell_word(&b, json_string_value(a));
+	}
 	return buf_detach(&b, NULL);
 }
 
@@ -76,6 +80,13 @@ static void set_header(struct an_run *r, const char *run_dir, const struct an_in
 	r->isa_files = (long)in->isa.files_nr;
 	r->replays = in->replay ? 1 : 0;
 	r->tunes = (long)json_array_size(in->tunes);
+}
+
+/* What went wrong while reading, the evidence step's included. */
+static void copy_notes(struct an_run *r, const struct an_inputs *in)
+{
+	size_t i;
+
 	for (i = 0; i < in->nnotes; i++)
 		an_add_str(&r->notes, &r->nnotes, in->notes[i]);
 }
@@ -125,6 +136,7 @@ int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *ou
 	progress(o, "joining the evidence per kernel");
 	inputs_join(&in, out);
 	inputs_evidence(&in, out);
+	copy_notes(out, &in);
 	count_capture(out);
 	env_path = inputs_path(&in, "env.json");
 	share_compute(out, o->peak_gbps, env_path, in.env, in.replay);

@@ -14,7 +14,8 @@
  *
  *	struct an_run run;
  *	struct an_opts o = AN_OPTS_INIT;
- *	o.analysis_dir = "RUN/analysis";	(optional: keep the tools' JSON)
+ *	o.analysis_dir = "RUN/analysis";	(optional: keep the tools' JSON,
+ *	o.outputs = &set;			 opened in an atomic_set the caller commits)
  *	an_run_init(&run);
  *	if (analysis_run("RUN", &o, &run, &err) < 0)
  *		... err: "'RUN' is not a RUN directory (no log/, capture/, ...)"
@@ -34,6 +35,7 @@
 
 #include "analyse/model.h"
 #include "util/buf.h"
+#include "util/file.h"
 
 struct an_opts {
 	double peak_gbps;	/* the peak to compare against; 0: from env.json or the replay */
@@ -42,18 +44,21 @@ struct an_opts {
 	size_t ntunes;			/* ... this many */
 	int isa_tools;		/* let the ISA scanner run disassemblers on binaries */
 	const char *analysis_dir;	/* where to write the tool outputs (summarize/meta/isa JSON), or NULL */
+	struct atomic_set *outputs;	/* with analysis_dir: the set they are written into */
 	/* progress: called with a short phrase before each step, or NULL */
 	void (*progress)(void *data, const char *step);
 	void *progress_data;	/* passed to progress */
 	const char *profile;	/* a whole-step profile (stepprof.h); NULL: the RUN's profile/ if any */
 };
-#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL }
+#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
 
 /*
  * Analyses `run_dir` into `out` (initialised by the caller, released by
- * the caller in every case). With o->analysis_dir set, the raw outputs of
- * summarize, meta and isa are written there as summarize.json, meta.json
- * and isa.json. Returns 0, or -1 with one line in err.
+ * the caller in every case). With o->analysis_dir and o->outputs set, the
+ * raw outputs of summarize, meta and isa are written into the set as
+ * analysis_dir's summarize.json, meta.json and isa.json, published when
+ * the caller commits the set with the rest of its outputs. Returns 0, or
+ * -1 with one line in err.
  */
 int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
 		 struct buf *err);

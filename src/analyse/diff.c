@@ -10,6 +10,7 @@
 #include "analyse/store.h"
 #include "isa/isa.h"
 #include "util/file.h"
+#include "util/jcheck.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -102,6 +103,33 @@ static struct isa_kernel *isa_kernel_from_json(const json_t *j)
 	return k;
 }
 
+#define OPT(key, type) { key, type, JC_NULL, NULL }
+static const struct jc_field isa_family_fields[] = {
+	OPT("count", JC_COUNT),
+	OPT("returning", JC_COUNT),
+	OPT("by_width", JC_COUNTS),
+	{ NULL, 0, 0, NULL },
+};
+
+/* What isa_kernel_from_json() reads of a `tko isa --json` kernel. */
+static const struct jc_field isa_kernel_fields[] = {
+	{ "name", JC_STR, JC_NEED, NULL },
+	OPT("arch", JC_STR),
+	OPT("kind", JC_STR),
+	OPT("isa", JC_STR),
+	OPT("file", JC_STR),
+	OPT("instructions", JC_COUNT),
+	{ "families", JC_MAP, JC_NULL, isa_family_fields },
+	OPT("resources", JC_COUNTS),
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field isa_doc_fields[] = {
+	{ "kernels", JC_LIST, JC_NEED, isa_kernel_fields },
+	{ NULL, 0, 0, NULL },
+};
+#undef OPT
+
 static int run_from_isa_json(struct an_run *out, const json_t *doc, const char *path,
 			     struct buf *err)
 {
@@ -109,10 +137,8 @@ static int run_from_isa_json(struct an_run *out, const json_t *doc, const char *
 	const json_t *kj;
 	size_t i;
 
-	if (!json_is_array(json_object_get(doc, "kernels"))) {
-		buf_addf(err, "'%s' has no \"kernels\" list", path);
+	if (jc_check(doc, isa_doc_fields, path, err) < 0)
 		return -1;
-	}
 	json_array_foreach(json_object_get(doc, "kernels"), i, kj) {
 		struct isa_file_result *f = xcalloc(1, sizeof(*f));
 		const char *isa = json_str(kj, "isa");

@@ -326,8 +326,8 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 	if (!k->kernel_dir)
 		return;
 	rel = path_join(k->kernel_dir, "capture.json");
-	path = inputs_path(in, rel);
-	cap = is_file(path) ? json_load_path(path, &err) : NULL;
+	path = inputs_part(in, rel);
+	cap = path && is_file(path) ? json_load_path(path, &err) : NULL;
 	if (!cap && err.len)
 		an_add_gap(&k->gaps, &k->ngaps, err.buf, NULL);
 	if (cap) {

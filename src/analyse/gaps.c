@@ -1,9 +1,11 @@
 /* Missing evidence and the commands that fill it (gaps.h). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyse/gaps.h"
+#include "util/buf.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -24,6 +26,36 @@ static int shapes_known(const struct an_run *r)
 	return 0;
 }
 
+/*
+ * `fmt` with each %s replaced by the next path, quoted for the shell
+ * (buf_add_shell_word): a RUN called "r;touch PWNED;#" must not make a
+ * suggested command that runs touch. Only %s is understood.
+ */
+static char *shell_cmd(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	const char *p;
+
+	va_start(ap, fmt);
+	for (p = fmt; *p; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			buf_add_shell_word(&b, va_arg(ap, const char *));
+			p++;
+		} else {
+			buf_addch(&b, *p);
+		}
+	}
+	va_end(ap);
+	return buf_detach(&b, NULL);
+}
+
+/* RUN/rel as one shell word. */
+static char *run_path(const struct an_run *r, const char *rel)
+{
+	return xstrfmt("%s/%s", r->run, rel);
+}
+
 static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 {
 	char *cmd;
@@ -38,14 +70,25 @@ static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 			   " it timed any)", cmd);
 		free(cmd);
 	} else if (!f->have_replay) {
-		cmd = xstrfmt("tko run %s/capture/kernels/* --json %s/analysis/replay.json",
-			      r->run, r->run);
+		char *json = run_path(r, "analysis/replay.json");
+		struct buf b = BUF_INIT;
+
+		/* The glob stays outside the quotes, so the shell expands it. */
+		buf_adds(&b, "tko run ");
+		buf_add_shell_word(&b, r->run);
+		buf_adds(&b, "/capture/kernels/* --json ");
+		buf_add_shell_word(&b, json);
+		free(json);
+		cmd = buf_detach(&b, NULL);
 		an_add_gap(&r->gaps, &r->ngaps, "no replay: times are the autotuner's, measured while"
 			   " it was tuning; a replay times each kernel alone (on the GPU)", cmd);
 		free(cmd);
 	}
 	if (isnan(r->peak_gbps)) {
-		cmd = xstrfmt("tko env --measure --json %s/env.json", r->run);
+		char *env = run_path(r, "env.json");
+
+		cmd = shell_cmd("tko env --measure --json %s", env);
+		free(env);
 		an_add_gap(&r->gaps, &r->ngaps, "no measured peak bandwidth: footprint rates are not"
 			   " compared with anything (run this on the GPU, or pass --peak-gbps)", cmd);
 		free(cmd);
@@ -56,12 +99,18 @@ static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 	if (!f->have_triton_cache)
 		an_add_gap(&r->gaps, &r->ngaps, "no Triton cache in the RUN (cache/triton): no ISA",
 			   "TRITON_CACHE_DIR=RUN/cache/triton (tko capture sets it)");
-	if (!r->profile.file)
+	if (!r->profile.file) {
+		/* A gap's command must run as printed: the prose goes in the text. */
+		cmd = shell_cmd("tko investigate --profile TRACE.json %s", r->run);
 		an_add_gap(&r->gaps, &r->ngaps, r->nlibcalls ?
 			   "no whole-step profile, and library calls (extern_kernels.*) are not timed:"
-			   " shares are of the Triton kernel time only" :
-			   "no whole-step profile: shares are of the Triton kernel time only",
-			   "tko capture records one in RUN/profile/ (or: tko investigate --profile FILE)");
+			   " shares are of the Triton kernel time only (tko capture records one in"
+			   " RUN/profile/; or give a torch.profiler, rocprof or nsys file)" :
+			   "no whole-step profile: shares are of the Triton kernel time only (tko"
+			   " capture records one in RUN/profile/; or give a torch.profiler, rocprof or"
+			   " nsys file)", cmd);
+		free(cmd);
+	}
 }
 
 static int ptx_without_registers(const struct an_kernel *k)
@@ -74,10 +123,14 @@ static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps
 	char *what, *cmd;
 
 	if (isnan(k->time_ms)) {
-		if (k->kernel_dir && !f->have_replay)
-			cmd = xstrfmt("tko run %s/%s --json %s/analysis/replay.json", r->run,
-				      k->kernel_dir, r->run);
-		else
+		if (k->kernel_dir && !f->have_replay) {
+			char *kdir = run_path(r, k->kernel_dir);
+			char *json = run_path(r, "analysis/replay.json");
+
+			cmd = shell_cmd("tko run %s --json %s", kdir, json);
+			free(kdir);
+			free(json);
+		} else
 			cmd = k->kernel_dir ? NULL : xstrfmt("tko investigate --out RUN2 -- %s",
 							     command_of(r));
 		an_add_gap(&k->gaps, &k->ngaps, "no time: nothing timed the config it ran with", cmd);
@@ -100,7 +153,10 @@ static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps
 
 		if (n > 4 && !strcmp(k->isa.file + n - 4, ".ptx"))
 			n -= 4;
-		cmd = xstrfmt("tko isa %s/%.*s.cubin", r->run, (int)n, k->isa.file);
+		char *cubin = xstrfmt("%s/%.*s.cubin", r->run, (int)n, k->isa.file);
+
+		cmd = shell_cmd("tko isa %s", cubin);
+		free(cubin);
 		an_add_gap(&k->gaps, &k->ngaps, "registers per thread unknown: PTX does not say and"
 			   " nothing disassembled the cubin (needs the CUDA toolkit's cuobjdump or"
 			   " nvdisasm)", cmd);

@@ -11,14 +11,18 @@
  * written there as they are (analysis/summarize.json, meta.json, isa.json).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyse/inputs.h"
+#include "live/replay.h"
 #include "parse/autotune_json.h"
 #include "parse/runpath.h"
 #include "parse/summarize.h"
+#include "tune/output.h"
 #include "util/file.h"
+#include "util/jcheck.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
@@ -27,6 +31,28 @@
 char *inputs_path(const struct an_inputs *in, const char *rel)
 {
 	return path_join(in->run, rel);
+}
+
+/* Adds a note to the run's unless it is there already (several readers refuse the same part). */
+static void note_once(struct an_inputs *in, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < in->nnotes; i++)
+		if (!strcmp(in->notes[i], text))
+			return;
+	an_add_str(&in->notes, &in->nnotes, text);
+}
+
+char *inputs_part(struct an_inputs *in, const char *rel)
+{
+	struct buf why = BUF_INIT;
+	char *p = runpath_part(in->run, rel, &why);
+
+	if (why.len)
+		note_once(in, why.buf);
+	buf_release(&why);
+	return p;
 }
 
 char *inputs_relative(const struct an_inputs *in, const char *path)
@@ -74,14 +100,14 @@ static void progress(const struct an_inputs *in, const char *step)
 }
 
 /* A JSON file that may be absent; present but broken is an error. */
-static int load_optional(const struct an_inputs *in, const char *rel, json_t **out,
+static int load_optional(struct an_inputs *in, const char *rel, json_t **out,
 			 struct buf *err)
 {
-	char *p = inputs_path(in, rel);
+	char *p = inputs_part(in, rel);
 	int ret = 0;
 
 	*out = NULL;
-	if (is_file(p)) {
+	if (p && is_file(p)) {
 		*out = json_load_path(p, err);
 		ret = *out ? 0 : -1;
 	}
@@ -99,6 +125,16 @@ static void gather_summarize(struct an_inputs *in)
 	in->have_at = summarize_paths(paths, 1, &in->at, &err) == 0;
 	if (!in->have_at)
 		an_add_str(&in->notes, &in->nnotes, err.buf);
+	/* A hostile RUN can name thousands: the first twenty say what happened. */
+	for (i = 0; i < in->at.nrefused && i < 20; i++)
+		note_once(in, in->at.refused[i].text);
+	if (in->at.nrefused > 20) {
+		char *more = xstrfmt("... and %zu more paths that lead out of the RUN, not read",
+				     in->at.nrefused - 20);
+
+		an_add_str(&in->notes, &in->nnotes, more);
+		free(more);
+	}
 	for (i = 0; i < in->at.ninputs; i++)
 		if (in->at.inputs[i].formats & (1u << AT_FMT_INDUCTOR_LOG))
 			in->logs++;
@@ -118,8 +154,8 @@ static void gather_capture_sources(struct an_inputs *in)
 		if (!k->kernel_dir || (k->source_local && strstr(k->source_local, "cache/inductor/")))
 			continue;
 		rel = path_join(k->kernel_dir, "kernel.py");
-		p = inputs_path(in, rel);
-		if (is_file(p))
+		p = inputs_part(in, rel);
+		if (p && is_file(p))
 			meta_scan_file(&in->meta, p, &err);
 		free(p);
 		free(rel);
@@ -148,10 +184,10 @@ static void index_modules(struct an_inputs *in)
 
 static void gather_meta(struct an_inputs *in, struct buf *err)
 {
-	char *cache = inputs_path(in, "cache/inductor");
+	char *cache = inputs_part(in, "cache/inductor");
 
 	progress(in, "reading kernel and wrapper modules");
-	if (is_dir(cache) && meta_scan_path(&in->meta, cache, err) < 0) {
+	if (cache && is_dir(cache) && meta_scan_path(&in->meta, cache, err) < 0) {
 		an_add_str(&in->notes, &in->nnotes, err->buf);
 		buf_reset(err);
 	}
@@ -188,14 +224,14 @@ static int asm_file(const char *path, int tools)
 static void gather_isa(struct an_inputs *in)
 {
 	struct isa_options o = ISA_OPTIONS_INIT;
-	char *cache = inputs_path(in, "cache/triton");
+	char *cache = inputs_part(in, "cache/triton");
 	struct strlist files = STRLIST_INIT;
 	struct buf err = BUF_INIT;
 	size_t i;
 
 	progress(in, "scanning the Triton cache's assembly");
 	o.no_tools = !in->opts->isa_tools;
-	if (is_dir(cache) && walk_files(cache, &files, &err) == 0) {
+	if (cache && is_dir(cache) && walk_files_in(cache, in->run, &files, &err) == 0) {
 		for (i = 0; i < files.nr; i++) {
 			if (!asm_file(files.v[i], in->opts->isa_tools))
 				continue;
@@ -233,10 +269,10 @@ static void add_tune(struct an_inputs *in, const char *path, json_t *doc)
 }
 
 /* capture/kernels/<dir>/tune/<target>/tune.json, the default place `tko tune` writes. */
-static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *err)
+static int gather_tunes_in(struct an_inputs *in, const char *kernel_dir, struct buf *err)
 {
-	char *tdir = path_join(kdir, "tune");
-	DIR *d = opendir(tdir);
+	char *rel = path_join(kernel_dir, "tune"), *tdir = inputs_part(in, rel);
+	DIR *d = tdir ? opendir(tdir) : NULL;
 	struct dirent *e;
 	int ret = 0;
 
@@ -246,10 +282,14 @@ static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *e
 
 		if (e->d_name[0] == '.')
 			continue;
-		sub = path_join(tdir, e->d_name);
-		p = path_join(sub, "tune.json");
-		if (is_file(p)) {
+		sub = xstrfmt("%s/%s/tune.json", rel, e->d_name);
+		p = inputs_part(in, sub);
+		if (p && is_file(p)) {
 			doc = json_load_path(p, err);
+			if (doc && tune_doc_check(doc, p, err) < 0) {
+				json_decref(doc);
+				doc = NULL;
+			}
 			if (doc)
 				add_tune(in, p, doc);
 			else
@@ -258,6 +298,7 @@ static int gather_tunes_in(struct an_inputs *in, const char *kdir, struct buf *e
 		free(p);
 		free(sub);
 	}
+	free(rel);
 	if (d)
 		closedir(d);
 	free(tdir);
@@ -273,16 +314,13 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	for (i = 0; i < in->at.nr && ret == 0; i++) {
 		const struct at_kernel *k = in->at.kernels[i];
 		int added;
-		char *kdir;
 
 		if (!k->kernel_dir)
 			continue;
 		strmap_put(&seen, k->kernel_dir, strlen(k->kernel_dir), &added);
 		if (!added)
 			continue;
-		kdir = inputs_path(in, k->kernel_dir);
-		ret = gather_tunes_in(in, kdir, err);
-		free(kdir);
+		ret = gather_tunes_in(in, k->kernel_dir, err);
 	}
 	strmap_release(&seen);
 	if (ret < 0)
@@ -290,6 +328,10 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	for (i = 0; i < in->opts->ntunes; i++) {
 		json_t *doc = json_load_path(in->opts->tunes[i], err);
 
+		if (doc && tune_doc_check(doc, in->opts->tunes[i], err) < 0) {
+			json_decref(doc);
+			doc = NULL;
+		}
 		if (!doc)
 			return -1;
 		add_tune(in, in->opts->tunes[i], doc);
@@ -297,10 +339,51 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	return 0;
 }
 
+#define OPT(key, type) { key, type, JC_NULL, NULL }
+/* What the analysis reads of env.json (share.c, analysis.c). */
+static const struct jc_field env_gpu_fields[] = {
+	OPT("name", JC_STR),
+	OPT("arch", JC_STR),
+	OPT("backend", JC_STR),
+	{ NULL, 0, 0, NULL },
+};
+static const struct jc_field env_bw_fields[] = {
+	OPT("copy_gbps", JC_RATE),
+	{ NULL, 0, 0, NULL },
+};
+static const struct jc_field env_fields[] = {
+	{ "gpus", JC_LIST, JC_NULL, env_gpu_fields },
+	{ "bandwidth", JC_OBJ, JC_NULL, env_bw_fields },
+	{ NULL, 0, 0, NULL },
+};
+/* ... and of tko-run.json (the command line, quoted for the report). */
+static const struct jc_field manifest_fields[] = {
+	OPT("argv", JC_STRS),
+	{ NULL, 0, 0, NULL },
+};
+#undef OPT
+
+/* A RUN's JSON file, absent or checked against the fields the analysis reads of it. */
+static int load_checked(struct an_inputs *in, const char *rel, const struct jc_field *fields,
+			json_t **out, struct buf *err)
+{
+	char *p;
+	int ret;
+
+	if (load_optional(in, rel, out, err) < 0)
+		return -1;
+	if (!*out)
+		return 0;
+	p = inputs_path(in, rel);
+	ret = jc_check(*out, fields, p, err);
+	free(p);
+	return ret;
+}
+
 static int gather_json(struct an_inputs *in, struct buf *err)
 {
-	if (load_optional(in, "env.json", &in->env, err) < 0 ||
-	    load_optional(in, "tko-run.json", &in->manifest, err) < 0)
+	if (load_checked(in, "env.json", env_fields, &in->env, err) < 0 ||
+	    load_checked(in, "tko-run.json", manifest_fields, &in->manifest, err) < 0)
 		return -1;
 	if (in->opts->replay) {
 		in->replay = json_load_path(in->opts->replay, err);
@@ -317,22 +400,24 @@ static int gather_json(struct an_inputs *in, struct buf *err)
 		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
 		return -1;
 	}
+	if (in->replay && replay_doc_check(in->replay, in->replay_path, err) < 0)
+		return -1;
 	return gather_tunes(in, err);
 }
 
-static int write_doc(const char *dir, const char *name, int (*fn)(FILE *, void *),
-		     void *data, struct buf *err)
+/* Writes one document into the caller's set; it is published with the report, or not at all. */
+static int write_doc(struct atomic_set *set, const char *dir, const char *name,
+		     int (*fn)(FILE *, void *), void *data, struct buf *err)
 {
-	struct atomic_file af = ATOMIC_FILE_INIT;
 	char *p = path_join(dir, name);
-	int ret = atomic_open(&af, p, err);
+	FILE *fp = atomic_set_open(set, p, err);
+	int ret = 0;
 
-	if (ret == 0 && fn(af.fp, data) < 0) {
-		buf_addf(err, "cannot write '%s'", p);
-		atomic_abort(&af);
+	if (!fp) {
 		ret = -1;
-	} else if (ret == 0) {
-		ret = atomic_commit(&af, err);
+	} else if (fn(fp, data) < 0) {
+		buf_addf(err, "cannot write '%s': %s", p, strerror(errno));
+		ret = -1;
 	}
 	free(p);
 	return ret;
@@ -360,13 +445,13 @@ static int write_isa(FILE *fp, void *data)
 static int write_raw(struct an_inputs *in, struct buf *err)
 {
 	const char *dir = in->opts->analysis_dir;
+	struct atomic_set *set = in->opts->outputs;
 
-	if (!dir)
+	if (!dir || !set)
 		return 0;
-	if (mkdir_p(dir, err) < 0 ||
-	    write_doc(dir, "summarize.json", write_summarize, &in->at, err) < 0 ||
-	    write_doc(dir, "meta.json", write_meta, &in->meta, err) < 0 ||
-	    write_doc(dir, "isa.json", write_isa, &in->isa, err) < 0)
+	if (write_doc(set, dir, "summarize.json", write_summarize, &in->at, err) < 0 ||
+	    write_doc(set, dir, "meta.json", write_meta, &in->meta, err) < 0 ||
+	    write_doc(set, dir, "isa.json", write_isa, &in->isa, err) < 0)
 		return -1;
 	return 0;
 }

@@ -69,6 +69,12 @@ void inputs_evidence(struct an_inputs *in, struct an_run *out);
 
 /* A file under the RUN, newly allocated. */
 char *inputs_path(const struct an_inputs *in, const char *rel);
+/*
+ * RUN/rel when it is there and inside the RUN (parse/runpath.h's
+ * runpath_part), newly allocated; NULL when missing, and when a link
+ * leads it out of the RUN, with a note saying so in in->notes.
+ */
+char *inputs_part(struct an_inputs *in, const char *rel);
 /* `path` relative to the RUN when it lies inside it; newly allocated. */
 char *inputs_relative(const struct an_inputs *in, const char *path);
 

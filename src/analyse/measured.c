@@ -77,7 +77,14 @@ static void from_replay(const struct an_inputs *in, struct an_kernel *k)
 		return;
 	if (json_str(rk, "error")) {
 		char *what = xstrfmt("the replay failed: %s", json_str(rk, "error"));
-		char *cmd = xstrfmt("tko run %s/%s", in->run, k->kernel_dir);
+		char *kdir = xstrfmt("%s/%s", in->run, k->kernel_dir);
+		struct buf b = BUF_INIT;
+		char *cmd;
+
+		buf_adds(&b, "tko run ");
+		buf_add_shell_word(&b, kdir);
+		cmd = buf_detach(&b, NULL);
+		free(kdir);
 
 		an_add_gap(&k->gaps, &k->ngaps, what, cmd);
 		free(what);

@@ -295,6 +295,12 @@ static int from_json_at(const struct rf_struct *d, void *p, const json_t *j,
 	for (f = d->fields; f->type != RF_END; f++) {
 		const json_t *v = json_object_get(j, f->key);
 
+		if ((!v || json_is_null(v)) && (f->flags & RF_NEED)) {
+			buf_addf(rp->err, "'%s': %s%s%s: %s", rp->what, rp->prefix,
+				 *rp->prefix ? "." : "", f->key, v ? "null where a value belongs" :
+				 "missing");
+			return -1;
+		}
 		if (!v || json_is_null(v))
 			continue;
 		if (field_from(f, p, v, rp) < 0)

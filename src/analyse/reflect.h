@@ -45,6 +45,7 @@ enum rf_type {
 enum {
 	RF_OPTIONAL = 1,	/* RF_STRUCT: null when its first field is NULL */
 	RF_NODIFF = 2,		/* not compared by rf_diff (where it came from, not what it is) */
+	RF_NEED = 4,		/* rf_from_json: must be there and not null (writers rely on it) */
 };
 
 struct rf_struct;

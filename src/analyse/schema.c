@@ -69,7 +69,7 @@ static const struct rf_struct width_desc = { "width", sizeof(T), width_fields };
 
 #define T struct an_family
 static const struct rf_field family_fields[] = {
-	RF_F(T, "name", RF_STR, name),
+	RF_FX(T, "name", RF_STR, name, RF_NEED),
 	RF_F(T, "group", RF_STR, group),
 	RF_F(T, "count", RF_LONG, count),
 	RF_F(T, "returning", RF_LONG, returning),
@@ -214,8 +214,8 @@ static const struct rf_struct gap_desc = { "gap", sizeof(T), gap_fields };
 
 #define T struct an_kernel
 static const struct rf_field kernel_fields[] = {
-	RF_F(T, "id", RF_STR, id),
-	RF_F(T, "name", RF_STR, name),
+	RF_FX(T, "id", RF_STR, id, RF_NEED),
+	RF_FX(T, "name", RF_STR, name, RF_NEED),
 	RF_F(T, "kind", RF_STR, kind),
 	RF_FX(T, "module", RF_STR, module, RF_NODIFF),
 	RF_FX(T, "module_key", RF_STR, module_key, RF_NODIFF),

@@ -15,18 +15,18 @@ int an_store_write(FILE *fp, const struct an_run *r, const char *tool)
 	return ret;
 }
 
-int an_store_save(const struct an_run *r, const char *path, struct buf *err)
+int an_store_save(const struct an_run *r, struct atomic_set *set, const char *path,
+		  struct buf *err)
 {
-	struct atomic_file af = ATOMIC_FILE_INIT;
+	FILE *fp = atomic_set_open(set, path, err);
 
-	if (atomic_open(&af, path, err) < 0)
+	if (!fp)
 		return -1;
-	if (an_store_write(af.fp, r, "tko investigate") < 0) {
+	if (an_store_write(fp, r, "tko investigate") < 0) {
 		buf_addf(err, "cannot write '%s'", path);
-		atomic_abort(&af);
 		return -1;
 	}
-	return atomic_commit(&af, err);
+	return 0;
 }
 
 int an_store_load(struct an_run *r, const char *path, struct buf *err)

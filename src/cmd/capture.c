@@ -444,10 +444,10 @@ static int prepare(const struct capture_opts *o, char **run, char **pkg, json_t 
 {
 	struct buf err = BUF_INIT;
 	struct env_opts eo = ENV_OPTS_INIT;
-	char *name = o->out ? xstrdup(o->out) : rundir_default_name(time(NULL));
+	char *name = o->out ? xstrdup(o->out) : rundir_make_default(time(NULL), &err);
 	char *env_path;
 
-	if (rundir_create(name, &err) < 0 || !(*run = realpath(name, NULL))) {
+	if (!name || rundir_create(name, &err) < 0 || !(*run = realpath(name, NULL))) {
 		msg_error("cannot create the RUN directory: %s", err.len ? err.buf : strerror(errno));
 		free(name);
 		buf_release(&err);

@@ -35,7 +35,7 @@ static void list_candidates(const struct collect *col)
 	for (i = 0; i < col->nr; i++) {
 		const struct kernel_candidate *c = &col->c[i];
 
-		fprintf(stderr, "    %s-%s  %s\n", col->name, c->hash8,
+		msg_detail("    %s-%s  %s", col->name, c->hash8,
 			c->module ? c->module : c->capture_dir);
 	}
 }

@@ -129,27 +129,25 @@ static void replay(const char *run)
 	walk_release(&dirs);
 }
 
-static int write_extra(const struct an_run *r, const struct report_writer *w, const char *path,
-		       struct buf *err)
+static int write_extra(const struct an_run *r, const struct report_writer *w,
+		       struct atomic_set *set, const char *path, struct buf *err)
 {
-	return path ? report_render(r, w, path, err) : 0;
+	return path ? report_render_in(r, w, set, path, err) : 0;
 }
 
+/* Everything but the tools' JSON (already in the set): the model, the report, the extra copies. */
 static int write_outputs(const struct an_run *r, const struct inv_opts *o, const char *base,
-			 struct buf *err)
+			 struct atomic_set *set, struct buf *err)
 {
 	char *adir = path_join(base, "analysis"), *rdir = path_join(base, "report");
 	char *store = path_join(adir, AN_STORE_FILE);
 	int ret = 0;
 
-	if (mkdir_p(adir, err) < 0 || an_store_save(r, store, err) < 0 ||
-	    report_write_dir(r, rdir, err) < 0 ||
-	    write_extra(r, &report_markdown, o->md, err) < 0 ||
-	    write_extra(r, &report_json, o->json, err) < 0 ||
-	    write_extra(r, &report_html, o->html, err) < 0)
+	if (an_store_save(r, set, store, err) < 0 || report_write_dir(r, set, rdir, err) < 0 ||
+	    write_extra(r, &report_markdown, set, o->md, err) < 0 ||
+	    write_extra(r, &report_json, set, o->json, err) < 0 ||
+	    write_extra(r, &report_html, set, o->html, err) < 0)
 		ret = -1;
-	if (ret == 0)
-		msg_note("report: %s/report.{md,html,json}; analysis: %s/", rdir, adir);
 	free(adir);
 	free(rdir);
 	free(store);
@@ -162,11 +160,37 @@ static int to_stdout(const struct inv_opts *o)
 	       (o->html && !strcmp(o->html, "-"));
 }
 
+/*
+ * The folders the outputs go to: --out-dir as given (made when missing),
+ * then analysis/ and report/ inside it, which must be real folders (a link
+ * there would lead the writes out of the RUN).
+ */
+static int make_dirs(const struct inv_opts *o, const char *base, struct atomic_set *set,
+		     struct buf *err)
+{
+	if (o->out_dir && mkdir_p(o->out_dir, err) < 0)
+		return -1;
+	if (atomic_set_mkdir(set, base, "analysis", err) < 0 ||
+	    atomic_set_mkdir(set, base, "report", err) < 0) {
+		if (!o->out_dir)
+			buf_adds(err, " (use --out-dir DIR to write elsewhere)");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Analyses and writes analysis/{summarize,meta,isa,kernels}.json and
+ * report/report.{md,json,html} (and the extra copies) as one set: when
+ * any of them cannot be written completely, none is published
+ * (docs/exit-codes.md).
+ */
 static int investigate(const char *run, const struct inv_opts *o)
 {
 	struct an_opts ao = AN_OPTS_INIT;
 	const char *base = o->out_dir ? o->out_dir : run;
-	char *adir = path_join(base, "analysis");
+	char *adir = path_join(base, "analysis"), *rdir = path_join(base, "report");
+	struct atomic_set set = ATOMIC_SET_INIT;
 	struct buf err = BUF_INIT;
 	struct an_run r;
 	int ret = EXIT_OK;
@@ -178,23 +202,28 @@ static int investigate(const char *run, const struct inv_opts *o)
 	ao.isa_tools = o->isa_tools;
 	ao.profile = o->profile;
 	ao.analysis_dir = adir;
+	ao.outputs = &set;
 	ao.progress = progress;
 	an_run_init(&r);
-	if (mkdir_p(adir, &err) < 0) {
-		msg_error("%s (use --out-dir DIR to write elsewhere)", err.buf);
+	if (make_dirs(o, base, &set, &err) < 0 || analysis_run(run, &ao, &r, &err) < 0 ||
+	    write_outputs(&r, o, base, &set, &err) < 0) {
+		atomic_set_abort(&set);
 		ret = EXIT_FAIL;
-	} else if (analysis_run(run, &ao, &r, &err) < 0 || write_outputs(&r, o, base, &err) < 0) {
-		msg_progress_done();
+	} else if (atomic_set_commit(&set, &err) < 0) {
+		ret = EXIT_FAIL;
+	}
+	msg_progress_done();
+	if (ret != EXIT_OK) {
 		msg_error("%s", err.buf);
-		ret = EXIT_FAIL;
 	} else {
-		msg_progress_done();
+		msg_note("report: %s/report.{md,html,json}; analysis: %s/", rdir, adir);
 		if (!to_stdout(o))
 			report_print_summary(stdout, &r, (size_t)o->top);
 	}
 	an_run_release(&r);
 	buf_release(&err);
 	free(adir);
+	free(rdir);
 	return ret;
 }
 
@@ -262,7 +291,16 @@ int cmd_investigate(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 	if (rest >= 0) {
-		run = o.run_out ? xstrdup(o.run_out) : rundir_default_name(time(NULL));
+		struct buf err = BUF_INIT;
+
+		run = o.run_out ? xstrdup(o.run_out) : rundir_make_default(time(NULL), &err);
+		if (!run) {
+			msg_error("%s", err.buf);
+			buf_release(&err);
+			strlist_release(&o.tunes);
+			return EXIT_FAIL;
+		}
+		buf_release(&err);
 		status = capture(&o, run, argv + rest, n - rest);
 		if (status < 0) {
 			msg_error("the capture made no RUN directory '%s'", run);

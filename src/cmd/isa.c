@@ -46,12 +46,12 @@ static void list_candidates(const struct isa_result *res, const char *name,
 				continue;
 			if (++shown > 50)
 				continue;
-			fprintf(stderr, "  %s (%s, %s, %s)\n", k->name,
+			msg_detail("  %s (%s, %s, %s)", k->name,
 				isa_kind_name(res->files[i]->isa),
 				k->arch ? k->arch : "arch unknown", res->files[i]->path);
 		}
 	if (shown > 50)
-		fprintf(stderr, "  ... and %zu more\n", shown - 50);
+		msg_detail("  ... and %zu more", shown - 50);
 }
 
 static int select_kernel(struct isa_result *res, const char *name, const char *arch)
@@ -170,31 +170,37 @@ static size_t kernel_total(const struct isa_result *res)
 	return n;
 }
 
+/* --json and --md, published together: neither is replaced unless both are written. */
 static int write_outputs(const struct isa_result *res, const char *json,
 			 const char *md, int details)
 {
+	struct atomic_set set = ATOMIC_SET_INIT;
 	struct buf err = BUF_INIT;
-	struct atomic_file af;
+	FILE *fp;
 
 	if (json) {
 		json_t *doc = isa_result_to_json(res);
-		int ret = json_write_path(doc, json, &err);
+		int ret = (fp = atomic_set_open(&set, json, &err)) ? json_write_fp(doc, fp) : -1;
 
 		json_decref(doc);
+		if (ret < 0 && fp)
+			buf_addf(&err, "cannot write '%s'", json);
 		if (ret < 0)
 			goto fail;
 	}
 	if (md) {
-		if (atomic_open(&af, md, &err) < 0)
+		if (!(fp = atomic_set_open(&set, md, &err)))
 			goto fail;
-		isa_render_md(af.fp, res);
-		if (atomic_commit(&af, &err) < 0)
-			goto fail;
+		isa_render_md(fp, res);
 	}
+	if (atomic_set_commit(&set, &err) < 0)
+		goto fail_committed;
 	if ((!json || strcmp(json, "-")) && (!md || strcmp(md, "-")))
 		isa_render_text(stdout, res, details);
 	return EXIT_OK;
 fail:
+	atomic_set_abort(&set);
+fail_committed:
 	msg_error("%s", err.buf);
 	buf_release(&err);
 	return EXIT_FAIL;
@@ -204,23 +210,25 @@ int cmd_isa(int argc, const char **argv)
 {
 	const char *kernel = NULL, *arch = NULL, *json = NULL, *md = NULL;
 	int details = 0, ret = EXIT_OK, n, i;
+	struct isa_options opts = ISA_OPTIONS_INIT;
 	const struct opt options[] = {
 		OPT_STRING(0, "kernel", &kernel, "NAME", "only the kernel with this exact symbol name"),
 		OPT_STRING(0, "arch", &arch, "ARCH", "with --kernel: only this arch (gfx942, sm_90a)"),
 		OPT_STRING(0, "json", &json, "FILE", "write the result as JSON ('-': stdout)"),
 		OPT_STRING(0, "md", &md, "FILE", "write the result as Markdown ('-': stdout)"),
 		OPT_BOOL(0, "details", &details, "show every kernel in full, not a summary"),
+		OPT_DOUBLE(0, "timeout", &opts.tool_timeout_s, "S",
+			   "stop a disassembler that runs past S seconds (default 120)"),
 		OPT_END(),
 	};
 	struct isa_result res = ISA_RESULT_INIT;
-	struct isa_options opts = ISA_OPTIONS_INIT;
 	struct buf err = BUF_INIT;
 
 	n = opts_parse(argc, argv, options, isa_usage, 0, NULL);
 	if (n < 0)
 		return opts_exit_code(n);
-	if (!n) {
-		msg_error("no PATH given (see 'tko isa --help')");
+	if (!n || opts.tool_timeout_s <= 0) {
+		msg_error(n ? "--timeout must be positive" : "no PATH given (see 'tko isa --help')");
 		return EXIT_USAGE;
 	}
 	for (i = 0; i < n && ret == EXIT_OK; i++) {

@@ -52,12 +52,12 @@ static void list_candidates(const struct meta_set *set, const char *name, int ma
 		if (matched ? strcmp(k->name, name) != 0 : sub && !strstr(k->name, name))
 			continue;
 		if (eligible++ < MAX_CANDIDATES) {
-			fprintf(stderr, "  %s  %s:%zu\n", k->name, k->file, k->line);
+			msg_detail("  %s  %s:%zu", k->name, k->file, k->line);
 			shown++;
 		}
 	}
 	if (eligible > shown)
-		fprintf(stderr, "  ... and %zu more\n", eligible - shown);
+		msg_detail("  ... and %zu more", eligible - shown);
 }
 
 /* Narrows to --kernel NAME; returns 0, or the exit code after an error. */

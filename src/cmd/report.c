@@ -17,6 +17,7 @@
 #include "analyse/store.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "parse/runpath.h"
 #include "report/summary.h"
 #include "report/writer.h"
 #include "util/file.h"
@@ -47,23 +48,43 @@ static char *analysis_file(const char *arg, char **base)
 	return p;
 }
 
+/* 1 when RUN/analysis/kernels.json is there only through a link out of the RUN (err says so). */
+static int leads_out(const char *run, struct buf *err)
+{
+	char *p = runpath_part(run, "analysis/" AN_STORE_FILE, err);
+
+	free(p);
+	return !p && err->len;
+}
+
+/*
+ * The formats asked for, or RUN/report/report.{md,json,html}, published
+ * together: none is replaced unless all are written completely.
+ */
 static int render(const struct an_run *r, const char *base, const char *md, const char *json,
 		  const char *html, struct buf *err)
 {
-	char *dir;
+	struct atomic_set set = ATOMIC_SET_INIT;
+	char *dir = NULL;
 	int ret;
 
-	if (md || json || html)
-		return (md && report_render(r, &report_markdown, md, err) < 0) ||
-		       (json && report_render(r, &report_json, json, err) < 0) ||
-		       (html && report_render(r, &report_html, html, err) < 0) ? -1 : 0;
-	if (!base) {
+	if (md || json || html) {
+		ret = (md && report_render_in(r, &report_markdown, &set, md, err) < 0) ||
+		      (json && report_render_in(r, &report_json, &set, json, err) < 0) ||
+		      (html && report_render_in(r, &report_html, &set, html, err) < 0) ? -1 : 0;
+	} else if (!base) {
 		buf_addf(err, "give --md, --json or --html to render a loose analysis file");
 		return -1;
+	} else {
+		dir = path_join(base, "report");
+		ret = atomic_set_mkdir(&set, base, "report", err) < 0 ||
+		      report_write_dir(r, &set, dir, err) < 0 ? -1 : 0;
 	}
-	dir = path_join(base, "report");
-	ret = report_write_dir(r, dir, err);
-	if (ret == 0)
+	if (ret < 0)
+		atomic_set_abort(&set);
+	else
+		ret = atomic_set_commit(&set, err);
+	if (ret == 0 && dir)
 		msg_note("report: %s/report.{md,html,json}", dir);
 	free(dir);
 	return ret;
@@ -99,9 +120,16 @@ int cmd_report(int argc, const char **argv)
 	}
 	file = analysis_file(argv[0], &base);
 	an_run_init(&r);
-	if (base && !is_file(file)) {
+	if (base && leads_out(base, &err)) {
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else if (base && !is_file(file)) {
+		struct buf cmd = BUF_INIT;
+
+		buf_add_shell_word(&cmd, argv[0]);
 		msg_error("'%s' has no analysis (%s); run 'tko investigate %s' first", argv[0], file,
-			  argv[0]);
+			  cmd.buf);
+		buf_release(&cmd);
 		ret = EXIT_FAIL;
 	} else if (an_store_load(&r, file, &err) < 0 || render(&r, base, md, json, html, &err) < 0) {
 		msg_error("%s", err.buf);

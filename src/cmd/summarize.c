@@ -48,54 +48,42 @@ static int no_match(const struct autotune_set *s, const char *name, size_t n)
 		if (n ? strcmp(k->name, name) : !strstr(k->name, name))
 			continue;
 		id = at_kernel_id(k);
-		fprintf(stderr, "  %s\n", id);
+		msg_detail("  %s", id);
 		free(id);
 		shown++;
 	}
 	if (!n && !shown)
-		fprintf(stderr, "(run 'tko summarize' without --kernel to list them)\n");
+		msg_detail("(run 'tko summarize' without --kernel to list them)");
 	return EXIT_NOMATCH;
 }
 
-static int write_md(const struct autotune_set *s, const struct at_kernel *only,
-		    const char *path, struct buf *err)
-{
-	struct atomic_file af = ATOMIC_FILE_INIT;
-
-	if (atomic_open(&af, path, err) < 0)
-		return -1;
-	autotune_text_print(af.fp, s, only, 1);
-	return atomic_commit(&af, err);
-}
-
-static int write_json(const struct autotune_set *s, const struct at_kernel *only,
-		      const char *path, struct buf *err)
-{
-	struct atomic_file af = ATOMIC_FILE_INIT;
-
-	if (atomic_open(&af, path, err) < 0)
-		return -1;
-	if (autotune_set_write_json(af.fp, s, only) < 0) {
-		buf_addf(err, "cannot write '%s'", path);
-		atomic_abort(&af);
-		return -1;
-	}
-	return atomic_commit(&af, err);
-}
-
+/* --json and --md, published together: neither is replaced unless both are written. */
 static int outputs(const struct autotune_set *s, const struct at_kernel *only,
 		   const char *json, const char *md)
 {
+	struct atomic_set set = ATOMIC_SET_INIT;
 	struct buf err = BUF_INIT;
 	int ret = EXIT_OK;
+	FILE *fp;
 
-	if ((json && write_json(s, only, json, &err) < 0) ||
-	    (md && write_md(s, only, md, &err) < 0)) {
-		msg_error("%s", err.buf);
+	if (json && (!(fp = atomic_set_open(&set, json, &err)) ||
+		     autotune_set_write_json(fp, s, only) < 0)) {
+		if (!err.len)
+			buf_addf(&err, "cannot write '%s'", json);
 		ret = EXIT_FAIL;
-	} else if (!(json && !strcmp(json, "-")) && !(md && !strcmp(md, "-"))) {
-		autotune_text_print(stdout, s, only, 0);
+	} else if (md && !(fp = atomic_set_open(&set, md, &err))) {
+		ret = EXIT_FAIL;
+	} else if (md) {
+		autotune_text_print(fp, s, only, 1);
 	}
+	if (ret != EXIT_OK)
+		atomic_set_abort(&set);
+	else if (atomic_set_commit(&set, &err) < 0)
+		ret = EXIT_FAIL;
+	if (ret != EXIT_OK)
+		msg_error("%s", err.buf);
+	else if (!(json && !strcmp(json, "-")) && !(md && !strcmp(md, "-")))
+		autotune_text_print(stdout, s, only, 0);
 	buf_release(&err);
 	return ret;
 }

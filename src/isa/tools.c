@@ -12,13 +12,19 @@
 #include "isa/result.h"
 #include "isa/scan.h"
 #include "isa/tools.h"
+#include "util/cleanup.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/spawn.h"
 #include "util/walk.h"
 #include "banned.h"
 
-/* Runs argv; returns its exit status with stdout in `out`, or -1 + err. */
+/*
+ * Runs argv; returns its exit status with stdout in `out`, or -1 + err
+ * when it could not start, ran past the time limit or printed past the
+ * cap on a child's output (util/spawn.h): each said in err, so a hanging
+ * disassembler is not reported as one that cannot read the file.
+ */
 static int run_tool(const char *const *argv, const char *dir,
 		    const struct isa_options *opts, struct buf *out,
 		    struct buf *errtext, struct buf *err)
@@ -36,9 +42,13 @@ static int run_tool(const char *const *argv, const char *dir,
 		child_release(&c);
 		return -1;
 	}
-	if (c.timed_out) {
-		buf_addf(err, "%s ran past %.0f seconds and was stopped", argv[0],
-			 opts->tool_timeout_s);
+	if (c.timed_out || c.overflowed) {
+		if (c.timed_out)
+			buf_addf(err, "'%s' ran past %.0f seconds and was stopped", argv[0],
+				 opts->tool_timeout_s);
+		else
+			buf_addf(err, "'%s' printed more than %zu MiB and was stopped", argv[0],
+				 CHILD_OUT_MAX >> 20);
 		child_release(&c);
 		return -1;
 	}
@@ -79,7 +89,7 @@ static int cubin_text(const char *path, const struct isa_sniff *sn,
 {
 	char *nvd = sn->fatbin ? NULL : nv_tool("nvdisasm", "TRITON_NVDISASM_PATH");
 	char *cuo = nv_tool("cuobjdump", "TRITON_CUOBJDUMP_PATH");
-	struct buf etext = BUF_INIT;
+	struct buf etext = BUF_INIT, why = BUF_INIT;
 	int ret = 0, done = 0;
 
 	if (!nvd && !cuo) {
@@ -91,7 +101,7 @@ static int cubin_text(const char *path, const struct isa_sniff *sn,
 	if (nvd) {
 		const char *argv[] = { nvd, "-g", "-c", path, NULL };
 
-		ret = run_tool(argv, NULL, opts, text, &etext, err);
+		ret = run_tool(argv, NULL, opts, text, &etext, &why);
 		done = ret == 0;
 		if (done)
 			out->via = xstrdup("nvdisasm -g -c");
@@ -101,7 +111,7 @@ static int cubin_text(const char *path, const struct isa_sniff *sn,
 
 		buf_reset(text);
 		buf_reset(&etext);
-		ret = run_tool(argv, NULL, opts, text, &etext, err);
+		ret = run_tool(argv, NULL, opts, text, &etext, &why);
 		done = ret == 0;
 		if (done) {
 			out->via = xstrdup("cuobjdump -sass");
@@ -113,6 +123,8 @@ static int cubin_text(const char *path, const struct isa_sniff *sn,
 		buf_addf(err, "cannot disassemble '%s': %s exited with %d: ", path,
 			 nvd ? "nvdisasm" : "cuobjdump", ret);
 		first_line(err, &etext);
+	} else if (!done) {
+		buf_addf(err, "cannot disassemble '%s': %s", path, why.buf);
 	}
 	if (done && cuo) {
 		const char *argv[] = { cuo, "-res-usage", path, NULL };
@@ -126,6 +138,7 @@ static int cubin_text(const char *path, const struct isa_sniff *sn,
 	free(nvd);
 	free(cuo);
 	buf_release(&etext);
+	buf_release(&why);
 	return done ? 0 : ISA_ERR_INPUT;
 }
 
@@ -223,14 +236,25 @@ static char *readelf_for(const char *objdump)
 	return NULL;
 }
 
+/*
+ * 0 when `tool` disassembled the file; -1 when it could not (another
+ * may); -2 with err when it hung or flooded, which the next would too.
+ */
 static int try_objdump(const char *tool, const char *path,
-		       const struct isa_options *opts, struct buf *text)
+		       const struct isa_options *opts, struct buf *text, struct buf *failure)
 {
 	const char *argv[] = { tool, "-d", path, NULL };
 	struct buf etext = BUF_INIT, err = BUF_INIT;
 	int ret = run_tool(argv, NULL, opts, text, &etext, &err);
 	char *readelf;
 
+	if (ret < 0 && err.len) {
+		buf_addf(failure, "cannot disassemble '%s': %s", path, err.buf);
+		buf_reset(text);
+		buf_release(&etext);
+		buf_release(&err);
+		return -2;
+	}
 	if (ret == 0 && strstr(text->buf, "Disassembly of section") &&
 	    !strstr(etext.buf, "not a recognized processor")) {
 		buf_release(&etext);
@@ -263,16 +287,22 @@ static int objdump_text(const char *path, const struct isa_sniff *sn,
 
 	objdump_candidates(&tools);
 	for (i = 0; i < tools.nr; i++) {
-		if (try_objdump(tools.v[i], path, opts, text) == 0) {
+		int r = try_objdump(tools.v[i], path, opts, text, err);
+
+		if (r == 0) {
 			out->via = xstrfmt("%s -d", path_base(tools.v[i]));
 			ret = 0;
+			break;
+		}
+		if (r == -2) {
+			ret = ISA_ERR_INPUT;
 			break;
 		}
 	}
 	if (!tools.nr) {
 		buf_addf(err, "cannot disassemble '%s': no llvm-objdump on PATH (install "
 			 "llvm, or ROCm's /opt/rocm/llvm/bin; or set TKO_LLVM_OBJDUMP)", path);
-	} else if (ret) {
+	} else if (ret == ISA_ERR_TOOL) {
 		tool_version(tools.v[0], opts, &ver);
 		buf_addf(err, "cannot disassemble '%s' (%s): %s%s%s cannot disassemble "
 			 "%s; use llvm-objdump from LLVM 17 or newer or from ROCm "
@@ -315,11 +345,12 @@ static void remove_tree(const char *dir)
 /*
  * dccobjdump writes its ISA into side files ("*.ISA") in the working
  * directory, so it runs in a fresh temporary directory and everything it
- * printed or wrote there becomes the text.
+ * printed or wrote there becomes the text. -1 when it could not (llvm-objdump
+ * may), -2 with a line in `failure` when it hung or flooded.
  */
 static int dcc_text(const char *tool, const char *path,
 		    const struct isa_options *opts, struct buf *text,
-		    struct isa_file_result *out)
+		    struct isa_file_result *out, struct buf *failure)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char *dir = xstrfmt("%s/tko-dcc.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -330,13 +361,17 @@ static int dcc_text(const char *tool, const char *path,
 	size_t i;
 	int ret = -1;
 
-	if (abs && mkdtemp(dir)) {
+	if (abs && cleanup_mkdtemp(dir)) {
 		const char *argv[] = { tool, NULL, "--show-sass", "--show-resource-usage",
 				       NULL, NULL };
 
 		argv[1] = in = xstrfmt("--inputs=%s", abs);
 		argv[4] = outdir = xstrfmt("--output=%s", dir);
 		ret = run_tool(argv, dir, opts, text, NULL, &err);
+		if (ret < 0 && err.len) {
+			buf_addf(failure, "cannot disassemble '%s': %s", path, err.buf);
+			ret = -2;
+		}
 		if (ret == 0 && walk_files(dir, &files, &err) == 0)
 			for (i = 0; i < files.nr; i++) {
 				buf_addch(text, '\n');
@@ -345,6 +380,7 @@ static int dcc_text(const char *tool, const char *path,
 			}
 		walk_release(&files);
 		remove_tree(dir);
+		cleanup_drop_path(dir);
 		if (ret == 0)
 			out->via = xstrdup("dccobjdump --show-sass --show-resource-usage");
 	}
@@ -356,7 +392,7 @@ static int dcc_text(const char *tool, const char *path,
 	if (ret == 0 && text->len)
 		return 0;
 	buf_reset(text);
-	return -1;
+	return ret == -2 ? -2 : -1;
 }
 
 int isa_disassemble(const char *path, const struct isa_sniff *sn,
@@ -377,8 +413,9 @@ int isa_disassemble(const char *path, const struct isa_sniff *sn,
 	} else {
 		char *dcc = (!sn->arch[0] || is_dcu_arch(sn->arch)) ?
 			    find_in_path("dccobjdump") : NULL;
+		int d = dcc ? dcc_text(dcc, path, opts, &text, out, err) : -1;
 
-		ret = dcc && dcc_text(dcc, path, opts, &text, out) == 0 ? 0 :
+		ret = d == 0 ? 0 : d == -2 ? ISA_ERR_INPUT :
 		      objdump_text(path, sn, opts, &text, out, err);
 		free(dcc);
 		if (!ret)

@@ -11,6 +11,7 @@
 #include "live/collect_logs.h"
 #include "live/collect_related.h"
 #include "live/outdir.h"
+#include "parse/runpath.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -120,15 +121,31 @@ static void consider_module(struct collect *col, const char *path)
 	buf_release(&err);
 }
 
+/*
+ * RUN/rel when it is there and inside the RUN (parse/runpath.h); one a
+ * link leads out of is not read, and is listed in collect.json's
+ * "skipped" with the links inside the RUN.
+ */
+static char *run_part(struct collect *col, const char *rel)
+{
+	struct buf why = BUF_INIT;
+	char *p = runpath_part(col->run, rel, &why);
+
+	if (!p && why.len)
+		strlist_push(&col->refused, path_join(col->run, rel));
+	buf_release(&why);
+	return p;
+}
+
 static int find_modules(struct collect *col, struct buf *err)
 {
-	char *dir = path_join(col->run, "cache/inductor");
+	char *dir = run_part(col, "cache/inductor");
 	struct strlist files = STRLIST_INIT;
 	size_t i;
 	int ret = 0;
 
-	if (is_dir(dir) && !outdir_is_link(dir)) {
-		ret = walk_files(dir, &files, err);
+	if (dir && is_dir(dir) && !outdir_is_link(dir)) {
+		ret = walk_files_in(dir, col->run, &files, err);
 		for (i = 0; !ret && i < files.nr; i++)
 			if (ends_with(files.v[i], ".py"))
 				consider_module(col, files.v[i]);
@@ -141,12 +158,12 @@ static int find_modules(struct collect *col, struct buf *err)
 /* RUN/capture/kernels/NAME-<hash8>/ directories. */
 static void find_captures(struct collect *col)
 {
-	char *dir = path_join(col->run, "capture/kernels");
+	char *dir = run_part(col, "capture/kernels");
 	struct strlist files = STRLIST_INIT;
 	struct buf err = BUF_INIT;
 	size_t i, n = strlen(col->name);
 
-	if (is_dir(dir) && !walk_files(dir, &files, &err)) {
+	if (dir && is_dir(dir) && !walk_files_in(dir, col->run, &files, &err)) {
 		for (i = 0; i < files.nr; i++) {
 			const char *base, *f = files.v[i];
 			char *kdir;
@@ -237,6 +254,7 @@ void collect_release(struct collect *col)
 	free(col->c);
 	free(col->run);
 	free(col->name);
+	walk_release(&col->refused);
 	*col = (struct collect)COLLECT_INIT;
 }
 
@@ -287,7 +305,7 @@ static int names_module(const char *dir, const char *kernel, const struct kernel
 }
 
 /* The Triton cache entries (folders holding NAME.json with "name": NAME). */
-static void triton_entries(const struct collect *col, const struct kernel_candidate *c,
+static void triton_entries(struct collect *col, const struct kernel_candidate *c,
 			   struct strlist *dirs)
 {
 	const char *roots[] = { "cache/triton", "cache/inductor/triton", NULL };
@@ -295,11 +313,12 @@ static void triton_entries(const struct collect *col, const struct kernel_candid
 	size_t r, i;
 
 	for (r = 0; roots[r]; r++) {
-		char *root = path_join(col->run, roots[r]);
+		char *root = run_part(col, roots[r]);
 		struct strlist files = STRLIST_INIT;
 		struct buf err = BUF_INIT;
 
-		if (is_dir(root) && !outdir_is_link(root) && !walk_files(root, &files, &err)) {
+		if (root && is_dir(root) && !outdir_is_link(root) &&
+		    !walk_files_in(root, col->run, &files, &err)) {
 			for (i = 0; i < files.nr; i++) {
 				const char *f = files.v[i];
 				char *dir;
@@ -425,7 +444,7 @@ static int copy_related(struct outdir *o, const struct collect *col,
 	return ret;
 }
 
-int collect_write(const struct collect *col, size_t which, const char *out,
+int collect_write(struct collect *col, size_t which, const char *out,
 		  json_t **manifest, struct buf *err)
 {
 	const struct kernel_candidate *c = &col->c[which];
@@ -443,6 +462,8 @@ int collect_write(const struct collect *col, size_t which, const char *out,
 	if (!ret && c->capture_dir)
 		ret = copy_tree(&o, c->capture_dir, "capture", "capture", err);
 	triton_entries(col, c, &dirs);
+	for (i = 0; i < col->refused.nr; i++)
+		outdir_skip(&o, col->refused.v[i], "leads out of the RUN (a symbolic link)");
 	for (i = 0; !ret && i < dirs.nr; i++) {
 		char *prefix = xstrfmt("triton/%s", path_base(dirs.v[i]));
 

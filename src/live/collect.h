@@ -48,8 +48,9 @@ struct collect {
 	struct kernel_candidate *c;	/* matching candidates */
 	size_t nr, alloc;
 	size_t total;		/* candidates for the name, before the -hash8 filter */
+	struct strlist refused;	/* parts of the RUN a link leads out of (owned), not read */
 };
-#define COLLECT_INIT { NULL, NULL, "", NULL, 0, 0, 0 }
+#define COLLECT_INIT { NULL, NULL, "", NULL, 0, 0, 0, STRLIST_INIT }
 
 /*
  * Finds the candidates for `spec` in `run`. Returns 0 (col->nr may be 0 or
@@ -62,7 +63,7 @@ int collect_find(struct collect *col, const char *run, const char *spec, struct 
  * Copies candidate `which`'s artifacts into `out`; *manifest receives
  * collect.json's content (a new reference). 0 or -1 + err.
  */
-int collect_write(const struct collect *col, size_t which, const char *out,
+int collect_write(struct collect *col, size_t which, const char *out,
 		  json_t **manifest, struct buf *err);
 
 void collect_release(struct collect *col);

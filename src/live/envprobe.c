@@ -107,7 +107,8 @@ int env_run_tool(const char *const *argv, double timeout_s, struct buf *out)
 	c.capture_out = c.capture_err = 1;
 	c.null_in = 1;
 	c.timeout_s = timeout_s;
-	ok = child_run(&c, &err) == 0 && !c.not_found && !c.timed_out && c.exit_status == 0;
+	ok = child_run(&c, &err) == 0 && !c.not_found && !c.timed_out && !c.overflowed &&
+	     c.exit_status == 0;
 	buf_add(out, c.out.buf, c.out.len);
 	if (!c.out.len)
 		buf_add(out, c.err.buf, c.err.len);
@@ -287,6 +288,9 @@ static json_t *python_probe(json_t *doc, const struct env_opts *o)
 		note(doc, "no python: cannot run '%s' (set TKO_PYTHON)", python);
 	} else if (c.timed_out) {
 		note(doc, "the Python probe ('%s -m tko.probe') ran out of time", python);
+	} else if (c.overflowed) {
+		note(doc, "the Python probe ('%s -m tko.probe') printed more than 256 MiB and was stopped",
+		     python);
 	} else if (c.exit_status != 0 || !(probe = json_load_span("probe", c.out.buf, c.out.len, &ignored))) {
 		char *why = last_line(&c.err);
 

@@ -8,7 +8,9 @@
 #include "live/envprobe.h"
 #include "live/pyenv.h"
 #include "live/replay.h"
+#include "util/cleanup.h"
 #include "util/file.h"
+#include "util/jcheck.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
@@ -193,6 +195,51 @@ static int outputs_disagree(const json_t *kernel)
 	return 0;
 }
 
+#define OPT(key, type) { key, type, JC_NULL, NULL }
+static const struct jc_field replay_config_fields[] = {
+	OPT("config", JC_OBJ),
+	OPT("captured", JC_BOOL),
+	OPT("time_ms", JC_TIME),
+	OPT("min_ms", JC_TIME),
+	OPT("recorded_time_ms", JC_TIME),
+	OPT("autotuner_method_ms", JC_TIME),
+	OPT("autotuner_method_no_cpu_copy_ms", JC_TIME),
+	OPT("autotuner_method_cpu_copy_args", JC_LIST),
+	OPT("footprint_gbps", JC_RATE),
+	OPT("footprint_fraction_of_peak", JC_RATE),
+	OPT("outputs_match", JC_BOOL),
+	OPT("outputs_exact", JC_BOOL),
+	OPT("error", JC_STR),
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field replay_kernel_fields[] = {
+	OPT("kernel_dir", JC_STR),
+	OPT("kernel", JC_STR),
+	OPT("error", JC_STR),
+	OPT("footprint_bytes", JC_COUNT),
+	{ "configs", JC_LIST, JC_NULL, replay_config_fields },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field replay_peak_fields[] = {
+	OPT("copy_gbps", JC_RATE),
+	OPT("source", JC_STR),
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field replay_doc_fields[] = {
+	{ "kernels", JC_LIST, JC_NEED, replay_kernel_fields },
+	{ "peak", JC_OBJ, JC_NULL, replay_peak_fields },
+	{ NULL, 0, 0, NULL },
+};
+#undef OPT
+
+int replay_doc_check(const json_t *doc, const char *file, struct buf *err)
+{
+	return jc_check(doc, replay_doc_fields, file, err);
+}
+
 json_t *replay_summary(const json_t *kernels)
 {
 	long long failed = 0, mismatched = 0, configs = 0;
@@ -343,7 +390,8 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 	struct child c = CHILD_INIT;
 
 	*doc = NULL;
-	if (load_captures(dirs, captures, err) < 0 || check_env(o, err) < 0 || !mkdtemp(tmpdir)) {
+	if (load_captures(dirs, captures, err) < 0 || check_env(o, err) < 0 ||
+	    !cleanup_mkdtemp(tmpdir)) {
 		if (!err->len)
 			buf_addf(err, "cannot create a temporary directory '%s'", tmpdir);
 		json_decref(captures);
@@ -365,6 +413,9 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 		*status = REPLAY_CRASHED;
 		buf_reset(err);
 		buf_addf(err, "the replay exited with status %d and wrote no result", c.exit_status);
+	} else if (replay_doc_check(replay, "the replay's result", err) < 0) {
+		*status = REPLAY_CRASHED;
+		json_decref(replay);
 	} else {
 		*doc = finish_doc(replay, captures, peak_section(dirs, o));
 		json_decref(replay);
@@ -375,6 +426,7 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 	child_release(&c);
 	unlink(out);
 	rmdir(tmpdir);
+	cleanup_drop_path(tmpdir);
 	free(out);
 	free(tmpdir);
 	json_decref(captures);

@@ -41,6 +41,13 @@ enum replay_status {
 json_t *replay_summary(const json_t *kernels);
 
 /*
+ * Checks every field tko reads from a replay document (the child's, or a
+ * "tko run" document such as RUN/analysis/replay.json): types, and times
+ * that are numbers >= 0. 0, or -1 with one line naming `file` and the field.
+ */
+int replay_doc_check(const json_t *doc, const char *file, struct buf *err);
+
+/*
  * Replays `dirs`. On REPLAY_OK / REPLAY_FAILED, *doc is the "tko run"
  * document (docs/json.md); otherwise err says what happened. Returns -1
  * (with err) only for bad input found before starting the child.

@@ -1,6 +1,7 @@
 /* RUN/analysis/replay.json: tko run's results kept in the RUN (see replay_store.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "live/replay.h"
 #include "live/replay_store.h"
@@ -19,21 +20,51 @@ static char *parent_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-/* RUN of RUN/capture/kernels/<name>, or NULL. */
-static char *run_of_dir(const char *dir)
+/* RUN of the path RUN/capture/kernels/<name>, read as a string; NULL when it is not one. */
+static char *run_above(const char *dir)
 {
-	char *real = realpath(dir, NULL), *kernels, *capture, *run = NULL;
+	size_t n = strlen(dir);
+	char *trimmed, *kernels, *capture, *run = NULL;
 
-	if (!real)
-		return NULL;
-	kernels = parent_of(real);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	trimmed = xstrndup(dir, n);
+	kernels = parent_of(trimmed);
 	capture = parent_of(kernels);
 	if (!strcmp(path_base(kernels), "kernels") && !strcmp(path_base(capture), "capture"))
 		run = parent_of(capture);
 	free(capture);
 	free(kernels);
-	free(real);
+	free(trimmed);
 	return run;
+}
+
+/*
+ * RUN of RUN/capture/kernels/<name>, or NULL. The RUN the path names and
+ * the RUN the directory really is in must be the same: a kernel
+ * directory (or capture/, or kernels/) that is a link into another tree
+ * must not lead tko run to write that tree's analysis/.
+ */
+static char *run_of_dir(const char *dir)
+{
+	char *real = realpath(dir, NULL), *phys = real ? run_above(real) : NULL;
+	char cwd[4096], *abs = NULL, *named = NULL, *named_real = NULL;
+
+	if (dir[0] == '/')
+		abs = xstrdup(dir);
+	else if (getcwd(cwd, sizeof(cwd)))
+		abs = path_join(cwd, dir);
+	if (abs && (named = run_above(abs)))
+		named_real = realpath(named, NULL);
+	if (!phys || !named_real || strcmp(phys, named_real)) {
+		free(phys);
+		phys = NULL;
+	}
+	free(real);
+	free(abs);
+	free(named);
+	free(named_real);
+	return phys;
 }
 
 char *replay_store_run_of(const struct strlist *dirs)
@@ -138,13 +169,16 @@ int replay_store_write(const char *run, const json_t *doc, char **path, struct b
 	int ret = -1;
 
 	old = load_stored(file);
+	/* An update in place: the old document was read to be merged and replaced. */
+	file_forget_input(file);
 	if (old)
 		index_kernels(by_name, old);
 	index_kernels(by_name, doc);
 	kernels = sorted_kernels(by_name);
 	json_set_new(merged, "summary", replay_summary(kernels));
 	json_set_new(merged, "kernels", kernels);
-	if (mkdir_p(dir, err) == 0 && json_write_path(merged, file, err) == 0) {
+	if (mkdir_in(run, "analysis", NULL, NULL, err) == 0 &&
+	    json_write_path(merged, file, err) == 0) {
 		*path = file;
 		file = NULL;
 		ret = 0;

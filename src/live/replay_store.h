@@ -19,8 +19,9 @@
 
 /*
  * The RUN directory that every one of `dirs` lies in as
- * RUN/capture/kernels/<name> (resolved through realpath), newly
- * allocated; NULL when they are elsewhere or in different RUNs.
+ * RUN/capture/kernels/<name> (resolved through realpath, and the same RUN
+ * as the path names: no link leads out of it), newly allocated; NULL when
+ * they are elsewhere or in different RUNs.
  */
 char *replay_store_run_of(const struct strlist *dirs);
 

@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "live/rundir.h"
+#include "parse/runpath.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/lines.h"
@@ -34,23 +36,68 @@ static int dir_is_empty(const char *path, struct buf *err)
 	return empty;
 }
 
+/* The folder `path` is in ("." for a bare name), newly allocated. */
+static char *parent_dir(const char *path)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	while (n && path[n - 1] != '/')
+		n--;
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return n ? xstrndup(path, n) : xstrdup(".");
+}
+
+/*
+ * Claims `run` for this capture. mkdir() succeeds for one caller only, so
+ * of several captures given the same --out exactly one gets it: the RUN
+ * itself when it is new, its log/ folder when it is an empty folder made
+ * beforehand (a check for emptiness alone would let two captures share it).
+ */
+static int claim(const char *run, struct buf *err)
+{
+	char *log = path_join(run, "log"), *parent = parent_dir(run);
+	int ret = -1, empty;
+
+	if (mkdir(run, 0777) < 0 && errno == ENOENT) {
+		struct buf ignore = BUF_INIT;
+
+		mkdir_p(parent, &ignore);
+		buf_release(&ignore);
+		mkdir(run, 0777);
+	}
+	if (!is_dir(run) && access(run, F_OK) < 0) {
+		buf_addf(err, "cannot create directory '%s': %s", run, strerror(errno));
+		goto out;
+	}
+	if (!is_dir(run)) {
+		buf_addf(err, "'%s' exists and is not a directory", run);
+		goto out;
+	}
+	if ((empty = dir_is_empty(run, err)) < 0)
+		goto out;
+	if (!empty || mkdir(log, 0777) < 0) {
+		if (empty && errno != EEXIST)
+			buf_addf(err, "cannot create directory '%s': %s", log, strerror(errno));
+		else
+			buf_addf(err, "'%s' already exists and is not empty (choose another --out)", run);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(log);
+	free(parent);
+	return ret;
+}
+
 int rundir_create(const char *run, struct buf *err)
 {
 	size_t i;
 
-	if (is_dir(run)) {
-		int empty = dir_is_empty(run, err);
-
-		if (empty < 0)
-			return -1;
-		if (!empty) {
-			buf_addf(err, "'%s' already exists and is not empty (choose another --out)", run);
-			return -1;
-		}
-	} else if (access(run, F_OK) == 0) {
-		buf_addf(err, "'%s' exists and is not a directory", run);
+	if (claim(run, err) < 0)
 		return -1;
-	}
 	for (i = 0; rundir_skeleton[i]; i++) {
 		char *p = path_join(run, rundir_skeleton[i]);
 		int ret = mkdir_p(p, err);
@@ -72,6 +119,31 @@ char *rundir_default_name(time_t t)
 	return xstrdup(s);
 }
 
+char *rundir_make_default(time_t t, struct buf *err)
+{
+	char *base = rundir_default_name(t);
+	int i;
+
+	for (i = 1; i <= 1000; i++) {
+		char *name = i == 1 ? xstrdup(base) : xstrfmt("%s-%d", base, i);
+
+		if (mkdir(name, 0777) == 0) {
+			free(base);
+			return name;
+		}
+		if (errno != EEXIST) {
+			buf_addf(err, "cannot create directory '%s': %s", name, strerror(errno));
+			free(name);
+			break;
+		}
+		free(name);
+	}
+	if (i > 1000)
+		buf_addf(err, "'%s' and its next 999 numbered names all exist", base);
+	free(base);
+	return NULL;
+}
+
 void rundir_iso_time(time_t t, char *out, size_t n)
 {
 	struct tm tm;
@@ -82,8 +154,9 @@ void rundir_iso_time(time_t t, char *out, size_t n)
 
 size_t rundir_kernel_dirs(const char *run, struct strlist *out)
 {
-	char *kernels = path_join(run, "capture/kernels");
-	DIR *d = opendir(kernels);
+	char *kernels = runpath_part(run, "capture/kernels", NULL);
+	char *real = realpath(run, NULL);
+	DIR *d = kernels && real ? opendir(kernels) : NULL;
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
@@ -92,7 +165,7 @@ size_t rundir_kernel_dirs(const char *run, struct strlist *out)
 		if (e->d_name[0] == '.')	/* ., .., and .tmp-* dirs being written */
 			continue;
 		p = path_join(kernels, e->d_name);
-		if (is_dir(p))
+		if (is_dir(p) && path_within(real, p))	/* not a link out of the RUN */
 			strlist_push(out, p);	/* owned: walk_release */
 		else
 			free(p);
@@ -100,6 +173,7 @@ size_t rundir_kernel_dirs(const char *run, struct strlist *out)
 	if (d)
 		closedir(d);
 	free(kernels);
+	free(real);
 	strlist_sort(out);
 	return out->nr;
 }

@@ -19,12 +19,22 @@ extern const char *const rundir_skeleton[];
 
 /*
  * Creates `run` and its skeleton. `run` must not exist, or be an empty
- * directory (a capture never mixes with an earlier one). 0 or -1 + err.
+ * directory (a capture never mixes with an earlier one). The RUN is
+ * claimed with mkdir(), which only one process can win, so two captures
+ * given the same --out never share it. 0 or -1 + err.
  */
 int rundir_create(const char *run, struct buf *err);
 
 /* "tko-run-YYYYmmdd-HHMMSS" for the local time `t`, newly allocated. */
 char *rundir_default_name(time_t t);
+
+/*
+ * Makes a new, empty folder for a default-named RUN in the current
+ * directory: rundir_default_name(t), or with "-2", "-3"... appended when
+ * that exists (two captures started in the same second). Returns its name
+ * (newly allocated), or NULL + err.
+ */
+char *rundir_make_default(time_t t, struct buf *err);
 
 /* "2026-12-02T15:29:32Z" for `t`, into out (at least 32 bytes). */
 void rundir_iso_time(time_t t, char *out, size_t n);
@@ -40,7 +50,8 @@ json_t *rundir_capture_summary(const char *run);
 /*
  * Fills the empty list `out` with RUN/capture/kernels/<dir> for each kernel
  * directory, sorted, newly allocated (free with walk_release); the .tmp-*
- * folders of a capture still writing are left out. Returns how many.
+ * folders of a capture still writing are left out, and so are folders a
+ * link leads out of the RUN (parse/runpath.h). Returns how many.
  */
 size_t rundir_kernel_dirs(const char *run, struct strlist *out);
 

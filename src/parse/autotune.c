@@ -173,9 +173,11 @@ void autotune_set_release(struct autotune_set *s)
 	free(s->device.torch);
 	free(s->device.triton);
 	release_notes(s->errors, s->nerrors);
+	release_notes(s->refused, s->nrefused);
 	strmap_each_ptr(&s->names, free);
 	strmap_release(&s->names);
 	strmap_release(&s->saved);
+	strmap_release(&s->by_hash);
 	autotune_set_init(s);
 }
 
@@ -315,13 +317,58 @@ char *at_kernel_id(const struct at_kernel *k)
 	return xstrdup(k->name);
 }
 
+/*
+ * The by_hash key: a 64-bit FNV-1a of the whole pair first, then the pair
+ * itself. strmap hashes only a key's first and last eight bytes, which
+ * hashes that differ in the middle would share; the digest in front makes
+ * every byte count.
+ */
+static char *hash_key(const char *name, const char *hash, size_t *len)
+{
+	size_t nn = strlen(name), nh = strlen(hash);
+	char *key = xmalloc(8 + nn + 1 + nh + 1);
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	memcpy(key + 8, name, nn + 1);
+	memcpy(key + 8 + nn + 1, hash, nh + 1);
+	for (i = 8; i < 8 + nn + 1 + nh; i++)
+		h = (h ^ (unsigned char)key[i]) * 0x100000001b3ull;
+	memcpy(key, &h, 8);
+	*len = 8 + nn + 1 + nh;
+	return key;
+}
+
+struct at_kernel *at_kernel_by_hash(const struct autotune_set *s, const char *name,
+				    const char *hash)
+{
+	size_t len;
+	char *key = hash_key(name, hash, &len);
+	struct at_kernel *k = strmap_get_ptr(&s->by_hash, key, len);
+
+	free(key);
+	return k;
+}
+
+void at_hash_set(struct autotune_set *s, struct at_kernel *k, const char *hash,
+		 struct at_src src)
+{
+	size_t len;
+	char *key;
+
+	if (!at_set_str(&k->source_hash, NULL, hash, strlen(hash), src))
+		return;
+	key = hash_key(k->name, hash, &len);
+	*strmap_put_ptr(&s->by_hash, key, len) = k;
+	free(key);
+}
+
 size_t autotune_set_find(const struct autotune_set *s, const char *id,
 			 const struct at_kernel **out)
 {
 	const char *hash = strrchr(id, '#');
 	struct at_name_slot *slot;
 	struct at_kernel *k;
-	size_t n = 0;
 
 	*out = NULL;
 	if (hash && hash[1]) {
@@ -337,12 +384,10 @@ size_t autotune_set_find(const struct autotune_set *s, const char *id,
 				}
 	}
 	slot = slot_find(s, id, strlen(id));
-	if (!slot)
+	if (!slot || !slot->first)
 		return 0;
 	*out = slot->first;
-	for (k = slot->first; k; k = k->next_instance)
-		n++;
-	return n;
+	return slot->last->instance;	/* instances are numbered 1..n in order */
 }
 
 int at_set_str(char **field, struct at_src *field_src, const char *v,

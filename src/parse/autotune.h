@@ -209,8 +209,11 @@ struct autotune_set {
 	struct at_device device;
 	struct at_note *errors;	/* problems not tied to a kernel */
 	size_t nerrors, errors_alloc;
+	struct at_note *refused;	/* paths the RUN named that lead out of it, not read */
+	size_t nrefused, refused_alloc;
 	struct strmap names;	/* kernel name -> its instances (struct at_name_slot) */
 	struct strmap saved;	/* last two parts of a saved_to path -> the latest such tuning */
+	struct strmap by_hash;	/* at_hash_key(name, source_hash) -> its instance */
 };
 
 void autotune_set_init(struct autotune_set *s);
@@ -238,6 +241,16 @@ struct at_kernel *at_kernel_instance(struct autotune_set *s, const char *name,
 /* The latest instance of `name` in the set, or NULL; no input state changes. */
 struct at_kernel *at_kernel_latest(const struct autotune_set *s,
 				   const char *name, size_t len);
+
+/*
+ * The instance of `name` whose source_hash is `hash`, or NULL, in constant
+ * time (capture events name thousands of instances of one kernel by their
+ * hash); at_hash_set() records k's source_hash for it.
+ */
+struct at_kernel *at_kernel_by_hash(const struct autotune_set *s, const char *name,
+				    const char *hash);
+void at_hash_set(struct autotune_set *s, struct at_kernel *k, const char *hash,
+		 struct at_src src);
 
 /* How many instances the kernel's name has in the set. */
 unsigned at_kernel_instances(const struct at_kernel *k);

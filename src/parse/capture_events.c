@@ -30,20 +30,17 @@ static struct at_kernel *ev_kernel(struct ev_ctx *c, json_t *ev)
 {
 	const char *name = json_str(ev, "kernel");
 	const char *hash = json_str(ev, "source_hash");
-	const struct at_kernel *first;
 	struct at_kernel *k;
 
 	if (!name || !*name)
 		return NULL;
-	if (hash && autotune_set_find(c->set, name, &first))
-		for (k = (struct at_kernel *)first; k; k = k->next_instance)
-			if (k->source_hash && !strcmp(k->source_hash, hash))
-				return k;
+	if (hash && (k = at_kernel_by_hash(c->set, name, hash)))
+		return k;
 	k = at_kernel_current(c->set, name, strlen(name), c->src);
 	if (hash && k->source_hash)
 		k = at_kernel_next(c->set, name, strlen(name), c->src);
 	if (hash)
-		at_set_str(&k->source_hash, NULL, hash, strlen(hash), c->src);
+		at_hash_set(c->set, k, hash, c->src);
 	return k;
 }
 
@@ -54,6 +51,48 @@ static void set_json_str(char **field, struct at_src *src, json_t *ev,
 
 	if (v)
 		at_set_str(field, src, v, strlen(v), from);
+}
+
+/* "capture/kernels/<name>", name one plain component: the only form tko capture writes. */
+static int kernel_dir_ok(const char *d)
+{
+	static const char prefix[] = "capture/kernels/";
+	const char *name = d + sizeof(prefix) - 1;
+	const unsigned char *p;
+
+	if (strncmp(d, prefix, sizeof(prefix) - 1) || !*name || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return 0;
+	for (p = (const unsigned char *)name; *p; p++)
+		if (*p == '/' || *p < 0x20 || *p == 0x7f)
+			return 0;
+	return 1;
+}
+
+/*
+ * The kernel's capture directory. A RUN's files name paths inside the
+ * RUN; one that leads elsewhere ("../outside/kd", "/etc") is not followed
+ * but noted on the kernel, so the report does not read another tree.
+ */
+static void set_kernel_dir(struct ev_ctx *c, struct at_kernel *k, json_t *ev)
+{
+	const char *d = json_str(ev, "kernel_dir");
+	char *note;
+
+	if (!d || k->kernel_dir)
+		return;
+	if (kernel_dir_ok(d)) {
+		at_set_str(&k->kernel_dir, NULL, d, strlen(d), c->src);
+		return;
+	}
+	note = xstrfmt("kernel_dir '%s' is not capture/kernels/<name> inside the RUN; not read", d);
+	/* Each event repeats it: say it once (comparing with the last note keeps this O(1)). */
+	if (!k->nerrors || strcmp(k->errors[k->nerrors - 1].text, note)) {
+		at_note_add(&k->errors, &k->nerrors, &k->errors_alloc, note, strlen(note), c->src);
+		at_note_add(&c->set->refused, &c->set->nrefused, &c->set->refused_alloc, note,
+			    strlen(note), c->src);
+	}
+	free(note);
 }
 
 static void on_session_start(struct ev_ctx *c, json_t *ev)
@@ -83,7 +122,7 @@ static void on_kernel(struct ev_ctx *c, json_t *ev)
 		return;
 	set_json_str(&k->kind, &k->kind_src, ev, "heuristic_type", c->src);
 	set_json_str(&k->source_file, &k->source_src, ev, "source_file", c->src);
-	set_json_str(&k->kernel_dir, NULL, ev, "kernel_dir", c->src);
+	set_kernel_dir(c, k, ev);
 	n = (long)json_int(ev, "num_configs", -1);
 	if (n >= 0 && k->num_configs < 0) {
 		k->num_configs = n;
@@ -169,7 +208,7 @@ static void on_capture(struct ev_ctx *c, json_t *ev)
 	struct at_kernel *k = ev_kernel(c, ev);
 
 	if (k)
-		set_json_str(&k->kernel_dir, NULL, ev, "kernel_dir", c->src);
+		set_kernel_dir(c, k, ev);
 }
 
 static void on_error(struct ev_ctx *c, json_t *ev)

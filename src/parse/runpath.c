@@ -1,6 +1,7 @@
 /* Local copies of logged paths, and RUN directory layout (see runpath.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse/runpath.h"
 #include "util/file.h"
@@ -19,23 +20,81 @@ const char *runpath_tail2(const char *path, size_t len)
 	return path;
 }
 
-char *runpath_resolve(const char *root, const char *path, size_t len)
+/* `p` when it is a file whose real location is inside `root`; frees it otherwise. */
+static char *inside_or_free(const char *root, char *p)
 {
-	char *p = xstrndup(path, len), *q;
-	const char *tail;
+	char *real = realpath(root, NULL);
+	int ok = real && is_file(p) && path_within(real, p);
 
-	if (is_file(p))
+	free(real);
+	if (ok)
 		return p;
 	free(p);
-	tail = runpath_tail2(path, len);
-	if (!root || tail == path)
-		return NULL;
-	q = xstrfmt("%s/cache/inductor/%.*s", root, (int)(len - (size_t)(tail - path)),
-		    tail);
-	if (is_file(q))
-		return q;
-	free(q);
 	return NULL;
+}
+
+char *runpath_resolve(const char *root, const char *path, size_t len)
+{
+	const char *tail = runpath_tail2(path, len);
+	char *q;
+
+	if (!root) {
+		q = xstrndup(path, len);
+		if (is_file(q))
+			return q;
+		free(q);
+		return NULL;
+	}
+	/* The RUN's own copy first; the logged path only when it is inside the RUN too. */
+	if (tail != path) {
+		q = xstrfmt("%s/cache/inductor/%.*s", root, (int)(len - (size_t)(tail - path)), tail);
+		if ((q = inside_or_free(root, q)))
+			return q;
+	}
+	return inside_or_free(root, xstrndup(path, len));
+}
+
+int runpath_rel_ok(const char *rel)
+{
+	const char *p = rel;
+
+	if (!*rel || *rel == '/')
+		return 0;
+	for (;;) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		if (!slash)
+			return 1;
+		p = slash + 1;
+	}
+}
+
+char *runpath_part(const char *run, const char *rel, struct buf *why)
+{
+	char *p, *real;
+
+	if (!runpath_rel_ok(rel)) {
+		if (why)
+			buf_addf(why, "'%s' is not a path inside the RUN; not read", rel);
+		return NULL;
+	}
+	p = path_join(run, rel);
+	if (access(p, F_OK) < 0) {
+		free(p);
+		return NULL;
+	}
+	real = realpath(run, NULL);
+	if (!real || !path_within(real, p)) {
+		if (why)
+			buf_addf(why, "'%s' leads out of the RUN (a symbolic link); not read", p);
+		free(p);
+		p = NULL;
+	}
+	free(real);
+	return p;
 }
 
 int runpath_is_run(const char *dir)

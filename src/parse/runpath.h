@@ -11,12 +11,29 @@
 
 #include <stddef.h>
 
+#include "util/buf.h"
+
 /*
- * A readable local file for `path` (len bytes): the path itself when it
- * exists, else RUN/cache/inductor/<dir>/<file> under `root` (may be NULL).
- * Returns a new string, or NULL.
+ * A readable local file for `path` (len bytes). With a RUN `root`, only
+ * files inside the RUN: RUN/cache/inductor/<dir>/<file> first, then the
+ * path itself when its real location is inside the RUN (a RUN read where
+ * it was written); a log in a RUN never leads tko to read elsewhere.
+ * Without a root (a log on its own), the path itself. Returns a new
+ * string, or NULL.
  */
 char *runpath_resolve(const char *root, const char *path, size_t len);
+
+/* 1 when `rel` is a relative path of plain components (no "", ".", ".."). */
+int runpath_rel_ok(const char *rel);
+
+/*
+ * RUN/rel when it exists and its real location is inside the RUN; NULL
+ * when it is missing, or (with a line in `why`, when given) when rel is
+ * not a plain relative path or a link leads it out of the RUN. The one
+ * gate for reading a RUN's parts (cache/, capture/kernels/, a kernel
+ * directory named in events.jsonl).
+ */
+char *runpath_part(const char *run, const char *rel, struct buf *why);
 
 /* The last two components of path[0..len) ("sk/0ebd....best_config"). */
 const char *runpath_tail2(const char *path, size_t len);

@@ -24,10 +24,12 @@ enum item_kind {
 	ITEM_EVENTS,
 	ITEM_LOG,
 	ITEM_BEST,
+	ITEM_REFUSED,	/* a part of a RUN that leads out of it: listed, not read */
 };
 
 struct item {
 	char *path;		/* the file */
+	char *why;		/* ITEM_REFUSED: why it is not read */
 	char *root;		/* its RUN directory, or NULL */
 	enum item_kind kind;
 	int in_run;		/* found inside a RUN (lenient) rather than named */
@@ -47,6 +49,7 @@ static void plan_add(struct plan *p, const char *path, const char *root,
 	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
 	it = &p->v[p->nr];
 	it->path = xstrdup(path);
+	it->why = NULL;
 	it->root = root ? xstrdup(root) : NULL;
 	it->kind = kind;
 	it->in_run = in_run;
@@ -59,6 +62,7 @@ static void plan_release(struct plan *p)
 
 	for (i = 0; i < p->nr; i++) {
 		free(p->v[i].path);
+		free(p->v[i].why);
 		free(p->v[i].root);
 	}
 	free(p->v);
@@ -76,21 +80,52 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A part of the RUN that a link leads out of: listed with why, not read. */
+static void plan_refused(struct plan *p, const char *path, struct buf *why)
+{
+	plan_add(p, path, NULL, ITEM_REFUSED, 1);
+	p->v[p->nr - 1].why = buf_detach(why, NULL);
+}
+
+/* run/rel when it is there and inside the RUN; a refused one is planned as such. */
+static char *plan_part(struct plan *p, const char *run, const char *rel)
+{
+	struct buf why = BUF_INIT;
+	char *path = runpath_part(run, rel, &why);
+
+	if (!path && why.len) {
+		char *full = path_join(run, rel);
+
+		plan_refused(p, full, &why);
+		free(full);
+	}
+	buf_release(&why);
+	return path;
+}
+
 /* The *.log and *.txt files directly in dir, sorted, as logs of the RUN. */
 static void plan_logs_in(struct plan *p, const char *dir, const char *run)
 {
-	DIR *d = opendir(dir);
+	DIR *d = dir ? opendir(dir) : NULL;
+	char *run_real = realpath(run, NULL);
 	struct dirent *de;
 	char **names = NULL;
 	size_t nr = 0, alloc = 0, i;
 
-	while (d && (de = readdir(d))) {
+	while (d && run_real && (de = readdir(d))) {
 		char *full;
 
 		if (!ends_with(de->d_name, ".log") && !ends_with(de->d_name, ".txt"))
 			continue;
 		full = path_join(dir, de->d_name);
-		if (is_file(full)) {
+		if (is_file(full) && !path_within(run_real, full)) {
+			struct buf why = BUF_INIT;
+
+			buf_addf(&why, "'%s' leads out of the RUN (a symbolic link); not read", full);
+			plan_refused(p, full, &why);
+			buf_release(&why);
+			free(full);
+		} else if (is_file(full)) {
 			ALLOC_GROW(names, nr + 1, alloc);
 			names[nr++] = full;
 		} else {
@@ -99,6 +134,7 @@ static void plan_logs_in(struct plan *p, const char *dir, const char *run)
 	}
 	if (d)
 		closedir(d);
+	free(run_real);
 	if (nr)
 		qsort(names, nr, sizeof(*names), cmp_str);
 	for (i = 0; i < nr; i++) {
@@ -110,21 +146,21 @@ static void plan_logs_in(struct plan *p, const char *dir, const char *run)
 
 static int plan_run(struct plan *p, const char *run, struct buf *err)
 {
-	char *events = path_join(run, "capture/events.jsonl");
-	char *logdir = path_join(run, "log");
-	char *seed = path_join(run, "capture/autotune.log");
-	char *cache = path_join(run, "cache/inductor");
+	char *events = plan_part(p, run, "capture/events.jsonl");
+	char *logdir = plan_part(p, run, "log");
+	char *seed = plan_part(p, run, "capture/autotune.log");
+	char *cache = plan_part(p, run, "cache/inductor");
 	struct strlist files = STRLIST_INIT;
 	size_t i;
 	int ret = 0;
 
-	if (is_file(events))
+	if (events && is_file(events))
 		plan_add(p, events, run, ITEM_EVENTS, 1);
 	plan_logs_in(p, logdir, run);
 	plan_logs_in(p, run, run);
-	if (!is_file(events) && is_file(seed))
+	if (!(events && is_file(events)) && seed && is_file(seed))
 		plan_add(p, seed, run, ITEM_LOG, 1);
-	if (is_dir(cache) && (ret = walk_files(cache, &files, err)) == 0)
+	if (cache && is_dir(cache) && (ret = walk_files_in(cache, run, &files, err)) == 0)
 		for (i = 0; i < files.nr; i++)
 			if (ends_with(files.v[i], ".best_config"))
 				plan_add(p, files.v[i], run, ITEM_BEST, 1);
@@ -236,6 +272,14 @@ static int read_item(struct autotune_set *set, const struct item *it,
 	struct mapped_file m;
 	int ret = 0;
 
+	if (it->kind == ITEM_REFUSED) {
+		struct at_src src = { file, 0, AT_FMT_NONE };
+
+		at_note_add(&set->refused, &set->nrefused, &set->refused_alloc, it->why,
+			    strlen(it->why), src);
+		buf_adds(&why, it->why);
+		return skip_or_fail(set, file, it, &why, err);
+	}
 	if (file_map(it->path, 0, &m, &why) < 0)
 		return skip_or_fail(set, file, it, &why, err);
 	set->inputs[file].bytes = m.len;

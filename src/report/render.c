@@ -42,6 +42,21 @@ int report_render(const struct an_run *r, const struct report_writer *w, const c
 	return atomic_commit(&af, err);
 }
 
+int report_render_in(const struct an_run *r, const struct report_writer *w,
+		     struct atomic_set *set, const char *path, struct buf *err)
+{
+	FILE *fp = atomic_set_open(set, path, err);
+
+	if (!fp)
+		return -1;
+	report_write(r, w, fp);
+	if (ferror(fp)) {
+		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 const struct report_writer *report_writer_find(const char *name)
 {
 	static const struct {

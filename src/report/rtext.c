@@ -154,7 +154,7 @@ void rt_bytes(struct buf *b, const struct an_kernel *k, const struct an_run *r)
 	if (isnan(k->gbps))
 		return;
 	buf_addf(b, ". Footprint rate (%s bytes / time per launch, not measured DRAM traffic): ",
-		 !strcmp(k->bytes_basis, "inductor") ? "Inductor's" :
+		 !k->bytes_basis ? "the" : !strcmp(k->bytes_basis, "inductor") ? "Inductor's" :
 		 !strcmp(k->bytes_basis, "seed_log") ? "the seed log's" : "the arguments'");
 	rt_gbps(b, k->gbps);
 	buf_adds(b, " GB/s");

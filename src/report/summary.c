@@ -129,19 +129,18 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 	buf_release(&b);
 }
 
-int report_write_dir(const struct an_run *r, const char *dir, struct buf *err)
+int report_write_dir(const struct an_run *r, struct atomic_set *set, const char *dir,
+		     struct buf *err)
 {
 	static const struct report_writer *const writers[] = {
 		&report_markdown, &report_json, &report_html,
 	};
 	size_t i;
 
-	if (mkdir_p(dir, err) < 0)
-		return -1;
 	for (i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
 		char *name = xstrfmt("report.%s", writers[i]->ext);
 		char *path = path_join(dir, name);
-		int ret = report_render(r, writers[i], path, err);
+		int ret = report_render_in(r, writers[i], set, path, err);
 
 		free(path);
 		free(name);

@@ -10,14 +10,17 @@
 #include <stdio.h>
 
 #include "analyse/model.h"
+#include "util/file.h"
 
 /* Prints at most `top` ranked kernels (0: all). */
 void report_print_summary(FILE *fp, const struct an_run *r, size_t top);
 
 /*
- * Writes report.md, report.json and report.html into `dir` (created when
- * missing). 0, or -1 with one line in err.
+ * Opens report.md, report.json and report.html of `dir` in the output set
+ * and writes them; the caller publishes them by committing the set (with
+ * whatever else belongs with them). 0, or -1 with one line in err.
  */
-int report_write_dir(const struct an_run *r, const char *dir, struct buf *err);
+int report_write_dir(const struct an_run *r, struct atomic_set *set, const char *dir,
+		     struct buf *err);
 
 #endif

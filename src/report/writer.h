@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "analyse/model.h"
+#include "util/file.h"
 #include "util/buf.h"
 
 struct report_writer {
@@ -41,6 +42,13 @@ void report_write(const struct an_run *r, const struct report_writer *w, FILE *f
 /* The same into `path` atomically ("-": stdout). 0, or -1 with one line in err. */
 int report_render(const struct an_run *r, const struct report_writer *w, const char *path,
 		  struct buf *err);
+
+/*
+ * The same into `path` of an output set (util/file.h), published when the
+ * caller commits the set. 0, or -1 with one line in err.
+ */
+int report_render_in(const struct an_run *r, const struct report_writer *w,
+		     struct atomic_set *set, const char *path, struct buf *err);
 
 /* The writer for a name ("md"/"markdown", "html", "json"), or NULL. */
 const struct report_writer *report_writer_find(const char *name);

@@ -12,6 +12,7 @@
 #include "tune/output.h"
 #include "tune/rewrite.h"
 #include "util/file.h"
+#include "util/jcheck.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -230,6 +231,43 @@ static json_t *winner_json(const struct tune_sweep *s)
 	json_set_bool(j, "is_base", s->winner == s->plan.base);
 	json_set_new(j, "inductor_settings", inductor_settings(s));
 	return j;
+}
+
+#define OPT(key, type) { key, type, JC_NULL, NULL }
+static const struct jc_field winner_fields[] = {
+	OPT("label", JC_STR),
+	OPT("time_ms", JC_TIME),
+	OPT("speedup", JC_RATE),
+	OPT("inductor_settings", JC_OBJ),
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field variant_fields[] = {
+	OPT("status", JC_STR),
+	OPT("time_ms", JC_TIME),
+	OPT("speedup", JC_RATE),
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field kernel_fields[] = {
+	OPT("kernel", JC_STR),
+	OPT("source", JC_STR),
+	OPT("target", JC_STR),
+	{ "winner", JC_OBJ, JC_NULL, winner_fields },
+	{ "variants", JC_LIST, JC_NULL, variant_fields },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field doc_fields[] = {
+	OPT("mode", JC_STR),
+	{ "kernels", JC_LIST, JC_NEED, kernel_fields },
+	{ NULL, 0, 0, NULL },
+};
+#undef OPT
+
+int tune_doc_check(const json_t *doc, const char *file, struct buf *err)
+{
+	return jc_check(doc, doc_fields, file, err);
 }
 
 json_t *tune_output_json(const struct tune_sweep *s)

@@ -41,4 +41,11 @@ int tune_output_split(const struct tune_sweep *s, long variant);
  */
 int tune_output_two_pass(const struct tune_sweep *s, long variant);
 
+/*
+ * Checks every field tko investigate reads from a tune document
+ * (tune.json): types, and times and speedups that are numbers >= 0. 0, or
+ * -1 with one line naming `file` and the field.
+ */
+int tune_doc_check(const json_t *doc, const char *file, struct buf *err);
+
 #endif

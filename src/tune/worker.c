@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tune/worker.h"
+#include "util/cleanup.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -73,7 +74,6 @@ static void exec_worker(const char *const *argv, char **env, int sock, int errw,
 {
 	int e;
 
-	setpgid(0, 0);
 	dup2(sock, 0);
 	dup2(sock, 1);
 	dup2(errw, 2);
@@ -87,13 +87,14 @@ static void exec_worker(const char *const *argv, char **env, int sock, int errw,
 
 static void reap(struct worker *w)
 {
-	int st;
+	int st = 0, r;
 
 	if (w->pid <= 0)
 		return;
-	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+	while ((r = waitpid(w->pid, &st, 0)) < 0 && errno == EINTR)
 		;
-	w->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	cleanup_drop_child(w->pid);
+	w->exit_status = r < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	w->pid = 0;
 }
 
@@ -120,9 +121,10 @@ int worker_start(struct worker *w, const char *const *argv,
 	}
 	buf_reset(&w->in);
 	buf_reset(&w->err);
+	w->scanned = 0;
 	env = make_env(env_add);
 	fflush(NULL);
-	w->pid = fork();
+	w->pid = cleanup_fork(1);
 	if (w->pid < 0) {
 		buf_addf(err, "cannot start '%s': %s", argv[0], strerror(errno));
 		free(env);
@@ -132,7 +134,6 @@ int worker_start(struct worker *w, const char *const *argv,
 	if (w->pid == 0)
 		exec_worker(argv, env, sv[1], ep[1], st[1]);
 	free(env);
-	setpgid(w->pid, w->pid);
 	close(sv[1]);
 	close(ep[1]);
 	close(st[1]);
@@ -228,19 +229,27 @@ static int pump(struct worker *w, int timeout_ms)
 	return 1;
 }
 
-/* Takes one complete line out of w->in into `line`; 0 when none yet. */
+/*
+ * Takes one complete line out of w->in into `line`; 0 when none yet. The
+ * bytes searched before are not searched again (w->scanned), so a reply
+ * that arrives in many pieces costs its length once, not its length
+ * times the pieces.
+ */
 static int take_line(struct worker *w, struct buf *line)
 {
-	char *nl = memchr(w->in.buf, '\n', w->in.len);
+	char *nl = memchr(w->in.buf + w->scanned, '\n', w->in.len - w->scanned);
 	size_t n;
 
-	if (!nl)
+	if (!nl) {
+		w->scanned = w->in.len;
 		return 0;
+	}
 	n = (size_t)(nl - w->in.buf);
 	buf_reset(line);
 	buf_add(line, w->in.buf, n);
 	memmove(w->in.buf, nl + 1, w->in.len - n - 1);
 	buf_setlen(&w->in, w->in.len - n - 1);
+	w->scanned = 0;
 	return 1;
 }
 
@@ -292,6 +301,12 @@ static int wait_reply(struct worker *w, const char *id, double deadline,
 				goto out;
 			}
 			json_decref(j);
+		}
+		if (w->in.len > WORKER_REPLY_MAX) {
+			kill_worker(w);
+			buf_addf(err, "the tune worker's reply is longer than %d MiB (no end of line); "
+				 "it was stopped", WORKER_REPLY_MAX >> 20);
+			goto out;
 		}
 		if (deadline > 0) {
 			double left = deadline - now_s();

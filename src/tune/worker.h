@@ -18,7 +18,9 @@
  *	worker_stop(&w);
  *
  * The pipes are a socket pair, so writing to a worker that died returns
- * EPIPE instead of raising SIGPIPE in tko.
+ * EPIPE instead of raising SIGPIPE in tko. A reply line longer than
+ * WORKER_REPLY_MAX is an error (the worker is killed), and the worker is
+ * registered with util/cleanup.h while it runs.
  */
 #ifndef TKO_TUNE_WORKER_H
 #define TKO_TUNE_WORKER_H
@@ -29,16 +31,19 @@
 #include "util/buf.h"
 
 #define WORKER_TIMEOUT 1
+/* The longest reply line read: a describe reply with a kernel's text is well under 1 MiB. */
+#define WORKER_REPLY_MAX (64 << 20)
 
 struct worker {
 	pid_t pid;		/* the child, or 0 when not running */
 	int fd;			/* our end of its stdin/stdout socket */
 	int err_fd;		/* its stderr, or -1 */
 	struct buf in;		/* stdout bytes not yet consumed */
+	size_t scanned;		/* bytes of `in` known to hold no newline */
 	struct buf err;		/* the tail of its stderr */
 	int exit_status;	/* after it ended: exit code or 128+signal */
 };
-#define WORKER_INIT { 0, -1, -1, BUF_INIT, BUF_INIT, 0 }
+#define WORKER_INIT { 0, -1, -1, BUF_INIT, 0, BUF_INIT, 0 }
 
 /*
  * Starts argv (argv[0] looked up in PATH) with `env_add` ("NAME=value",

@@ -126,3 +126,26 @@ void buf_rtrim(struct buf *b)
 		n--;
 	buf_setlen(b, n);
 }
+
+void buf_add_shell_word(struct buf *b, const char *s)
+{
+	static const char plain[] = "%+,-./:=@_";
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr(plain, *p)))
+			break;
+	if (*s && !*p) {
+		buf_adds(b, s);
+		return;
+	}
+	buf_addch(b, '\'');
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			buf_adds(b, "'\\''");
+		else
+			buf_addch(b, *p);
+	}
+	buf_addch(b, '\'');
+}

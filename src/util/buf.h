@@ -41,5 +41,12 @@ void buf_setlen(struct buf *b, size_t len);
 char *buf_detach(struct buf *b, size_t *len);
 /* Drops trailing whitespace. */
 void buf_rtrim(struct buf *b);
+/*
+ * Appends `s` as one word of a POSIX shell command: as it is when it holds
+ * only characters no shell treats specially (letters, digits, and
+ * "%+,-./:=@_"), else in single quotes, each ' written as '\''. A command
+ * tko suggests can then be pasted whatever a RUN or kernel is called.
+ */
+void buf_add_shell_word(struct buf *b, const char *s);
 
 #endif

@@ -11,17 +11,90 @@
 #include <emmintrin.h>
 #endif
 
+#include "util/cleanup.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/textout.h"
 #include "banned.h"
 
-static int read_fd(int fd, const char *path, size_t max_len, struct buf *out,
+/* The regular files this process read, by device and inode (file_track_inputs). */
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+static struct file_id *inputs;
+static size_t ninputs, ainputs;
+static int tracking;
+
+void file_track_inputs(int on)
+{
+	tracking = on;
+}
+
+static void note_input(const struct stat *st)
+{
+	size_t i;
+
+	if (!tracking || !S_ISREG(st->st_mode))
+		return;
+	for (i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+			return;
+	ALLOC_GROW(inputs, ninputs + 1, ainputs);
+	inputs[ninputs].dev = st->st_dev;
+	inputs[ninputs].ino = st->st_ino;
+	ninputs++;
+}
+
+void file_note_input(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0)
+		note_input(&st);
+}
+
+void file_forget_input(const char *path)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st) < 0)
+		return;
+	for (i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
+			inputs[i] = inputs[--ninputs];
+			return;
+		}
+}
+
+int file_is_input(const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
+			return 1;
+	return 0;
+}
+
+/*
+ * Reads fd to its end. A stream (pipe, device, socket: `stream` set) is
+ * text or nothing to tko: a NUL byte stops it at once, so /dev/zero or a
+ * binary pipe costs one read, and it is capped at FILE_STREAM_MAX when
+ * the caller set no cap, so an endless pipe ends in an error, not in an
+ * exhausted memory.
+ */
+static int read_fd(int fd, const char *path, size_t max_len, int stream, struct buf *out,
 		   struct buf *err)
 {
 	size_t start = out->len;
 
+	if (stream && !max_len)
+		max_len = FILE_STREAM_MAX;
 	for (;;) {
 		ssize_t n;
+		const char *nul;
 
 		buf_grow(out, 65536);
 		n = read(fd, out->buf + out->len, out->alloc - out->len - 1);
@@ -33,9 +106,19 @@ static int read_fd(int fd, const char *path, size_t max_len, struct buf *out,
 		}
 		if (n == 0)
 			return 0;
+		nul = stream ? memchr(out->buf + out->len, '\0', (size_t)n) : NULL;
+		if (nul) {
+			buf_addf(err, "'%s' is binary, not text (NUL byte at offset %zu)", path,
+				 (size_t)(nul - out->buf) - start);
+			return -1;
+		}
 		buf_setlen(out, out->len + (size_t)n);
 		if (max_len && out->len - start > max_len) {
-			buf_addf(err, "'%s' is larger than %zu bytes", path, max_len);
+			if (stream && max_len == FILE_STREAM_MAX)
+				buf_addf(err, "'%s' is a stream of more than %zu MiB; save it to a file",
+					 path, max_len >> 20);
+			else
+				buf_addf(err, "'%s' is larger than %zu bytes", path, max_len);
 			return -1;
 		}
 	}
@@ -54,6 +137,7 @@ static int open_input(const char *path, struct stat *st, struct buf *err)
 		close(fd);
 		return -1;
 	}
+	note_input(st);
 	if (S_ISDIR(st->st_mode)) {
 		buf_addf(err, "'%s' is a directory, not a file", path);
 		close(fd);
@@ -97,7 +181,7 @@ int file_map(const char *path, size_t max_len, struct mapped_file *m,
 		return 0;
 	} else {
 		struct buf b = BUF_INIT;
-		int ret = read_fd(fd, path, max_len, &b, err);
+		int ret = read_fd(fd, path, max_len, !S_ISREG(st.st_mode), &b, err);
 
 		close(fd);
 		if (ret < 0) {
@@ -128,7 +212,7 @@ int file_read(const char *path, size_t max_len, struct buf *out,
 
 	if (fd < 0)
 		return -1;
-	ret = read_fd(fd, path, max_len, out, err);
+	ret = read_fd(fd, path, max_len, !S_ISREG(st.st_mode), out, err);
 	close(fd);
 	return ret;
 }
@@ -138,15 +222,6 @@ int is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* An existing path that is neither a regular file nor a directory. */
-static int is_special(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	       !S_ISDIR(st.st_mode);
 }
 
 int is_file(const char *path)
@@ -299,52 +374,116 @@ int text_input_check(const char *path, const char *p, size_t len,
 	return 0;
 }
 
-int atomic_open(struct atomic_file *af, const char *path, struct buf *err)
+/* The umask (umask() can only be read by setting it; tko has no threads to race with). */
+static mode_t current_umask(void)
 {
-	int fd;
+	mode_t mask = umask(022);
+
+	umask(mask);
+	return mask;
+}
+
+/* A file tko must not replace: no write bit at all (root passes access()), or not ours to write. */
+static int read_only(const char *path, const struct stat *st)
+{
+	return !(st->st_mode & 0222) || (access(path, W_OK) < 0 && errno == EACCES);
+}
+
+/* The folder a new file of `path` goes into ("." for a bare name). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* A device or FIFO (/dev/null, a pipe a script reads) is written in place. */
+static int open_in_place(struct atomic_file *af, const char *path, int raw, struct buf *err)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0 || !(af->fp = raw ? fdopen(fd, "w") : text_fdopen(fd))) {
+		buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	af->path = xstrdup(path);
+	return 0;
+}
+
+/*
+ * Checks an existing output against the rules of file.h; 0 with *mode set
+ * to the mode the new file gets, 1 for a device or FIFO, -1 + err.
+ */
+static int check_target(const char *path, mode_t *mode, struct buf *err)
+{
+	struct stat st;
+
+	*mode = 0666 & ~current_umask();
+	if (stat(path, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		buf_addf(err, "cannot write '%s': it is a directory", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return 1;
+	if (file_is_input(&st)) {
+		buf_addf(err, "refusing to write '%s': it is one of this command's inputs", path);
+		return -1;
+	}
+	if (read_only(path, &st)) {
+		buf_addf(err, "refusing to replace '%s': it is read-only", path);
+		return -1;
+	}
+	*mode = st.st_mode & 07777;
+	return 0;
+}
+
+static int open_output(struct atomic_file *af, const char *path, int raw, struct buf *err)
+{
+	mode_t mode;
+	char *dir;
+	int fd, kind;
 
 	*af = (struct atomic_file)ATOMIC_FILE_INIT;
 	if (!strcmp(path, "-")) {
 		af->fp = stdout;
 		return 0;
 	}
-	if (is_dir(path)) {
-		buf_addf(err, "cannot write '%s': it is a directory", path);
+	if ((kind = check_target(path, &mode, err)) < 0)
 		return -1;
-	}
-	if (is_special(path)) {
-		/*
-		 * A device or FIFO (/dev/null, a pipe a script reads) is written
-		 * in place: renaming a temporary file over it would replace the
-		 * device node with a regular file.
-		 */
-		af->fp = fopen(path, "w");
-		if (!af->fp) {
-			buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
-			return -1;
-		}
-		af->path = xstrdup(path);
-		return 0;
-	}
-	af->path = xstrdup(path);
-	af->tmp = xstrfmt("%s.tmp.XXXXXX", path);
-	fd = mkstemp(af->tmp);
+	if (kind == 1)
+		return open_in_place(af, path, raw, err);
+	/* A short name, so that a target of NAME_MAX bytes still has a temporary beside it. */
+	dir = dir_of(path);
+	af->tmp = xstrfmt("%s/.tko-XXXXXX", dir);
+	free(dir);
+	fd = cleanup_mkstemp(af->tmp);
 	if (fd < 0) {
 		buf_addf(err, "cannot create '%s': %s", path, strerror(errno));
 		free(af->tmp);
 		af->tmp = NULL;
-		atomic_abort(af);
 		return -1;
 	}
-	fchmod(fd, 0644);
-	af->fp = fdopen(fd, "w");
-	if (!af->fp) {
+	af->path = xstrdup(path);
+	if (fchmod(fd, mode) < 0 || !(af->fp = raw ? fdopen(fd, "w") : text_fdopen(fd))) {
 		buf_addf(err, "cannot open '%s': %s", af->tmp, strerror(errno));
 		close(fd);
 		atomic_abort(af);
 		return -1;
 	}
 	return 0;
+}
+
+int atomic_open(struct atomic_file *af, const char *path, struct buf *err)
+{
+	return open_output(af, path, 0, err);
 }
 
 /* Flushes and closes af->fp; returns 1 when anything failed. */
@@ -358,44 +497,57 @@ static int close_output(struct atomic_file *af)
 	return failed;
 }
 
-int atomic_commit(struct atomic_file *af, struct buf *err)
+/* Closes af's stream: 0, or -1 + err, with af aborted. */
+static int atomic_close(struct atomic_file *af, struct buf *err)
 {
 	if (!af->path) {
 		if (fflush(stdout) || ferror(stdout)) {
-			buf_addf(err, "cannot write to standard output: %s",
-				 strerror(errno));
+			buf_addf(err, "cannot write to standard output: %s", strerror(errno));
 			return -1;
 		}
 		af->fp = NULL;
 		return 0;
 	}
-	if (!af->tmp) {
-		/* A device or FIFO written in place. */
-		int failed = close_output(af);
-
-		if (failed)
-			buf_addf(err, "cannot write '%s': %s", af->path,
-				 strerror(errno));
-		atomic_abort(af);
-		return failed ? -1 : 0;
-	}
-	if (close_output(af) || rename(af->tmp, af->path) < 0) {
+	if (close_output(af)) {
 		buf_addf(err, "cannot write '%s': %s", af->path, strerror(errno));
 		atomic_abort(af);
 		return -1;
 	}
-	free(af->tmp);
-	af->tmp = NULL;
-	atomic_abort(af);
 	return 0;
+}
+
+/* Renames a closed af into place: 0, or -1 + err; af is released either way. */
+static int atomic_rename(struct atomic_file *af, struct buf *err)
+{
+	int ret = 0;
+
+	if (af->tmp && rename(af->tmp, af->path) < 0) {
+		buf_addf(err, "cannot write '%s': %s", af->path, strerror(errno));
+		ret = -1;
+	} else if (af->tmp) {
+		cleanup_drop_path(af->tmp);
+		free(af->tmp);
+		af->tmp = NULL;
+	}
+	atomic_abort(af);
+	return ret;
+}
+
+int atomic_commit(struct atomic_file *af, struct buf *err)
+{
+	if (atomic_close(af, err) < 0)
+		return -1;
+	return atomic_rename(af, err);
 }
 
 void atomic_abort(struct atomic_file *af)
 {
 	if (af->fp && af->fp != stdout)
 		fclose(af->fp);
-	if (af->tmp)
+	if (af->tmp) {
 		unlink(af->tmp);
+		cleanup_drop_path(af->tmp);
+	}
 	free(af->tmp);
 	free(af->path);
 	*af = (struct atomic_file)ATOMIC_FILE_INIT;
@@ -406,7 +558,7 @@ int write_file_atomic(const char *path, const void *data, size_t len,
 {
 	struct atomic_file af;
 
-	if (atomic_open(&af, path, err) < 0)
+	if (open_output(&af, path, 1, err) < 0)
 		return -1;
 	if (len && fwrite(data, 1, len, af.fp) != len) {
 		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
@@ -414,6 +566,121 @@ int write_file_atomic(const char *path, const void *data, size_t len,
 		return -1;
 	}
 	return atomic_commit(&af, err);
+}
+
+/* One output of a set: the file, or stdout's text held until the commit. */
+struct atomic_member {
+	struct atomic_file af;
+	int to_stdout;		/* "-": af.fp is an open_memstream */
+	char *held;		/* its buffer, valid once the stream is closed */
+	size_t held_len;
+};
+
+FILE *atomic_set_open(struct atomic_set *s, const char *path, struct buf *err)
+{
+	struct atomic_member *m;
+
+	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	m = &s->v[s->nr];
+	memset(m, 0, sizeof(*m));
+	if (!strcmp(path, "-")) {
+		/* Standard output cannot be renamed into place: it is held, and written at the commit. */
+		m->to_stdout = 1;
+		m->af.fp = open_memstream(&m->held, &m->held_len);
+		if (!m->af.fp) {
+			buf_addf(err, "cannot hold standard output: %s", strerror(errno));
+			return NULL;
+		}
+	} else if (atomic_open(&m->af, path, err) < 0) {
+		return NULL;
+	}
+	s->nr++;
+	return m->af.fp;
+}
+
+int atomic_set_mkdir(struct atomic_set *s, const char *base, const char *rel,
+		     struct buf *err)
+{
+	return mkdir_in(base, rel, &s->dirs, &s->ndirs, err);
+}
+
+static void release_member(struct atomic_member *m)
+{
+	if (m->to_stdout) {
+		if (m->af.fp)
+			fclose(m->af.fp);
+		m->af.fp = NULL;
+		free(m->held);
+		m->held = NULL;
+	} else {
+		atomic_abort(&m->af);
+	}
+}
+
+void atomic_set_abort(struct atomic_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		release_member(&s->v[i]);
+	for (i = s->ndirs; i-- > 0;) {
+		rmdir(s->dirs[i]);
+		free(s->dirs[i]);
+	}
+	free(s->dirs);
+	free(s->v);
+	*s = (struct atomic_set)ATOMIC_SET_INIT;
+}
+
+/* Closes every member: all written, or none kept. */
+static int close_all(struct atomic_set *s, struct buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++) {
+		struct atomic_member *m = &s->v[i];
+		int failed = m->to_stdout ? fclose(m->af.fp) != 0 : atomic_close(&m->af, err) < 0;
+
+		if (m->to_stdout)
+			m->af.fp = NULL;
+		if (m->to_stdout && failed)
+			buf_addf(err, "cannot hold standard output: %s", strerror(errno));
+		if (failed)
+			return -1;
+	}
+	return 0;
+}
+
+int atomic_set_commit(struct atomic_set *s, struct buf *err)
+{
+	size_t i;
+	int ret = 0;
+
+	if (close_all(s, err) < 0) {
+		atomic_set_abort(s);
+		return -1;
+	}
+	for (i = 0; i < s->nr && !ret; i++)
+		if (!s->v[i].to_stdout)
+			ret = atomic_rename(&s->v[i].af, err);
+	for (i = 0; i < s->nr && !ret; i++)
+		if (s->v[i].to_stdout && s->v[i].held_len &&
+		    fwrite(s->v[i].held, 1, s->v[i].held_len, stdout) != s->v[i].held_len) {
+			buf_addf(err, "cannot write to standard output: %s", strerror(errno));
+			ret = -1;
+		}
+	if (!ret && fflush(stdout) != 0) {
+		buf_addf(err, "cannot write to standard output: %s", strerror(errno));
+		ret = -1;
+	}
+	for (i = 0; i < s->nr; i++)
+		release_member(&s->v[i]);
+	for (i = 0; i < s->ndirs; i++)
+		free(s->dirs[i]);
+	free(s->dirs);
+	free(s->v);
+	*s = (struct atomic_set)ATOMIC_SET_INIT;
+	return ret;
 }
 
 int mkdir_p(const char *path, struct buf *err)
@@ -448,6 +715,75 @@ int mkdir_p(const char *path, struct buf *err)
 	}
 	free(p);
 	return ret;
+}
+
+int mkdir_in(const char *base, const char *rel, char ***made, size_t *nmade,
+	     struct buf *err)
+{
+	char *p = path_join(base, rel);
+	size_t skip = strlen(p) - strlen(rel);
+	char *s = p + skip;
+	int ret = 0;
+
+	for (;;) {
+		struct stat st;
+		char save;
+
+		while (*s == '/')
+			s++;
+		while (*s && *s != '/')
+			s++;
+		save = *s;
+		*s = '\0';
+		if (lstat(p, &st) == 0) {
+			if (S_ISLNK(st.st_mode)) {
+				buf_addf(err, "refusing to write through '%s': it is a symbolic link "
+					 "(tko writes only into folders that are really there)", p);
+				ret = -1;
+			} else if (!S_ISDIR(st.st_mode)) {
+				buf_addf(err, "cannot create directory '%s': a file is in the way", p);
+				ret = -1;
+			}
+		} else if (mkdir(p, 0777) < 0) {
+			/* Made by someone else meanwhile: fine when it is a real folder. */
+			if (errno != EEXIST || lstat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+				buf_addf(err, "cannot create directory '%s': %s", p,
+					 strerror(errno == EEXIST ? ENOTDIR : errno));
+				ret = -1;
+			}
+		} else if (made) {
+			*made = xrealloc(*made, (*nmade + 1) * sizeof(**made));
+			(*made)[(*nmade)++] = xstrdup(p);
+		}
+		if (ret || !save)
+			break;
+		*s = save;
+	}
+	free(p);
+	return ret;
+}
+
+int path_within(const char *root_real, const char *path)
+{
+	char *p = xstrdup(path), *real = NULL;
+	size_t n = strlen(root_real);
+	int in;
+
+	/* A path not there yet is judged by the nearest folder above it that is. */
+	while (!(real = realpath(p, NULL))) {
+		char *slash = strrchr(p, '/');
+
+		if (errno != ENOENT || !slash || slash == p)
+			break;
+		*slash = '\0';
+	}
+	if (!real && !strchr(path, '/') && errno == ENOENT)
+		real = realpath(".", NULL);
+	in = real && !strncmp(real, root_real, n) &&
+	     (real[n] == '/' || real[n] == '\0' || (n == 1 && root_real[0] == '/'));
+	free(real);
+	free(p);
+	return in;
 }
 
 char *path_join(const char *a, const char *b)

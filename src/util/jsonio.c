@@ -52,6 +52,12 @@ int json_write_path(const json_t *j, const char *path, struct buf *err)
 	return ret;
 }
 
+int json_write_fp(const json_t *j, FILE *fp)
+{
+	return json_dumpf(j, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
+	       fputc('\n', fp) == EOF ? -1 : 0;
+}
+
 const char *json_str(const json_t *obj, const char *key)
 {
 	return json_string_value(json_object_get(obj, key));

@@ -7,6 +7,8 @@
 #ifndef TKO_JSONIO_H
 #define TKO_JSONIO_H
 
+#include <stdio.h>
+
 #include <jansson.h>
 
 #include "util/buf.h"
@@ -23,6 +25,8 @@ json_t *json_load_span(const char *what, const char *p, size_t len,
 
 /* Writes `j` indented, with a final newline, atomically ("-": stdout). */
 int json_write_path(const json_t *j, const char *path, struct buf *err);
+/* The same text into an open stream (an atomic_set's). 0 or -1. */
+int json_write_fp(const json_t *j, FILE *fp);
 
 /* Accessors: NULL / fallback when the key is missing or of another type. */
 const char *json_str(const json_t *obj, const char *key);

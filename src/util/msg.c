@@ -5,7 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/buf.h"
 #include "util/msg.h"
+#include "util/textout.h"
 #include "banned.h"
 
 struct msg_settings msg_settings = { "tko", 0, 0, 0 };
@@ -27,17 +29,28 @@ const char *msg_command(void)
 	return msg_settings.command;
 }
 
+/*
+ * One line: what it says comes from files and tools (names, paths, their
+ * messages), so control characters and newlines in it are escaped
+ * (util/textout.h) and the line stays one line.
+ */
 static void vline(const char *kind, const char *fmt, va_list ap)
 {
+	struct buf raw = BUF_INIT, line = BUF_INIT;
+
 	msg_progress_done();
 	if (!strcmp(msg_settings.command, "tko"))
-		fputs("tko: ", stderr);
+		buf_adds(&line, "tko: ");
 	else
-		fprintf(stderr, "tko %s: ", msg_settings.command);
+		buf_addf(&line, "tko %s: ", msg_settings.command);
 	if (kind)
-		fputs(kind, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+		buf_adds(&line, kind);
+	buf_vaddf(&raw, fmt, ap);
+	text_escape(&line, raw.buf, raw.len, 0);
+	buf_addch(&line, '\n');
+	fwrite(line.buf, 1, line.len, stderr);
+	buf_release(&raw);
+	buf_release(&line);
 }
 
 void msg_error(const char *fmt, ...)
@@ -69,18 +82,38 @@ void msg_note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void msg_detail(const char *fmt, ...)
+{
+	struct buf raw = BUF_INIT, line = BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vaddf(&raw, fmt, ap);
+	va_end(ap);
+	text_escape(&line, raw.buf, raw.len, 0);
+	buf_addch(&line, '\n');
+	fwrite(line.buf, 1, line.len, stderr);
+	buf_release(&raw);
+	buf_release(&line);
+}
+
 void msg_progress(const char *fmt, ...)
 {
 	va_list ap;
 	int tty = isatty(2);
+	struct buf raw = BUF_INIT, line = BUF_INIT;
 
 	if (msg_settings.quiet || !msg_settings.progress)
 		return;
 	fputs(tty ? "\r\033[K" : "", stderr);
 	fprintf(stderr, "tko %s: ", msg_settings.command);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vaddf(&raw, fmt, ap);
 	va_end(ap);
+	text_escape(&line, raw.buf, raw.len, 0);
+	fwrite(line.buf, 1, line.len, stderr);
+	buf_release(&raw);
+	buf_release(&line);
 	if (tty) {
 		progress_open = 1;
 	} else {

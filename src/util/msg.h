@@ -32,6 +32,11 @@ void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An informative line ("note: ..."), suppressed by --quiet. */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A line under an error on stderr, as it is (no "tko cmd:" prefix) but
+ * with control characters escaped: the candidates of an ambiguous --kernel.
+ */
+void msg_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A transient progress line; the next one overwrites it on a terminal. */
 void msg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Ends a run of progress lines. */

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/cleanup.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/spawn.h"
@@ -95,8 +96,6 @@ static void exec_child(struct child *c, int out[2], int errp[2], int status_pipe
 {
 	char **env = child_env(c);
 
-	if (c->timeout_s > 0)
-		setpgid(0, 0);
 	if (c->null_in) {
 		int fd = open("/dev/null", O_RDONLY);
 		if (fd >= 0) {
@@ -128,6 +127,30 @@ static void exec_child(struct child *c, int out[2], int errp[2], int status_pipe
 			_exit(127);
 	}
 	_exit(127);
+}
+
+/*
+ * Keeps a chunk the child wrote; 0, or -1 when the stream went past its
+ * cap (the child is then stopped: its output is of no use cut short, and
+ * a tool that prints forever would otherwise fill the memory).
+ */
+static int keep(struct child *c, pid_t pid, int stream, const char *p, size_t n)
+{
+	struct buf *b = stream == 1 ? &c->out : &c->err;
+	size_t cap = c->max_out ? c->max_out : CHILD_OUT_MAX;
+
+	if (c->on_output) {
+		c->on_output(c->on_output_data, stream, p, n);
+		return 0;
+	}
+	if (b->len + n > cap) {
+		buf_add(b, p, cap - b->len);
+		c->overflowed = 1;
+		kill(c->timeout_s > 0 ? -pid : pid, SIGKILL);
+		return -1;
+	}
+	buf_add(b, p, n);
+	return 0;
 }
 
 /* Reads the capture pipes until both close or the deadline passes. */
@@ -186,11 +209,16 @@ static void pump(struct child *c, pid_t pid, int outfd, int errfd)
 			if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			n = read(fd, tmp, sizeof(tmp));
-			if (n > 0 && c->on_output) {
-				c->on_output(c->on_output_data, fd == outfd ? 1 : 2,
-					     tmp, (size_t)n);
+			if (n > 0 && keep(c, pid, fd == outfd ? 1 : 2, tmp, (size_t)n) < 0) {
+				/* Past the cap: stop reading, so a grandchild cannot keep us here. */
+				if (outfd >= 0)
+					close(outfd);
+				if (errfd >= 0)
+					close(errfd);
+				outfd = errfd = -1;
+				break;
 			} else if (n > 0) {
-				buf_add(fd == outfd ? &c->out : &c->err, tmp, (size_t)n);
+				continue;
 			} else if (n == 0 || errno != EINTR) {
 				close(fd);
 				if (fd == outfd)
@@ -222,7 +250,7 @@ int child_run(struct child *c, struct buf *err)
 	ssize_t n;
 
 	c->exit_status = 0;
-	c->timed_out = c->not_found = 0;
+	c->timed_out = c->not_found = c->overflowed = 0;
 	if ((c->capture_out && pipe(out) < 0) ||
 	    (c->capture_err && pipe(errp) < 0) ||
 	    pipe2(status, O_CLOEXEC) < 0) {
@@ -230,15 +258,13 @@ int child_run(struct child *c, struct buf *err)
 		return -1;
 	}
 	fflush(NULL);
-	pid = fork();
+	pid = cleanup_fork(c->timeout_s > 0);
 	if (pid < 0) {
 		buf_addf(err, "cannot start '%s': %s", c->argv[0], strerror(errno));
 		return -1;
 	}
 	if (pid == 0)
 		exec_child(c, out, errp, status[1]);
-	if (c->timeout_s > 0)
-		setpgid(pid, pid);
 	close(status[1]);
 	if (c->capture_out)
 		close(out[1]);
@@ -250,6 +276,7 @@ int child_run(struct child *c, struct buf *err)
 		c->not_found = 1;
 		c->exit_status = 127;
 		waitpid(pid, &st, 0);
+		cleanup_drop_child(pid);
 		if (c->capture_out)
 			close(out[0]);
 		if (c->capture_err)
@@ -260,15 +287,18 @@ int child_run(struct child *c, struct buf *err)
 	pump(c, pid, c->capture_out ? out[0] : -1, c->capture_err ? errp[0] : -1);
 	if (c->exit_status & 0x10000) {
 		c->exit_status &= 0xffff;
+		cleanup_drop_child(pid);
 		return 0;
 	}
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
 			buf_addf(err, "cannot wait for '%s': %s", c->argv[0],
 				 strerror(errno));
+			cleanup_drop_child(pid);
 			return -1;
 		}
 	}
+	cleanup_drop_child(pid);
 	c->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	return 0;
 }

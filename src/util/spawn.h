@@ -16,6 +16,10 @@
  *
  * A child with `timeout_s` > 0 runs in its own process group, which is
  * killed (SIGTERM, then SIGKILL after two seconds) when the time is up.
+ * What a captured stream keeps is capped (`max_out`, default
+ * CHILD_OUT_MAX): a child that prints past it is killed and `overflowed`
+ * is set, what it printed up to the cap is kept. While it runs the child
+ * is registered with util/cleanup.h, so a signal that stops tko stops it.
  *
  * With `on_output` set, what the child writes to a captured stream is
  * handed to it as it arrives (to show it live and log it, as tee does)
@@ -28,6 +32,9 @@
 
 #include "util/buf.h"
 
+/* What a captured stream keeps at most: a SASS listing of a large cubin is tens of MB. */
+#define CHILD_OUT_MAX ((size_t)256 << 20)
+
 struct child {
 	const char *const *argv;	/* program and arguments; argv[0] is looked up in PATH */
 	const char *const *env_add;	/* "NAME=value" entries added to the environment, or NULL */
@@ -37,18 +44,20 @@ struct child {
 	int capture_err;		/* collect stderr into `err` (else inherited) */
 	int null_in;			/* stdin from /dev/null (else inherited) */
 	double timeout_s;		/* 0: no limit */
+	size_t max_out;			/* cap of each captured stream; 0: CHILD_OUT_MAX */
 	struct buf out;			/* captured stdout */
 	struct buf err;			/* captured stderr */
 	int exit_status;		/* exit code, or 128+signal */
 	int timed_out;			/* 1 when killed for the time limit */
 	int not_found;			/* 1 when argv[0] could not be executed */
+	int overflowed;			/* 1 when killed for printing past max_out */
 	/* called with each chunk read from stream 1 or 2, or NULL */
 	void (*on_output)(void *data, int stream, const char *p, size_t n);
 	void *on_output_data;		/* passed to on_output and on_tick */
 	void (*on_tick)(void *data);	/* called every tick_s seconds, or NULL */
 	double tick_s;
 };
-#define CHILD_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 0, BUF_INIT, BUF_INIT, 0, 0, 0, \
+#define CHILD_INIT { NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, BUF_INIT, BUF_INIT, 0, 0, 0, 0, \
 		     NULL, NULL, NULL, 0 }
 
 /*

@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/mem.h"
 #include "util/table.h"
+#include "util/textout.h"
 #include "banned.h"
 
 static void push_cell(struct table *t, char *s)
@@ -47,14 +48,20 @@ void table_row(struct table *t)
 	finish_row(t);
 }
 
+/* A cell holds one line: control characters and newlines are escaped here, so widths count them. */
 void table_cell(struct table *t, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
+	struct buf b = BUF_INIT, e = BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
+	if (text_needs_escape(b.buf, b.len, 0)) {
+		text_escape(&e, b.buf, b.len, 0);
+		buf_release(&b);
+		b = e;
+	}
 	push_cell(t, buf_detach(&b, NULL));
 }
 

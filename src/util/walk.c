@@ -10,7 +10,8 @@
 #include "util/walk.h"
 #include "banned.h"
 
-static int walk_dir(const char *dir, struct strlist *out, struct buf *err)
+/* root_real: when set, a link to a file whose real location is not below it is left out. */
+static int walk_dir(const char *dir, const char *root_real, struct strlist *out, struct buf *err)
 {
 	DIR *d = opendir(dir);
 	struct strlist names = STRLIST_INIT;
@@ -33,9 +34,10 @@ static int walk_dir(const char *dir, struct strlist *out, struct buf *err)
 
 		if (!ret && lstat(full, &st) == 0) {
 			if (S_ISDIR(st.st_mode)) {
-				ret = walk_dir(full, out, err);
+				ret = walk_dir(full, root_real, out, err);
 			} else if (S_ISREG(st.st_mode) ||
-				   (S_ISLNK(st.st_mode) && is_file(full))) {
+				   (S_ISLNK(st.st_mode) && is_file(full) &&
+				    (!root_real || path_within(root_real, full)))) {
 				strlist_push(out, full);
 				full = NULL;
 			}
@@ -56,9 +58,30 @@ int walk_files(const char *path, struct strlist *out, struct buf *err)
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode))
-		return walk_dir(path, out, err);
+		return walk_dir(path, NULL, out, err);
 	strlist_push(out, xstrdup(path));
 	return 0;
+}
+
+int walk_files_in(const char *path, const char *root, struct strlist *out, struct buf *err)
+{
+	char *real = realpath(root, NULL);
+	struct stat st;
+	int ret = 0;
+
+	if (!real || !path_within(real, path)) {
+		buf_addf(err, "'%s' leads out of '%s' (a symbolic link); not read", path, root);
+		ret = -1;
+	} else if (stat(path, &st) < 0) {
+		buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		ret = -1;
+	} else if (S_ISDIR(st.st_mode)) {
+		ret = walk_dir(path, real, out, err);
+	} else {
+		strlist_push(out, xstrdup(path));
+	}
+	free(real);
+	return ret;
 }
 
 void walk_release(struct strlist *files)

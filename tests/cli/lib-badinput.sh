@@ -7,6 +7,7 @@
 #   binary     text with NUL bytes (a core dump, an .so named .log)
 #   nonutf8    GOOD with a Latin-1 byte in its first line
 #   huge       1 GB, sparse (truncate): all NUL bytes, so refused as binary
+#   zero       a link to /dev/zero: an endless stream, refused at its first read
 #   dir        a directory where a file belongs
 #   loop       a symbolic link to itself: open() fails with ELOOP, even for root
 # plus the path bad.missing, which does not exist. The file that cannot be
@@ -34,6 +35,7 @@ make_bad_inputs() {
 	{ head -c 200 "$1" && printf '\000\001\002\177ELF\000' && head -c 200 "$1"; } >bad.binary &&
 	{ printf 'caf\351 ' && cat "$1"; } >bad.nonutf8 &&
 	truncate -s 1G bad.huge &&
+	ln -s /dev/zero bad.zero &&
 	mkdir bad.dir &&
 	ln -s bad.loop bad.loop
 }

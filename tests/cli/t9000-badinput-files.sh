@@ -2,8 +2,9 @@
 # shellcheck disable=SC2016,SC2034 # test bodies are single-quoted, eval'd by lib.sh
 # The bad-input matrix for the commands that read files: tko isa, tko
 # summarize and tko meta, each given every kind of damaged input
-# (lib-badinput.sh: empty, binary, not UTF-8, 1 GB, a directory, a link
-# loop, missing, unreadable by read() and by permissions). Each must exit
+# (lib-badinput.sh: empty, binary, not UTF-8, 1 GB, /dev/zero, a
+# directory, a link loop, missing, unreadable by read() and by
+# permissions). Each must exit
 # 1 with one line naming the file, and leave its --json/--md output
 # neither half-written nor replaced. A truncated input is read as far as
 # it goes and said to be cut.
@@ -19,7 +20,7 @@ PY=$CORPUS/h200-run1/cache/inductor/d6/cd6tammrytoldkigi6wy4flunwbshyumif2kiduou
 every_kind() {
 	cmd=$1
 	shift
-	for kind in empty binary nonutf8 huge loop missing; do
+	for kind in empty binary nonutf8 huge zero loop missing; do
 		check_bad 1 "bad.$kind" -- tko "$cmd" "$@" --json out/out.json "bad.$kind" ||
 			{ echo "kind $kind" >&2; return 1; }
 	done &&

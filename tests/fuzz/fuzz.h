@@ -23,7 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 struct autotune_set;
 struct log_reader;
 
-/* /dev/null, opened once: writers run to it so their code is fuzzed too. */
+/*
+ * /dev/null through a text stream (util/textout.h), opened once: writers
+ * run to it so their code, and the escaping, are fuzzed too.
+ */
 FILE *fuzz_sink(void);
 
 /*

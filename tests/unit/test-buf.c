@@ -74,10 +74,30 @@ static void test_detach_hands_over(void **state)
 	free(s);
 }
 
+static void test_shell_words(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	buf_add_shell_word(&b, "run-1/capture/kernels/k_0-ab12:x=y@z%+,");
+	assert_string_equal(b.buf, "run-1/capture/kernels/k_0-ab12:x=y@z%+,");
+	buf_reset(&b);
+	buf_add_shell_word(&b, "r;touch PWNED;#");
+	assert_string_equal(b.buf, "'r;touch PWNED;#'");
+	buf_reset(&b);
+	buf_add_shell_word(&b, "it's $(id) `x` ~");
+	assert_string_equal(b.buf, "'it'\\''s $(id) `x` ~'");
+	buf_reset(&b);
+	buf_add_shell_word(&b, "");
+	assert_string_equal(b.buf, "''");
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_is_empty_string),
+		cmocka_unit_test(test_shell_words),
 		cmocka_unit_test(test_add_and_format),
 		cmocka_unit_test(test_embedded_nul_and_setlen),
 		cmocka_unit_test(test_detach_hands_over),

@@ -80,6 +80,27 @@ static void test_timeout_kills_the_group(void **state)
 	buf_release(&err);
 }
 
+static void test_output_past_the_cap_stops_the_child(void **state)
+{
+	/* A tool that prints forever (a broken nvcc, a disassembler gone wrong). */
+	const char *argv[] = { "sh", "-c", "yes 0123456789abcdef", NULL };
+	struct child c = CHILD_INIT;
+	struct buf err = BUF_INIT;
+	time_t t0 = time(NULL);
+
+	(void)state;
+	c.argv = argv;
+	c.capture_out = 1;
+	c.max_out = 1 << 20;
+	assert_int_equal(child_run(&c, &err), 0);
+	assert_int_equal(c.overflowed, 1);
+	assert_int_equal(c.out.len, 1 << 20);
+	assert_memory_equal(c.out.buf, "0123456789abcdef\n", 17);
+	assert_true(time(NULL) - t0 < 10);
+	child_release(&c);
+	buf_release(&err);
+}
+
 struct seen {
 	struct buf streams[3];	/* what on_output got, per stream number */
 	int calls;
@@ -126,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_metacharacters_are_not_interpreted),
 		cmocka_unit_test(test_missing_program),
 		cmocka_unit_test(test_timeout_kills_the_group),
+		cmocka_unit_test(test_output_past_the_cap_stops_the_child),
 		cmocka_unit_test(test_output_callback_sees_both_streams),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

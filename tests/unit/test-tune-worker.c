@@ -115,6 +115,25 @@ static void test_death_and_garbage(void **state)
 	buf_release(&err);
 }
 
+static void test_an_endless_reply_is_cut_off(void **state)
+{
+	/* A $TKO_PYTHON that answers with one line that never ends. */
+	const char *argv[] = { "sh", "-c", "yes '{\"id\": \"x\", \"pad\": \"' | tr -d '\\n'", NULL };
+	struct worker w = WORKER_INIT;
+	struct buf err = BUF_INIT;
+	json_t *rep;
+	time_t t0 = time(NULL);
+
+	(void)state;
+	assert_int_equal(worker_start(&w, argv, NULL, &err), 0);
+	assert_int_equal(call(&w, "x", "hello", 60, &rep, &err), -1);
+	assert_non_null(strstr(err.buf, "reply is longer than 64 MiB"));
+	assert_false(worker_running(&w));
+	assert_true(time(NULL) - t0 < 30);
+	worker_stop(&w);
+	buf_release(&err);
+}
+
 static void test_missing_program(void **state)
 {
 	const char *argv[] = { "tko-no-such-python", "x.py", NULL };
@@ -135,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_replies_by_id),
 		cmocka_unit_test(test_timeout_kills),
 		cmocka_unit_test(test_death_and_garbage),
+		cmocka_unit_test(test_an_endless_reply_is_cut_off),
 		cmocka_unit_test(test_missing_program),
 	};
 

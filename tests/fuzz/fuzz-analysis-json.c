@@ -1,0 +1,63 @@
+/*
+ * Fuzzes the JSON documents tko reads back (issue 22): an analysis
+ * (kernels.json / report.json, analyse/schema.c's reader), a `tko isa`
+ * document (tko diff's reader) and the replay and tune documents
+ * investigate checks (util/jcheck.c tables). The input is written to a
+ * private file and loaded as `tko diff` and `tko report` load it; what
+ * loads is rendered by every report writer, the terminal summary and a
+ * diff against itself, so a field the readers let through that a writer
+ * cannot handle (a null name) is a crash here.
+ */
+#include <stdlib.h>
+
+#include "analyse/diff.h"
+#include "analyse/schema.h"
+#include "fuzz.h"
+#include "live/replay.h"
+#include "report/summary.h"
+#include "report/writer.h"
+#include "tune/output.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "banned.h"
+
+static void render(const struct an_run *r)
+{
+	struct an_diff d = AN_DIFF_INIT;
+
+	report_write(r, &report_markdown, fuzz_sink());
+	report_write(r, &report_html, fuzz_sink());
+	report_write(r, &report_json, fuzz_sink());
+	report_print_summary(fuzz_sink(), r, 0);
+	diff_runs(r, r, &d);
+	an_diff_release(&d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char *path;
+	struct buf err = BUF_INIT;
+	struct an_run r;
+	json_t *doc;
+
+	if (!path)
+		path = path_join(fuzz_tmpdir(), "doc.json");
+	if (write_file_atomic(path, data, size, &err) < 0)
+		abort();
+	an_run_init(&r);
+	if (diff_load(path, &r, &err) == 0)
+		render(&r);
+	an_run_release(&r);
+	buf_reset(&err);
+	doc = json_load_span("doc.json", (const char *)data, size, &err);
+	if (doc) {
+		buf_reset(&err);
+		replay_doc_check(doc, "doc.json", &err);
+		buf_reset(&err);
+		tune_doc_check(doc, "doc.json", &err);
+		json_decref(doc);
+	}
+	buf_release(&err);
+	return 0;
+}
