@@ -26,7 +26,7 @@ WORK=$(mktemp -d)
 
 logroute() {
 	local run=$1/run
-	"$TKO" capture --out "$run" -- "$PY" "$ROOT/tests/gpu/model.py" >"$1/stdout.txt" 2>"$1/stderr.txt"
+	"$TKO" capture --out "$run" -- "$PY" "$ROOT/tests/gpu/model.py" --out "$1/model-out" >"$1/stdout.txt" 2>"$1/stderr.txt"
 	echo "capture exit $?"
 	local term log
 	term=$(grep -cE '^[VIDW][0-9]{4} ' "$1/stderr.txt")
