@@ -207,6 +207,10 @@ void jsonw_value(struct jsonw *w, const json_t *v)
 	json_t *x;
 	size_t i;
 
+	if (!v) {
+		jsonw_null(w);
+		return;
+	}
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		jsonw_object(w);
