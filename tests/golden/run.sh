@@ -91,8 +91,22 @@ cached() {
 	cache=$ROOT/inputs/$1
 	if [ ! -e "$cache" ]; then
 		mkdir -p "$ROOT/inputs" && cp -R "$2" "$cache.tmp" && mv "$cache.tmp" "$cache" || return 1
+		printf '%s\t%s\n' "$2" "$cache" >>"$ROOT/inputs.list"
 	fi
 	echo "$cache"
+}
+
+# Whether every shared copy is still what it was copied from: a cmd (or
+# tko) that wrote into an input in place would have changed what the cases
+# after it read.
+inputs_intact() {
+	[ -f "$ROOT/inputs.list" ] || return 0
+	while IFS="$(printf '\t')" read -r from cache; do
+		if ! diff -rq "$from" "$cache" >/dev/null 2>&1; then
+			echo "FAIL inputs: '$from' was changed in place by a case; the cases after it are not to be trusted"
+			return 1
+		fi
+	done <"$ROOT/inputs.list"
 }
 
 # copy_inputs CASEDIR WORKDIR: the case's inputs, each under in/ unless "as DEST".
@@ -210,6 +224,7 @@ while read -r c; do
 	run_case "$c"
 	[ $? -eq 1 ] && failed=$((failed + 1))
 done <"$ROOT/cases"
+inputs_intact || failed=$((failed + 1))
 if [ "$failed" -gt 0 ]; then
 	echo "run.sh: $failed case(s) failed"
 	exit 1
