@@ -6,6 +6,8 @@
 #   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
 #   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
+#   make golden-check the golden suite: every command's output against tests/golden (check
+#                     and asan run it as tests/cli/t0100-golden.sh); make golden records it again
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
 #   make fuzz-smoke   each fuzz target for a few seconds (bench/fuzz runs them for minutes)
 #
@@ -269,6 +271,14 @@ python: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) \
 		$(PYTHON) -m pytest -q tests/python
 
+# tests/golden/README.md. golden rewrites the expected outputs: review
+# `git diff tests/golden` like code.
+golden: $(TKO)
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh --update
+
+golden-check: $(TKO)
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh
+
 fuzz-replay: $(FUZZ_BIN)
 	CORPUS=$(CORPUS) tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
 
@@ -344,14 +354,15 @@ suite-%:
 	@tests/timed.sh $* $(MAKE) --no-print-directory $(SUITE_$*)
 
 lint:
-	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run
+	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
+		tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke \
+.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check \
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 

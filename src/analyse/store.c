@@ -1,18 +1,29 @@
 /* Saving and loading the analysis model (store.h). */
 #include "analyse/schema.h"
 #include "analyse/store.h"
+#include "report/jsonw.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "banned.h"
 
+/*
+ * schema_version and the tool first, then the run's fields in table order
+ * (its own "tool" is the one given): the document an_run_to_json() builds,
+ * streamed, with reals to 17 digits so that they read back exactly.
+ */
 int an_store_write(FILE *fp, const struct an_run *r, const char *tool)
 {
-	json_t *doc = an_run_to_json(r, tool);
-	int ret = json_dumpf(doc, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) < 0 ||
-		  fputc('\n', fp) == EOF ? -1 : 0;
+	struct jsonw w;
 
-	json_decref(doc);
-	return ret;
+	jsonw_init_prec(&w, fp, 17);
+	jsonw_object(&w);
+	jsonw_key(&w, "schema_version");
+	jsonw_int(&w, AN_SCHEMA_VERSION);
+	jsonw_key(&w, "tool");
+	jsonw_str(&w, tool);
+	rf_write_members(&w, &an_run_desc, r, "tool");
+	jsonw_end(&w);
+	return jsonw_finish(&w);
 }
 
 int an_store_save(const struct an_run *r, struct atomic_set *set, const char *path,

@@ -6,16 +6,35 @@
 #include "report/jsonw.h"
 #include "banned.h"
 
+void jsonw_init_prec(struct jsonw *w, FILE *fp, int precision)
+{
+	w->fp = fp;
+	w->depth = 0;
+	w->after_key = 0;
+	w->precision = precision;
+	w->compact = 0;
+	w->printf_spelling = 0;
+}
+
 void jsonw_init(struct jsonw *w, FILE *fp)
 {
-	memset(w, 0, sizeof(*w));
-	w->fp = fp;
+	jsonw_init_prec(w, fp, 10);
+	w->printf_spelling = 1;
+}
+
+/* jansson's precision when JSON_REAL_PRECISION is not given. */
+void jsonw_init_compact(struct jsonw *w, FILE *fp)
+{
+	jsonw_init_prec(w, fp, 17);
+	w->compact = 1;
 }
 
 static void newline(struct jsonw *w)
 {
 	int i;
 
+	if (w->compact)
+		return;
 	fputc('\n', w->fp);
 	for (i = 0; i < w->depth; i++)
 		fputs("  ", w->fp);
@@ -66,10 +85,12 @@ void jsonw_end(struct jsonw *w)
 	fputc(w->close[w->depth], w->fp);
 }
 
-static void escaped(FILE *fp, const char *s, size_t n)
+/* jansson's escapes: the short ones, else \u00XX in capitals; UTF-8 as it is. */
+static void escaped(const struct jsonw *w, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
+	const char *hex = w->printf_spelling ? "0123456789abcdef" : "0123456789ABCDEF";
 	const char *run = s, *end = s + n;
+	FILE *fp = w->fp;
 
 	fputc('"', fp);
 	for (; s < end; s++) {
@@ -97,15 +118,15 @@ static void escaped(FILE *fp, const char *s, size_t n)
 void jsonw_key(struct jsonw *w, const char *key)
 {
 	before_value(w);
-	escaped(w->fp, key, strlen(key));
-	fputs(": ", w->fp);
+	escaped(w, key, strlen(key));
+	fputs(w->compact ? ":" : ": ", w->fp);
 	w->after_key = 1;
 }
 
 void jsonw_strn(struct jsonw *w, const char *s, size_t n)
 {
 	before_value(w);
-	escaped(w->fp, s, n);
+	escaped(w, s, n);
 }
 
 void jsonw_str(struct jsonw *w, const char *s)
@@ -127,7 +148,34 @@ void jsonw_int(struct jsonw *w, long long v)
 	fprintf(w->fp, "%lld", v);
 }
 
-/* As jansson prints reals: %.10g, with ".0" when that looks like an integer. */
+/*
+ * As jansson's jsonp_dtostr(): %.<precision>g, and ".0" when that reads as
+ * an integer; then, unless `printf_exponent`, no '+' and no leading zeros
+ * in the exponent ("1e20", "1e-7").
+ */
+static void real_text(char *buf, size_t size, double v, int precision, int printf_exponent)
+{
+	char *e, *digits;
+	size_t len;
+
+	snprintf(buf, size, "%.*g", precision, v);
+	if (!strpbrk(buf, ".e")) {
+		len = strlen(buf);
+		if (len + 3 <= size)
+			memcpy(buf + len, ".0", 3);
+	}
+	e = strchr(buf, 'e');
+	if (!e || printf_exponent)
+		return;
+	e++;
+	if (*e == '-')
+		e++;
+	digits = e;
+	while (*digits == '+' || *digits == '0')
+		digits++;
+	memmove(e, digits, strlen(digits) + 1);
+}
+
 void jsonw_real(struct jsonw *w, double v)
 {
 	char tmp[64];
@@ -137,10 +185,8 @@ void jsonw_real(struct jsonw *w, double v)
 		return;
 	}
 	before_value(w);
-	snprintf(tmp, sizeof(tmp), "%.10g", v);
+	real_text(tmp, sizeof(tmp), v, w->precision, w->printf_spelling);
 	fputs(tmp, w->fp);
-	if (!strpbrk(tmp, ".e"))
-		fputs(".0", w->fp);
 }
 
 void jsonw_bool(struct jsonw *w, int v)
@@ -155,8 +201,75 @@ void jsonw_null(struct jsonw *w)
 	fputs("null", w->fp);
 }
 
+void jsonw_value(struct jsonw *w, const json_t *v)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (!v) {
+		jsonw_null(w);
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		jsonw_object(w);
+		json_object_foreach((json_t *)v, key, x) {
+			jsonw_key(w, key);
+			jsonw_value(w, x);
+		}
+		jsonw_end(w);
+		break;
+	case JSON_ARRAY:
+		jsonw_array(w);
+		json_array_foreach(v, i, x)
+			jsonw_value(w, x);
+		jsonw_end(w);
+		break;
+	case JSON_STRING:
+		jsonw_strn(w, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		jsonw_int(w, (long long)json_integer_value(v));
+		break;
+	case JSON_REAL:
+		jsonw_real(w, json_real_value(v));
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		jsonw_bool(w, json_is_true(v));
+		break;
+	default:
+		jsonw_null(w);
+		break;
+	}
+}
+
 int jsonw_finish(struct jsonw *w)
 {
 	fputc('\n', w->fp);
 	return ferror(w->fp) ? -1 : 0;
+}
+
+char *jsonw_compact_string(const json_t *v)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *fp;
+	struct jsonw w;
+	int bad;
+
+	if (!v)
+		return NULL;
+	fp = open_memstream(&s, &n);
+	if (!fp)
+		return NULL;
+	jsonw_init_compact(&w, fp);
+	jsonw_value(&w, v);
+	bad = ferror(fp);
+	if (fclose(fp) || bad) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
