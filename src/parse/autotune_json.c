@@ -359,7 +359,7 @@ int autotune_set_write_json(FILE *fp, const struct autotune_set *s,
 	struct jsonw w;
 	size_t i;
 
-	jsonw_init(&w, fp);
+	jsonw_init_prec(&w, fp, 10);
 	jsonw_object(&w);
 	jsonw_key(&w, "schema_version");
 	jsonw_int(&w, AUTOTUNE_JSON_SCHEMA);
@@ -395,7 +395,7 @@ static json_t *reparse(const struct autotune_set *s, const void *arg,
 
 	if (!fp)
 		return NULL;
-	jsonw_init(&w, fp);
+	jsonw_init_prec(&w, fp, 10);
 	write(&w, s, arg);
 	fclose(fp);
 	j = json_loadb(text, n, 0, NULL);

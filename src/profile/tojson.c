@@ -153,7 +153,7 @@ int prof_write_json(FILE *fp, const struct prof *p, size_t top)
 	struct jsonw w;
 	size_t i, n = top && top < p->ngroups ? top : p->ngroups;
 
-	jsonw_init(&w, fp);
+	jsonw_init_prec(&w, fp, 10);
 	jsonw_object(&w);
 	write_header(&w, p);
 	num(&w, "first_us", p->first);

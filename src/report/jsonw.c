@@ -13,13 +13,6 @@ void jsonw_init_prec(struct jsonw *w, FILE *fp, int precision)
 	w->after_key = 0;
 	w->precision = precision;
 	w->compact = 0;
-	w->printf_spelling = 0;
-}
-
-void jsonw_init(struct jsonw *w, FILE *fp)
-{
-	jsonw_init_prec(w, fp, 10);
-	w->printf_spelling = 1;
 }
 
 /* jansson's precision when JSON_REAL_PRECISION is not given. */
@@ -88,7 +81,7 @@ void jsonw_end(struct jsonw *w)
 /* jansson's escapes: the short ones, else \u00XX in capitals; UTF-8 as it is. */
 static void escaped(const struct jsonw *w, const char *s, size_t n)
 {
-	const char *hex = w->printf_spelling ? "0123456789abcdef" : "0123456789ABCDEF";
+	const char *hex = "0123456789ABCDEF";
 	const char *run = s, *end = s + n;
 	FILE *fp = w->fp;
 
@@ -150,10 +143,10 @@ void jsonw_int(struct jsonw *w, long long v)
 
 /*
  * As jansson's jsonp_dtostr(): %.<precision>g, and ".0" when that reads as
- * an integer; then, unless `printf_exponent`, no '+' and no leading zeros
- * in the exponent ("1e20", "1e-7").
+ * an integer; then no '+' and no leading zeros in the exponent ("1e20",
+ * "1e-7").
  */
-static void real_text(char *buf, size_t size, double v, int precision, int printf_exponent)
+static void real_text(char *buf, size_t size, double v, int precision)
 {
 	char *e, *digits;
 	size_t len;
@@ -165,7 +158,7 @@ static void real_text(char *buf, size_t size, double v, int precision, int print
 			memcpy(buf + len, ".0", 3);
 	}
 	e = strchr(buf, 'e');
-	if (!e || printf_exponent)
+	if (!e)
 		return;
 	e++;
 	if (*e == '-')
@@ -185,7 +178,7 @@ void jsonw_real(struct jsonw *w, double v)
 		return;
 	}
 	before_value(w);
-	real_text(tmp, sizeof(tmp), v, w->precision, w->printf_spelling);
+	real_text(tmp, sizeof(tmp), v, w->precision);
 	fputs(tmp, w->fp);
 }
 

@@ -8,15 +8,8 @@
  * same whichever way tko wrote them, and a jansson tree can be written
  * inside a streamed document (jsonw_value).
  *
- * jsonw_init() is the same layout with the two spellings `tko summarize`
- * and `tko profile` have always written, which are not jansson's: an
- * exponent as printf writes it ("1e+20", "1e-07", where jansson writes
- * "1e20", "1e-7") and \u00xx escapes in small letters (jansson: \u001B).
- * The values are the same JSON; the bytes of those two documents are kept
- * until a commit of its own moves them to jsonw_init_prec().
- *
  *	struct jsonw w;
- *	jsonw_init(&w, fp);
+ *	jsonw_init_prec(&w, fp, 10);
  *	jsonw_object(&w);
  *	jsonw_key(&w, "schema_version"); jsonw_int(&w, 1);
  *	jsonw_key(&w, "kernels"); jsonw_array(&w); ... jsonw_end(&w);
@@ -43,13 +36,10 @@ struct jsonw {
 	int after_key;			/* a key was written; its value comes next */
 	int precision;			/* significant digits of reals (jansson's REAL_PRECISION) */
 	int compact;			/* one line, no spaces (jansson's JSON_COMPACT) */
-	int printf_spelling;		/* jsonw_init(): "1e+20" and \u001b, not jansson's */
 	int count[JSONW_MAX_DEPTH];	/* values written in each open container */
 	char close[JSONW_MAX_DEPTH];	/* the character that closes each: '}' or ']' */
 };
 
-/* Indented, reals to 10 digits, printf's exponents (summarize, profile: see above). */
-void jsonw_init(struct jsonw *w, FILE *fp);
 /* Indented, reals to `precision` digits (1-30; kernels.json uses 17). */
 void jsonw_init_prec(struct jsonw *w, FILE *fp, int precision);
 /* One line, no spaces, reals to 17 digits: json_dumps(v, JSON_COMPACT). */

@@ -27,7 +27,7 @@ n
 s#^\\([^ ]*  *[0-9][0-9]*\\)  *[0-9][0-9.]*#\\1 @SECONDS@#
 }
 s|$root|@ROOT@|g
-s|$src|@SRC@|g
+s|$src/python|@SRC@/python|g
 s|tko $version\\b|tko @VERSION@|g
 s#\"tko_version\": \"[^\"]*\"#\"tko_version\": \"@VERSION@\"#g
 s#\"\\(start_time\\|end_time\\)\": \"[^\"]*\"#\"\\1\": \"@TIME@\"#g

@@ -83,7 +83,7 @@ static void test_values(void **state)
 		FILE *fp = open_memstream(&s, &n);
 		struct jsonw w;
 
-		jsonw_init(&w, fp);
+		jsonw_init_prec(&w, fp, 10);
 		at_value_write(&w, cases[i].text);
 		fclose(fp);
 		assert_string_equal(s, cases[i].json);

@@ -3,8 +3,7 @@
  * independent JSON library, the one tko's other documents are dumped with)
  * prints for the same value: reals at every precision tko uses, strings of
  * every byte, whole documents read from the repository, indented and
- * compact. jsonw_init()'s two spellings that are not jansson's are checked
- * against printf, their own definition.
+ * compact.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +20,7 @@
 
 #include "report/jsonw.h"
 
-enum mode { PREC10, PREC17, COMPACT, LEGACY };
+enum mode { PREC10, PREC17, COMPACT };
 
 struct text {
 	char *s;
@@ -40,10 +39,8 @@ static void text_open(struct text *t, enum mode m)
 		jsonw_init_prec(&t->w, t->fp, 10);
 	else if (m == PREC17)
 		jsonw_init_prec(&t->w, t->fp, 17);
-	else if (m == COMPACT)
-		jsonw_init_compact(&t->w, t->fp);
 	else
-		jsonw_init(&t->w, t->fp);
+		jsonw_init_compact(&t->w, t->fp);
 }
 
 static char *text_close(struct text *t)
@@ -151,25 +148,6 @@ static void test_every_precision(void **state)
 	}
 }
 
-/* jsonw_init(): printf's %.10g as it is, ".0" added when it reads as an integer. */
-static void test_legacy_spelling_is_printf(void **state)
-{
-	static const struct { double v; const char *want; } rows[] = {
-		{ 1e20, "1e+20" }, { 1e-7, "1e-07" }, { 1.419247333e12, "1.419247333e+12" },
-		{ 4.671323106e-06, "4.671323106e-06" }, { 18.0, "18.0" }, { 0.051744, "0.051744" },
-		{ -0.0, "-0.0" }, { NAN, "null" }, { INFINITY, "null" },
-	};
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
-		char *ours = jsonw_real_text(rows[i].v, LEGACY);
-
-		assert_string_equal(ours, rows[i].want);
-		free(ours);
-	}
-}
-
 static void check_string(const char *s, size_t n, enum mode m)
 {
 	json_t *j = json_stringn(s, n);
@@ -216,20 +194,6 @@ static void test_strings_as_jansson(void **state)
 	}
 }
 
-/* jsonw_init()'s escapes: \u00xx in small letters, the short ones as jansson. */
-static void test_legacy_escapes(void **state)
-{
-	struct text t;
-	char *s;
-
-	(void)state;
-	text_open(&t, LEGACY);
-	jsonw_str(&t.w, "\x1b[2J\x01\x1f\t\"\\");
-	s = text_close(&t);
-	assert_string_equal(s, "\"\\u001b[2J\\u0001\\u001f\\t\\\"\\\\\"");
-	free(s);
-}
-
 /* A document written value by value (keys, nesting, empties, every type). */
 static char *write_doc(enum mode m)
 {
@@ -269,18 +233,18 @@ static char *write_doc(enum mode m)
 /* The same document parsed by jansson and dumped again gives the same bytes. */
 static void test_document_as_jansson(void **state)
 {
-	static const enum mode modes[] = { PREC10, PREC17, COMPACT, LEGACY };
+	static const enum mode modes[] = { PREC10, PREC17, COMPACT };
 	size_t m;
 
 	(void)state;
-	for (m = 0; m < 4; m++) {
+	for (m = 0; m < 3; m++) {
 		char *ours = write_doc(modes[m]), *theirs;
 		json_error_t e;
 		json_t *j = json_loads(ours, 0, &e);
 
 		if (!j)
 			fail_msg("jsonw wrote what jansson cannot parse: %s\n%s", e.text, ours);
-		theirs = jansson_text(j, modes[m] == LEGACY ? PREC10 : modes[m]);
+		theirs = jansson_text(j, modes[m]);
 		assert_non_null(theirs);
 		assert_int_equal(strlen(ours), strlen(theirs) + 1);
 		assert_memory_equal(ours, theirs, strlen(theirs));
@@ -400,9 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reals_as_jansson),
 		cmocka_unit_test(test_every_precision),
-		cmocka_unit_test(test_legacy_spelling_is_printf),
 		cmocka_unit_test(test_strings_as_jansson),
-		cmocka_unit_test(test_legacy_escapes),
 		cmocka_unit_test(test_document_as_jansson),
 		cmocka_unit_test(test_value_as_jansson),
 		cmocka_unit_test(test_compact_string),
