@@ -359,10 +359,16 @@ lint:
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 
-clean:
-	rm -rf build build-asan build-fuzz
+# A statically linked tko for a machine without jansson, zlib or sqlite3
+# headers and libraries (the GPU machines: carry build-static/ there).
+static:
+	$(MAKE) BUILD=build-static LDFLAGS=-static \
+		LIBS="-Wl,-Bstatic -ljansson -lz -lsqlite3 -lm" build-static/tko
 
-.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check \
+clean:
+	rm -rf build build-asan build-fuzz build-static
+
+.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check \
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 
