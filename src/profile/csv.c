@@ -1,4 +1,5 @@
 /* CSV rows (csv.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -103,7 +104,7 @@ int csv_num(const struct csv_row *r, int i, double *v)
 	if (!*s)
 		return -1;
 	*v = strtod(s, &end);
-	return *end ? -1 : 0;
+	return *end || !isfinite(*v) ? -1 : 0;	/* "nan" and "inf" are no times or counts */
 }
 
 int csv_trailing_int(const struct csv_row *r, int i, long *v)

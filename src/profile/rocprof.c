@@ -1,5 +1,6 @@
 /* rocprofv3 and rocprof v1 / DTK tables (rocprof.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ static int32_t int_col(const struct csv_row *r, int col)
 {
 	long v;
 
-	return col >= 0 && csv_trailing_int(r, col, &v) == 0 ? (int32_t)v : -1;
+	return col >= 0 && csv_trailing_int(r, col, &v) == 0 && v <= INT32_MAX ? (int32_t)v : -1;
 }
 
 static void dims(const struct csv_row *hdr, const struct csv_row *r, const char *prefix,
@@ -39,7 +40,7 @@ static void dims(const struct csv_row *hdr, const struct csv_row *r, const char 
 
 		snprintf(name, sizeof(name), "%s_%c", prefix, xyz[i]);
 		col = csv_col(hdr, name);
-		out[i] = col >= 0 && csv_num(r, col, &v) == 0 ? (int32_t)v : 0;
+		out[i] = col >= 0 && csv_num(r, col, &v) == 0 ? (int32_t)prof_int(v, 0, INT32_MAX, 0) : 0;
 	}
 }
 
@@ -51,7 +52,8 @@ static int trace_row(void *ctx, const struct csv_row *hdr, const struct csv_row 
 	int cs = csv_col(hdr, "Start_Timestamp"), ce = csv_col(hdr, "End_Timestamp");
 	int cc = csv_col(hdr, "Correlation_Id"), cstream = csv_col(hdr, "Stream_Id");
 
-	if (csv_num(r, cs, &start) < 0 || csv_num(r, ce, &end) < 0 || end < start)
+	if (csv_num(r, cs, &start) < 0 || csv_num(r, ce, &end) < 0 ||
+	    !prof_times_ok(start / 1e3, (end - start) / 1e3))
 		return -1;
 	a = prof_add_act(p);
 	a->name = kernel_name(p, csv_field(r, csv_col(hdr, "Kernel_Name")));
@@ -60,7 +62,7 @@ static int trace_row(void *ctx, const struct csv_row *hdr, const struct csv_row 
 	a->device = int_col(r, csv_col(hdr, "Agent_Id"));
 	a->stream = int_col(r, cstream >= 0 ? cstream : csv_col(hdr, "Queue_Id"));
 	if (cc >= 0 && csv_num(r, cc, &corr) == 0)
-		a->correlation = (int64_t)corr;
+		a->correlation = prof_int(corr, 0, INT64_MAX, -1);
 	dims(hdr, r, "Grid_Size", a->grid);
 	dims(hdr, r, "Workgroup_Size", a->block);
 	return 0;
@@ -73,12 +75,13 @@ static int stats_row(void *ctx, const struct csv_row *hdr, const struct csv_row 
 	double calls, total;
 
 	if (csv_num(r, csv_col(hdr, "Calls"), &calls) < 0 ||
-	    csv_num(r, csv_col(hdr, "TotalDurationNs"), &total) < 0 || total < 0 || calls < 1)
+	    csv_num(r, csv_col(hdr, "TotalDurationNs"), &total) < 0 ||
+	    !prof_times_ok(NAN, total / 1e3) || prof_int(calls, 1, UINT32_MAX, 0) == 0)
 		return -1;
 	a = prof_add_act(p);
 	a->name = kernel_name(p, csv_field(r, csv_col(hdr, "Name")));
 	a->dur = total / 1e3;
-	a->calls = (uint32_t)calls;
+	a->calls = (uint32_t)prof_int(calls, 1, UINT32_MAX, 0);
 	return 0;
 }
 
@@ -89,7 +92,8 @@ static int v1_row(void *ctx, const struct csv_row *hdr, const struct csv_row *r)
 	double begin, end, grd, wgr;
 
 	if (csv_num(r, csv_col(hdr, "BeginNs"), &begin) < 0 ||
-	    csv_num(r, csv_col(hdr, "EndNs"), &end) < 0 || end < begin)
+	    csv_num(r, csv_col(hdr, "EndNs"), &end) < 0 ||
+	    !prof_times_ok(begin / 1e3, (end - begin) / 1e3))
 		return -1;
 	a = prof_add_act(p);
 	a->name = kernel_name(p, csv_field(r, csv_col(hdr, "KernelName")));
@@ -98,9 +102,9 @@ static int v1_row(void *ctx, const struct csv_row *hdr, const struct csv_row *r)
 	a->device = int_col(r, csv_col(hdr, "gpu-id"));
 	a->stream = int_col(r, csv_col(hdr, "queue-id"));
 	if (csv_num(r, csv_col(hdr, "grd"), &grd) == 0)
-		a->grid[0] = (int32_t)grd;
+		a->grid[0] = (int32_t)prof_int(grd, 0, INT32_MAX, 0);
 	if (csv_num(r, csv_col(hdr, "wgr"), &wgr) == 0)
-		a->block[0] = (int32_t)wgr;
+		a->block[0] = (int32_t)prof_int(wgr, 0, INT32_MAX, 0);
 	return 0;
 }
 
