@@ -36,6 +36,7 @@ int input_open(struct prof_input *in, const char *path, struct buf *err)
 		return -1;
 	}
 	in->stream = !S_ISREG(st.st_mode);
+	file_note_input(path);	/* so that no output of the command replaces it (util/file.h) */
 	in->gz = gzdopen(fd, "rb");
 	if (!in->gz) {
 		buf_addf(err, "cannot open '%s': %s", path, "zlib failed");
