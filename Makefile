@@ -220,7 +220,7 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_BIN = $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/%)
 FUZZ_MAIN ?= $(BUILD)/tests/fuzz/driver.o
-FUZZ_SUPPORT = $(BUILD)/tests/fuzz/support.o
+FUZZ_SUPPORT = $(BUILD)/tests/fuzz/support.o $(BUILD)/tests/fuzz/support-profile.o
 
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
@@ -372,4 +372,4 @@ clean:
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d) $(FUZZ_SUPPORT:.o=.d)
