@@ -136,6 +136,9 @@ ANALYSE_SRC = \
 	src/analyse/store.c \
 	src/analyse/tcache.c
 
+MODEL_SRC = \
+	src/model/names.c
+
 PROFILE_SRC = \
 	src/profile/attrib.c \
 	src/profile/chrome.c \
@@ -209,7 +212,7 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o

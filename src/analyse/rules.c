@@ -82,15 +82,9 @@ static int has_aten(const struct an_kernel *k, const char *const *ops)
 	return 0;
 }
 
-static int kind_is(const struct an_kernel *k, const char *kind)
-{
-	return k->kind && !strcmp(k->kind, kind);
-}
-
 static int memory_bound_kind(const struct an_kernel *k)
 {
-	return (kind_is(k, "pointwise") || kind_is(k, "reduction") ||
-		kind_is(k, "persistent_reduction")) && k->src_dot <= 0;
+	return (kind_flags(k->kind) & KIND_MEMORY_BOUND) && k->src_dot <= 0;
 }
 
 static int r_not_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
@@ -138,7 +132,7 @@ static const char *const gemm_ops[] = {
 static int r_scalarised_gemm(const struct rule_ctx *c, const struct an_kernel *k,
 			     struct rule_out *o)
 {
-	int reduces = kind_is(k, "reduction") || kind_is(k, "persistent_reduction");
+	int reduces = !!(kind_flags(k->kind) & KIND_REDUCES);
 
 	(void)c;
 	if (!has_aten(k, gemm_ops) || !k->isa.file || k->isa.matrix_ops != 0 ||
@@ -261,7 +255,7 @@ static int r_online_softmax(const struct rule_ctx *c, const struct an_kernel *k,
 	static const char *const online[] = { "prims.prepare_softmax_online", NULL };
 
 	(void)c;
-	if (!kind_is(k, "reduction") || !has_aten(k, online) || k->tune.file)
+	if (k->kind != KIND_REDUCTION || !has_aten(k, online) || k->tune.file)
 		return 0;
 	why(o, "an online softmax over a looped row (prims.prepare_softmax_online) computes two exps"
 	    " per element; the two-pass form computes one and reads the row twice");
@@ -351,8 +345,8 @@ static int r_slow_memory(const struct rule_ctx *c, const struct an_kernel *k,
 	    k->peak_fraction >= c->lim->slow_fraction)
 		return 0;
 	why(o, "a memory-bound %s kernel at %.0f GB/s, %.0f%% of the measured %.0f GB/s",
-	    k->kind, k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
-	knobs(o, kind_is(k, "pointwise") ? "XBLOCK, num_warps" : "R0_BLOCK, XBLOCK, num_warps");
+	    kind_names[k->kind], k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
+	knobs(o, k->kind == KIND_POINTWISE ? "XBLOCK, num_warps" : "R0_BLOCK, XBLOCK, num_warps");
 	ev(o, "footprint_gbps", k->gbps);
 	ev(o, "peak_fraction", k->peak_fraction);
 	return 1;
@@ -366,8 +360,9 @@ static int r_few_configs(const struct rule_ctx *c, const struct an_kernel *k,
 		return 0;
 	why(o, "the autotuner timed %ld config%s (%s) for a kernel taking %.1f%% of the time",
 	    k->configs_timed, k->configs_timed == 1 ? "" : "s",
-	    k->chosen_by ? k->chosen_by : "no choice recorded", 100 * k->share);
-	knobs(o, kind_is(k, "template") ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
+	    k->chosen_by != AT_METHOD_NONE ? at_method_names[k->chosen_by] : "no choice recorded",
+	    100 * k->share);
+	knobs(o, k->kind == KIND_TEMPLATE ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
 	      "block sizes and num_warps around the chosen config (coordinate descent)");
 	ev(o, "configs_timed", (double)k->configs_timed);
 	ev(o, "share", k->share);
@@ -380,7 +375,7 @@ static int r_no_time(const struct rule_ctx *c, const struct an_kernel *k, struct
 	if (!isnan(k->time_ms))
 		return 0;
 	why(o, "no time was measured for it (%s): its share of the run is unknown",
-	    k->chosen_by && !strcmp(k->chosen_by, "single_config") ?
+	    k->chosen_by == AT_SINGLE_CONFIG ?
 	    "it had a single config, so the autotuner never timed it" : "no timed config");
 	ev(o, "configs_timed", (double)(k->configs_timed > 0 ? k->configs_timed : 0));
 	return 1;
@@ -392,7 +387,7 @@ static int r_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rul
 		return 0;
 	why(o, "it takes %.1f%% of the measured kernel time and no other rule found a cause",
 	    100 * k->share);
-	knobs(o, kind_is(k, "template") ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
+	knobs(o, k->kind == KIND_TEMPLATE ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
 	      "block sizes and num_warps");
 	ev(o, "share", k->share);
 	return 1;
@@ -400,41 +395,41 @@ static int r_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rul
 
 /* The precedence order; rules.h says how a decision is made from it. */
 static const struct rule rules[] = {
-	{ "not_hot", "leave", r_not_hot, "under 2% of the measured kernel time" },
-	{ "zero_init", "rewrite", rule_zero_init,
+	{ "not_hot", DECISION_LEAVE, r_not_hot, "under 2% of the measured kernel time" },
+	{ "zero_init", DECISION_REWRITE, rule_zero_init,
 	  "it only writes zeros: move the initialisation into the consumer" },
-	{ "init_only", "leave", r_init_only, "the source only stores: it initialises memory" },
-	{ "small_copy", "leave", rule_small_copy, "a copy of under 1 MiB: launch-bound" },
-	{ "near_peak", "leave", r_near_peak, "footprint rate at 80% or more of the measured peak" },
-	{ "no_time", "measure", r_no_time, "no time measured: hot or not is unknown" },
-	{ "scalarised_gemm", "keep_off", r_scalarised_gemm,
+	{ "init_only", DECISION_LEAVE, r_init_only, "the source only stores: it initialises memory" },
+	{ "small_copy", DECISION_LEAVE, rule_small_copy, "a copy of under 1 MiB: launch-bound" },
+	{ "near_peak", DECISION_LEAVE, r_near_peak, "footprint rate at 80% or more of the measured peak" },
+	{ "no_time", DECISION_MEASURE, r_no_time, "no time measured: hot or not is unknown" },
+	{ "scalarised_gemm", DECISION_KEEP_OFF, r_scalarised_gemm,
 	  "a GEMM fused into a kernel with no matrix instructions" },
-	{ "atomic_scatter", "rewrite", r_atomic_scatter, "atomic read-modify-writes (scatter, index_add)" },
-	{ "tiny_launch", "rewrite", r_tiny_launch, "many launches under 10 us each" },
-	{ "shape_specialised", "rewrite", r_shape_specialised,
+	{ "atomic_scatter", DECISION_REWRITE, r_atomic_scatter, "atomic read-modify-writes (scatter, index_add)" },
+	{ "tiny_launch", DECISION_REWRITE, r_tiny_launch, "many launches under 10 us each" },
+	{ "shape_specialised", DECISION_REWRITE, r_shape_specialised,
 	  "the same code compiled for several graphs or launched with several signatures" },
-	{ "element_gather", "rewrite", rule_element_gather,
+	{ "element_gather", DECISION_REWRITE, rule_element_gather,
 	  "loads through a loaded index, one element per lane" },
-	{ "scattered_store", "rewrite", rule_scattered_store, "plain stores through a loaded index" },
-	{ "strided_lanes", "rewrite", rule_strided_lanes, "accesses with no stride-1 index term" },
-	{ "flat_configs", "keep_off", rule_flat_configs,
+	{ "scattered_store", DECISION_REWRITE, rule_scattered_store, "plain stores through a loaded index" },
+	{ "strided_lanes", DECISION_REWRITE, rule_strided_lanes, "accesses with no stride-1 index term" },
+	{ "flat_configs", DECISION_KEEP_OFF, rule_flat_configs,
 	  "configs within 5% of each other, all under 25% of the peak" },
-	{ "tuned", "tune", r_tuned, "tko tune found a faster correct variant" },
-	{ "online_softmax", "tune", r_online_softmax,
+	{ "tuned", DECISION_TUNE, r_tuned, "tko tune found a faster correct variant" },
+	{ "online_softmax", DECISION_TUNE, r_online_softmax,
 	  "an online softmax over a looped row: two exps per element" },
-	{ "tune_failure", "tune", rule_tune_failure, "a tko tune variant failed with a known signature" },
-	{ "spills", "tune", r_spills, "registers spill to scratch / local memory" },
-	{ "divmod_offsets", "tune", rule_divmod_offsets,
+	{ "tune_failure", DECISION_TUNE, rule_tune_failure, "a tko tune variant failed with a known signature" },
+	{ "spills", DECISION_TUNE, r_spills, "registers spill to scratch / local memory" },
+	{ "divmod_offsets", DECISION_TUNE, rule_divmod_offsets,
 	  "offsets built with // or %, and narrow accesses in the ISA" },
-	{ "narrow_access", "tune", r_narrow_access, "under half the global accesses are 128-bit" },
-	{ "no_buffer_ops", "tune", r_no_buffer_ops, "AMD: global instead of buffer ops, pointer range missing" },
-	{ "low_occupancy", "tune", r_low_occupancy, "AMD: 2 or fewer waves per SIMD" },
-	{ "slow_memory", "tune", r_slow_memory, "a memory-bound kernel under 50% of the peak" },
-	{ "no_autotune", "tune", rule_no_autotune,
+	{ "narrow_access", DECISION_TUNE, r_narrow_access, "under half the global accesses are 128-bit" },
+	{ "no_buffer_ops", DECISION_TUNE, r_no_buffer_ops, "AMD: global instead of buffer ops, pointer range missing" },
+	{ "low_occupancy", DECISION_TUNE, r_low_occupancy, "AMD: 2 or fewer waves per SIMD" },
+	{ "slow_memory", DECISION_TUNE, r_slow_memory, "a memory-bound kernel under 50% of the peak" },
+	{ "no_autotune", DECISION_TUNE, rule_no_autotune,
 	  "no sweep ran: a cache hit or a single config, Inductor's path first" },
-	{ "few_configs", "tune", r_few_configs, "a hot kernel the autotuner timed one config of" },
+	{ "few_configs", DECISION_TUNE, r_few_configs, "a hot kernel the autotuner timed one config of" },
 	/* the fallback: tried only when no rule above fired */
-	{ "hot", "tune", r_hot, "a hot kernel nothing else explains" },
+	{ "hot", DECISION_TUNE, r_hot, "a hot kernel nothing else explains" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -445,7 +440,7 @@ const struct rule *rules_table(size_t *n)
 	return rules;
 }
 
-static struct an_fired *fired_add(struct an_kernel *k, const char *rule, const char *decision)
+static struct an_fired *fired_add(struct an_kernel *k, const char *rule, enum decision decision)
 {
 	struct an_fired *f;
 
@@ -453,7 +448,7 @@ static struct an_fired *fired_add(struct an_kernel *k, const char *rule, const c
 	f = &k->fired[k->nfired++];
 	memset(f, 0, sizeof(*f));
 	f->rule = xstrdup(rule);
-	f->decision = xstrdup(decision);
+	f->decision = decision;
 	return f;
 }
 
@@ -463,7 +458,6 @@ static void fired_drop(struct an_kernel *k)
 	struct an_fired *f = &k->fired[--k->nfired];
 
 	free(f->rule);
-	free(f->decision);
 }
 
 static void clear_decision(struct an_kernel *k)
@@ -472,7 +466,6 @@ static void clear_decision(struct an_kernel *k)
 
 	for (i = 0; i < k->nfired; i++) {
 		free(k->fired[i].rule);
-		free(k->fired[i].decision);
 		free(k->fired[i].why);
 		free(k->fired[i].knobs);
 		for (j = 0; j < k->fired[i].nev; j++)
@@ -482,9 +475,9 @@ static void clear_decision(struct an_kernel *k)
 	free(k->fired);
 	k->fired = NULL;
 	k->nfired = 0;
-	free(k->decision);
 	free(k->action);
-	k->decision = k->action = NULL;
+	k->decision = DECISION_NONE;
+	k->action = NULL;
 }
 
 /* "tests/gpu/model.py:37 in scatter", or the module, for action sentences. */
@@ -505,7 +498,7 @@ static char *all_knobs(const struct an_kernel *k)
 	size_t i;
 
 	for (i = 0; i < k->nfired; i++)
-		if (k->fired[i].knobs && !strcmp(k->fired[i].decision, "tune"))
+		if (k->fired[i].knobs && k->fired[i].decision == DECISION_TUNE)
 			buf_addf(&b, "%s%s", b.len ? "; " : "", k->fired[i].knobs);
 	return buf_detach(&b, NULL);
 }
@@ -514,9 +507,9 @@ static char *core_action(const struct an_kernel *k, const struct an_fired *d, co
 {
 	char *kn = all_knobs(k), *s;
 
-	if (!strcmp(d->decision, "leave"))
+	if (d->decision == DECISION_LEAVE)
 		s = xstrfmt("leave it alone: %s", d->why);
-	else if (!strcmp(d->decision, "keep_off"))
+	else if (d->decision == DECISION_KEEP_OFF)
 		s = xstrfmt("keep TorchInductor off this region: put the code at %s in a function"
 			    " decorated with torch._dynamo.disable (or end the torch.compile region"
 			    " before it) so the library GEMM runs", at);
@@ -526,10 +519,10 @@ static char *core_action(const struct an_kernel *k, const struct an_fired *d, co
 	else if (!strcmp(d->rule, "tiny_launch"))
 		s = xstrfmt("rewrite the model code at %s: batch the small calls into one, or run"
 			    " the step under CUDA/HIP graphs (mode=\"reduce-overhead\")", at);
-	else if (!strcmp(d->decision, "rewrite"))
+	else if (d->decision == DECISION_REWRITE)
 		s = xstrfmt("rewrite the model code at %s: fix the shapes (pad to a few sizes) or"
 			    " mark the varying dimension dynamic (torch._dynamo.mark_dynamic)", at);
-	else if (!strcmp(d->decision, "tune"))
+	else if (d->decision == DECISION_TUNE)
 		s = xstrfmt("tune it: try %s first", *kn ? kn : "block sizes and num_warps");
 	else
 		s = xstrfmt("measure it first (see the gaps), then decide");
@@ -570,11 +563,11 @@ void rules_apply_kernel(const struct an_run *r, struct an_kernel *k,
 	for (i = 0; i + 1 < NRULES; i++)
 		try_rule(&c, k, &rules[i]);
 	if (!k->nfired && !try_rule(&c, k, &rules[NRULES - 1])) {
-		struct an_fired *f = fired_add(k, "no_finding", "leave");
+		struct an_fired *f = fired_add(k, "no_finding", DECISION_LEAVE);
 
 		f->why = xstrdup("no rule found a reason to act");
 	}
-	k->decision = xstrdup(k->fired[0].decision);
+	k->decision = k->fired[0].decision;
 	k->action = action_for(k, &k->fired[0]);
 }
 

@@ -59,7 +59,7 @@ struct rule_out {
 
 struct rule {
 	const char *name;	/* stable name used in JSON and docs/rules.md */
-	const char *decision;	/* tune, keep_off, rewrite, leave, measure */
+	enum decision decision;	/* what it argues for */
 	/* 1 when it fires, after filling out->f (why, knobs, evidence) */
 	int (*fires)(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *out);
 	const char *summary;	/* one line for docs and --help */

@@ -52,16 +52,10 @@ static inline int rk_hot(const struct rule_ctx *c, const struct an_kernel *k)
 	return isnan(k->share) || k->share >= c->lim->hot_share;
 }
 
-static inline int rk_kind_is(const struct an_kernel *k, const char *kind)
-{
-	return k->kind && !strcmp(k->kind, kind);
-}
-
 /* A pointwise or reduction kernel without tl.dot: bound by memory, not compute. */
 static inline int rk_memory_bound(const struct an_kernel *k)
 {
-	return (rk_kind_is(k, "pointwise") || rk_kind_is(k, "reduction") ||
-		rk_kind_is(k, "persistent_reduction")) && k->src_dot <= 0;
+	return (kind_flags(k->kind) & KIND_MEMORY_BOUND) && k->src_dot <= 0;
 }
 
 /* Whether the ISA was read and under `share` of its >= `min_ops` accesses are 128-bit. */

@@ -97,7 +97,7 @@ int rule_flat_configs(const struct rule_ctx *c, const struct an_kernel *k, struc
 	for (i = 0; i < k->nconfigs; i++) {
 		const struct an_config *x = &k->configs[i];
 
-		if (x->failed || isnan(x->time_ms) || x->time_ms <= 0 || strcmp(x->method, best->method))
+		if (x->failed || isnan(x->time_ms) || x->time_ms <= 0 || x->method != best->method)
 			continue;
 		lo = x->time_ms < lo ? x->time_ms : lo;
 		hi = x->time_ms > hi ? x->time_ms : hi;
@@ -117,8 +117,7 @@ int rule_flat_configs(const struct rule_ctx *c, const struct an_kernel *k, struc
 
 int rules_autotune_path_explains(const struct an_kernel *k)
 {
-	return k->chosen_by && (!strcmp(k->chosen_by, "cache_hit") ||
-				!strcmp(k->chosen_by, "single_config"));
+	return k->chosen_by == AT_CACHE_HIT || k->chosen_by == AT_SINGLE_CONFIG;
 }
 
 int rule_no_autotune(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
@@ -128,7 +127,7 @@ int rule_no_autotune(const struct rule_ctx *c, const struct an_kernel *k, struct
 	if (!rk_hot(c, k) || k->configs_timed > c->lim->few_configs ||
 	    !rules_autotune_path_explains(k))
 		return 0;
-	cache = !strcmp(k->chosen_by, "cache_hit");
+	cache = k->chosen_by == AT_CACHE_HIT;
 	if (cache) {
 		rk_why(o, "its config came from Inductor's autotune cache, so this run timed none:"
 		       " the sweep ran in an earlier process, on that process's inputs");

@@ -55,7 +55,8 @@ static int is_fp32(const struct an_step_group *g)
 	return g->kernel && steprules_fp32_gemm_name(g->kernel);
 }
 
-static struct an_fired *add(struct an_fired **v, size_t *n, const char *rule, const char *decision)
+static struct an_fired *add(struct an_fired **v, size_t *n, const char *rule,
+			    enum decision decision)
 {
 	struct an_fired *f;
 
@@ -63,7 +64,7 @@ static struct an_fired *add(struct an_fired **v, size_t *n, const char *rule, co
 	f = &(*v)[(*n)++];
 	memset(f, 0, sizeof(*f));
 	f->rule = xstrdup(rule);
-	f->decision = xstrdup(decision);
+	f->decision = decision;
 	return f;
 }
 
@@ -160,13 +161,14 @@ static int mm_max_autotune(const struct ctx *c, const struct an_step_group *g, s
 typedef int (*group_rule_fn)(const struct ctx *, const struct an_step_group *, struct an_fired *);
 
 static const struct {
-	const char *name, *decision;
+	const char *name;
+	enum decision decision;
 	group_rule_fn fires;
 } group_rules[] = {
-	{ "fp32_matmul", "rewrite", fp32_matmul },
-	{ "fp32_attention", "rewrite", fp32_attention },
-	{ "attention_backend", "tune", attention_backend },
-	{ "mm_max_autotune", "tune", mm_max_autotune },
+	{ "fp32_matmul", DECISION_REWRITE, fp32_matmul },
+	{ "fp32_attention", DECISION_REWRITE, fp32_attention },
+	{ "attention_backend", DECISION_TUNE, attention_backend },
+	{ "mm_max_autotune", DECISION_TUNE, mm_max_autotune },
 };
 
 static void drop_last(struct an_fired **v, size_t *n)
@@ -174,7 +176,6 @@ static void drop_last(struct an_fired **v, size_t *n)
 	struct an_fired *f = &(*v)[--(*n)];
 
 	free(f->rule);
-	free(f->decision);
 	free(f->why);
 	free(f->knobs);
 	free(f->ev);
@@ -193,8 +194,8 @@ static void decide_group(const struct ctx *c, struct an_step_group *g)
 	}
 	if (!g->nfired)
 		return;
-	g->decision = xstrdup(g->fired[0].decision);
-	g->action = xstrfmt("%s: %s", !strcmp(g->decision, "rewrite") ? "change the model's"
+	g->decision = g->fired[0].decision;
+	g->action = xstrfmt("%s: %s", g->decision == DECISION_REWRITE ? "change the model's"
 			    " settings" : "try", g->fired[0].knobs);
 }
 
@@ -213,7 +214,8 @@ static void step_rules(const struct ctx *c, struct an_run *r)
 			lib += g->share;
 	}
 	if (lib >= c->lim->library_bound) {
-		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "library_bound", "leave");
+		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "library_bound",
+					 DECISION_LEAVE);
 
 		why(f, "library kernels take %.1f%% of the GPU busy time and Triton kernels %.1f%%:"
 		    " tuning Triton kernels can win at most %.1f%% of it; the library groups'"
@@ -222,7 +224,8 @@ static void step_rules(const struct ctx *c, struct an_run *r)
 		ev(f, "triton_share", triton);
 	}
 	if (p->timeline && p->span_ms > 0 && p->idle_ms / p->span_ms >= c->lim->idle_fraction) {
-		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "idle_gpu", "rewrite");
+		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "idle_gpu",
+					 DECISION_REWRITE);
 
 		why(f, "the GPU was idle %.1f%% of the profiled %.3f ms: the step waits on the host"
 		    " (Python, launches, data loading, synchronisation) more than on kernels",
@@ -232,7 +235,8 @@ static void step_rules(const struct ctx *c, struct an_run *r)
 		ev(f, "idle_fraction", p->idle_ms / p->span_ms);
 	}
 	if (p->partial) {
-		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "partial_profile", "measure");
+		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "partial_profile",
+					 DECISION_MEASURE);
 
 		why(f, "the profile %s ends early: its shares cover the part it holds", p->file);
 	}
