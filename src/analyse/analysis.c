@@ -12,7 +12,6 @@
 #include "analyse/inputs.h"
 #include "analyse/rules.h"
 #include "analyse/share.h"
-#include "analyse/steprules.h"
 #include "analyse/stepprof.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -146,7 +145,6 @@ int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *ou
 		goto done;
 	progress(o, "applying the rules");
 	rules_apply(out);
-	steprules_apply(out);
 	gf.have_log = in.logs > 0;
 	gf.have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
 	gf.have_replay = in.replay != NULL;
