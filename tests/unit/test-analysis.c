@@ -18,6 +18,7 @@
 #include "analyse/analysis.h"
 #include "analyse/rules.h"
 #include "analyse/schema.h"
+#include "decide/decide.h"
 #include "util/file.h"
 #include "util/mem.h"
 
@@ -42,11 +43,11 @@ static int setup(void **state)
 	an_run_init(&example);
 	o.peak_gbps = 4243;	/* the corpus README's measured copy rate */
 	p = data_path("CORPUS", "h200-run1");
-	assert_int_equal(analysis_run(p, &o, &corpus, &err), 0);
+	assert_int_equal(decide_run(p, &o, &corpus, &err), 0);
 	free(p);
 	o.peak_gbps = 0;
 	p = data_path("TESTDATA", "../../examples/h200-run");
-	assert_int_equal(analysis_run(p, &o, &example, &err), 0);
+	assert_int_equal(decide_run(p, &o, &example, &err), 0);
 	free(p);
 	buf_release(&err);
 	return 0;
