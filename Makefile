@@ -6,6 +6,7 @@
 #   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
 #   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
+#   make rules-doc    docs/rules.md's rule index and limits from the rules table
 #   make golden-check the golden suite: every command's output against tests/golden (check
 #                     and asan run it as tests/cli/t0100-golden.sh); make golden records it again
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
@@ -128,6 +129,7 @@ ANALYSE_SRC = \
 	src/analyse/reflect.c \
 	src/analyse/rules.c \
 	src/analyse/rules_addr.c \
+	src/analyse/rules_kernel.c \
 	src/analyse/rules_value.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
@@ -135,6 +137,9 @@ ANALYSE_SRC = \
 	src/analyse/steprules.c \
 	src/analyse/store.c \
 	src/analyse/tcache.c
+
+MODEL_SRC = \
+	src/model/names.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \
@@ -147,6 +152,9 @@ PROFILE_SRC = \
 	src/profile/nsys.c \
 	src/profile/rocprof.c \
 	src/profile/tojson.c
+
+DECIDE_SRC = \
+	src/decide/decide.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
@@ -209,7 +217,7 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
@@ -275,6 +283,11 @@ python: $(TKO)
 # `git diff tests/golden` like code.
 golden: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh --update
+
+# docs/rules.md's generated blocks (rule index, limits) from src/analyse/rules.c;
+# tests/unit/test-rules.c fails while they differ.
+rules-doc: $(BUILD)/tests/unit/test-rules
+	$(BUILD)/tests/unit/test-rules --write-docs docs/rules.md
 
 golden-check: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh
@@ -368,7 +381,7 @@ static:
 clean:
 	rm -rf build build-asan build-fuzz build-static
 
-.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check \
+.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check rules-doc \
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 
