@@ -67,7 +67,6 @@ ISA_SRC = \
 	src/isa/amdgcn_dir.c \
 	src/isa/amdgcn_meta.c \
 	src/isa/amdgcn_ops.c \
-	src/isa/arch.c \
 	src/isa/asmcond.c \
 	src/isa/detect.c \
 	src/isa/family.c \
@@ -80,6 +79,10 @@ ISA_SRC = \
 	src/isa/tojson.c \
 	src/isa/tok.c \
 	src/isa/tools.c
+
+# issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
+TARGET_SRC = \
+	src/target/target.c
 
 PARSE_SRC = \
 	src/parse/autotune.c \
@@ -199,7 +202,6 @@ CMD_SRC = \
 	src/cmd/tune.c
 
 TUNE_SRC = \
-	src/tune/arch.c \
 	src/tune/errsig.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
@@ -217,7 +219,7 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o

@@ -12,6 +12,7 @@
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
 #include "live/replay.h"
+#include "target/target.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -218,7 +219,7 @@ static void from_meta(struct an_inputs *in, struct an_kernel *k, const struct jo
 	if (k->kind == KIND_NONE)
 		k->kind = kind_from_name(mk->kind);
 	if (mk->device.arch)
-		k->arch = tcache_arch_norm(mk->device.arch);
+		k->arch = target_norm_dup(mk->device.arch, strlen(mk->device.arch));
 	hints_from_meta(k, mk);
 	uses_from_meta(k, mk);
 	addr_from_meta(&k->addr, &mk->addr, ref);
@@ -419,7 +420,7 @@ void inputs_evidence(struct an_inputs *in, struct an_run *out)
 			from_autotune(k, ref->ak);
 		from_meta(in, k, ref);
 		if (!k->arch && out->arch)
-			k->arch = tcache_arch_norm(out->arch);
+			k->arch = target_norm_dup(out->arch, strlen(out->arch));
 		if (ref->wrapper)
 			k->wrapper = inputs_relative(in, ref->wrapper);
 		from_fx(in, k, ref);

@@ -35,9 +35,6 @@ struct tcache {
 void tcache_build(struct tcache *tc, const struct isa_result *res);
 void tcache_release(struct tcache *tc);
 
-/* "sm_90a" -> "sm_90", "gfx942:sramecc+:xnack-" -> "gfx942"; a new string. */
-char *tcache_arch_norm(const char *arch);
-
 /* What is known about the kernel whose binary is wanted. */
 struct tc_query {
 	const char *name;	/* the Triton function name */

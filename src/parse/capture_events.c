@@ -13,6 +13,7 @@
 #include "model/names.h"
 #include "parse/capture_events.h"
 #include "parse/config_json.h"
+#include "target/target.h"
 #include "util/buf.h"
 #include "util/jsonio.h"
 #include "util/lines.h"
@@ -96,6 +97,23 @@ static void set_kernel_dir(struct ev_ctx *c, struct at_kernel *k, json_t *ev)
 	free(note);
 }
 
+/*
+ * The device's arch, decided from its facts (python/tko/gpu.py) by
+ * target/target.c; a capture from before the facts wrote "arch" itself.
+ */
+static void set_arch(struct at_device *d, json_t *dev, struct at_src from)
+{
+	struct target_gpu_facts f;
+	struct buf arch = BUF_INIT;
+
+	target_gpu_facts_read(dev, &f);
+	if (!f.gcn_arch_name && f.cc_major < 0)
+		set_json_str(&d->arch, NULL, dev, "arch", from);
+	else if (!target_gpu_arch(&f, &arch))
+		at_set_str(&d->arch, NULL, arch.buf, arch.len, from);
+	buf_release(&arch);
+}
+
 static void on_session_start(struct ev_ctx *c, json_t *ev)
 {
 	struct at_device *d = &c->set->device;
@@ -108,7 +126,7 @@ static void on_session_start(struct ev_ctx *c, json_t *ev)
 		return;
 	set_json_str(&d->name, NULL, dev, "name", c->src);
 	set_json_str(&d->backend, NULL, dev, "backend", c->src);
-	set_json_str(&d->arch, NULL, dev, "arch", c->src);
+	set_arch(d, dev, c->src);
 	d->warp_size = (long)json_int(dev, "warp_size", d->warp_size);
 	d->multiprocessors = (long)json_int(dev, "multiprocessor_count",
 					    d->multiprocessors);

@@ -13,6 +13,7 @@
 #include "parse/pysrc.h"
 #include "parse/tl_uses.h"
 #include "parse/triton_meta.h"
+#include "target/target.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -321,16 +322,15 @@ static long long int_or(const struct pylit *v, long long fallback)
 /* "gfx942:sramecc+:xnack-" -> "gfx942"; 90 -> "sm_90". */
 static char *arch_of(const struct pylit *cc)
 {
+	struct buf b = BUF_INIT;
 	long long v;
 
-	if (pylit_str(cc)) {
-		size_t n = strcspn(cc->s, ":");
-
-		return n ? xstrndup(cc->s, n) : NULL;
-	}
-	if (!pylit_int(cc, &v))
-		return xstrfmt("sm_%lld", v);
-	return NULL;
+	if (pylit_str(cc))
+		return target_norm_dup(cc->s, strlen(cc->s));
+	if (pylit_int(cc, &v))
+		return NULL;
+	target_cuda_arch(v, &b);
+	return buf_detach(&b, NULL);
 }
 
 static void read_device(struct meta_kernel *k)
