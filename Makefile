@@ -104,7 +104,6 @@ PARSE_SRC = \
 	src/parse/pylit_scalar.c \
 	src/parse/pysrc.c \
 	src/parse/rocminfo.c \
-	src/parse/runpath.c \
 	src/parse/seed_log.c \
 	src/parse/smi.c \
 	src/parse/summarize.c \
@@ -163,6 +162,9 @@ REPORT_SRC = \
 	src/report/summary.c \
 	src/report/svg.c
 
+RUNDIR_SRC = \
+	src/rundir/layout.c
+
 LIVE_SRC = \
 	src/live/collect.c \
 	src/live/collect_logs.c \
@@ -209,7 +211,8 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) \
+	$(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o

@@ -18,7 +18,7 @@
 #include "analyse/inputs.h"
 #include "live/replay.h"
 #include "parse/autotune_json.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "tune/output.h"
 #include "util/file.h"
@@ -47,7 +47,7 @@ static void note_once(struct an_inputs *in, const char *text)
 char *inputs_part(struct an_inputs *in, const char *rel)
 {
 	struct buf why = BUF_INIT;
-	char *p = runpath_part(in->run, rel, &why);
+	char *p = rd_inside(in->run, rel, &why);
 
 	if (why.len)
 		note_once(in, why.buf);
@@ -74,23 +74,6 @@ char *module_key_of_path(const char *path)
 	if (n > 3 && !strcmp(b + n - 3, ".py"))
 		n -= 3;
 	return xstrndup(b, n);
-}
-
-/*
- * A RUN as summarize knows it (log/, capture events, cache/inductor/,
- * tko-run.json), or one holding only a Triton cache, an env.json or a
- * profile/.
- */
-static int looks_like_run(const char *dir)
-{
-	char *triton = path_join(dir, "cache/triton"), *env = path_join(dir, "env.json");
-	char *prof = path_join(dir, "profile");
-	int found = runpath_is_run(dir) || is_dir(triton) || is_file(env) || is_dir(prof);
-
-	free(triton);
-	free(env);
-	free(prof);
-	return found;
 }
 
 static void progress(const struct an_inputs *in, const char *step)
@@ -231,7 +214,7 @@ static void gather_isa(struct an_inputs *in)
 
 	progress(in, "scanning the Triton cache's assembly");
 	o.no_tools = !in->opts->isa_tools;
-	if (cache && is_dir(cache) && walk_files_in(cache, in->run, &files, &err) == 0) {
+	if (cache && is_dir(cache) && rd_walk(in->run, cache, &files, &err) == 0) {
 		for (i = 0; i < files.nr; i++) {
 			if (!asm_file(files.v[i], in->opts->isa_tools))
 				continue;
@@ -465,15 +448,8 @@ int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o
 	autotune_set_init(&in->at);
 	in->meta = (struct meta_set)META_SET_INIT;
 	in->tunes = json_array();
-	if (!is_dir(run)) {
-		buf_addf(err, "'%s' is not a directory", run);
+	if (rd_open(&in->rd, run, &rd_need_analyse, err) < 0)
 		return -1;
-	}
-	if (!looks_like_run(run)) {
-		buf_addf(err, "'%s' is not a RUN directory (no log/, capture/, cache/inductor/ or cache/triton/)",
-			 run);
-		return -1;
-	}
 	gather_summarize(in);
 	if (gather_json(in, err) < 0)
 		return -1;
@@ -485,6 +461,7 @@ int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o
 
 void inputs_release(struct an_inputs *in)
 {
+	rd_release(&in->rd);
 	autotune_set_release(&in->at);
 	meta_set_release(&in->meta);
 	isa_result_release(&in->isa);

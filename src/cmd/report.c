@@ -17,7 +17,7 @@
 #include "analyse/store.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "report/summary.h"
 #include "report/writer.h"
 #include "util/file.h"
@@ -44,14 +44,14 @@ static char *analysis_file(const char *arg, char **base)
 		return xstrdup(arg);
 	}
 	*base = xstrdup(arg);
-	p = path_join(arg, "analysis/" AN_STORE_FILE);
+	p = rd_path_in(arg, RD_KERNELS_JSON);
 	return p;
 }
 
 /* 1 when RUN/analysis/kernels.json is there only through a link out of the RUN (err says so). */
 static int leads_out(const char *run, struct buf *err)
 {
-	char *p = runpath_part(run, "analysis/" AN_STORE_FILE, err);
+	char *p = rd_part(run, RD_KERNELS_JSON, err);
 
 	free(p);
 	return !p && err->len;
