@@ -66,16 +66,6 @@ char *inputs_relative(const struct an_inputs *in, const char *path)
 	return xstrdup(path);
 }
 
-char *module_key_of_path(const char *path)
-{
-	const char *b = path_base(path);
-	size_t n = strlen(b);
-
-	if (n > 3 && !strcmp(b + n - 3, ".py"))
-		n -= 3;
-	return xstrndup(b, n);
-}
-
 static void progress(const struct an_inputs *in, const char *step)
 {
 	if (in->opts->progress)
@@ -83,10 +73,10 @@ static void progress(const struct an_inputs *in, const char *step)
 }
 
 /* A JSON file that may be absent; present but broken is an error. */
-static int load_optional(struct an_inputs *in, const char *rel, json_t **out,
+static int load_optional(struct an_inputs *in, enum rd_part part, json_t **out,
 			 struct buf *err)
 {
-	char *p = inputs_part(in, rel);
+	char *p = inputs_part(in, rd_parts[part].rel);
 	int ret = 0;
 
 	*out = NULL;
@@ -127,6 +117,7 @@ static void gather_summarize(struct an_inputs *in)
 /* The kernel.py of captured kernels that are not Inductor modules of this RUN's cache. */
 static void gather_capture_sources(struct an_inputs *in)
 {
+	char *cache = xstrfmt("%s/", rd_parts[RD_INDUCTOR_CACHE].rel);
 	size_t i;
 
 	for (i = 0; i < in->at.nr; i++) {
@@ -134,9 +125,9 @@ static void gather_capture_sources(struct an_inputs *in)
 		struct buf err = BUF_INIT;
 		char *rel, *p;
 
-		if (!k->kernel_dir || (k->source_local && strstr(k->source_local, "cache/inductor/")))
+		if (!k->kernel_dir || (k->source_local && strstr(k->source_local, cache)))
 			continue;
-		rel = path_join(k->kernel_dir, "kernel.py");
+		rel = rd_kernel_path(k->kernel_dir, RD_K_KERNEL_PY);
 		p = inputs_part(in, rel);
 		if (p && is_file(p))
 			meta_scan_file(&in->meta, p, &err);
@@ -144,6 +135,7 @@ static void gather_capture_sources(struct an_inputs *in)
 		free(rel);
 		buf_release(&err);
 	}
+	free(cache);
 }
 
 static void index_modules(struct an_inputs *in)
@@ -157,7 +149,7 @@ static void index_modules(struct an_inputs *in)
 
 		if (strcmp(f->role, "kernel"))
 			continue;
-		key = module_key_of_path(f->path);
+		key = rd_module_key(f->path);
 		slot = strmap_put_ptr(&in->module_files, key, strlen(key));
 		if (!*slot)
 			*slot = f->path;
@@ -167,7 +159,7 @@ static void index_modules(struct an_inputs *in)
 
 static void gather_meta(struct an_inputs *in, struct buf *err)
 {
-	char *cache = inputs_part(in, "cache/inductor");
+	char *cache = inputs_part(in, rd_parts[RD_INDUCTOR_CACHE].rel);
 
 	progress(in, "reading kernel and wrapper modules");
 	if (cache && is_dir(cache) && meta_scan_path(&in->meta, cache, err) < 0) {
@@ -207,7 +199,7 @@ static int asm_file(const char *path, int tools)
 static void gather_isa(struct an_inputs *in)
 {
 	struct isa_options o = ISA_OPTIONS_INIT;
-	char *cache = inputs_part(in, "cache/triton");
+	char *cache = inputs_part(in, rd_parts[RD_TRITON_CACHE].rel);
 	struct strlist files = STRLIST_INIT;
 	struct buf err = BUF_INIT;
 	size_t i;
@@ -254,7 +246,7 @@ static void add_tune(struct an_inputs *in, const char *path, json_t *doc)
 /* capture/kernels/<dir>/tune/<target>/tune.json, the default place `tko tune` writes. */
 static int gather_tunes_in(struct an_inputs *in, const char *kernel_dir, struct buf *err)
 {
-	char *rel = path_join(kernel_dir, "tune"), *tdir = inputs_part(in, rel);
+	char *rel = rd_kernel_path(kernel_dir, RD_K_TUNE_DIR), *tdir = inputs_part(in, rel);
 	DIR *d = tdir ? opendir(tdir) : NULL;
 	struct dirent *e;
 	int ret = 0;
@@ -265,7 +257,7 @@ static int gather_tunes_in(struct an_inputs *in, const char *kernel_dir, struct 
 
 		if (e->d_name[0] == '.')
 			continue;
-		sub = xstrfmt("%s/%s/tune.json", rel, e->d_name);
+		sub = rd_kernel_tune_doc(kernel_dir, e->d_name);
 		p = inputs_part(in, sub);
 		if (p && is_file(p)) {
 			doc = json_load_path(p, err);
@@ -347,17 +339,17 @@ static const struct jc_field manifest_fields[] = {
 #undef OPT
 
 /* A RUN's JSON file, absent or checked against the fields the analysis reads of it. */
-static int load_checked(struct an_inputs *in, const char *rel, const struct jc_field *fields,
+static int load_checked(struct an_inputs *in, enum rd_part part, const struct jc_field *fields,
 			json_t **out, struct buf *err)
 {
 	char *p;
 	int ret;
 
-	if (load_optional(in, rel, out, err) < 0)
+	if (load_optional(in, part, out, err) < 0)
 		return -1;
 	if (!*out)
 		return 0;
-	p = inputs_path(in, rel);
+	p = inputs_path(in, rd_parts[part].rel);
 	ret = jc_check(*out, fields, p, err);
 	free(p);
 	return ret;
@@ -365,8 +357,8 @@ static int load_checked(struct an_inputs *in, const char *rel, const struct jc_f
 
 static int gather_json(struct an_inputs *in, struct buf *err)
 {
-	if (load_checked(in, "env.json", env_fields, &in->env, err) < 0 ||
-	    load_checked(in, "tko-run.json", manifest_fields, &in->manifest, err) < 0)
+	if (load_checked(in, RD_ENV, env_fields, &in->env, err) < 0 ||
+	    load_checked(in, RD_MANIFEST, manifest_fields, &in->manifest, err) < 0)
 		return -1;
 	if (in->opts->replay) {
 		in->replay = json_load_path(in->opts->replay, err);
@@ -374,10 +366,10 @@ static int gather_json(struct an_inputs *in, struct buf *err)
 			return -1;
 		in->replay_path = xstrdup(in->opts->replay);
 	} else {
-		if (load_optional(in, "analysis/replay.json", &in->replay, err) < 0)
+		if (load_optional(in, RD_REPLAY_JSON, &in->replay, err) < 0)
 			return -1;
 		if (in->replay)
-			in->replay_path = inputs_path(in, "analysis/replay.json");
+			in->replay_path = inputs_path(in, rd_parts[RD_REPLAY_JSON].rel);
 	}
 	if (in->replay && !json_is_array(json_object_get(in->replay, "kernels"))) {
 		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);

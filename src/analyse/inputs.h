@@ -80,7 +80,4 @@ char *inputs_part(struct an_inputs *in, const char *rel);
 /* `path` relative to the RUN when it lies inside it; newly allocated. */
 char *inputs_relative(const struct an_inputs *in, const char *path);
 
-/* The module key of a path: its basename without ".py"; newly allocated. */
-char *module_key_of_path(const char *path);
-
 #endif

@@ -16,6 +16,7 @@
 
 #include "analyse/evidence.h"
 #include "analyse/isa_view.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
@@ -311,7 +312,7 @@ static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const str
 	const char *mod = ref->mk ? ref->mk->file : NULL;
 	char *shown = inputs_relative(in, e->file->path);
 
-	an_isa_fill(&k->isa, e->file, e->kernel, shown, mod, k->module ? k->module : "kernel.py");
+	an_isa_fill(&k->isa, e->file, e->kernel, shown, mod, k->module ? k->module : rd_kparts[RD_K_KERNEL_PY]);
 	free(shown);
 	k->isa.cache_dir = xstrdup(e->cache_dir);
 	if (k->isa.res.registers < 0 && c && c->n_regs >= 0 && e->file->isa != ISA_AMDGCN) {

@@ -76,8 +76,8 @@ static int render(const struct an_run *r, const char *base, const char *md, cons
 		buf_addf(err, "give --md, --json or --html to render a loose analysis file");
 		return -1;
 	} else {
-		dir = path_join(base, "report");
-		ret = atomic_set_mkdir(&set, base, "report", err) < 0 ||
+		dir = rd_path_in(base, RD_REPORT_DIR);
+		ret = atomic_set_mkdir(&set, base, rd_parts[RD_REPORT_DIR].rel, err) < 0 ||
 		      report_write_dir(r, &set, dir, err) < 0 ? -1 : 0;
 	}
 	if (ret < 0)
