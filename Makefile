@@ -163,6 +163,7 @@ REPORT_SRC = \
 	src/report/svg.c
 
 RUNDIR_SRC = \
+	src/rundir/cachematch.c \
 	src/rundir/layout.c
 
 LIVE_SRC = \

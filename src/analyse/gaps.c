@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyse/gaps.h"
+#include "rundir/cachematch.h"
 #include "rundir/layout.h"
 #include "util/buf.h"
 #include "util/mem.h"
@@ -138,7 +139,7 @@ static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps
 		free(cmd);
 	}
 	if (!k->isa.file) {
-		if (k->isa.match && !strcmp(k->isa.match, "ambiguous"))
+		if (k->isa.match && !strcmp(k->isa.match, rd_how_names[RD_HOW_AMBIGUOUS]))
 			what = xstrfmt("no ISA: %ld compiled configs of this module match the chosen"
 				       " num_warps/num_stages, and no cache hash says which one ran",
 				       k->isa.candidates);
