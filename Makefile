@@ -108,7 +108,6 @@ PARSE_SRC = \
 	src/parse/pylit_scalar.c \
 	src/parse/pysrc.c \
 	src/parse/rocminfo.c \
-	src/parse/runpath.c \
 	src/parse/seed_log.c \
 	src/parse/smi.c \
 	src/parse/summarize.c \
@@ -174,6 +173,10 @@ REPORT_SRC = \
 	src/report/summary.c \
 	src/report/svg.c
 
+RUNDIR_SRC = \
+	src/rundir/cachematch.c \
+	src/rundir/layout.c
+
 LIVE_SRC = \
 	src/live/collect.c \
 	src/live/collect_logs.c \
@@ -219,7 +222,8 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) \
+	$(RUNDIR_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o

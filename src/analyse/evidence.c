@@ -12,6 +12,7 @@
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
 #include "live/replay.h"
+#include "rundir/layout.h"
 #include "target/target.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -326,7 +327,7 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 
 	if (!k->kernel_dir)
 		return;
-	rel = path_join(k->kernel_dir, "capture.json");
+	rel = rd_kernel_path(k->kernel_dir, RD_K_CAPTURE_JSON);
 	path = inputs_part(in, rel);
 	cap = path && is_file(path) ? json_load_path(path, &err) : NULL;
 	if (!cap && err.len)

@@ -14,7 +14,7 @@
 
 #include "parse/autotune.h"
 #include "parse/autotune_launch.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -421,7 +421,7 @@ void at_tuning_remove(struct at_kernel *k, size_t i)
 void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
 			const char *path, size_t len)
 {
-	const char *tail = runpath_tail2(path, len);
+	const char *tail = rd_tail2(path, len);
 
 	free(t->saved_to);
 	t->saved_to = xstrndup(path, len);
@@ -430,7 +430,7 @@ void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
 
 struct at_tuning *at_saved_find(const struct autotune_set *s, const char *path)
 {
-	const char *tail = runpath_tail2(path, strlen(path));
+	const char *tail = rd_tail2(path, strlen(path));
 
 	return strmap_get_ptr(&s->saved, tail, strlen(tail));
 }
