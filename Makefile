@@ -83,6 +83,11 @@ ISA_SRC = \
 TARGET_SRC = \
 	src/target/target.c
 
+# issue 18, P2: finding Python and the long-lived JSON-lines workers
+PY_SRC = \
+	src/py/pyenv.c \
+	src/py/worker.c
+
 PARSE_SRC = \
 	src/parse/autotune.c \
 	src/parse/autotune_json.c \
@@ -174,7 +179,6 @@ LIVE_SRC = \
 	src/live/envhcu.c \
 	src/live/envprobe.c \
 	src/live/outdir.c \
-	src/live/pyenv.c \
 	src/live/replay.c \
 	src/live/replay_store.c \
 	src/live/rundir.c
@@ -208,10 +212,9 @@ TUNE_SRC = \
 	src/tune/space.c \
 	src/tune/sweep.c \
 	src/tune/variant.c \
-	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(PY_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
