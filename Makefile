@@ -6,6 +6,7 @@
 #   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
 #   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
+#   make rules-doc    docs/rules.md's rule index and limits from the rules table
 #   make golden-check the golden suite: every command's output against tests/golden (check
 #                     and asan run it as tests/cli/t0100-golden.sh); make golden records it again
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
@@ -112,7 +113,6 @@ PARSE_SRC = \
 	src/parse/pylit_scalar.c \
 	src/parse/pysrc.c \
 	src/parse/rocminfo.c \
-	src/parse/runpath.c \
 	src/parse/seed_log.c \
 	src/parse/smi.c \
 	src/parse/summarize.c \
@@ -136,6 +136,7 @@ ANALYSE_SRC = \
 	src/analyse/reflect.c \
 	src/analyse/rules.c \
 	src/analyse/rules_addr.c \
+	src/analyse/rules_kernel.c \
 	src/analyse/rules_value.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
@@ -143,6 +144,9 @@ ANALYSE_SRC = \
 	src/analyse/steprules.c \
 	src/analyse/store.c \
 	src/analyse/tcache.c
+
+MODEL_SRC = \
+	src/model/names.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \
@@ -155,6 +159,9 @@ PROFILE_SRC = \
 	src/profile/nsys.c \
 	src/profile/rocprof.c \
 	src/profile/tojson.c
+
+DECIDE_SRC = \
+	src/decide/decide.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
@@ -170,6 +177,10 @@ REPORT_SRC = \
 	src/report/stepview.c \
 	src/report/summary.c \
 	src/report/svg.c
+
+RUNDIR_SRC = \
+	src/rundir/cachematch.c \
+	src/rundir/layout.c
 
 LIVE_SRC = \
 	src/live/collect.c \
@@ -214,7 +225,8 @@ TUNE_SRC = \
 	src/tune/variant.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(PY_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
+	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
@@ -225,7 +237,7 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_BIN = $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/%)
 FUZZ_MAIN ?= $(BUILD)/tests/fuzz/driver.o
-FUZZ_SUPPORT = $(BUILD)/tests/fuzz/support.o
+FUZZ_SUPPORT = $(BUILD)/tests/fuzz/support.o $(BUILD)/tests/fuzz/support-profile.o
 
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
@@ -280,6 +292,11 @@ python: $(TKO)
 # `git diff tests/golden` like code.
 golden: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh --update
+
+# docs/rules.md's generated blocks (rule index, limits) from src/analyse/rules.c;
+# tests/unit/test-rules.c fails while they differ.
+rules-doc: $(BUILD)/tests/unit/test-rules
+	$(BUILD)/tests/unit/test-rules --write-docs docs/rules.md
 
 golden-check: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh
@@ -364,11 +381,17 @@ lint:
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 
-clean:
-	rm -rf build build-asan build-fuzz
+# A statically linked tko for a machine without jansson, zlib or sqlite3
+# headers and libraries (the GPU machines: carry build-static/ there).
+static:
+	$(MAKE) BUILD=build-static LDFLAGS=-static \
+		LIBS="-Wl,-Bstatic -ljansson -lz -lsqlite3 -lm" build-static/tko
 
-.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check \
+clean:
+	rm -rf build build-asan build-fuzz build-static
+
+.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check rules-doc \
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d) $(FUZZ_SUPPORT:.o=.d)

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "model/names.h"
 #include "parse/capture_events.h"
 #include "parse/config_json.h"
 #include "target/target.h"
@@ -159,24 +160,19 @@ static void ev_config(struct at_config *cfg, json_t *j)
 		cfg->cache_hash = xstrdup(json_str(j, "cache_hash"));
 }
 
+/* The methods the capture reports (tko/autotuner_way.py), by their names in model/names.h. */
 static enum at_method chosen_by(const char *s, int *known)
 {
-	static const struct {
-		const char *name;
-		enum at_method m;
-	} map[] = {
-		{ "benchmark", AT_BENCHMARK },
-		{ "single_config", AT_SINGLE_CONFIG },
-		{ "cache_hit", AT_CACHE_HIT },
-		{ "coordinate_descent", AT_COORDESC },
-		{ "user_autotune", AT_USER_AUTOTUNE },
+	static const enum at_method capture_methods[] = {
+		AT_BENCHMARK, AT_SINGLE_CONFIG, AT_CACHE_HIT, AT_COORDESC, AT_USER_AUTOTUNE,
 	};
+	int m = name_index(at_method_names, s);
 	size_t i;
 
 	*known = 1;
-	for (i = 0; s && i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i].name, s))
-			return map[i].m;
+	for (i = 0; i < sizeof(capture_methods) / sizeof(capture_methods[0]); i++)
+		if (m == (int)capture_methods[i])
+			return capture_methods[i];
 	*known = 0;
 	return AT_BENCHMARK;
 }
