@@ -89,6 +89,10 @@ PY_SRC = \
 	src/py/pyenv.c \
 	src/py/worker.c
 
+# issue 18, P2: the machine's facts read back (the one peak-bandwidth resolver)
+ENV_SRC = \
+	src/env/peak.c
+
 PARSE_SRC = \
 	src/parse/autotune.c \
 	src/parse/autotune_json.c \
@@ -225,7 +229,7 @@ TUNE_SRC = \
 	src/tune/variant.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
 	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
