@@ -170,6 +170,7 @@ DECIDE_SRC = \
 REPORT_SRC = \
 	src/report/autotune_text.c \
 	src/report/diff_out.c \
+	src/report/env_text.c \
 	src/report/html.c \
 	src/report/json.c \
 	src/report/jsonw.c \
