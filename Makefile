@@ -149,6 +149,7 @@ PROFILE_SRC = \
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
+	src/report/collect_text.c \
 	src/report/diff_out.c \
 	src/report/html.c \
 	src/report/json.c \
@@ -164,12 +165,15 @@ REPORT_SRC = \
 
 RUNDIR_SRC = \
 	src/rundir/cachematch.c \
+	src/rundir/collect.c \
+	src/rundir/index.c \
 	src/rundir/layout.c
 
+MODEL_SRC = \
+	src/model/collect.c
+
 LIVE_SRC = \
-	src/live/collect.c \
 	src/live/collect_logs.c \
-	src/live/collect_related.c \
 	src/live/envgpu.c \
 	src/live/envhcu.c \
 	src/live/envprobe.c \
@@ -212,7 +216,7 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) \
+LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(MODEL_SRC) \
 	$(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
