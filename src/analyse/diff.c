@@ -8,6 +8,7 @@
 #include "analyse/isa_view.h"
 #include "analyse/schema.h"
 #include "analyse/store.h"
+#include "decide/decide.h"
 #include "isa/isa.h"
 #include "rundir/layout.h"
 #include "util/file.h"
@@ -184,7 +185,7 @@ static int load_dir(const char *path, struct an_run *out, struct buf *err)
 	if (is_file(store))
 		ret = an_store_load(out, store, err);
 	else if (rd_meets(rd_probe(path), &rd_need_diff))
-		ret = analysis_run(path, &o, out, err);
+		ret = decide_run(path, &o, out, err);
 	else
 		ret = load_isa(path, out, err);
 	free(store);

@@ -264,13 +264,7 @@ static void join_wrapper(struct join *j, const struct meta_file *f)
 /* Hand-written kernels are any kernel summarize did not get from Inductor. */
 static int hand_written(const struct at_kernel *k)
 {
-	static const char *const kinds[] = { "user_autotune", "user_jit", "jit", "autotune", NULL };
-	size_t i;
-
-	for (i = 0; k->kind && kinds[i]; i++)
-		if (!strcmp(k->kind, kinds[i]))
-			return 1;
-	return 0;
+	return k->kind && (kind_flags(kind_from_name(k->kind)) & KIND_HAND_WRITTEN);
 }
 
 /* Autotuning's own kernels: they are never launched by the model. */

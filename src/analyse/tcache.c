@@ -7,18 +7,10 @@
 
 #include "analyse/tcache.h"
 #include "rundir/layout.h"
+#include "target/target.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
-
-char *tcache_arch_norm(const char *arch)
-{
-	size_t n = strcspn(arch, ":");
-
-	if (n > 3 && !strncmp(arch, "sm_", 3) && (arch[n - 1] == 'a' || arch[n - 1] == 'f'))
-		n--;
-	return xstrndup(arch, n);
-}
 
 /* The kernel module among the file's sources: a .py outside site-packages. */
 static char *module_key_of(const struct isa_file_result *f)
@@ -85,7 +77,7 @@ void tcache_build(struct tcache *tc, const struct isa_result *res)
 			e->kernel = f->kernels[j];
 			e->cache_dir = dir_name_of(f->path);
 			e->module_key = module_key_of(f);
-			e->arch = e->kernel->arch ? tcache_arch_norm(e->kernel->arch) : NULL;
+			e->arch = e->kernel->arch ? target_norm_dup(e->kernel->arch, strlen(e->kernel->arch)) : NULL;
 		}
 	}
 	describe(tc);

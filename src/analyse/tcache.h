@@ -38,7 +38,5 @@ struct tcache {
 void tcache_build(struct tcache *tc, const struct isa_result *res);
 void tcache_release(struct tcache *tc);
 
-/* "sm_90a" -> "sm_90", "gfx942:sramecc+:xnack-" -> "gfx942"; a new string. */
-char *tcache_arch_norm(const char *arch);
 
 #endif
