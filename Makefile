@@ -194,6 +194,7 @@ LIVE_SRC = \
 
 CMD_SRC = \
 	src/cmd/capture.c \
+	src/cmd/cmd.c \
 	src/cmd/collect.c \
 	src/cmd/diff.c \
 	src/cmd/env.c \

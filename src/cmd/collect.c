@@ -20,7 +20,6 @@
 #include "report/collect_text.h"
 #include "rundir/collect.h"
 #include "rundir/index.h"
-#include "util/file.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"
@@ -70,6 +69,7 @@ static struct rd_kernel *pick(struct rd_index *ix, const char *run, const char *
 /* Gathers kernel `spec` of the RUN into `out`, filling doc. 0, or the exit status. */
 static int collect(const char *run, const char *spec, const char *out, struct collect_doc *doc)
 {
+	struct rundir rd = RUNDIR_INIT;
 	struct rd_index ix = RD_INDEX_INIT;
 	struct buf err = BUF_INIT;
 	const char *dash = strchr(spec, '-');
@@ -81,10 +81,10 @@ static int collect(const char *run, const char *spec, const char *out, struct co
 		msg_error("'%s' is not a kernel name (letters, digits and '_', "
 			  "optionally -<8 hex digits>)", spec);
 		ret = EXIT_FAIL;
-	} else if (!is_dir(run)) {
-		msg_error("'%s' is not a RUN directory", run);
+	} else if (cmd_open_run(run, &rd, &err) < 0) {
+		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
-	} else if (rd_index_build(&ix, run, name, RD_COLLECT_PARTS, &err) < 0) {
+	} else if (rd_index_build(&ix, rd.root, name, RD_COLLECT_PARTS, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	} else if ((k = pick(&ix, run, spec, &ret))) {
@@ -95,6 +95,7 @@ static int collect(const char *run, const char *spec, const char *out, struct co
 		}
 	}
 	rd_index_release(&ix);
+	rd_release(&rd);
 	buf_release(&err);
 	free(name);
 	return ret;
