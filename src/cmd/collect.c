@@ -84,7 +84,7 @@ static int collect(const char *run, const char *spec, const char *out, struct co
 	} else if (cmd_open_run(run, &rd, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
-	} else if (rd_index_build(&ix, rd.root, name, RD_COLLECT_PARTS, &err) < 0) {
+	} else if (rd_index_build(&ix, &rd, name, RD_COLLECT_PARTS, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	} else if ((k = pick(&ix, run, spec, &ret))) {

@@ -75,7 +75,7 @@ static size_t kernels_named(const struct rd_index *ix, const char *name)
 	return n;
 }
 
-/* A part of the RUN when it is there and inside it; one a link leads out of is listed as refused. */
+/* A part of the RUN when it is there and inside it; one a link leads out of is refused. */
 static char *part(struct rd_index *ix, enum rd_part p)
 {
 	struct buf why = BUF_INIT;
@@ -554,13 +554,13 @@ static const struct {
 };
 #define NSTEPS (sizeof(steps) / sizeof(steps[0]))
 
-int rd_index_build(struct rd_index *ix, const char *root, const char *name, unsigned parts,
-		   struct buf *err)
+int rd_index_build(struct rd_index *ix, const struct rundir *rd, const char *name,
+		   unsigned parts, struct buf *err)
 {
 	size_t i;
 
 	if (!ix->root) {
-		ix->root = xstrdup(root);
+		ix->root = xstrdup(rd->root);
 		ix->name = name ? xstrdup(name) : NULL;
 	}
 	for (i = NSTEPS; i-- > 0;)

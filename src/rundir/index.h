@@ -41,6 +41,7 @@
 
 #include <stddef.h>
 
+#include "rundir/layout.h"
 #include "util/buf.h"
 #include "util/opts.h"
 
@@ -94,12 +95,13 @@ struct rd_index {
 #define RD_INDEX_INIT { NULL, NULL, NULL, 0, 0, 0, STRLIST_INIT, STRLIST_INIT, STRLIST_INIT }
 
 /*
- * Builds `parts` (and the parts they need) of the index of the RUN `root`
- * for kernels named `name` (NULL: every kernel), adding to what an earlier
- * call built. 0, or -1 + err when a folder of the RUN cannot be read.
+ * Builds `parts` (and the parts they need) of the index of the opened RUN
+ * `rd` (layout.h's rd_open) for kernels named `name` (NULL: every kernel),
+ * adding to what an earlier call built. 0, or -1 + err when a folder of
+ * the RUN cannot be read.
  */
-int rd_index_build(struct rd_index *ix, const char *root, const char *name, unsigned parts,
-		   struct buf *err);
+int rd_index_build(struct rd_index *ix, const struct rundir *rd, const char *name,
+		   unsigned parts, struct buf *err);
 /*
  * The kernels named `name` (with `hash8`, when not NULL), up to max of them
  * into out; returns how many there are.

@@ -91,6 +91,16 @@ static void make_run(const char *root)
 	put(root, "capture/kernels/k1-deadbeef/capture.json", "{\"configs\": []}");
 }
 
+/* The RUN `root`, opened as tko collect opens it. */
+static const struct rundir *open_run(struct rundir *rd, const char *root)
+{
+	struct buf err = BUF_INIT;
+
+	assert_int_equal(rd_open(rd, root, &rd_need_any_dir, &err), 0);
+	buf_release(&err);
+	return rd;
+}
+
 static const char *tail(const char *path, const char *root)
 {
 	size_t n = strlen(root);
@@ -103,13 +113,15 @@ static void test_hand_built_run(void **state)
 {
 	char root[] = "/tmp/tko-index-XXXXXX";
 	struct rd_index ix = RD_INDEX_INIT;
+	struct rundir rd = RUNDIR_INIT;
 	struct buf err = BUF_INIT;
 	struct rd_kernel *v[4], *k;
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
 	make_run(root);
-	assert_int_equal(rd_index_build(&ix, root, "k1", RD_COLLECT_PARTS | RD_IX_TUNES, &err), 0);
+	assert_int_equal(rd_index_build(&ix, open_run(&rd, root), "k1",
+					 RD_COLLECT_PARTS | RD_IX_TUNES, &err), 0);
 	assert_int_equal(rd_index_find(&ix, "k1", NULL, v, 4), 3);
 	assert_int_equal(rd_index_find(&ix, "k2", NULL, v, 4), 0);
 	assert_int_equal(rd_index_find(&ix, "k1", "dd4c5ed5", v, 4), 1);
@@ -153,6 +165,7 @@ static void test_hand_built_run(void **state)
 	assert_int_equal(v[0]->cache_dirs.nr, 0);
 	assert_int_equal(ix.refused.nr, 0);
 	rd_index_release(&ix);
+	rd_release(&rd);
 	rm_tree(root);
 	buf_release(&err);
 }
@@ -162,6 +175,7 @@ static void test_unique_name_takes_all_entries(void **state)
 {
 	char root[] = "/tmp/tko-index-XXXXXX";
 	struct rd_index ix = RD_INDEX_INIT;
+	struct rundir rd = RUNDIR_INIT;
 	struct buf err = BUF_INIT;
 	struct rd_kernel *k;
 
@@ -170,10 +184,11 @@ static void test_unique_name_takes_all_entries(void **state)
 	put(root, "cache/inductor/ab/cabc.py", K1_TEXT);
 	put(root, "cache/triton/HASHA/k1.json", "{\"name\": \"k1\"}");
 	put(root, "cache/triton/HASHB/k1.json", "{\"name\": \"k1\"}");
-	assert_int_equal(rd_index_build(&ix, root, "k1", RD_IX_CACHE, &err), 0);
+	assert_int_equal(rd_index_build(&ix, open_run(&rd, root), "k1", RD_IX_CACHE, &err), 0);
 	assert_int_equal(rd_index_find(&ix, "k1", NULL, &k, 1), 1);
 	assert_int_equal(k->cache_dirs.nr, 2);
 	rd_index_release(&ix);
+	rd_release(&rd);
 	rm_tree(root);
 	buf_release(&err);
 }
@@ -183,6 +198,7 @@ static void test_link_out_is_refused(void **state)
 {
 	char root[] = "/tmp/tko-index-XXXXXX", out[] = "/tmp/tko-outside-XXXXXX";
 	struct rd_index ix = RD_INDEX_INIT;
+	struct rundir rd = RUNDIR_INIT;
 	struct buf err = BUF_INIT;
 	char *link;
 
@@ -194,12 +210,14 @@ static void test_link_out_is_refused(void **state)
 	link = xstrfmt("%s/capture/kernels", root);
 	put(root, "capture/.keep", "");
 	assert_int_equal(symlink(out, link), 0);
-	assert_int_equal(rd_index_build(&ix, root, NULL, RD_IX_CAPTURES | RD_IX_MODULES, &err), 0);
+	assert_int_equal(rd_index_build(&ix, open_run(&rd, root), NULL,
+					 RD_IX_CAPTURES | RD_IX_MODULES, &err), 0);
 	assert_int_equal(ix.nr, 1);
 	assert_null(ix.v[0].capture_dir);
 	assert_int_equal(ix.refused.nr, 1);
 	assert_string_equal(ix.refused.v[0], link);
 	rd_index_release(&ix);
+	rd_release(&rd);
 	rm_tree(root);
 	rm_tree(out);
 	free(link);
@@ -219,12 +237,13 @@ static void test_link_out_is_refused(void **state)
 static void test_example_run(void **state)
 {
 	struct rd_index ix = RD_INDEX_INIT;
+	struct rundir rd = RUNDIR_INIT;
 	struct buf err = BUF_INIT;
 	struct rd_kernel *k;
 	const char *root = "examples/h200-run";
 
 	(void)state;
-	assert_int_equal(rd_index_build(&ix, root, "triton_mm", RD_COLLECT_PARTS, &err), 0);
+	assert_int_equal(rd_index_build(&ix, open_run(&rd, root), "triton_mm", RD_COLLECT_PARTS, &err), 0);
 	assert_int_equal(rd_index_find(&ix, "triton_mm", NULL, NULL, 0), 20);
 	assert_int_equal(rd_index_find(&ix, "triton_mm", "1eaacdc2", &k, 1), 1);
 	assert_string_equal(tail(k->module, root),
@@ -238,6 +257,7 @@ static void test_example_run(void **state)
 	assert_int_equal(rd_index_find(&ix, "triton_mm", "e6edca9c", &k, 1), 1);
 	assert_null(k->capture_dir);
 	rd_index_release(&ix);
+	rd_release(&rd);
 	buf_release(&err);
 }
 
