@@ -150,6 +150,7 @@ ANALYSE_SRC = \
 	src/analyse/tcache.c
 
 MODEL_SRC = \
+	src/model/collect.c \
 	src/model/names.c
 
 PROFILE_SRC = \
@@ -169,6 +170,7 @@ DECIDE_SRC = \
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
+	src/report/collect_text.c \
 	src/report/diff_out.c \
 	src/report/env_text.c \
 	src/report/html.c \
@@ -185,12 +187,12 @@ REPORT_SRC = \
 
 RUNDIR_SRC = \
 	src/rundir/cachematch.c \
+	src/rundir/collect.c \
+	src/rundir/index.c \
 	src/rundir/layout.c
 
 LIVE_SRC = \
-	src/live/collect.c \
 	src/live/collect_logs.c \
-	src/live/collect_related.c \
 	src/live/envgpu.c \
 	src/live/envhcu.c \
 	src/live/envprobe.c \
@@ -201,6 +203,7 @@ LIVE_SRC = \
 
 CMD_SRC = \
 	src/cmd/capture.c \
+	src/cmd/cmd.c \
 	src/cmd/collect.c \
 	src/cmd/diff.c \
 	src/cmd/env.c \

@@ -176,7 +176,8 @@ static int load_isa(const char *path, struct an_run *out, struct buf *err)
 	return ret < 0 ? -1 : 0;
 }
 
-static int load_dir(const char *path, struct an_run *out, struct buf *err)
+static int load_dir(const char *path, const struct rd_need *run, struct an_run *out,
+		    struct buf *err)
 {
 	struct an_opts o = AN_OPTS_INIT;
 	char *store = rd_path_in(path, RD_KERNELS_JSON);
@@ -184,7 +185,7 @@ static int load_dir(const char *path, struct an_run *out, struct buf *err)
 
 	if (is_file(store))
 		ret = an_store_load(out, store, err);
-	else if (rd_meets(rd_probe(path), &rd_need_diff))
+	else if (rd_meets(rd_probe(path), run))
 		ret = decide_run(path, &o, out, err);
 	else
 		ret = load_isa(path, out, err);
@@ -192,14 +193,14 @@ static int load_dir(const char *path, struct an_run *out, struct buf *err)
 	return ret;
 }
 
-int diff_load(const char *path, struct an_run *out, struct buf *err)
+int diff_load(const char *path, const struct rd_need *run, struct an_run *out, struct buf *err)
 {
 	struct mapped_file m = MAPPED_FILE_INIT;
 	json_t *doc;
 	int ret;
 
 	if (is_dir(path))
-		return load_dir(path, out, err);
+		return load_dir(path, run, out, err);
 	if (file_map(path, 0, &m, err) < 0)
 		return -1;
 	if (m.len && m.data[0] == '{') {
