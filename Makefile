@@ -69,8 +69,8 @@ ISA_SRC = \
 	src/isa/amdgcn_ops.c \
 	src/isa/asmcond.c \
 	src/isa/detect.c \
+	src/isa/facts.c \
 	src/isa/family.c \
-	src/isa/findings.c \
 	src/isa/ptx.c \
 	src/isa/render.c \
 	src/isa/result.c \
@@ -156,7 +156,8 @@ PROFILE_SRC = \
 	src/profile/tojson.c
 
 DECIDE_SRC = \
-	src/decide/decide.c
+	src/decide/decide.c \
+	src/decide/isa_scope.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
