@@ -86,6 +86,15 @@ ISA_SRC = \
 TARGET_SRC = \
 	src/target/target.c
 
+# issue 18, P2: finding Python and the long-lived JSON-lines workers
+PY_SRC = \
+	src/py/pyenv.c \
+	src/py/worker.c
+
+# issue 18, P2: the machine's facts read back (the one peak-bandwidth resolver)
+ENV_SRC = \
+	src/env/peak.c
+
 PARSE_SRC = \
 	src/parse/autotune.c \
 	src/parse/autotune_json.c \
@@ -164,6 +173,7 @@ DECIDE_SRC = \
 REPORT_SRC = \
 	src/report/autotune_text.c \
 	src/report/diff_out.c \
+	src/report/env_text.c \
 	src/report/html.c \
 	src/report/json.c \
 	src/report/jsonw.c \
@@ -188,7 +198,6 @@ LIVE_SRC = \
 	src/live/envhcu.c \
 	src/live/envprobe.c \
 	src/live/outdir.c \
-	src/live/pyenv.c \
 	src/live/replay.c \
 	src/live/replay_store.c \
 	src/live/rundir.c
@@ -222,11 +231,10 @@ TUNE_SRC = \
 	src/tune/space.c \
 	src/tune/sweep.c \
 	src/tune/variant.c \
-	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) \
-	$(RUNDIR_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
+	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
