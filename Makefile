@@ -7,6 +7,8 @@
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
 #   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
 #   make rules-doc    docs/rules.md's rule index and limits from the rules table
+#   make isa          the ISA scanner case folders of tests/isa against their awk counts
+#                     (check and asan run them as tests/cli/t1012-isa-cases.sh)
 #   make golden-check the golden suite: every command's output against tests/golden (check
 #                     and asan run it as tests/cli/t0100-golden.sh); make golden records it again
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
@@ -69,8 +71,8 @@ ISA_SRC = \
 	src/isa/amdgcn_ops.c \
 	src/isa/asmcond.c \
 	src/isa/detect.c \
+	src/isa/facts.c \
 	src/isa/family.c \
-	src/isa/findings.c \
 	src/isa/ptx.c \
 	src/isa/render.c \
 	src/isa/result.c \
@@ -166,7 +168,8 @@ PROFILE_SRC = \
 	src/profile/tojson.c
 
 DECIDE_SRC = \
-	src/decide/decide.c
+	src/decide/decide.c \
+	src/decide/isa_scope.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
@@ -309,6 +312,10 @@ rules-doc: $(BUILD)/tests/unit/test-rules
 golden-check: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh
 
+# tests/isa/README.md: a case folder per scanned file, counts from awk.
+isa: $(TKO)
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/isa/run.sh
+
 fuzz-replay: $(FUZZ_BIN)
 	CORPUS=$(CORPUS) tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
 
@@ -385,7 +392,7 @@ suite-%:
 
 lint:
 	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
-		tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
+		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 
@@ -398,7 +405,7 @@ static:
 clean:
 	rm -rf build build-asan build-fuzz build-static
 
-.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check rules-doc \
+.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check isa rules-doc \
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 

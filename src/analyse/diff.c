@@ -34,9 +34,7 @@ static void run_from_isa(struct an_run *out, const struct isa_result *res, const
 			if (!ik->is_kernel)
 				continue;
 			k = an_run_add_kernel(out);
-			k->name = xstrdup(ik->name);
-			k->arch = ik->arch ? xstrdup(ik->arch) : NULL;
-			an_isa_fill(&k->isa, f, ik, f->path, NULL, "?");
+			an_kernel_from_isa(k, f, ik, f->path);
 		}
 	}
 	for (i = 0; i < out->nkernels; i++) {

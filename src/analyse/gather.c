@@ -215,6 +215,8 @@ static void gather_isa(struct an_inputs *in)
 		}
 	}
 	walk_release(&files);
+	if (in->opts->judge_isa)
+		in->opts->judge_isa(&in->isa);
 	tcache_build(&in->tc, &in->isa);
 	free(cache);
 	buf_release(&err);

@@ -1,8 +1,11 @@
 /*
- * Findings: short statements about one scanned kernel, each carrying the
- * numbers it was computed from (struct isa_evidence) so a report can show
- * its work. Input: a finished kernel (counts, lines, resources); output:
- * k->findings. The ids are stable and listed in docs/json.md:
+ * Facts: short statements about one scanned kernel (isa.h's findings),
+ * each carrying the numbers it was computed from (struct isa_evidence) so
+ * a report can show its work. Input: a finished kernel (counts, lines,
+ * resources); output: k->findings. Whether one is worth a warning is not
+ * judged here: the rules are (decide/isa_scope.h runs the rules that read
+ * one kernel and sets each finding's severity from them). The ids are
+ * stable and listed in docs/json.md:
  *
  *   vector_width  share of global/buffer/flat loads and stores (and
  *                 global-to-LDS copies) that move 128 bits per lane
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/facts.h"
 #include "isa/result.h"
 #include "target/target.h"
 #include "util/file.h"
@@ -65,8 +69,7 @@ uint64_t isa_global_ops(const struct isa_kernel *k, uint64_t *wide,
 	return total;
 }
 
-static struct isa_finding *finding(struct isa_kernel *k, const char *id,
-				   const char *severity)
+static struct isa_finding *finding(struct isa_kernel *k, const char *id)
 {
 	struct isa_finding *fd;
 
@@ -74,7 +77,6 @@ static struct isa_finding *finding(struct isa_kernel *k, const char *id,
 	fd = &k->findings[k->findings_nr++];
 	memset(fd, 0, sizeof(*fd));
 	fd->id = id;
-	fd->severity = severity;
 	return fd;
 }
 
@@ -110,7 +112,7 @@ static void vector_width(struct isa_kernel *k)
 
 	if (!total)
 		return;
-	fd = finding(k, "vector_width", wide * 2 < total ? "warning" : "info");
+	fd = finding(k, "vector_width");
 	buf_addf(&b, "%llu of %llu global/buffer memory instructions move 128 bits "
 		 "per lane (%u%%)", (unsigned long long)wide,
 		 (unsigned long long)total, percent(wide, total));
@@ -204,7 +206,7 @@ static void narrow_lines(const struct isa_file_result *f, struct isa_kernel *k)
 	}
 	if (nlines > 5)
 		buf_addf(&b, "; and %zu more lines", nlines - 5);
-	fd = finding(k, "narrow_lines", "warning");
+	fd = finding(k, "narrow_lines");
 	fd->message = xstrfmt("%llu global memory instructions moving 32 bits or "
 			      "fewer per lane come from %zu source line%s: %s",
 			      (unsigned long long)insns, nlines,
@@ -225,7 +227,7 @@ static void buffer_ops(struct isa_kernel *k)
 
 	if (!(bl + bs + ba + gl + gs + ga))
 		return;
-	fd = finding(k, "buffer_ops", "info");
+	fd = finding(k, "buffer_ops");
 	if (bl + bs + ba)
 		fd->message = xstrfmt("buffer ops in use: %llu buffer_load, %llu "
 				      "buffer_store, %llu buffer_atomic (and %llu "
@@ -276,7 +278,7 @@ static void atomics(struct isa_kernel *k)
 		if (slot[s])
 			buf_addf(&w, "%s%s-bit %llu", w.len ? ", " : "widths ",
 				 isa_slots[s].name, (unsigned long long)slot[s]);
-	fd = finding(k, "atomics", "info");
+	fd = finding(k, "atomics");
 	fd->message = xstrfmt("%llu atomic instructions (%s), %llu return the old "
 			      "value%s%s", (unsigned long long)total, b.buf,
 			      (unsigned long long)ret, w.len ? "; " : "", w.buf);
@@ -336,7 +338,7 @@ static void spills(struct isa_kernel *k)
 		buf_addf(&b, "%s%llu instructions commented as spills, %llu as reloads",
 			 b.len ? ", " : "", (unsigned long long)k->spill_stores,
 			 (unsigned long long)k->spill_reloads);
-	fd = finding(k, "spills", any ? "warning" : "info");
+	fd = finding(k, "spills");
 	fd->message = xstrfmt("%s: %s", any ? "spills or scratch in use" : "no spills",
 			      b.buf);
 	buf_release(&b);
@@ -359,7 +361,7 @@ static void occupancy(struct isa_kernel *k)
 
 	if (occ->src == ISA_SRC_NONE)
 		return;
-	fd = finding(k, "occupancy", occ->value <= 1 ? "warning" : "info");
+	fd = finding(k, "occupancy");
 	buf_addf(&b, "occupancy %lld waves per SIMD (%s)", occ->value,
 		 isa_src_name(occ->src));
 	if (v->src != ISA_SRC_NONE && a && a->vgpr_max) {
@@ -381,7 +383,7 @@ static void occupancy(struct isa_kernel *k)
 		ev(fd, "vgpr_limited_waves", waves, ISA_SRC_COMPUTED);
 }
 
-void isa_findings(const struct isa_file_result *f, struct isa_kernel *k)
+void isa_facts(const struct isa_file_result *f, struct isa_kernel *k)
 {
 	vector_width(k);
 	narrow_lines(f, k);
