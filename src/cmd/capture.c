@@ -4,7 +4,7 @@
  *
  * Runs the user's unchanged command (from argv, never through a shell)
  * with TorchInductor's and Triton's caches, logs and tko's Python capture
- * hook pointed into a fresh RUN directory (DESIGN.md). The hook is the
+ * hook pointed into a fresh RUN directory (docs/design.md). The hook is the
  * sitecustomize in python/tko/_hook, put first on PYTHONPATH, so the
  * command needs no import. The command's stdout and stderr are shown as
  * they come and also written to RUN/log/model.log.

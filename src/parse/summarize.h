@@ -3,7 +3,7 @@
  * and loose files into one struct autotune_set (autotune.h), detecting each
  * file's format from its content. `tko investigate` calls it in-process.
  *
- * A RUN directory (DESIGN.md) contributes, in this order:
+ * A RUN directory (docs/design.md) contributes, in this order:
  *   capture/events.jsonl                tko capture's events
  *   log/NAME.log, log/NAME.txt          logs
  *   NAME.log, NAME.txt at the top       logs too (the corpus keeps log_profile.txt there)

@@ -3,7 +3,7 @@
  * and tensorboard_trace_handler, .json or .json.gz): {"traceEvents": [...],
  * "deviceProperties": [...], ...}, or a bare array of events.
  *
- * Kept per event (the fields of docs/trace-formats.md, checked against
+ * Kept per event (the fields torch.profiler writes, checked against
  * the real traces in tests/data/profile/):
  *   cat "kernel", "gpu_memcpy", "gpu_memset"   GPU activities: name, ts, dur
  *       (us), args.device (else pid), args.stream (else tid),

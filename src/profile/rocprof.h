@@ -11,9 +11,10 @@
  *   rocprof v1 / DTK rocprof --timestamp on (and hipprof's rocprof-style
  *       CSV): results.csv, Index, KernelName, gpu-id, queue-id, grd, wgr,
  *       BeginNs, EndNs (ns).
- * No hipprof trace file was found in public sources (docs/profiles.md): its
- * documented JSON/HTML/Perfetto outputs are not read; its rocprof-style
- * CSV is, as the rocprof v1 layout its DTK scripts were checked against.
+ * No hipprof trace file was found in public sources (docs/dcu.md section 9,
+ * tests/data/profile/README.md): its documented JSON/HTML/Perfetto outputs
+ * are not read; its rocprof-style CSV is, as the rocprof v1 layout its DTK
+ * scripts were checked against.
  */
 #ifndef TKO_PROFILE_ROCPROF_H
 #define TKO_PROFILE_ROCPROF_H

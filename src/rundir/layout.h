@@ -1,5 +1,5 @@
 /*
- * rundir/layout: the RUN directory of DESIGN.md as one table. Every path
+ * rundir/layout: the RUN directory of docs/design.md as one table. Every path
  * tko reads or writes in a RUN is a row of rd_parts[] (or, inside one
  * capture/kernels/<name>-<hash8>/ folder, of rd_kparts[]), so a file's
  * place is spelled once:

@@ -33,7 +33,7 @@
  *
  * HCU rows: the brief's HCU table (hcu_targets.py of its HIP sibling
  * skill, docs/seed-scripts.md section 1). triton-das: its hcu backend's
- * is_hcu set (docs/torch-triton-internals.md 5.2: every name but gfx948).
+ * is_hcu set (docs/dcu.md section 11: every name but gfx948).
  * "Verified" lists only what tko's tests check: t1003-isa-dcu.sh scans
  * the gfx926/gfx928 hipcc bundle and the gfx936 Triton and Tensile files,
  * test-target.c checks gfx936's occupancy against a Kernel info block.

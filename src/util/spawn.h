@@ -1,6 +1,6 @@
 /*
  * Child processes, always from an argv array and never through a shell
- * (DESIGN.md; git's run-command.h is the model).
+ * (docs/design.md; git's run-command.h is the model).
  *
  * Usage:
  *

@@ -79,7 +79,7 @@ test_expect_success 'a log inside the RUN finds the same cache as the RUN itself
 	test_cmp a b
 '
 
-test_expect_success 'a RUN laid out as DESIGN.md says: log/, capture/, cache/' '
+test_expect_success 'a RUN laid out as docs/design.md says: log/, capture/, cache/' '
 	mkdir -p run/log run/capture run/cache &&
 	cp "$LOG" run/log/model.log &&
 	cp -R "$RUN/cache/inductor" run/cache/inductor &&

@@ -1,7 +1,7 @@
 /*
  * Unit tests for analyse/gaps: which evidence a RUN and a kernel lack, and
  * the command that fills each. Expected sentences and commands are written
- * by hand from the RUN layout (DESIGN.md: RUN/env.json,
+ * by hand from the RUN layout (docs/design.md: RUN/env.json,
  * RUN/capture/kernels/, RUN/analysis/replay.json) and from what a POSIX
  * shell needs to read a path as one word.
  */

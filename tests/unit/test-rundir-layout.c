@@ -2,7 +2,7 @@
  * Unit tests for rundir/layout: the part table, what makes a RUN for each
  * command, creating one, its kernel folders, the containment rules, and
  * finding logged paths in a RUN. Expected paths are spelled out by hand
- * from DESIGN.md's RUN layout.
+ * from docs/design.md's RUN layout.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,7 +183,7 @@ static void touch(const char *root, const char *rel)
 	buf_release(&err);
 }
 
-/* DESIGN.md's layout, spelled by hand: the table must say the same. */
+/* docs/design.md's layout, spelled by hand: the table must say the same. */
 static void test_part_table(void **state)
 {
 	static const char *const skeleton[] = {
