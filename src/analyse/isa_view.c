@@ -25,14 +25,6 @@
 /* At most this many source lines per kernel in the model. */
 #define MAX_LINES 200
 
-static const char *const group_names[] = {
-	[ISA_GROUP_MEMORY] = "memory",
-	[ISA_GROUP_LDS] = "lds",
-	[ISA_GROUP_ATOMIC] = "atomic",
-	[ISA_GROUP_MATRIX] = "matrix",
-	[ISA_GROUP_SYNC] = "sync",
-};
-
 static const enum isa_family matrix_fams[] = {
 	ISA_FAM_MFMA, ISA_FAM_MMAC, ISA_FAM_WMMA, ISA_FAM_MMA, ISA_FAM_WGMMA,
 };
@@ -52,7 +44,7 @@ static void add_family(struct an_isa *a, const struct isa_kernel *k, unsigned f)
 	af = &a->families[a->nfamilies++];
 	memset(af, 0, sizeof(*af));
 	af->name = xstrdup(isa_families[f].name);
-	af->group = xstrdup(group_names[isa_families[f].group]);
+	af->group = xstrdup(isa_group_name(isa_families[f].group));
 	af->count = (long)c->count;
 	af->returning = isa_families[f].group == ISA_GROUP_ATOMIC ? (long)c->returning : -1;
 	for (s = ISA_SLOT_NR; s-- > 0;) {

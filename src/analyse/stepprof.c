@@ -9,6 +9,7 @@
 #include "profile/attrib.h"
 #include "profile/prof.h"
 #include "profile/tojson.h"
+#include "rundir/index.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/walk.h"
@@ -17,26 +18,6 @@
 static char *dup_or_null(const char *s)
 {
 	return s && *s ? xstrdup(s) : NULL;
-}
-
-/* Files of profile/ worth trying: not tko's own window notes (window-<pid>.json). */
-void stepprof_find(const char *run_dir, struct strlist *out)
-{
-	char *dir = path_join(run_dir, "profile");
-	struct strlist all = STRLIST_INIT;
-	struct buf err = BUF_INIT;
-	size_t i;
-
-	if (is_dir(dir) && walk_files(dir, &all, &err) == 0)
-		for (i = 0; i < all.nr; i++) {
-			const char *b = path_base(all.v[i]);
-
-			if (strncmp(b, "window", 6) && strcmp(b, "README.md"))
-				strlist_push(out, xstrdup(all.v[i]));
-		}
-	walk_release(&all);
-	buf_release(&err);
-	free(dir);
 }
 
 static off_t file_size(const char *path)
@@ -53,7 +34,7 @@ static char *run_profile(struct an_run *r, const char *run_dir)
 	char *best = NULL;
 	size_t i;
 
-	stepprof_find(run_dir, &files);
+	rd_profile_files(run_dir, &files);
 	for (i = 0; i < files.nr; i++)
 		if (!best || file_size(files.v[i]) > file_size(best))
 			best = (char *)files.v[i];

@@ -29,8 +29,4 @@
 int stepprof_apply(struct an_run *r, const char *run_dir, const char *explicit_path,
 		   struct buf *err);
 
-/* The profile files a RUN holds under profile/ (sorted), in `out` (owned strings). */
-struct strlist;
-void stepprof_find(const char *run_dir, struct strlist *out);
-
 #endif

@@ -166,3 +166,16 @@ const char *isa_kind_name(enum isa_kind kind)
 	default: return "none";
 	}
 }
+
+const char *isa_group_name(enum isa_group group)
+{
+	static const char *const names[] = {
+		[ISA_GROUP_MEMORY] = "memory",
+		[ISA_GROUP_LDS] = "lds",
+		[ISA_GROUP_ATOMIC] = "atomic",
+		[ISA_GROUP_MATRIX] = "matrix",
+		[ISA_GROUP_SYNC] = "sync",
+	};
+
+	return (unsigned)group < sizeof(names) / sizeof(names[0]) ? names[group] : "none";
+}

@@ -71,6 +71,7 @@ enum isa_group {
 	ISA_GROUP_MATRIX,	/* matrix-core instructions and their register moves */
 	ISA_GROUP_SYNC,		/* waits and barriers */
 };
+const char *isa_group_name(enum isa_group group);
 
 /* The shared family table's rows; isa_families[] describes each. */
 enum isa_family {

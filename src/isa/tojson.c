@@ -9,21 +9,13 @@
 #include "util/jsonio.h"
 #include "banned.h"
 
-static const char *const group_names[] = {
-	[ISA_GROUP_MEMORY] = "memory",
-	[ISA_GROUP_LDS] = "lds",
-	[ISA_GROUP_ATOMIC] = "atomic",
-	[ISA_GROUP_MATRIX] = "matrix",
-	[ISA_GROUP_SYNC] = "sync",
-};
-
 static json_t *family_json(unsigned fam, const struct isa_family_count *c)
 {
 	json_t *o = json_object(), *by = json_object();
 	int counters = fam == ISA_FAM_WAITCNT;
 	unsigned s;
 
-	json_set_str(o, "group", group_names[isa_families[fam].group]);
+	json_set_str(o, "group", isa_group_name(isa_families[fam].group));
 	json_set_int(o, "count", (long long)c->count);
 	if (isa_families[fam].group == ISA_GROUP_ATOMIC)
 		json_set_int(o, "returning", (long long)c->returning);
