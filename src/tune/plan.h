@@ -7,6 +7,12 @@
  * The search is smarter than a full grid. Its phases, in an order that
  * depends on what the plan is for:
  *
+ *   ladder    for a kernel with no block size to tune (a foreach kernel,
+ *             or one whose block sizes are kept: kindplan.h), every value
+ *             of each launch option (num_warps 1, 2, 4, ... 32) one at a
+ *             time around the best: few enough to time them all, and a
+ *             descent from the base would stop at the first step that
+ *             does not help;
  *   base      the base config (the autotuned best), and right after it
  *             the two-pass form of an online softmax when the kernel has
  *             one (rewrite_two_pass: another algorithm, not a hint, so
@@ -88,6 +94,7 @@ enum tune_origin {
 	TUNE_FROM_GRID,		/* the coarse grid */
 	TUNE_FROM_DESCENT,	/* a coordinate-descent neighbour */
 	TUNE_FROM_PAIRS,	/* two parameters moved together */
+	TUNE_FROM_LADDER,	/* every value of a launch option (no block size to tune) */
 };
 
 struct tune_variant {
@@ -120,7 +127,7 @@ struct tune_plan_opts {
 
 enum tune_phase {
 	TUNE_PH_BASE, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS,
-	TUNE_PH_GRID, TUNE_PH_WIDEN, TUNE_PH_DONE,
+	TUNE_PH_GRID, TUNE_PH_WIDEN, TUNE_PH_LADDER, TUNE_PH_DONE,
 };
 
 /* A starting config kept for the starts phase. */

@@ -18,6 +18,15 @@ With $TKO_FAKE_JOBS > 1 it also says it has compile processes, logs the
 "precompile" requests it gets, and gives each variant an ISA fingerprint
 made of its XBLOCK and num_warps, so a source variant of an already timed
 config is a "duplicate" when tko lists that config's fingerprint as known.
+
+With $TKO_FAKE_HINTS (a factor, e.g. 0.97) a variant whose source has
+tl.multiple_of (the hints source variant) takes that fraction of its time.
+A "confirm" request is answered from $TKO_FAKE_CONFIRM, a JSON object of
+per-round times keyed by XBLOCK, "+hints" added for a hints variant (the
+test knows them, so it can work out the interval on its own), else with
+the bench time in every round (no noise); the request
+is logged to $TKO_FAKE_LOG.confirm as "confirm rounds=N ids=v000,v005 keys=...". $TKO_FAKE_WARPS (a JSON
+object num_warps -> ms) times a kernel without XBLOCK (a foreach kernel).
 """
 import importlib.util
 import json
@@ -51,15 +60,54 @@ def split_bench(req):
             "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0}}
 
 
-def bench(req):
-    if req.get("workspace"):
-        return split_bench(req)
+def has_hints(req):
+    with open(req["source"], encoding="utf-8") as f:
+        return "tl.multiple_of(" in f.read()
+
+
+def confirm_key(req):
+    return "%s%s" % (req["constants"].get("XBLOCK"), "+hints" if has_hints(req) else "")
+
+
+def confirm(req):
+    times = json.loads(os.environ.get("TKO_FAKE_CONFIRM", "{}"))
+    rounds = int(req["rounds"])
+    with open(os.environ["TKO_FAKE_LOG"] + ".confirm", "a") as f:
+        f.write("confirm rounds=%d ids=%s keys=%s\n" % (
+            rounds, ",".join(r["id"] for r in req["requests"]),
+            ",".join(confirm_key(r) for r in req["requests"])))
+    out = []
+    for r in req["requests"]:
+        key = confirm_key(r)
+        if key in times:
+            out.append(times[key][:rounds])
+        elif r.get("workspace"):
+            out.append([SPLIT_TIMES.get(r["constants"].get("RSPLIT_SIZE"), 1.2)] * rounds)
+        else:
+            out.append([sweep_ms(r)[0]] * rounds)
+    return {"status": "ok", "ids": [r["id"] for r in req["requests"]], "times_ms": out}
+
+
+def sweep_ms(req):
+    """(ms, status) of a bench request's variant."""
     x = req["constants"].get("XBLOCK")
     ms, status = TIMES.get(x, (1.5, "ok"))
+    if x is None and os.environ.get("TKO_FAKE_WARPS"):
+        ms = json.loads(os.environ["TKO_FAKE_WARPS"]).get(str(req.get("num_warps")), 2.0)
     with open(req["source"], encoding="utf-8") as f:
         text = f.read()
     if "triton_helpers.max2(" in text and "online_softmax_combine(" not in text:
         ms *= 0.6
+    if os.environ.get("TKO_FAKE_HINTS") and "tl.multiple_of(" in text:
+        ms *= float(os.environ["TKO_FAKE_HINTS"])
+    return ms, status
+
+
+def bench(req):
+    if req.get("workspace"):
+        return split_bench(req)
+    x = req["constants"].get("XBLOCK")
+    ms, status = sweep_ms(req)
     fp = fingerprint(req)
     if os.environ.get("TKO_FAKE_JOBS") and fp in (req.get("known") or {}):
         return {"status": "duplicate", "same_as": req["known"][fp], "fingerprint": fp,
@@ -97,6 +145,8 @@ def main():
             rep.update(status="ok", gbps=4000.0)
         elif op == "bench":
             rep.update(bench(req))
+        elif op == "confirm":
+            rep.update(confirm(req))
         else:
             rep.update(status="error", error="unexpected op %r" % op)
         sys.stdout.write(json.dumps(rep) + "\n")
