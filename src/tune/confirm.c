@@ -186,7 +186,9 @@ void tune_confirm_run(struct tune_sweep *s)
 	size_t rounds = s->o->confirm_rounds > 0 ? (size_t)s->o->confirm_rounds : 0;
 	long cand = s->winner;
 
-	if (rounds < 2 || cand < 0 || cand == s->plan.base || s->plan.base < 0)
+	/* a base that failed has no time to be a ratio's numerator: the sweep's pick stands */
+	if (rounds < 2 || cand < 0 || s->plan.base < 0 || cand == s->plan.base ||
+	    !tune_result_usable(&s->res.r[s->plan.base]))
 		return;
 	c->ran = 1;
 	c->id[TUNE_CF_BASE] = s->plan.base;

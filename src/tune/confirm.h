@@ -57,9 +57,10 @@ struct tune_confirm {
 struct tune_sweep;
 
 /*
- * Confirms s->winner when it is not the base and s->o->confirm_rounds >=
- * 2 (2 rounds are the fewest an interval needs), and sets s->winner to
- * the winner it decides. A failed timing keeps the base.
+ * Confirms s->winner when it is not the base, the base was timed, and
+ * s->o->confirm_rounds >= 2 (2 rounds are the fewest an interval needs),
+ * and sets s->winner to the winner it decides. A failed timing keeps the
+ * base.
  */
 void tune_confirm_run(struct tune_sweep *s);
 

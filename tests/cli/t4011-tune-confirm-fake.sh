@@ -129,6 +129,15 @@ test_expect_success '--confirm-rounds 0: no confirmation, the sweep'"'"'s figure
 	! test_grep "^confirmation" e.out
 '
 
+test_expect_success 'a base that failed is no numerator: no confirmation, the failure said' '
+	TKO_FAKE_BASE_FAIL=1 && export TKO_FAKE_BASE_FAIL &&
+	test_expect_code 1 tko tune --no-source --out f --json f.json kdir >f.out 2>f.err &&
+	test "$(json_q f.json ".kernels[0].variants[0].status")" = launch_error &&
+	test "$(json_q f.json ".kernels[0].winner.label")" = XBLOCK=2048 &&
+	test "$(json_q f.json ".kernels[0].winner.confirmation")" = null &&
+	test_grep "the base variant of .* failed" f.err
+'
+
 test_expect_success '--confirm-rounds 1 is refused: an interval needs two rounds' '
 	test_expect_code 2 tko tune --confirm-rounds 1 kdir 2>err &&
 	test_one_line_error err &&

@@ -27,6 +27,7 @@ test knows them, so it can work out the interval on its own), else with
 the bench time in every round (no noise); the request
 is logged to $TKO_FAKE_LOG.confirm as "confirm rounds=N ids=v000,v005 keys=...". $TKO_FAKE_WARPS (a JSON
 object num_warps -> ms) times a kernel without XBLOCK (a foreach kernel).
+With $TKO_FAKE_BASE_FAIL the base's launch fails.
 """
 import importlib.util
 import json
@@ -114,6 +115,8 @@ def bench(req):
                 "compile_ms": 1.0, "files": {}, "metadata": {}}
     if not req.get("is_reference") and req.get("reference") != "v000":
         return {"status": "error", "error": "no reference"}
+    if req.get("is_reference") and os.environ.get("TKO_FAKE_BASE_FAIL"):
+        return {"status": "launch_error", "error": "the base failed (TKO_FAKE_BASE_FAIL)"}
     log = os.environ.get("TKO_FAKE_LOG")
     if log:
         with open(log, "a") as f:
