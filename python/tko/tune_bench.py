@@ -176,10 +176,11 @@ class Bench:
         return out
 
 
-def confirm_rounds(ops, variants, rounds):
+def confirm_rounds(ops, variants, rounds, offset=0):
     """Per variant, the median time of each of `rounds` rounds on the
     captured inputs, the variants taking turns: round r starts with the
-    r-th (tko's src/tune/confirm.h decides from the ratios). Each turn is
+    (offset + r)-th (tko's src/tune/confirm.h decides from the ratios; it
+    gives the offset when it asks for one round at a time). Each turn is
     what a bench request times (time_launches: its warm-up, repetitions,
     restores and L2 flushes). `variants`: (request, launcher) pairs."""
     turns = []
@@ -199,7 +200,7 @@ def confirm_rounds(ops, variants, rounds):
     out = [[] for _ in turns]
     for r in range(rounds):
         for j in range(len(turns)):
-            i = (r + j) % len(turns)
+            i = (offset + r + j) % len(turns)
             launch, restore, reps, warmup = turns[i]
             out[i].append(median_ms(time_launches(ops, launch, restore, reps, warmup)))
             restore()

@@ -261,7 +261,7 @@ def op_confirm(req):
         _state["bench"] = Bench(TorchOps())
     ops = _state["bench"].ops
     try:
-        times = confirm_rounds(ops, variants, int(req.get("rounds", 7)))
+        times = confirm_rounds(ops, variants, int(req.get("rounds", 7)), int(req.get("offset", 0)))
     except Exception as e:
         rep = {"status": "error", "error": one_line(e), "traceback": traceback_tail()}
         if not ops.healthy():

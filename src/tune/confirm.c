@@ -29,6 +29,27 @@ static long best_config_only(const struct tune_sweep *s, long cand)
 	return best;
 }
 
+/*
+ * A source-patch candidate's own config without its source variants, timed
+ * now through the sweep's path (checked against the base) when the sweep
+ * did not: the search moves from the best so far, source flags and all, so
+ * the config a patch rides on may never have been timed alone.
+ */
+static void time_config_only(struct tune_sweep *s, long cand)
+{
+	long i = tune_plan_config_only(&s->plan, (size_t)cand);
+	struct tune_result *r;
+
+	if (i < 0 || s->plan.v[i].done)
+		return;
+	msg_progress("%s: timing v%03ld (%s) for the confirmation", s->k.name, i,
+		     s->plan.v[i].label);
+	tune_variant_run(s, &s->plan.v[i]);
+	r = tune_results_at(&s->res, (size_t)i);
+	/* after the plan: its budget has nothing left to decide */
+	tune_plan_record(&s->plan, (size_t)i, r->time_ms, tune_result_usable(r), 0);
+}
+
 static json_t *load_request(const struct tune_sweep *s, long id, struct buf *err)
 {
 	char *path = xstrfmt("%s/variants/%03ld/request.json", s->out_dir, id);
@@ -85,8 +106,9 @@ static int call_env(struct tune_sweep *s, struct tune_confirm *c, int env, const
 		json_decref(list);
 		return 0;
 	}
-	req = json_pack("{s:s, s:s, s:I, s:o}", "op", "confirm", "id", "confirm",
-			"rounds", (json_int_t)rounds, "requests", list);
+	/* one round at a time (rounds 1), the worker starts round `from` with its from-th */
+	req = json_pack("{s:s, s:s, s:I, s:I, s:o}", "op", "confirm", "id", "confirm",
+			"rounds", (json_int_t)rounds, "offset", (json_int_t)from, "requests", list);
 	ret = tune_pool_call(s->pool, env, req, s->o->timeout_s, &rep, err);
 	if (ret == WORKER_TIMEOUT)
 		buf_addf(err, "the confirmation ran past the %.0f s limit", s->o->timeout_s);
@@ -190,6 +212,8 @@ void tune_confirm_run(struct tune_sweep *s)
 	if (rounds < 2 || cand < 0 || s->plan.base < 0 || cand == s->plan.base ||
 	    !tune_result_usable(&s->res.r[s->plan.base]))
 		return;
+	if (s->plan.v[cand].src)
+		time_config_only(s, cand);
 	c->ran = 1;
 	c->id[TUNE_CF_BASE] = s->plan.base;
 	c->id[TUNE_CF_CAND] = cand;

@@ -27,7 +27,7 @@ static const struct {
 
 static const char *const origin_names[] = {
 	"autotune", "inductor", "given", "default", "source", "grid", "descent", "pairs",
-	"ladder",
+	"ladder", "confirm",
 };
 
 /* Phase orders: what the plan is for decides what is tried first. */
@@ -155,6 +155,18 @@ int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
 	p->order = !opts->timed ? order_compile
 		: arch->backend == TARGET_HIP ? order_timed_hip : order_timed_cuda;
 	return 0;
+}
+
+long tune_plan_config_only(struct tune_plan *p, size_t c)
+{
+	struct buf key = BUF_INIT;
+	long i;
+
+	make_key(p, &p->v[c].cfg, 0, &key);
+	i = find_key(p, key.buf);
+	buf_release(&key);
+	/* c's config passed the rules already: without its source flags it still does */
+	return i >= 0 ? i : add_variant(p, &p->v[c].cfg, 0, TUNE_FROM_CONFIRM);
 }
 
 void tune_plan_release(struct tune_plan *p)

@@ -95,6 +95,7 @@ enum tune_origin {
 	TUNE_FROM_DESCENT,	/* a coordinate-descent neighbour */
 	TUNE_FROM_PAIRS,	/* two parameters moved together */
 	TUNE_FROM_LADDER,	/* every value of a launch option (no block size to tune) */
+	TUNE_FROM_CONFIRM,	/* a source-patch winner's config alone, for its confirmation */
 };
 
 struct tune_variant {
@@ -189,6 +190,13 @@ struct tune_variant *tune_plan_next(struct tune_plan *p);
  */
 void tune_plan_record(struct tune_plan *p, size_t index, double time_ms,
 		      int usable, double cost_s);
+
+/*
+ * The variant with variant c's launch config and no source variant,
+ * planned now (after the plan, for the confirmation: confirm.h) unless it
+ * was; its index.
+ */
+long tune_plan_config_only(struct tune_plan *p, size_t c);
 
 /* "hints+ptr32", or "" for none. */
 void tune_src_names(unsigned src, struct buf *out);

@@ -61,7 +61,7 @@ test_expect_success 'a real gain: accepted, the confirmed figure beside the swee
 	expect_ci 1024 2048 >want && got_ci $w "$c" >got && test_cmp want got &&
 	test "$(json_q $w "$c.ratio == .kernels[0].winner.speedup")" = true &&
 	test "$(json_q $w "$c.ratio < 2")" = true &&
-	grep "^confirm rounds=7 ids=v000,v001 keys=1024,2048$" fake.log.confirm &&
+	grep "^confirm rounds=7 offset=0 ids=v000,v001 keys=1024,2048$" fake.log.confirm &&
 	test_grep "^confirmation of v001 \(XBLOCK=2048, sweep 2.00x\): 1.9[0-9]*x \[.*\] over the base in 7 rounds; accepted" a.out
 '
 
@@ -120,6 +120,38 @@ test_expect_success 'a source patch beyond the noise of the config-only variant 
 	test "$(json_q $w ".kernels[0].winner.id == $c.candidate")" = true &&
 	dir=$(json_q $w ".kernels[0].out_dir") &&
 	test -s "$dir/winner/source.patch"
+'
+
+# An AMD GPU (gfx942): the buffer-ops variant runs in a worker of its own
+# environment (AMDGCN_USE_BUFFER_OPS=1), so the two workers take turns one
+# round at a time, the first one alternating; the sweep never timed the
+# winning config without its source variant, so the confirmation times it.
+test_expect_success 'gfx942: a buffer-ops winner, confirmed across two worker environments' '
+	rm -f fake.log.confirm &&
+	TKO_FAKE_GPU="{\"name\": \"fake\", \"backend\": \"hip\", \"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", \"warp_size\": 64}" &&
+	TKO_FAKE_BUFOPS=0.97 &&
+	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
+		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
+		\"2048+bufops\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}" &&
+	export TKO_FAKE_GPU TKO_FAKE_BUFOPS TKO_FAKE_CONFIRM &&
+	tko tune --out g --json g.json kdir >g.out &&
+	w=g.json && c=".kernels[0].winner.confirmation" &&
+	test "$(json_q $w ".kernels[0].target")" = gfx942 &&
+	test "$(json_q $w "$c.candidate_label")" = "XBLOCK=2048 +bufops" &&
+	cand=$(json_q $w "$c.candidate") && cfg=$(json_q $w "$c.vs_config_only.id") &&
+	test "$(json_q $w ".kernels[0].variants[] | select(.id == \"$cfg\") |
+		[.label, .origin, .status] | join(\" \")")" = "XBLOCK=2048 confirm ok" &&
+	expect_ci 1024 2048+bufops >want && got_ci $w "$c" >got && test_cmp want got &&
+	expect_ci 2048 2048+bufops >want && got_ci $w "$c.vs_config_only" >got && test_cmp want got &&
+	expect_ci 1024 2048 >want && got_ci $w "$c.vs_config_only.vs_base" >got && test_cmp want got &&
+	test "$(json_q $w "$c.accepted")" = true &&
+	for r in 0 1 2 3 4 5 6; do
+		one="confirm rounds=1 offset=$r ids=v000,$cfg keys=1024,2048" &&
+		two="confirm rounds=1 offset=$r ids=$cand keys=2048+bufops" &&
+		if test $((r % 2)) = 0; then printf "%s\n%s\n" "$one" "$two"
+		else printf "%s\n%s\n" "$two" "$one"; fi || return 1
+	done >want.log &&
+	test_cmp want.log fake.log.confirm
 '
 
 test_expect_success '--confirm-rounds 0: no confirmation, the sweep'"'"'s figure' '

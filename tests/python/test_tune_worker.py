@@ -504,3 +504,15 @@ def test_confirm_rounds_take_turns_and_time_each_turn_like_a_bench():
     # every timed launch restored and flushed first, plus one restore after each turn
     assert ops.flushes == 6
     assert ops.restores == 6 + 6
+
+
+def test_confirm_rounds_offset_starts_with_another_variant():
+    # one round with offset 1 (tko asks one round at a time of each worker
+    # environment): the second variant goes first
+    ops = FakeOps([7.0, 8.0])
+    order = []
+    reqs = [dict(BASE, id=n, reps=1, warmup=0) for n in ("A", "B")]
+    out = tune_bench.confirm_rounds(ops, [(reqs[0], lambda a: order.append("A")),
+                                          (reqs[1], lambda a: order.append("B"))], 1, offset=1)
+    assert order == ["B", "A"]
+    assert out == [[8.0], [7.0]]

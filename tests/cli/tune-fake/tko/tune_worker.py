@@ -25,9 +25,15 @@ A "confirm" request is answered from $TKO_FAKE_CONFIRM, a JSON object of
 per-round times keyed by XBLOCK, "+hints" added for a hints variant (the
 test knows them, so it can work out the interval on its own), else with
 the bench time in every round (no noise); the request
-is logged to $TKO_FAKE_LOG.confirm as "confirm rounds=N ids=v000,v005 keys=...". $TKO_FAKE_WARPS (a JSON
+is logged to $TKO_FAKE_LOG.confirm as "confirm rounds=N offset=K ids=v000,v005
+keys=...". $TKO_FAKE_WARPS (a JSON
 object num_warps -> ms) times a kernel without XBLOCK (a foreach kernel).
-With $TKO_FAKE_BASE_FAIL the base's launch fails.
+With $TKO_FAKE_BASE_FAIL the base's launch fails. $TKO_FAKE_GPU (JSON)
+replaces the hello's GPU facts (an AMD GPU, say); on one, a worker started
+with AMDGCN_USE_BUFFER_OPS=1 takes $TKO_FAKE_BUFOPS (a factor) of each
+time, and its confirm keys get "+bufops". A confirm request of fewer
+rounds than a key has times gets the next ones (tko alternates workers of
+different environments one round at a time).
 """
 import importlib.util
 import json
@@ -66,22 +72,32 @@ def has_hints(req):
         return "tl.multiple_of(" in f.read()
 
 
+def bufops():
+    return os.environ.get("AMDGCN_USE_BUFFER_OPS") == "1"
+
+
 def confirm_key(req):
-    return "%s%s" % (req["constants"].get("XBLOCK"), "+hints" if has_hints(req) else "")
+    return "%s%s%s" % (req["constants"].get("XBLOCK"), "+hints" if has_hints(req) else "",
+                       "+bufops" if bufops() else "")
+
+
+CONFIRMED = {}   # key -> rounds answered so far: a request of one round gets the next
 
 
 def confirm(req):
     times = json.loads(os.environ.get("TKO_FAKE_CONFIRM", "{}"))
     rounds = int(req["rounds"])
     with open(os.environ["TKO_FAKE_LOG"] + ".confirm", "a") as f:
-        f.write("confirm rounds=%d ids=%s keys=%s\n" % (
-            rounds, ",".join(r["id"] for r in req["requests"]),
+        f.write("confirm rounds=%d offset=%d ids=%s keys=%s\n" % (
+            rounds, int(req.get("offset", 0)), ",".join(r["id"] for r in req["requests"]),
             ",".join(confirm_key(r) for r in req["requests"])))
     out = []
     for r in req["requests"]:
         key = confirm_key(r)
         if key in times:
-            out.append(times[key][:rounds])
+            first = CONFIRMED.get(key, 0)
+            CONFIRMED[key] = first + rounds
+            out.append(times[key][first:first + rounds])
         elif r.get("workspace"):
             out.append([SPLIT_TIMES.get(r["constants"].get("RSPLIT_SIZE"), 1.2)] * rounds)
         else:
@@ -101,6 +117,8 @@ def sweep_ms(req):
         ms *= 0.6
     if os.environ.get("TKO_FAKE_HINTS") and "tl.multiple_of(" in text:
         ms *= float(os.environ["TKO_FAKE_HINTS"])
+    if os.environ.get("TKO_FAKE_BUFOPS") and bufops():
+        ms *= float(os.environ["TKO_FAKE_BUFOPS"])
     return ms, status
 
 
@@ -136,8 +154,10 @@ def main():
             break
         rep = {"id": req.get("id"), "op": op}
         if op == "hello":
+            gpu = json.loads(os.environ.get("TKO_FAKE_GPU", "null")) or {
+                "name": "fake", "backend": "cuda", "capability": [9, 0]}
             rep.update(status="ok", triton="fake", jobs=int(os.environ.get("TKO_FAKE_JOBS", "1")),
-                       gpu={"name": "fake", "backend": "cuda", "capability": [9, 0]})
+                       gpu=gpu)
         elif op == "precompile":
             with open(os.environ["TKO_FAKE_LOG"] + ".pre", "a") as f:
                 f.write(" ".join(r["id"] for r in req["requests"]) + "\n")
