@@ -56,6 +56,11 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 	const struct tune_variant *w = s->winner >= 0 ? &s->plan.v[s->winner] : NULL;
 	int split = tune_output_split(s, s->winner);
 
+	if (s->refused) {
+		fprintf(fp, "%s%s (%s) on %s: not tuned: %s\n\n", md ? "## " : "", s->k.name,
+			tune_kind_name(s->k.kind), s->arch->name, s->refused);
+		return;
+	}
 	fprintf(fp, "%s%s (%s) on %s: base from %s%s\n", md ? "## " : "", s->k.name,
 		tune_kind_name(s->k.kind), s->arch->name, s->base_note, md ? "\n" : "");
 	tune_output_table(s, &t);
@@ -72,8 +77,6 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 	if (s->o->compile_only)
 		fprintf(fp, "%scompile-only: no timings; each variant's source and ISA are in %s/variants/\n",
 			md ? "\n" : "", s->out_dir);
-	else if (s->refused)
-		fprintf(fp, "%snot tuned: %s\n", md ? "\n" : "", s->refused);
 	else if (w)
 		fprintf(fp, "%swinner: v%03ld %s; files in %s/winner/\n", md ? "\n" : "",
 			s->winner, w->label, s->out_dir);
@@ -83,7 +86,7 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 	tune_confirm_text(s, &notes);
 	if (notes.len)
 		fprintf(fp, "%s%s", md ? "\n" : "", notes.buf);
-	if (s->plan_note && !s->refused)
+	if (s->plan_note)
 		fprintf(fp, "%splan: %s\n", md ? "\n" : "", s->plan_note);
 	if (split)
 		fprintf(fp, "%sRSPLIT_SIZE is Inductor's codegen choice: apply it with "

@@ -76,7 +76,9 @@ test_expect_success 'a heuristic tko does not know: refused, with the reason' '
 	test "$(json_q un.json ".kernels[0].kind")" = other &&
 	test "$(json_q un.json ".kernels[0].variants | length")" = 0 &&
 	test "$(json_q un.json ".kernels[0].winner")" = null &&
-	test_grep "^not tuned: tko does not know" un.out
+	test "$(json_q un.json ".kernels[0].base_from")" = null &&
+	test_grep "^triton_poi_fused_add_mul_sigmoid_sub_0 \(other\) on sm_90: not tuned: tko does not know" un.out &&
+	test_line_count = 2 un.out
 '
 
 test_done
