@@ -350,6 +350,15 @@ double tune_confirm_speedup(const struct tune_sweep *s)
 	return c->winner == c->id[TUNE_CF_CAND] ? c->vs_base.ratio : c->cfg_vs_base.ratio;
 }
 
+const struct tune_ci *tune_confirm_winner_ci(const struct tune_sweep *s)
+{
+	const struct tune_confirm *c = &s->confirm;
+
+	if (!c->ran || !c->rounds || c->winner == s->plan.base)
+		return NULL;
+	return c->winner == c->id[TUNE_CF_CAND] ? &c->vs_base : &c->cfg_vs_base;
+}
+
 void tune_confirm_text(const struct tune_sweep *s, struct buf *out)
 {
 	const struct tune_confirm *c = &s->confirm;

@@ -70,6 +70,13 @@ json_t *tune_confirm_json(const struct tune_sweep *s);
 /* The confirmed speedup of the final winner over the base, or -1 when none ran. */
 double tune_confirm_speedup(const struct tune_sweep *s);
 
+/*
+ * The interval of the final winner over the base, or NULL when it is the
+ * base or no confirmation ran: a winner with one is confirmed faster than
+ * the base beyond the noise.
+ */
+const struct tune_ci *tune_confirm_winner_ci(const struct tune_sweep *s);
+
 /* One line for the text and Markdown reports, when a confirmation ran. */
 void tune_confirm_text(const struct tune_sweep *s, struct buf *out);
 

@@ -215,6 +215,15 @@ static json_t *inductor_settings(const struct tune_sweep *s)
 	return j;
 }
 
+/* "confirmed" and its "ci95": what tko apply decides from. */
+static void add_confirmed(const struct tune_sweep *s, json_t *j)
+{
+	const struct tune_ci *ci = tune_confirm_winner_ci(s);
+
+	json_set_bool(j, "confirmed", ci != NULL);
+	json_set_new(j, "ci95", ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL);
+}
+
 static json_t *winner_json(const struct tune_sweep *s)
 {
 	const struct tune_variant *v;
@@ -233,6 +242,7 @@ static json_t *winner_json(const struct tune_sweep *s)
 	/* the figure tko stands by: the confirmed one when there was a confirmation */
 	set_num(j, "speedup", confirmed >= 0 ? confirmed : sweep);
 	set_num(j, "sweep_speedup", sweep);
+	add_confirmed(s, j);
 	json_set_bool(j, "is_base", s->winner == s->plan.base);
 	json_set_new(j, "inductor_settings", inductor_settings(s));
 	json_set_new(j, "confirmation", tune_confirm_json(s));
@@ -451,6 +461,7 @@ int tune_output_winner(struct tune_sweep *s, struct buf *err)
 	free(tc);
 	json_set_new(j, "source_variants", src_list(v->src));
 	json_set_new(j, "inductor_settings", inductor_settings(s));
+	add_confirmed(s, j);
 	json_set_new(j, "confirmation", tune_confirm_json(s));
 	ret = mkdir_p(dir, err);
 	if (!ret)

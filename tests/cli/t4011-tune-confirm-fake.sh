@@ -60,6 +60,10 @@ test_expect_success 'a real gain: accepted, the confirmed figure beside the swee
 	test "$(json_q $w "$c.vs_config_only")" = null &&
 	expect_ci 1024 2048 >want && got_ci $w "$c" >got && test_cmp want got &&
 	test "$(json_q $w "$c.ratio == .kernels[0].winner.speedup")" = true &&
+	test "$(json_q $w ".kernels[0].winner.confirmed")" = true &&
+	test "$(json_q $w "$c.ci95 == .kernels[0].winner.ci95")" = true &&
+	dir=$(json_q $w ".kernels[0].out_dir") &&
+	test "$(json_q "$dir/winner/config.json" ".confirmed")" = true &&
 	test "$(json_q $w "$c.ratio < 2")" = true &&
 	grep "^confirm rounds=7 offset=0 ids=v000,v001 keys=1024,2048$" fake.log.confirm &&
 	test_grep "^confirmation of v001 \(XBLOCK=2048, sweep 2.00x\): 1.9[0-9]*x \[.*\] over the base in 7 rounds; accepted" a.out
@@ -77,6 +81,8 @@ test_expect_success 'a gain inside the noise: not accepted, the base stays' '
 	test "$(json_q $w "$c.accepted")" = false &&
 	test "$(json_q $w ".kernels[0].winner.is_base")" = true &&
 	test "$(json_q $w ".kernels[0].winner.speedup")" = 1 &&
+	test "$(json_q $w ".kernels[0].winner.confirmed")" = false &&
+	test "$(json_q $w ".kernels[0].winner.ci95")" = null &&
 	test_grep "not faster than the base beyond the noise; the base stays" b.out &&
 	dir=$(json_q $w ".kernels[0].out_dir") &&
 	test "$(json_q "$dir/winner/config.json" .label)" = base
@@ -100,6 +106,8 @@ test_expect_success 'a source patch within the noise of the config-only variant 
 	test "$(json_q $w "$c.accepted")" = false &&
 	test "$(json_q $w "$c.winner")" = "$cfg" &&
 	test "$(json_q $w ".kernels[0].winner.id")" = "$cfg" &&
+	test "$(json_q $w ".kernels[0].winner.confirmed")" = true &&
+	test "$(json_q $w "$c.vs_config_only.vs_base.ci95 == .kernels[0].winner.ci95")" = true &&
 	test "$(json_q $w ".kernels[0].winner.source_variants // [] | length")" = 0 &&
 	dir=$(json_q $w ".kernels[0].out_dir") &&
 	! test -e "$dir/winner/source.patch" &&
@@ -158,6 +166,7 @@ test_expect_success '--confirm-rounds 0: no confirmation, the sweep'"'"'s figure
 	tko tune --no-source --confirm-rounds 0 --out e --json e.json kdir >e.out &&
 	test "$(json_q e.json ".kernels[0].winner.confirmation")" = null &&
 	test "$(json_q e.json ".kernels[0].winner.speedup")" = 2 &&
+	test "$(json_q e.json ".kernels[0].winner.confirmed")" = false &&
 	! test_grep "^confirmation" e.out
 '
 
