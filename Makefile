@@ -220,10 +220,13 @@ CMD_SRC = \
 	src/cmd/tune.c
 
 TUNE_SRC = \
+	src/tune/ci.c \
+	src/tune/confirm.c \
 	src/tune/errsig.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
 	src/tune/kernel.c \
+	src/tune/kindplan.c \
 	src/tune/output.c \
 	src/tune/plan.c \
 	src/tune/pool.c \

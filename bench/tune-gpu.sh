@@ -9,7 +9,8 @@
 #              caches: coordinate descent's best config per kernel -> RUN_B
 #   tune       tko tune on every kernel the models launch in RUN_A, in one
 #              tko run (its workers shared), the budget per kernel chosen so
-#              that everything fits the deadline
+#              that everything fits the deadline; each winner confirmed in 7
+#              alternating rounds against the base (src/tune/confirm.h)
 #   retime     bench/tune_gpu/retime.py: in one process, interleaved, the
 #              default config, coordesc's and tko's winner of every kernel,
 #              same inputs, warm-up and repetitions, L2 flushed; outputs
@@ -84,10 +85,11 @@ if want tune; then
 	step "tko tune on every kernel the models launch"
 	mapfile -t dirs < <("$PY" "$ROOT/bench/tune_gpu/match.py" "$WORK/run-a")
 	n=${#dirs[@]}
-	# what is left, less 30 s (worker start, copy bandwidth, packing) and 5 s
-	# a kernel (its re-timing, about 3 s, and its sweep's setup: inputs
-	# loaded, base compiled and kept as the reference), shared out
-	budget=$(( (DEADLINE - SECONDS - 30 - 5 * n) / (n > 0 ? n : 1) ))
+	# what is left, less 30 s (worker start, copy bandwidth, packing) and 7 s
+	# a kernel (its re-timing, about 3 s, its sweep's setup: inputs loaded,
+	# base compiled and kept as the reference, and its confirmation: 7 rounds
+	# of up to three variants, about 2 s), shared out
+	budget=$(( (DEADLINE - SECONDS - 30 - 7 * n) / (n > 0 ? n : 1) ))
 	[ "$budget" -gt 60 ] && budget=60
 	[ "$budget" -lt 3 ] && budget=3
 	echo "$n kernels, --budget $budget s each (of search after the base; $((DEADLINE - SECONDS)) s left)"
@@ -96,7 +98,8 @@ if want tune; then
 		--max-variants 60 --timeout 60 --out "$WORK/tune" --json "$WORK/tune.json" \
 		--md "$WORK/tune.md" >"$WORK/tune.out" 2>&1
 	echo "exit status: $?"
-	grep -E "^(winner|no variant|stopped)|: base from|tko tune:" "$WORK/tune.out" | head -60
+	grep -E "^(winner|no variant|stopped|confirmation|not tuned)|: base from|tko tune:" \
+		"$WORK/tune.out" | head -80
 	cp "$WORK/tune.json" "$WORK/tune.md" "$OUT/" 2>/dev/null
 fi
 

@@ -16,6 +16,9 @@ The criteria, as the issue states them, with NOISE = 2%:
                  moving >= 64 MB: bytes / tko's time >= 85% of the copy bandwidth
   sweep_time     every tko sweep took <= 60 s
   correct        every coordesc and tko config computed the default's outputs
+  confirmed      every winner tko's confirmation kept (src/tune/confirm.h; not the
+                 base): its confirmed gain within CONFIRM_MATCH (2%) of the gain
+                 re-timed here (default / tko), and that re-timed gain >= 1.00
 A kernel tko gave no winner for counts at the default's time (the user keeps
 Inductor's config). Needs no torch: it runs on any results file.
 
@@ -44,6 +47,7 @@ GEOMEAN_MIN = 1.15
 BANDWIDTH_MIN = 0.85
 BANDWIDTH_BYTES = 64e6
 SWEEP_MAX_S = 60.0
+CONFIRM_MATCH = 0.02
 MEMORY_KINDS = ("pointwise", "reduction", "persistent_reduction", "foreach")
 
 
@@ -97,6 +101,25 @@ def descent_claims(doc):
             "retimed_geomean": _geomean([m for _, m in pairs])}
 
 
+def confirmed_speedup(row):
+    """The gain tko's confirmation stands by for the winner it kept, or None
+    (no confirmation, or the base stayed)."""
+    t = row.get("tko")
+    return t.get("confirmed_speedup") if isinstance(t, dict) else None
+
+
+def confirmation_misses(rows):
+    """(kernels whose confirmed gain is off the re-timed one by more than
+    CONFIRM_MATCH or re-times below 1.00, how many were judged)."""
+    judged = [r for r in rows if confirmed_speedup(r) and speedups(r)["tko_vs_default"]]
+    bad = []
+    for r in judged:
+        c, t = confirmed_speedup(r), speedups(r)["tko_vs_default"]
+        if abs(c / t - 1) > CONFIRM_MATCH or t < 1.0:
+            bad.append("%s (confirmed %.3fx, re-timed %.3fx)" % (r["kernel"], c, t))
+    return bad, len(judged)
+
+
 def _verdict(name, target, failing, applies, value=None):
     return {"name": name, "target": target, "pass": applies > 0 and not failing,
             "applies_to": applies, "failing": failing, "value": value}
@@ -133,6 +156,9 @@ def evaluate(doc):
                  max((r["tko"]["sweep_s"] for r in sweeps), default=None)),
         _verdict("correct", "coordesc's and tko's configs compute the default's outputs",
                  wrong, len(checked)),
+        _verdict("confirmed", "every winner tko's confirmation kept: confirmed gain within "
+                 "%.0f%% of the re-timed one, re-timed >= 1.00x" % (100 * CONFIRM_MATCH),
+                 *confirmation_misses(rows)),
     ]
     if errors:
         out.append(_verdict("retimed", "every kernel re-timed", errors, len(errors) + len(rows)))
@@ -147,7 +173,7 @@ def table(doc):
     """The per-kernel table and the criteria, as text."""
     copy = doc.get("copy_gbps") or 0
     head = ("model", "kernel", "kind", "MB", "default ms", "coordesc ms", "tko ms",
-            "tko/def", "tko/cd", "cd/def", "cd log", "GB/s", "copy%", "size%", "ok")
+            "tko/def", "tko conf", "tko/cd", "cd/def", "cd log", "GB/s", "copy%", "size%", "ok")
     lines, errors = [head], []
     for r in doc.get("kernels") or []:
         if r.get("error"):
@@ -158,7 +184,8 @@ def table(doc):
         lines.append((r.get("model", "?"), r["kernel"][:48], (r.get("kind") or "")[:11],
                       _f(r.get("bytes", 0) / 1e6, "%.1f"), _f(_ms(r, "default"), "%.4f"),
                       _f(_ms(r, "coordesc"), "%.4f"), _f(_ms(r, "tko"), "%.4f"),
-                      _f(s["tko_vs_default"], "%.2fx"), _f(s["tko_vs_coordesc"], "%.2fx"),
+                      _f(s["tko_vs_default"], "%.2fx"), _f(confirmed_speedup(r), "%.3fx"),
+                      _f(s["tko_vs_coordesc"], "%.2fx"),
                       _f(s["coordesc_vs_default"], "%.2fx"),
                       _f(r.get("coordesc_logged_speedup"), "%.2fx"), _f(g, "%.0f"),
                       _f(100 * g / copy if g and copy else None, "%.0f%%"),
@@ -168,7 +195,8 @@ def table(doc):
     text = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip() for row in lines]
     text += errors
     text.append("copy bandwidth %.0f GB/s (read + write, same process); size%%: of a copy "
-                "moving the kernel's bytes" % copy)
+                "moving the kernel's bytes; tko conf: the gain tko tune's confirmation "
+                "gave its winner" % copy)
     claims = descent_claims(doc)
     if claims:
         text.append("coordinate descent's log claimed a gain on %d kernels, geomean %.3fx; "

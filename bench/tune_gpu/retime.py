@@ -375,12 +375,20 @@ def retime_kernel(torch, model, kdir, run_b, tko_entry, opts, cache):
         row[role] = dict(k.info[role], **times[role]) if role in times else None
     row["copy_same_size_gbps"] = same_size_copy_gbps(row, opts.flush)
     if row["tko"] is not None and tko_entry:
+        w = tko_entry.get("winner") or {}
+        conf = w.get("confirmation")
         row["tko"].update(label=winner.get("label"), id=winner.get("id"),
                           source_variants=winner.get("source_variants"),
                           sweep_s=tko_entry.get("wall_s"),
                           variants_run=len(tko_entry.get("variants") or []),
                           stopped=tko_entry.get("stopped"),
-                          sweep_speedup=(tko_entry.get("winner") or {}).get("speedup"))
+                          sweep_speedup=w.get("sweep_speedup", w.get("speedup")),
+                          # the gain tko's confirmation stands by, for the winner it kept
+                          confirmed_speedup=w.get("speedup") if conf and not w.get("is_base")
+                          else None,
+                          confirmation={k: conf.get(k) for k in (
+                              "candidate", "rounds", "ratio", "ci95", "accepted", "winner",
+                              "reason", "wall_s")} if conf else None)
     return row
 
 

@@ -176,6 +176,37 @@ class Bench:
         return out
 
 
+def confirm_rounds(ops, variants, rounds, offset=0):
+    """Per variant, the median time of each of `rounds` rounds on the
+    captured inputs, the variants taking turns: round r starts with the
+    (offset + r)-th (tko's src/tune/confirm.h decides from the ratios; it
+    gives the offset when it asks for one round at a time). Each turn is
+    what a bench request times (time_launches: its warm-up, repetitions,
+    restores and L2 flushes). `variants`: (request, launcher) pairs."""
+    turns = []
+    for req, launcher in variants:
+        sets = dict(ops.input_sets(req))
+        args = with_workspace(ops, sets["captured"], req.get("workspace"))
+        pristine = {int(i): ops.clone(args[int(i)]) for i in req.get("mutated", [])}
+
+        def restore(args=args, pristine=pristine):
+            for i, t in pristine.items():
+                ops.copy_(args[i], t)
+
+        def launch(args=args, launcher=launcher):
+            launcher(args)
+
+        turns.append((launch, restore, int(req.get("reps", 50)), int(req.get("warmup", 5))))
+    out = [[] for _ in turns]
+    for r in range(rounds):
+        for j in range(len(turns)):
+            i = (offset + r + j) % len(turns)
+            launch, restore, reps, warmup = turns[i]
+            out[i].append(median_ms(time_launches(ops, launch, restore, reps, warmup)))
+            restore()
+    return out
+
+
 def launch_args(params, constants, by_name, constant=lambda v: v):
     """The kernel's arguments in parameter order: constexprs from `constants`
     (Triton's launcher takes and ignores them), the rest by name from the

@@ -25,6 +25,10 @@ Requests (see docs/json.md, "tko tune worker protocol"):
               outputs with the reference variant's (tune_bench.py); a
               variant whose ISA fingerprint is one of the "known" ones is not
               timed again ("duplicate")
+  confirm     the bench requests of a few variants (compiled already: Triton
+              cache hits), timed again in "rounds" rounds taking turns on the
+              captured inputs (tune_bench.confirm_rounds); replies each
+              variant's per-round median times, no checks
   copy_bandwidth  the device's measured copy rate, for the peak column
   quit        exit
 
@@ -46,7 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bandwidth  # noqa: E402
 import gpu  # noqa: E402
-from tune_bench import Bench, TorchOps, launcher  # noqa: E402
+from tune_bench import Bench, TorchOps, confirm_rounds, launcher  # noqa: E402
 from tune_compile import (compile_reply, compile_variant, is_jit, jsonable,  # noqa: E402,F401
                           load_jit_functions, one_line, parse, traceback_tail)
 from tune_pool import CompilePool  # noqa: E402
@@ -245,6 +249,27 @@ def op_bench(req):
     return fields
 
 
+def op_confirm(req):
+    variants = []
+    for r in req.get("requests") or []:
+        k, fields = _compiled(r)
+        if k is None:
+            return {"status": "error", "error": "%s did not compile: %s" % (
+                r.get("id"), fields.get("error"))}
+        variants.append((r, launcher(k, r)))
+    if _state["bench"] is None:
+        _state["bench"] = Bench(TorchOps())
+    ops = _state["bench"].ops
+    try:
+        times = confirm_rounds(ops, variants, int(req.get("rounds", 7)), int(req.get("offset", 0)))
+    except Exception as e:
+        rep = {"status": "error", "error": one_line(e), "traceback": traceback_tail()}
+        if not ops.healthy():
+            rep["restart"] = True
+        return rep
+    return {"status": "ok", "ids": [r.get("id") for r, _ in variants], "times_ms": times}
+
+
 def op_copy_bandwidth(req):
     """The device's copy rate in GB/s (bytes read + written per second),
     median of device-event timings of a large device-to-device copy
@@ -257,7 +282,8 @@ def op_copy_bandwidth(req):
 # ---- the loop ---------------------------------------------------------------
 
 OPS = {"hello": op_hello, "describe": op_describe, "compile": op_compile,
-       "precompile": op_precompile, "bench": op_bench, "copy_bandwidth": op_copy_bandwidth}
+       "precompile": op_precompile, "bench": op_bench, "confirm": op_confirm,
+       "copy_bandwidth": op_copy_bandwidth}
 
 
 def handle(req):

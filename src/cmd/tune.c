@@ -27,7 +27,10 @@ static const char *const usage[] = {
 	"tl.multiple_of/tl.assume hints, tt.pointer_range=32, AMD buffer ops, and",
 	"an online softmax's two-pass form),",
 	"compiles them with Triton, and on a GPU times them and checks their outputs",
-	"against the base config's on captured and random inputs. --compile-only",
+	"against the base config's on captured and random inputs, then confirms",
+	"the winner: it, the base and the best config-only variant re-timed in",
+	"alternating rounds, accepted only when faster beyond the noise (a 95%",
+	"interval of the ratio above 1.0). --compile-only",
 	"needs no GPU: it shows what each variant compiles to for --target.",
 	"gfx926/928/936/938 need DTK and triton-das; upstream Triton cannot compile them.",
 	NULL,
@@ -53,6 +56,11 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 	const struct tune_variant *w = s->winner >= 0 ? &s->plan.v[s->winner] : NULL;
 	int split = tune_output_split(s, s->winner);
 
+	if (s->refused) {
+		fprintf(fp, "%s%s (%s) on %s: not tuned: %s\n\n", md ? "## " : "", s->k.name,
+			tune_kind_name(s->k.kind), s->arch->name, s->refused);
+		return;
+	}
 	fprintf(fp, "%s%s (%s) on %s: base from %s%s\n", md ? "## " : "", s->k.name,
 		tune_kind_name(s->k.kind), s->arch->name, s->base_note, md ? "\n" : "");
 	tune_output_table(s, &t);
@@ -74,6 +82,12 @@ static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
 			s->winner, w->label, s->out_dir);
 	else
 		fprintf(fp, "%sno variant could be timed\n", md ? "\n" : "");
+	buf_reset(&notes);
+	tune_confirm_text(s, &notes);
+	if (notes.len)
+		fprintf(fp, "%s%s", md ? "\n" : "", notes.buf);
+	if (s->plan_note)
+		fprintf(fp, "%splan: %s\n", md ? "\n" : "", s->plan_note);
 	if (split)
 		fprintf(fp, "%sRSPLIT_SIZE is Inductor's codegen choice: apply it with "
 			"torch._inductor.config.triton.mix_order_reduction_split_size = %d "
@@ -160,7 +174,8 @@ static int run_one(struct tune_sweep *s, const char *input, const struct tune_op
 	if (tune_output_winner(s, &err) < 0 || write_own_json(o, s, k, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
-	} else if (s->res.nr && s->res.r[s->plan.base].status != TUNE_ST_OK &&
+	} else if (s->res.nr && s->plan.base >= 0 &&
+		   s->res.r[s->plan.base].status != TUNE_ST_OK &&
 		   s->res.r[s->plan.base].status != TUNE_ST_COMPILED) {
 		msg_error("the base variant of '%s' failed (%s): %s", s->k.name,
 			  tune_status_name(s->res.r[s->plan.base].status),
@@ -195,6 +210,7 @@ int cmd_tune(int argc, const char **argv)
 		OPT_DOUBLE(0, "peak-gbps", &o.peak_gbps, "GBPS", "the device's copy bandwidth for the peak column"),
 		OPT_BOOL(0, "no-source", &o.no_source, "no source variants, launch configs only"),
 		OPT_BOOL(0, "no-search", &o.no_search, "no config search, source variants only"),
+		OPT_INT(0, "confirm-rounds", &o.confirm_rounds, "N", "re-time the winner, the base and the best config-only variant in N alternating rounds before accepting it (default 7; 0: no confirmation)"),
 		OPT_STRING(0, "out", &o.out_dir, "DIR", "files go to DIR/<kernel>-<target>/ (default: KERNEL_DIR/tune/, or ./tko-tune/<kernel>-<target>/)"),
 		OPT_STRING(0, "json", &json, "FILE", "write JSON to FILE ('-': stdout)"),
 		OPT_STRING(0, "md", &md, "FILE", "write Markdown to FILE"),
@@ -204,11 +220,16 @@ int cmd_tune(int argc, const char **argv)
 	o.budget_s = 60;
 	o.timeout_s = 300;
 	o.noise = 0.02;
+	o.confirm_rounds = 7;
 	n = opts_parse(argc, argv, options, usage, 0, NULL);
 	if (n < 0)
 		return opts_exit_code(n);
 	if (!n) {
 		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
+		return EXIT_USAGE;
+	}
+	if (o.confirm_rounds < 0 || o.confirm_rounds == 1 || o.confirm_rounds > 1000) {
+		msg_error("--confirm-rounds must be 0 (none) or 2 to 1000 (an interval needs 2 rounds)");
 		return EXIT_USAGE;
 	}
 	if (max_variants < 1 || o.budget_s < 0 || o.timeout_s <= 0) {

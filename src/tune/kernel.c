@@ -24,10 +24,14 @@ static const struct {
 	{ "template", TUNE_KIND_TEMPLATE },
 	{ "user_autotune", TUNE_KIND_USER },
 	{ "autotune", TUNE_KIND_USER },
+	{ "foreach", TUNE_KIND_FOREACH },
+	{ "split_scan", TUNE_KIND_SPLIT_SCAN },
+	{ "fixed_config", TUNE_KIND_FIXED },
 };
 
 static const char *const kind_names[] = {
-	"pointwise", "reduction", "persistent_reduction", "template", "user", "other",
+	"pointwise", "reduction", "persistent_reduction", "template", "user", "foreach",
+	"split_scan", "fixed_config", "other",
 };
 
 static const struct {
@@ -76,6 +80,7 @@ void tune_kernel_release(struct tune_kernel *k)
 	free(k->name);
 	free(k->source);
 	free(k->grid_type);
+	free(k->heuristic);
 	json_decref(k->constants);
 	json_decref(k->body_consts);
 	json_decref(k->mutated);
@@ -230,6 +235,7 @@ int tune_kernel_from_describe(const json_t *d, const char *source,
 	k->name = xstrdup(name);
 	k->source = xstrdup(source);
 	k->kind = kind_of(json_str(d, "heuristic"));
+	k->heuristic = json_str(d, "heuristic") ? xstrdup(json_str(d, "heuristic")) : NULL;
 	k->def_line = (long)json_int(d, "def_line", 0);
 	k->end_line = (long)json_int(d, "end_line", 0);
 	json_array_foreach(json_object_get(d, "params"), i, p) {

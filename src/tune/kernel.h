@@ -28,7 +28,10 @@ enum tune_kind {
 	TUNE_KIND_PERSISTENT,	/* persistent_reduction: R0_BLOCK fixed in the body */
 	TUNE_KIND_TEMPLATE,	/* mm/conv templates: block sizes in the body */
 	TUNE_KIND_USER,		/* a hand-written @triton.jit kernel */
-	TUNE_KIND_OTHER,	/* split_scan, foreach, ...: launch options only */
+	TUNE_KIND_FOREACH,	/* foreach: block sizes fixed in the body, launch options only */
+	TUNE_KIND_SPLIT_SCAN,	/* split_scan: block sizes kept (kindplan.h says why) */
+	TUNE_KIND_FIXED,	/* fixed_config: block sizes kept (kindplan.h says why) */
+	TUNE_KIND_OTHER,	/* a heuristic tko does not know: not tuned */
 };
 
 /* Inductor's tiling dimensions, in size_hints order. */
@@ -45,6 +48,7 @@ struct tune_kernel {
 	char *name;			/* the @triton.jit function's name */
 	char *source;			/* the file it is in */
 	enum tune_kind kind;		/* from the heuristics decorator */
+	char *heuristic;		/* the decorator's name ("pointwise"), or NULL */
 	struct tune_arg *args;		/* parameters, in order */
 	size_t nargs, alloc;
 	json_t *constants;		/* triton_meta "constants" (owned; {} when none) */

@@ -215,9 +215,19 @@ static json_t *inductor_settings(const struct tune_sweep *s)
 	return j;
 }
 
+/* "confirmed" and its "ci95": what tko apply decides from. */
+static void add_confirmed(const struct tune_sweep *s, json_t *j)
+{
+	const struct tune_ci *ci = tune_confirm_winner_ci(s);
+
+	json_set_bool(j, "confirmed", ci != NULL);
+	json_set_new(j, "ci95", ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL);
+}
+
 static json_t *winner_json(const struct tune_sweep *s)
 {
 	const struct tune_variant *v;
+	double sweep, confirmed;
 	json_t *j;
 	char id[24];
 
@@ -227,9 +237,15 @@ static json_t *winner_json(const struct tune_sweep *s)
 	snprintf(id, sizeof(id), "v%03ld", s->winner);
 	j = json_pack("{s:s, s:s}", "id", id, "label", v->label);
 	set_num(j, "time_ms", s->res.r[s->winner].time_ms);
-	set_num(j, "speedup", base_ms(s) > 0 ? base_ms(s) / s->res.r[s->winner].time_ms : -1);
+	sweep = base_ms(s) > 0 ? base_ms(s) / s->res.r[s->winner].time_ms : -1;
+	confirmed = tune_confirm_speedup(s);
+	/* the figure tko stands by: the confirmed one when there was a confirmation */
+	set_num(j, "speedup", confirmed >= 0 ? confirmed : sweep);
+	set_num(j, "sweep_speedup", sweep);
+	add_confirmed(s, j);
 	json_set_bool(j, "is_base", s->winner == s->plan.base);
 	json_set_new(j, "inductor_settings", inductor_settings(s));
+	json_set_new(j, "confirmation", tune_confirm_json(s));
 	return j;
 }
 
@@ -238,7 +254,9 @@ static const struct jc_field winner_fields[] = {
 	OPT("label", JC_STR),
 	OPT("time_ms", JC_TIME),
 	OPT("speedup", JC_RATE),
+	OPT("sweep_speedup", JC_RATE),
 	OPT("inductor_settings", JC_OBJ),
+	OPT("confirmation", JC_OBJ),
 	{ NULL, 0, 0, NULL },
 };
 
@@ -282,6 +300,8 @@ json_t *tune_output_json(const struct tune_sweep *s)
 	json_set_str(j, "out_dir", s->out_dir);
 	json_set_str(j, "base_from", s->base_note);
 	json_set_new(j, "space", space_json(&s->plan.space));
+	json_set_str(j, "plan", s->refused ? "refused" : "search");
+	json_set_new(j, "plan_note", str_or_null(s->refused ? s->refused : s->plan_note));
 	json_set_new(j, "stopped", s->plan.stop_reason ? json_string(s->plan.stop_reason) : NULL);
 	set_num(j, "wall_s", s->wall_s);
 	set_num(j, "num_gb", s->num_gb);
@@ -441,6 +461,8 @@ int tune_output_winner(struct tune_sweep *s, struct buf *err)
 	free(tc);
 	json_set_new(j, "source_variants", src_list(v->src));
 	json_set_new(j, "inductor_settings", inductor_settings(s));
+	add_confirmed(s, j);
+	json_set_new(j, "confirmation", tune_confirm_json(s));
 	ret = mkdir_p(dir, err);
 	if (!ret)
 		ret = file_read(s->res.r[s->winner].source, 0, &text, err);

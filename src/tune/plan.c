@@ -27,18 +27,19 @@ static const struct {
 
 static const char *const origin_names[] = {
 	"autotune", "inductor", "given", "default", "source", "grid", "descent", "pairs",
+	"ladder", "confirm",
 };
 
 /* Phase orders: what the plan is for decides what is tried first. */
 static const enum tune_phase order_compile[] = {
-	TUNE_PH_BASE, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_GRID, TUNE_PH_DESCENT, TUNE_PH_DONE,
+	TUNE_PH_BASE, TUNE_PH_LADDER, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_GRID, TUNE_PH_DESCENT, TUNE_PH_DONE,
 };
 static const enum tune_phase order_timed_cuda[] = {
-	TUNE_PH_BASE, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID, TUNE_PH_STARTS,
+	TUNE_PH_BASE, TUNE_PH_LADDER, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID, TUNE_PH_STARTS,
 	TUNE_PH_SOURCE, TUNE_PH_WIDEN, TUNE_PH_DONE,
 };
 static const enum tune_phase order_timed_hip[] = {
-	TUNE_PH_BASE, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID,
+	TUNE_PH_BASE, TUNE_PH_LADDER, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS, TUNE_PH_GRID,
 	TUNE_PH_STARTS, TUNE_PH_WIDEN, TUNE_PH_DONE,
 };
 
@@ -100,7 +101,8 @@ static long find_key(const struct tune_plan *p, const char *key)
 static int derived(enum tune_origin origin)
 {
 	return origin == TUNE_FROM_SOURCE || origin == TUNE_FROM_GRID ||
-	       origin == TUNE_FROM_DESCENT || origin == TUNE_FROM_PAIRS;
+	       origin == TUNE_FROM_DESCENT || origin == TUNE_FROM_PAIRS ||
+	       origin == TUNE_FROM_LADDER;
 }
 
 /* Adds a variant unless it is invalid or planned already; its index or -1. */
@@ -153,6 +155,18 @@ int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
 	p->order = !opts->timed ? order_compile
 		: arch->backend == TARGET_HIP ? order_timed_hip : order_timed_cuda;
 	return 0;
+}
+
+long tune_plan_config_only(struct tune_plan *p, size_t c)
+{
+	struct buf key = BUF_INIT;
+	long i;
+
+	make_key(p, &p->v[c].cfg, 0, &key);
+	i = find_key(p, key.buf);
+	buf_release(&key);
+	/* c's config passed the rules already: without its source flags it still does */
+	return i >= 0 ? i : add_variant(p, &p->v[c].cfg, 0, TUNE_FROM_CONFIRM);
 }
 
 void tune_plan_release(struct tune_plan *p)
@@ -361,6 +375,38 @@ static void plan_pairs(struct tune_plan *p)
 			}
 }
 
+/*
+ * With no block size to tune, every value of each stepped launch option,
+ * one option at a time, around the center (the base, when it comes right
+ * after it).
+ */
+static void plan_ladder(struct tune_plan *p)
+{
+	const struct tune_variant *c = center(p);
+	struct tune_config base = c->cfg;
+	unsigned src = c->src;
+	size_t i;
+
+	for (i = 0; i < p->space.n; i++)
+		if (is_block(&p->space.p[i]))
+			return;
+	for (i = 0; i < p->space.n; i++) {
+		const struct tune_param *t = &p->space.p[i];
+		long v;
+
+		if (!t->tuned || t->kind == TUNE_CHOICE)
+			continue;
+		for (v = t->min; v <= t->max; v = t->kind == TUNE_POW2 ? v * 2 : v + 1) {
+			struct tune_config n = base;
+
+			n.v[i] = (int)v;
+			add_variant(p, &n, src, TUNE_FROM_LADDER);
+			if (v < 1 && t->kind == TUNE_POW2)
+				break;
+		}
+	}
+}
+
 /* Block sizes x1, x4, /4 and warps x1, x2, /2 around the center, odometer order. */
 static void plan_grid(struct tune_plan *p)
 {
@@ -476,6 +522,8 @@ static int advance(struct tune_plan *p)
 		plan_pairs(p);
 	else if (ph == TUNE_PH_GRID && !p->opts.no_search)
 		plan_grid(p);
+	else if (ph == TUNE_PH_LADDER && !p->opts.no_search)
+		plan_ladder(p);
 	return 1;
 }
 

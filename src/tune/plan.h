@@ -7,6 +7,12 @@
  * The search is smarter than a full grid. Its phases, in an order that
  * depends on what the plan is for:
  *
+ *   ladder    for a kernel with no block size to tune (a foreach kernel,
+ *             or one whose block sizes are kept: kindplan.h), every value
+ *             of each launch option (num_warps 1, 2, 4, ... 32) one at a
+ *             time around the best: few enough to time them all, and a
+ *             descent from the base would stop at the first step that
+ *             does not help;
  *   base      the base config (the autotuned best), and right after it
  *             the two-pass form of an online softmax when the kernel has
  *             one (rewrite_two_pass: another algorithm, not a hint, so
@@ -88,6 +94,8 @@ enum tune_origin {
 	TUNE_FROM_GRID,		/* the coarse grid */
 	TUNE_FROM_DESCENT,	/* a coordinate-descent neighbour */
 	TUNE_FROM_PAIRS,	/* two parameters moved together */
+	TUNE_FROM_LADDER,	/* every value of a launch option (no block size to tune) */
+	TUNE_FROM_CONFIRM,	/* a source-patch winner's config alone, for its confirmation */
 };
 
 struct tune_variant {
@@ -120,7 +128,7 @@ struct tune_plan_opts {
 
 enum tune_phase {
 	TUNE_PH_BASE, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS,
-	TUNE_PH_GRID, TUNE_PH_WIDEN, TUNE_PH_DONE,
+	TUNE_PH_GRID, TUNE_PH_WIDEN, TUNE_PH_LADDER, TUNE_PH_DONE,
 };
 
 /* A starting config kept for the starts phase. */
@@ -182,6 +190,13 @@ struct tune_variant *tune_plan_next(struct tune_plan *p);
  */
 void tune_plan_record(struct tune_plan *p, size_t index, double time_ms,
 		      int usable, double cost_s);
+
+/*
+ * The variant with variant c's launch config and no source variant,
+ * planned now (after the plan, for the confirmation: confirm.h) unless it
+ * was; its index.
+ */
+long tune_plan_config_only(struct tune_plan *p, size_t c);
 
 /* "hints+ptr32", or "" for none. */
 void tune_src_names(unsigned src, struct buf *out);

@@ -25,7 +25,7 @@
 #include "banned.h"
 
 #define KIND(k) (1u << (k))
-#define ALL_KINDS 0xffu
+#define ALL_KINDS 0xffffu
 #define LOOP_KINDS (KIND(TUNE_KIND_TEMPLATE) | KIND(TUNE_KIND_REDUCTION) | KIND(TUNE_KIND_USER))
 #define HIP (1u << TARGET_HIP)
 #define CUDA (1u << TARGET_CUDA)
@@ -193,6 +193,38 @@ static void add_user_blocks(struct tune_space *s, const struct tune_kernel *k)
 	}
 }
 
+/*
+ * The block a foreach kernel's body fixes (`XBLOCK: tl.constexpr = 1024`;
+ * per sub-kernel XBLOCK_0, XBLOCK_1, ...: the smallest, whose threads idle
+ * first), over every dim; 1 if none.
+ */
+static long foreach_numel(const struct tune_kernel *k)
+{
+	long n = 1;
+	int d;
+
+	for (d = 0; d < TUNE_NDIMS; d++) {
+		const char *block = tune_dim_block((enum tune_dim)d), *key;
+		size_t len = strlen(block);
+		long least = 0;
+		json_t *v;
+
+		json_object_foreach((json_t *)k->body_consts, key, v) {
+			const char *tail = key + len;
+
+			if (strncmp(key, block, len) || !json_is_integer(v) ||
+			    json_integer_value(v) < 1 || is_constexpr_arg(k, key) ||
+			    (*tail && (tail[0] != '_' || tail[1] < '0' || tail[1] > '9')))
+				continue;
+			if (!least || json_integer_value(v) < least)
+				least = (long)json_integer_value(v);
+		}
+		if (least)
+			n *= least;
+	}
+	return n;
+}
+
 void tune_space_build(struct tune_space *s, const struct tune_kernel *k,
 		      const struct target *arch)
 {
@@ -204,6 +236,8 @@ void tune_space_build(struct tune_space *s, const struct tune_kernel *k,
 	s->arch = arch;
 	s->fixed_numel = json_is_integer(r0) && !is_constexpr_arg(k, "R0_BLOCK")
 		? (long)json_integer_value(r0) : 1;
+	if (k->kind == TUNE_KIND_FOREACH)
+		s->fixed_numel = foreach_numel(k);
 	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (rule_applies(&rules[i], k, arch))
 			add_rule(s, &rules[i], k, arch);

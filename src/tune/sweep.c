@@ -11,6 +11,7 @@
 
 #include "env/peak.h"
 #include "tune/grid.h"
+#include "tune/kindplan.h"
 #include "tune/request.h"
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
@@ -465,9 +466,14 @@ static int plan(struct tune_sweep *s, struct buf *err)
 	captured_constants(s);
 	template_dims(s);
 	s->k.two_pass = has_online_softmax(s);
+	if ((s->refused = tune_kind_refusal(&s->k))) {
+		s->plan.base = s->plan.best = -1;
+		return 0;
+	}
 	if (tune_plan_init(&s->plan, &s->k, s->arch, &po, err) < 0 ||
 	    tune_request_check(&s->k, &s->plan.space, err) < 0 || add_bases(s, err) < 0)
 		return -1;
+	s->plan_note = tune_kind_restrict(&s->k, &s->plan.space);
 	check_grid(s);
 	check_workspace(s);
 	return 0;
@@ -566,11 +572,18 @@ void tune_sweep_run(struct tune_sweep *s)
 	if (!s->o->compile_only)
 		s->winner = tune_winner(&s->plan, &s->res, s->o->noise);
 	s->wall_s = now_s() - start;
+	if (!s->o->compile_only) {
+		start = now_s();
+		tune_confirm_run(s);
+		s->confirm.wall_s = now_s() - start;
+	}
 }
 
 void tune_sweep_release(struct tune_sweep *s)
 {
 	tune_variant_release(s);
+	tune_confirm_release(&s->confirm);
+	free(s->refused);
 	tune_plan_release(&s->plan);
 	tune_results_release(&s->res);
 	tune_kernel_release(&s->k);

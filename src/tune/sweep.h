@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "target/target.h"
+#include "tune/confirm.h"
 #include "tune/kernel.h"
 #include "tune/plan.h"
 #include "tune/pool.h"
@@ -45,6 +46,7 @@ struct tune_opts {
 	const struct strlist *consts;	/* --const NAME=VALUE, repeatable */
 	double peak_gbps;		/* --peak-gbps, or 0: measure on the GPU */
 	double noise;			/* a winner must beat the base by this */
+	long confirm_rounds;		/* --confirm-rounds: rounds of the confirmation, 0 none */
 	int no_source, no_search;	/* leave out source variants / config search */
 };
 
@@ -96,6 +98,9 @@ struct tune_sweep {
 	double peak_gbps;			/* for the fraction-of-peak column, or 0 */
 	double num_gb;				/* bytes the kernel moves / 1e9, or -1 */
 	double wall_s;				/* seconds the sweep took */
+	struct tune_confirm confirm;		/* the winner's confirmation (confirm.h) */
+	char *refused;				/* why tko does not tune this kind, or NULL */
+	const char *plan_note;			/* what the plan of this kind leaves out, or NULL */
 };
 
 /*

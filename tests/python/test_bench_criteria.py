@@ -161,3 +161,24 @@ def test_descent_claims_from_a_summary(tmp_path):
     path.write_text(json.dumps(s))
     assert retime.descent_claims(str(path)) == {"k1": 1.07, "k2": 1.9}
     assert retime.descent_claims(None) == {}
+
+
+def _row(name, default_ms, tko_ms, confirmed):
+    return {"kernel": name, "kind": "pointwise", "default": {"ms": default_ms},
+            "tko": {"ms": tko_ms, "confirmed_speedup": confirmed}}
+
+
+def test_confirmed_gains_must_survive_the_retiming():
+    # by hand: a 0.1/0.08 = 1.25 re-timed, 1.26 confirmed: 0.8% off, passes;
+    # b 0.1/0.095 = 1.0526, 1.09 confirmed: 3.6% off, fails; c 0.1/0.1005 =
+    # 0.995 re-timed, 1.0 confirmed: 0.5% off but below 1.00x, fails; d has
+    # no confirmed winner (the base stayed): not judged
+    rows = [_row("a", 0.1, 0.08, 1.26), _row("b", 0.1, 0.095, 1.09),
+            _row("c", 0.1, 0.1005, 1.0), _row("d", 0.1, 0.1, None)]
+    v = {c["name"]: c for c in criteria.evaluate({"kernels": rows, "copy_gbps": 4000})}
+    assert v["confirmed"]["applies_to"] == 3
+    assert [f.split()[0] for f in v["confirmed"]["failing"]] == ["b", "c"]
+    assert "confirmed 1.090x, re-timed 1.053x" in v["confirmed"]["failing"][0]
+    assert not v["confirmed"]["pass"]
+    v = {c["name"]: c for c in criteria.evaluate({"kernels": rows[:1], "copy_gbps": 4000})}
+    assert v["confirmed"]["pass"]

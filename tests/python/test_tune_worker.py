@@ -482,3 +482,37 @@ def test_what_children_and_c_code_print_stays_out_of_the_replies():
     assert [r["id"] for r in reps] == ["a", "b"]
     for said in ("ptxas fatal : from C", "from a child process", "from print"):
         assert p.stderr.count(said) == 2
+
+
+def test_confirm_rounds_take_turns_and_time_each_turn_like_a_bench():
+    # three rounds of two variants, one timed repetition each, no warm-up:
+    # the fake's times are handed out in launch order, so the order of the
+    # turns (A B, B A, A B) decides which time each variant gets
+    ops = FakeOps([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    order = []
+
+    def named(name):
+        def launch(args):
+            order.append(name)
+            double(args)
+        return launch
+
+    reqs = [dict(BASE, id=n, reps=1, warmup=0) for n in ("A", "B")]
+    out = tune_bench.confirm_rounds(ops, [(reqs[0], named("A")), (reqs[1], named("B"))], 3)
+    assert order == ["A", "B", "B", "A", "A", "B"]
+    assert out == [[1.0, 4.0, 5.0], [2.0, 3.0, 6.0]]
+    # every timed launch restored and flushed first, plus one restore after each turn
+    assert ops.flushes == 6
+    assert ops.restores == 6 + 6
+
+
+def test_confirm_rounds_offset_starts_with_another_variant():
+    # one round with offset 1 (tko asks one round at a time of each worker
+    # environment): the second variant goes first
+    ops = FakeOps([7.0, 8.0])
+    order = []
+    reqs = [dict(BASE, id=n, reps=1, warmup=0) for n in ("A", "B")]
+    out = tune_bench.confirm_rounds(ops, [(reqs[0], lambda a: order.append("A")),
+                                          (reqs[1], lambda a: order.append("B"))], 1, offset=1)
+    assert order == ["B", "A"]
+    assert out == [[8.0], [7.0]]

@@ -18,6 +18,22 @@ With $TKO_FAKE_JOBS > 1 it also says it has compile processes, logs the
 "precompile" requests it gets, and gives each variant an ISA fingerprint
 made of its XBLOCK and num_warps, so a source variant of an already timed
 config is a "duplicate" when tko lists that config's fingerprint as known.
+
+With $TKO_FAKE_HINTS (a factor, e.g. 0.97) a variant whose source has
+tl.multiple_of (the hints source variant) takes that fraction of its time.
+A "confirm" request is answered from $TKO_FAKE_CONFIRM, a JSON object of
+per-round times keyed by XBLOCK, "+hints" added for a hints variant (the
+test knows them, so it can work out the interval on its own), else with
+the bench time in every round (no noise); the request
+is logged to $TKO_FAKE_LOG.confirm as "confirm rounds=N offset=K ids=v000,v005
+keys=...". $TKO_FAKE_WARPS (a JSON
+object num_warps -> ms) times a kernel without XBLOCK (a foreach kernel).
+With $TKO_FAKE_BASE_FAIL the base's launch fails. $TKO_FAKE_GPU (JSON)
+replaces the hello's GPU facts (an AMD GPU, say); on one, a worker started
+with AMDGCN_USE_BUFFER_OPS=1 takes $TKO_FAKE_BUFOPS (a factor) of each
+time, and its confirm keys get "+bufops". A confirm request of fewer
+rounds than a key has times gets the next ones (tko alternates workers of
+different environments one round at a time).
 """
 import importlib.util
 import json
@@ -51,21 +67,74 @@ def split_bench(req):
             "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0}}
 
 
-def bench(req):
-    if req.get("workspace"):
-        return split_bench(req)
+def has_hints(req):
+    with open(req["source"], encoding="utf-8") as f:
+        return "tl.multiple_of(" in f.read()
+
+
+def bufops():
+    return os.environ.get("AMDGCN_USE_BUFFER_OPS") == "1"
+
+
+def confirm_key(req):
+    return "%s%s%s" % (req["constants"].get("XBLOCK"), "+hints" if has_hints(req) else "",
+                       "+bufops" if bufops() else "")
+
+
+CONFIRMED = {}   # key -> rounds answered so far: a request of one round gets the next
+
+
+def confirm(req):
+    times = json.loads(os.environ.get("TKO_FAKE_CONFIRM", "{}"))
+    rounds = int(req["rounds"])
+    with open(os.environ["TKO_FAKE_LOG"] + ".confirm", "a") as f:
+        f.write("confirm rounds=%d offset=%d ids=%s keys=%s\n" % (
+            rounds, int(req.get("offset", 0)), ",".join(r["id"] for r in req["requests"]),
+            ",".join(confirm_key(r) for r in req["requests"])))
+    out = []
+    for r in req["requests"]:
+        key = confirm_key(r)
+        if key in times:
+            first = CONFIRMED.get(key, 0)
+            CONFIRMED[key] = first + rounds
+            out.append(times[key][first:first + rounds])
+        elif r.get("workspace"):
+            out.append([SPLIT_TIMES.get(r["constants"].get("RSPLIT_SIZE"), 1.2)] * rounds)
+        else:
+            out.append([sweep_ms(r)[0]] * rounds)
+    return {"status": "ok", "ids": [r["id"] for r in req["requests"]], "times_ms": out}
+
+
+def sweep_ms(req):
+    """(ms, status) of a bench request's variant."""
     x = req["constants"].get("XBLOCK")
     ms, status = TIMES.get(x, (1.5, "ok"))
+    if x is None and os.environ.get("TKO_FAKE_WARPS"):
+        ms = json.loads(os.environ["TKO_FAKE_WARPS"]).get(str(req.get("num_warps")), 2.0)
     with open(req["source"], encoding="utf-8") as f:
         text = f.read()
     if "triton_helpers.max2(" in text and "online_softmax_combine(" not in text:
         ms *= 0.6
+    if os.environ.get("TKO_FAKE_HINTS") and "tl.multiple_of(" in text:
+        ms *= float(os.environ["TKO_FAKE_HINTS"])
+    if os.environ.get("TKO_FAKE_BUFOPS") and bufops():
+        ms *= float(os.environ["TKO_FAKE_BUFOPS"])
+    return ms, status
+
+
+def bench(req):
+    if req.get("workspace"):
+        return split_bench(req)
+    x = req["constants"].get("XBLOCK")
+    ms, status = sweep_ms(req)
     fp = fingerprint(req)
     if os.environ.get("TKO_FAKE_JOBS") and fp in (req.get("known") or {}):
         return {"status": "duplicate", "same_as": req["known"][fp], "fingerprint": fp,
                 "compile_ms": 1.0, "files": {}, "metadata": {}}
     if not req.get("is_reference") and req.get("reference") != "v000":
         return {"status": "error", "error": "no reference"}
+    if req.get("is_reference") and os.environ.get("TKO_FAKE_BASE_FAIL"):
+        return {"status": "launch_error", "error": "the base failed (TKO_FAKE_BASE_FAIL)"}
     log = os.environ.get("TKO_FAKE_LOG")
     if log:
         with open(log, "a") as f:
@@ -85,8 +154,10 @@ def main():
             break
         rep = {"id": req.get("id"), "op": op}
         if op == "hello":
+            gpu = json.loads(os.environ.get("TKO_FAKE_GPU", "null")) or {
+                "name": "fake", "backend": "cuda", "capability": [9, 0]}
             rep.update(status="ok", triton="fake", jobs=int(os.environ.get("TKO_FAKE_JOBS", "1")),
-                       gpu={"name": "fake", "backend": "cuda", "capability": [9, 0]})
+                       gpu=gpu)
         elif op == "precompile":
             with open(os.environ["TKO_FAKE_LOG"] + ".pre", "a") as f:
                 f.write(" ".join(r["id"] for r in req["requests"]) + "\n")
@@ -97,6 +168,8 @@ def main():
             rep.update(status="ok", gbps=4000.0)
         elif op == "bench":
             rep.update(bench(req))
+        elif op == "confirm":
+            rep.update(confirm(req))
         else:
             rep.update(status="error", error="unexpected op %r" % op)
         sys.stdout.write(json.dumps(rep) + "\n")
