@@ -110,7 +110,7 @@ static int call_env(struct tune_sweep *s, struct tune_confirm *c, int env, const
 	req = json_pack("{s:s, s:s, s:I, s:I, s:o}", "op", "confirm", "id", "confirm",
 			"rounds", (json_int_t)rounds, "offset", (json_int_t)from, "requests", list);
 	ret = tune_pool_call(s->pool, env, req, s->o->timeout_s, &rep, err);
-	if (ret == WORKER_TIMEOUT)
+	if (ret == PY_WORKER_TIMEOUT)
 		buf_addf(err, "the confirmation ran past the %.0f s limit", s->o->timeout_s);
 	if (!ret)
 		ret = read_times(c, rep, roles, n, rounds, from, err);
