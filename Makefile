@@ -176,8 +176,20 @@ LIVE_SRC = \
 	src/live/replay_store.c \
 	src/live/rundir.c
 
+CLUSTER_SRC = \
+	src/cluster/config.c \
+	src/cluster/cost.c \
+	src/cluster/gather.c \
+	src/cluster/kernels.c \
+	src/cluster/manifest.c \
+	src/cluster/plan.c \
+	src/cluster/slurm.c \
+	src/cluster/submit.c \
+	src/cluster/task.c
+
 CMD_SRC = \
 	src/cmd/capture.c \
+	src/cmd/cluster.c \
 	src/cmd/collect.c \
 	src/cmd/diff.c \
 	src/cmd/env.c \
@@ -210,7 +222,7 @@ TUNE_SRC = \
 	src/tune/workspace.c
 
 LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
-	$(TUNE_SRC) $(CMD_SRC)
+	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 
