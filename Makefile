@@ -6,6 +6,7 @@
 #   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
 #   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
+#   make rules-doc    docs/rules.md's rule index and limits from the rules table
 #   make golden-check the golden suite: every command's output against tests/golden (check
 #                     and asan run it as tests/cli/t0100-golden.sh); make golden records it again
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
@@ -66,7 +67,6 @@ ISA_SRC = \
 	src/isa/amdgcn_dir.c \
 	src/isa/amdgcn_meta.c \
 	src/isa/amdgcn_ops.c \
-	src/isa/arch.c \
 	src/isa/asmcond.c \
 	src/isa/detect.c \
 	src/isa/family.c \
@@ -79,6 +79,10 @@ ISA_SRC = \
 	src/isa/tojson.c \
 	src/isa/tok.c \
 	src/isa/tools.c
+
+# issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
+TARGET_SRC = \
+	src/target/target.c
 
 PARSE_SRC = \
 	src/parse/autotune.c \
@@ -104,7 +108,6 @@ PARSE_SRC = \
 	src/parse/pylit_scalar.c \
 	src/parse/pysrc.c \
 	src/parse/rocminfo.c \
-	src/parse/runpath.c \
 	src/parse/seed_log.c \
 	src/parse/smi.c \
 	src/parse/summarize.c \
@@ -128,6 +131,7 @@ ANALYSE_SRC = \
 	src/analyse/reflect.c \
 	src/analyse/rules.c \
 	src/analyse/rules_addr.c \
+	src/analyse/rules_kernel.c \
 	src/analyse/rules_value.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
@@ -135,6 +139,9 @@ ANALYSE_SRC = \
 	src/analyse/steprules.c \
 	src/analyse/store.c \
 	src/analyse/tcache.c
+
+MODEL_SRC = \
+	src/model/names.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \
@@ -147,6 +154,9 @@ PROFILE_SRC = \
 	src/profile/nsys.c \
 	src/profile/rocprof.c \
 	src/profile/tojson.c
+
+DECIDE_SRC = \
+	src/decide/decide.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
@@ -162,6 +172,10 @@ REPORT_SRC = \
 	src/report/stepview.c \
 	src/report/summary.c \
 	src/report/svg.c
+
+RUNDIR_SRC = \
+	src/rundir/cachematch.c \
+	src/rundir/layout.c
 
 LIVE_SRC = \
 	src/live/collect.c \
@@ -203,7 +217,6 @@ CMD_SRC = \
 	src/cmd/tune.c
 
 TUNE_SRC = \
-	src/tune/arch.c \
 	src/tune/errsig.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
@@ -221,7 +234,8 @@ TUNE_SRC = \
 	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(REPORT_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) \
+	$(RUNDIR_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
@@ -232,7 +246,7 @@ FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_NAMES = $(FUZZ_SRC:tests/fuzz/%.c=%)
 FUZZ_BIN = $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/%)
 FUZZ_MAIN ?= $(BUILD)/tests/fuzz/driver.o
-FUZZ_SUPPORT = $(BUILD)/tests/fuzz/support.o
+FUZZ_SUPPORT = $(BUILD)/tests/fuzz/support.o $(BUILD)/tests/fuzz/support-profile.o
 
 UNIT_SRC = $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
@@ -287,6 +301,11 @@ python: $(TKO)
 # `git diff tests/golden` like code.
 golden: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh --update
+
+# docs/rules.md's generated blocks (rule index, limits) from src/analyse/rules.c;
+# tests/unit/test-rules.c fails while they differ.
+rules-doc: $(BUILD)/tests/unit/test-rules
+	$(BUILD)/tests/unit/test-rules --write-docs docs/rules.md
 
 golden-check: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh
@@ -371,11 +390,17 @@ lint:
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 
-clean:
-	rm -rf build build-asan build-fuzz
+# A statically linked tko for a machine without jansson, zlib or sqlite3
+# headers and libraries (the GPU machines: carry build-static/ there).
+static:
+	$(MAKE) BUILD=build-static LDFLAGS=-static \
+		LIBS="-Wl,-Bstatic -ljansson -lz -lsqlite3 -lm" build-static/tko
 
-.PHONY: all unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check \
+clean:
+	rm -rf build build-asan build-fuzz build-static
+
+.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check rules-doc \
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_BIN:=.d) $(FUZZ_SUPPORT:.o=.d)

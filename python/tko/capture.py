@@ -36,7 +36,7 @@ import sys
 import threading
 import weakref
 
-from . import __version__, profiling
+from . import __version__, gpu, profiling
 from .events import EventWriter
 
 DEFAULT_MAX_BYTES = 16 << 30
@@ -271,8 +271,8 @@ def session_fields(sess):
 
 
 def device_info():
-    """{"name", "backend", "arch", "warp_size", "multiprocessor_count"} of
-    the current device, when torch is already imported and has one."""
+    """The current device's facts (tko.gpu: tko decides its arch from
+    them), when torch is already imported and has one."""
     torch = sys.modules.get("torch")
     try:
         if torch is None or not torch.cuda.is_available():
@@ -280,14 +280,7 @@ def device_info():
         props = torch.cuda.get_device_properties(torch.cuda.current_device())
     except Exception:  # informational only: never a reason to fail a capture
         return None
-    hip = getattr(torch.version, "hip", None)
-    if hip:
-        arch = str(getattr(props, "gcnArchName", "") or "").split(":")[0] or None
-    else:
-        arch = f"sm_{props.major}{props.minor}"
-    return {"name": props.name, "backend": "hip" if hip else "cuda", "arch": arch,
-            "warp_size": getattr(props, "warp_size", None),
-            "multiprocessor_count": props.multi_processor_count}
+    return gpu.facts(props, getattr(torch.version, "hip", None))
 
 
 # Installation.

@@ -1,24 +1,23 @@
 """What this Python sees: versions of python, torch (with torch.version.cuda /
-hip) and triton, the GPUs torch sees with their arch, and optionally the
-measured device copy bandwidth. Run by `tko env` as
-`python -m tko.probe [--measure]`; prints one JSON object on stdout.
+hip) and triton, the facts of the GPUs torch sees (tko.gpu: tko's C side
+decides their arch), and optionally the measured device copy bandwidth
+(tko.bandwidth). Run by `tko env` as `python -m tko.probe [--measure]`;
+prints one JSON object on stdout.
 
 Nothing here fails for a missing torch or GPU: the JSON says so ("error"
 fields) and the exit status is 0, so `tko env` can report it plainly.
-
-The bandwidth is that of a large device-to-device copy, counting the bytes
-read and the bytes written, median of repeated device-event timings: the
-peak tko's reports compare kernels against.
 """
 
 import argparse
 import json
-import statistics
 import sys
+
+from . import bandwidth, gpu
 
 PROBE_SCHEMA_VERSION = 1
 COPY_BYTES = 1 << 30        # per buffer; two buffers, well beyond any cache
 COPY_REPEATS = 20
+COPY_WARMUP = 3
 
 
 def versions():
@@ -41,7 +40,8 @@ def versions():
 
 
 def devices():
-    """The GPUs torch sees; [] without torch or GPU."""
+    """The GPUs torch sees, as facts (tko.gpu) plus memory and L2 sizes; []
+    without torch or GPU."""
     torch = sys.modules.get("torch")
     if torch is None or not torch.cuda.is_available():
         return []
@@ -49,42 +49,9 @@ def devices():
     out = []
     for i in range(torch.cuda.device_count()):
         p = torch.cuda.get_device_properties(i)
-        gcn = str(getattr(p, "gcnArchName", "") or "")
-        out.append({
-            "index": i, "name": p.name, "backend": "hip" if hip else "cuda",
-            "arch": gcn.split(":")[0] if hip and gcn else f"sm_{p.major}{p.minor}",
-            "arch_full": gcn if hip and gcn else None,  # CUDA's gcnArchName is the device name
-            "capability": [p.major, p.minor],
-            "multiprocessor_count": p.multi_processor_count,
-            "memory_bytes": p.total_memory,
-            "warp_size": getattr(p, "warp_size", None),
-            "l2_cache_bytes": getattr(p, "L2_cache_size", None),
-        })
+        out.append(dict(index=i, **gpu.facts(p, hip), memory_bytes=p.total_memory,
+                        l2_cache_bytes=getattr(p, "L2_cache_size", None)))
     return out
-
-
-def measure_copy(index=0, nbytes=COPY_BYTES, repeats=COPY_REPEATS):
-    """Device-to-device copy bandwidth in GB/s (read + write bytes)."""
-    import torch
-    dev = torch.device("cuda", index)
-    free, _ = torch.cuda.mem_get_info(dev)
-    nbytes = max(1 << 20, min(nbytes, free // 4) >> 20 << 20)
-    src = torch.ones(nbytes, dtype=torch.uint8, device=dev)
-    dst = torch.empty_like(src)
-    for _ in range(3):
-        dst.copy_(src)
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-              for _ in range(repeats)]
-    for start, end in events:
-        start.record()
-        dst.copy_(src)
-        end.record()
-    torch.cuda.synchronize(dev)
-    ms = statistics.median(s.elapsed_time(e) for s, e in events)
-    del src, dst
-    return {"copy_gbps": 2 * nbytes / (ms * 1e-3) / 1e9, "buffer_bytes": nbytes,
-            "repeats": repeats, "median_ms": ms, "device_index": index,
-            "method": "device-to-device copy; read+write bytes; median of device-event timings"}
 
 
 def main(argv=None):
@@ -99,7 +66,7 @@ def main(argv=None):
         doc["errors"].append(f"devices: {type(e).__name__}: {e}")
     if opts.measure and doc["devices"]:
         try:
-            doc["bandwidth"] = measure_copy()
+            doc["bandwidth"] = bandwidth.measure_copy(COPY_BYTES, COPY_REPEATS, COPY_WARMUP)
         except Exception as e:
             doc["errors"].append(f"bandwidth: {type(e).__name__}: {e}")
     json.dump(doc, sys.stdout, indent=1)

@@ -127,11 +127,10 @@ def constant(v):
 
 
 def _target(t):
+    """GPUTarget of tko's decision (src/target/target.c target_compile_json):
+    the compute capability as an int on CUDA, the processor name on HIP."""
     from triton.backends.compiler import GPUTarget
-    arch = t["arch"]
-    if t["backend"] == "cuda" and isinstance(arch, str):
-        arch = int(arch.replace("sm_", ""))
-    return GPUTarget(t["backend"], arch, int(t["warp_size"]))
+    return GPUTarget(t["backend"], t["arch"], int(t["warp_size"]))
 
 
 def _attrs(a):

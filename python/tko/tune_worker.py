@@ -10,9 +10,9 @@ Triton or the kernel goes to stderr, so stdout stays a clean protocol
 channel. One worker serves every kernel of a tko tune run.
 
 Requests (see docs/json.md, "tko tune worker protocol"):
-  hello       versions, the GPU (its arch from the compute capability or
-              gcnArchName, never its marketing name), the buffer-ops knob,
-              Triton's bundled tools, the compile processes it has
+  hello       versions, the GPU's facts (gpu.py: tko decides its arch),
+              the buffer-ops knob, Triton's bundled tools, the compile
+              processes it has
   describe    the @triton.jit functions of a source file and the arguments
               of their Inductor heuristics decorator, as JSON
   compile     triton.compile(ASTSource(...), target=GPUTarget(...), options)
@@ -40,11 +40,12 @@ set by tko when it starts the worker: one worker per environment.
 import ast
 import json
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import bandwidth  # noqa: E402
+import gpu  # noqa: E402
 from tune_bench import Bench, TorchOps, launcher  # noqa: E402
 from tune_compile import (compile_reply, compile_variant, is_jit, jsonable,  # noqa: E402,F401
                           load_jit_functions, one_line, parse, traceback_tail)
@@ -131,28 +132,11 @@ def op_describe(req):
 
 # ---- hello: versions and the GPU -----------------------------------------
 
-def gpu_arch(props, hip_version):
-    """The architecture a device reports, as compilers name it.
-
-    NVIDIA: sm_<major><minor> from the compute capability (torch 2.11 on
-    CUDA fills gcnArchName with the marketing name, "NVIDIA H200"). ROCm
-    and DTK: gcnArchName without its feature suffixes ("gfx942:sramecc+:
-    xnack-" is gfx942)."""
-    if hip_version:
-        return (getattr(props, "gcnArchName", None) or "").split(":")[0] or None
-    return "sm_%d%d" % (props.major, props.minor)
-
-
 def _gpu(torch):
+    """Device 0's facts (gpu.py); tko decides the arch from them."""
     if not torch.cuda.is_available():
         return None
-    p = torch.cuda.get_device_properties(0)
-    hip = getattr(torch.version, "hip", None)
-    return {"name": p.name, "backend": "hip" if hip else "cuda",
-            "arch": gpu_arch(p, hip), "cc": [p.major, p.minor],
-            "arch_name": getattr(p, "gcnArchName", None) if hip else None,
-            "warp_size": getattr(p, "warp_size", None),
-            "multiprocessor_count": p.multi_processor_count}
+    return gpu.facts(torch.cuda.get_device_properties(0), getattr(torch.version, "hip", None))
 
 
 def _tools(triton):
@@ -263,23 +247,11 @@ def op_bench(req):
 
 def op_copy_bandwidth(req):
     """The device's copy rate in GB/s (bytes read + written per second),
-    median of device-event timings of a large device-to-device copy."""
-    import torch
-    n = int(req.get("bytes", 1 << 30))
-    src = torch.empty(n, dtype=torch.uint8, device="cuda")
-    dst = torch.empty_like(src)
-    times = []
-    for i in range(int(req.get("reps", 20)) + 3):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        dst.copy_(src)
-        end.record()
-        end.synchronize()
-        if i >= 3:
-            times.append(start.elapsed_time(end))
-    ms = statistics.median(times)
-    return {"status": "ok", "bytes": n, "time_ms": ms, "gbps": 2 * n / (ms / 1e3) / 1e9}
+    median of device-event timings of a large device-to-device copy
+    (bandwidth.py, the measurement tko env --measure makes)."""
+    m = bandwidth.measure_copy(int(req.get("bytes", 1 << 30)), int(req.get("reps", 20)), 3)
+    return {"status": "ok", "bytes": m["buffer_bytes"], "time_ms": m["median_ms"],
+            "gbps": m["copy_gbps"]}
 
 
 # ---- the loop ---------------------------------------------------------------

@@ -1,18 +1,16 @@
 /*
- * analysis_run(): gather, join, fill, share, decide, list gaps (see
- * analysis.h). Each step is one call; this file only orders them and
- * fills the run's header (device, command, counters).
+ * analysis_build(): gather, join, fill, share (see analysis.h). Each step
+ * is one call; this file only orders them and fills the run's header
+ * (device, command, counters). The rules and the gaps come after, in
+ * decide/decide.c.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyse/analysis.h"
-#include "analyse/gaps.h"
 #include "analyse/inputs.h"
-#include "analyse/rules.h"
 #include "analyse/share.h"
-#include "analyse/steprules.h"
 #include "analyse/stepprof.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -122,14 +120,14 @@ static void progress(const struct an_opts *o, const char *step)
 		o->progress(o->progress_data, step);
 }
 
-int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
-		 struct buf *err)
+int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *out,
+		   struct an_facts *facts, struct buf *err)
 {
 	struct an_inputs in;
-	struct gaps_facts gf;
 	char *env_path;
 	int ret = -1;
 
+	memset(facts, 0, sizeof(*facts));
 	if (inputs_gather(&in, run_dir, o, err) < 0)
 		goto done;
 	set_header(out, run_dir, &in);
@@ -144,14 +142,10 @@ int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *ou
 	progress(o, "reading the whole-step profile");
 	if (stepprof_apply(out, run_dir, o->profile, err) < 0)
 		goto done;
-	progress(o, "applying the rules");
-	rules_apply(out);
-	steprules_apply(out);
-	gf.have_log = in.logs > 0;
-	gf.have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
-	gf.have_replay = in.replay != NULL;
-	gf.have_disassembler = o->isa_tools && have_disassembler();
-	gaps_compute(out, &gf);
+	facts->have_log = in.logs > 0;
+	facts->have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
+	facts->have_replay = in.replay != NULL;
+	facts->have_disassembler = o->isa_tools && have_disassembler();
 	ret = 0;
 done:
 	inputs_release(&in);

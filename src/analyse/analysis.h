@@ -6,9 +6,10 @@
  * isa.h for the Triton cache's assembly; fx_graph.h for the user's source
  * lines; capture.json, analysis/replay.json, tune.json and env.json with
  * jansson), joins it per kernel (join.c), computes time shares (share.c,
- * then from a whole-step profile when there is one: stepprof.c),
- * applies the decision rules (rules.c), lists what is missing (gaps.c),
- * and fills one struct an_run (model.h).
+ * then from a whole-step profile when there is one: stepprof.c), and
+ * fills one struct an_run (model.h). Deciding is the next step:
+ * decide/decide.h's decide_run() calls analysis_build(), then applies
+ * the rules (rules.c) and lists what is missing (gaps.c).
  *
  * Usage:
  *
@@ -17,7 +18,7 @@
  *	o.analysis_dir = "RUN/analysis";	(optional: keep the tools' JSON,
  *	o.outputs = &set;			 opened in an atomic_set the caller commits)
  *	an_run_init(&run);
- *	if (analysis_run("RUN", &o, &run, &err) < 0)
+ *	if (decide_run("RUN", &o, &run, &err) < 0)
  *		... err: "'RUN' is not a RUN directory (no log/, capture/, ...)"
  *	... run.kernels[0] is the kernel with the largest share
  *	doc = an_run_to_json(&run, "tko investigate");	(schema.h)
@@ -52,13 +53,31 @@ struct an_opts {
 };
 #define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
 
+/* What the RUN had, for the gaps (decide/decide.c). */
+struct an_facts {
+	int have_log;		/* a TORCH_LOGS=+inductor log was read */
+	int have_triton_cache;	/* RUN/cache/triton was read */
+	int have_replay;	/* a replay document was read */
+	int have_disassembler;	/* cuobjdump or nvdisasm is on PATH (and may be run) */
+};
+
 /*
  * Analyses `run_dir` into `out` (initialised by the caller, released by
- * the caller in every case). With o->analysis_dir and o->outputs set, the
- * raw outputs of summarize, meta and isa are written into the set as
- * analysis_dir's summarize.json, meta.json and isa.json, published when
- * the caller commits the set with the rest of its outputs. Returns 0, or
- * -1 with one line in err.
+ * the caller in every case), up to the shares: no decisions, no gaps;
+ * *facts says what the RUN had. With o->analysis_dir and o->outputs
+ * set, the raw outputs of summarize, meta and isa are written into the
+ * set as analysis_dir's summarize.json, meta.json and isa.json,
+ * published when the caller commits the set with the rest of its
+ * outputs. Returns 0, or -1 with one line in err.
+ */
+int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *out,
+		   struct an_facts *facts, struct buf *err);
+
+/*
+ * analysis_build() then the decisions and the gaps: decide_run()'s old
+ * name. NEEDSWORK: defined in decide/decide.c and kept only for
+ * cmd/investigate.c, which calls decide_run() once its package (P4.5)
+ * rebuilds it on the libraries; then this goes.
  */
 int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
 		 struct buf *err);

@@ -8,7 +8,9 @@
 #include "analyse/isa_view.h"
 #include "analyse/schema.h"
 #include "analyse/store.h"
+#include "decide/decide.h"
 #include "isa/isa.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jcheck.h"
 #include "util/jsonio.h"
@@ -177,20 +179,16 @@ static int load_isa(const char *path, struct an_run *out, struct buf *err)
 static int load_dir(const char *path, struct an_run *out, struct buf *err)
 {
 	struct an_opts o = AN_OPTS_INIT;
-	char *store = path_join(path, "analysis/" AN_STORE_FILE);
-	char *parts[3] = { path_join(path, "cache"), path_join(path, "capture"), path_join(path, "log") };
-	int ret, run = is_dir(parts[0]) || is_dir(parts[1]) || is_dir(parts[2]);
+	char *store = rd_path_in(path, RD_KERNELS_JSON);
+	int ret;
 
 	if (is_file(store))
 		ret = an_store_load(out, store, err);
-	else if (run)
-		ret = analysis_run(path, &o, out, err);
+	else if (rd_meets(rd_probe(path), &rd_need_diff))
+		ret = decide_run(path, &o, out, err);
 	else
 		ret = load_isa(path, out, err);
 	free(store);
-	free(parts[0]);
-	free(parts[1]);
-	free(parts[2]);
 	return ret;
 }
 

@@ -12,6 +12,8 @@
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
 #include "live/replay.h"
+#include "rundir/layout.h"
+#include "target/target.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -34,7 +36,7 @@ char *ev_config_text(const struct at_config *c)
 }
 
 struct an_config *ev_add_config(struct an_kernel *k, const struct at_config *c,
-				const char *method, int chosen)
+				enum at_method method, int chosen)
 {
 	char *text = ev_config_text(c);
 	struct an_config *ac;
@@ -42,7 +44,7 @@ struct an_config *ev_add_config(struct an_kernel *k, const struct at_config *c,
 
 	for (i = 0; i < k->nconfigs; i++) {
 		ac = &k->configs[i];
-		if (!strcmp(ac->text, text) && !strcmp(ac->method, method)) {
+		if (!strcmp(ac->text, text) && ac->method == method) {
 			ac->chosen |= chosen;
 			free(text);
 			return ac;
@@ -53,7 +55,7 @@ struct an_config *ev_add_config(struct an_kernel *k, const struct at_config *c,
 	rf_init(&an_config_desc, ac);
 	ac->text = text;
 	ac->label = c->label ? xstrdup(c->label) : NULL;
-	ac->method = xstrdup(method);
+	ac->method = method;
 	ac->time_ms = isfinite(c->time_ms) ? c->time_ms : NAN;
 	ac->failed = isinf(c->time_ms) || c->error;
 	ac->chosen = chosen;
@@ -70,7 +72,7 @@ static void from_autotune(struct an_kernel *k, const struct at_kernel *ak)
 	size_t i, j;
 
 	k->autotune_id = at_kernel_id(ak);
-	k->kind = ak->kind ? xstrdup(ak->kind) : NULL;
+	k->kind = kind_from_name(ak->kind);
 	k->graph = ak->compile_id ? xstrdup(ak->compile_id) : NULL;
 	k->source_hash = ak->source_hash ? xstrdup(ak->source_hash) : NULL;
 	k->kernel_dir = ak->kernel_dir ? xstrdup(ak->kernel_dir) : NULL;
@@ -80,14 +82,14 @@ static void from_autotune(struct an_kernel *k, const struct at_kernel *ak)
 		const struct at_tuning *t = ak->tunings[i];
 
 		for (j = 0; j < t->nr; j++)
-			ev_add_config(k, &t->configs[j], at_method_name(t->method),
+			ev_add_config(k, &t->configs[j], t->method,
 				      &t->configs[j] == best);
 	}
 	for (i = 0; !ak->ntunings && i < ak->ndeclared; i++)
-		ev_add_config(k, &ak->declared[i], "declared", &ak->declared[i] == best);
+		ev_add_config(k, &ak->declared[i], AT_DECLARED, &ak->declared[i] == best);
 	if (best) {
 		k->best = ev_config_text(best);
-		k->chosen_by = xstrdup(at_method_name(method));
+		k->chosen_by = method;
 	}
 }
 
@@ -215,10 +217,10 @@ static void from_meta(struct an_inputs *in, struct an_kernel *k, const struct jo
 	if (!mk)
 		return;
 	k->module = inputs_relative(in, mk->file);
-	if (!k->kind)
-		k->kind = xstrdup(mk->kind);
+	if (k->kind == KIND_NONE)
+		k->kind = kind_from_name(mk->kind);
 	if (mk->device.arch)
-		k->arch = tcache_arch_norm(mk->device.arch);
+		k->arch = target_norm_dup(mk->device.arch, strlen(mk->device.arch));
 	hints_from_meta(k, mk);
 	uses_from_meta(k, mk);
 	addr_from_meta(&k->addr, &mk->addr, ref);
@@ -325,7 +327,7 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 
 	if (!k->kernel_dir)
 		return;
-	rel = path_join(k->kernel_dir, "capture.json");
+	rel = rd_kernel_path(k->kernel_dir, RD_K_CAPTURE_JSON);
 	path = inputs_part(in, rel);
 	cap = path && is_file(path) ? json_load_path(path, &err) : NULL;
 	if (!cap && err.len)
@@ -396,13 +398,13 @@ static void launches_from(struct an_kernel *k, const struct join_ref *ref)
 
 	if (ak && ak->launches > 0 && at_kernel_instances(ak) == 1) {
 		k->launches = ak->launches;
-		k->launch_basis = xstrdup("capture");
+		k->launch_basis = LAUNCH_CAPTURE;
 	} else if (ref->sites > 0) {
 		k->launches = ref->sites;
-		k->launch_basis = xstrdup("wrapper");
+		k->launch_basis = LAUNCH_WRAPPER;
 	} else {
 		k->launches = 1;
-		k->launch_basis = xstrdup("assumed");
+		k->launch_basis = LAUNCH_ASSUMED;
 	}
 }
 
@@ -419,7 +421,7 @@ void inputs_evidence(struct an_inputs *in, struct an_run *out)
 			from_autotune(k, ref->ak);
 		from_meta(in, k, ref);
 		if (!k->arch && out->arch)
-			k->arch = tcache_arch_norm(out->arch);
+			k->arch = target_norm_dup(out->arch, strlen(out->arch));
 		if (ref->wrapper)
 			k->wrapper = inputs_relative(in, ref->wrapper);
 		from_fx(in, k, ref);

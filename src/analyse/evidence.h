@@ -22,7 +22,7 @@ char *ev_config_text(const struct at_config *c);
  * returns the kernel's config.
  */
 struct an_config *ev_add_config(struct an_kernel *k, const struct at_config *c,
-				const char *method, int chosen);
+				enum at_method method, int chosen);
 
 /* Replay and tune results, and a template's max-autotune time (measured.c). */
 void measured_fill(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "analyse/gaps.h"
+#include "rundir/cachematch.h"
+#include "rundir/layout.h"
 #include "util/buf.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -50,10 +52,10 @@ static char *shell_cmd(const char *fmt, ...)
 	return buf_detach(&b, NULL);
 }
 
-/* RUN/rel as one shell word. */
-static char *run_path(const struct an_run *r, const char *rel)
+/* RUN/<part> as the run names it: RUN/ with a slash of its own stays "RUN//part". */
+static char *run_path(const struct an_run *r, enum rd_part p)
 {
-	return xstrfmt("%s/%s", r->run, rel);
+	return xstrfmt("%s/%s", r->run, rd_parts[p].rel);
 }
 
 static void run_gaps(struct an_run *r, const struct gaps_facts *f)
@@ -70,13 +72,13 @@ static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 			   " it timed any)", cmd);
 		free(cmd);
 	} else if (!f->have_replay) {
-		char *json = run_path(r, "analysis/replay.json");
+		char *json = run_path(r, RD_REPLAY_JSON);
 		struct buf b = BUF_INIT;
 
 		/* The glob stays outside the quotes, so the shell expands it. */
 		buf_adds(&b, "tko run ");
 		buf_add_shell_word(&b, r->run);
-		buf_adds(&b, "/capture/kernels/* --json ");
+		buf_addf(&b, "/%s/* --json ", rd_parts[RD_KERNELS_DIR].rel);
 		buf_add_shell_word(&b, json);
 		free(json);
 		cmd = buf_detach(&b, NULL);
@@ -85,7 +87,7 @@ static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 		free(cmd);
 	}
 	if (isnan(r->peak_gbps)) {
-		char *env = run_path(r, "env.json");
+		char *env = run_path(r, RD_ENV);
 
 		cmd = shell_cmd("tko env --measure --json %s", env);
 		free(env);
@@ -124,8 +126,8 @@ static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps
 
 	if (isnan(k->time_ms)) {
 		if (k->kernel_dir && !f->have_replay) {
-			char *kdir = run_path(r, k->kernel_dir);
-			char *json = run_path(r, "analysis/replay.json");
+			char *kdir = xstrfmt("%s/%s", r->run, k->kernel_dir);
+			char *json = run_path(r, RD_REPLAY_JSON);
 
 			cmd = shell_cmd("tko run %s --json %s", kdir, json);
 			free(kdir);
@@ -137,7 +139,7 @@ static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps
 		free(cmd);
 	}
 	if (!k->isa.file) {
-		if (k->isa.match && !strcmp(k->isa.match, "ambiguous"))
+		if (k->isa.match && !strcmp(k->isa.match, rd_how_names[RD_HOW_AMBIGUOUS]))
 			what = xstrfmt("no ISA: %ld compiled configs of this module match the chosen"
 				       " num_warps/num_stages, and no cache hash says which one ran",
 				       k->isa.candidates);

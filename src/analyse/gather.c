@@ -18,7 +18,7 @@
 #include "analyse/inputs.h"
 #include "live/replay.h"
 #include "parse/autotune_json.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "tune/output.h"
 #include "util/file.h"
@@ -47,7 +47,7 @@ static void note_once(struct an_inputs *in, const char *text)
 char *inputs_part(struct an_inputs *in, const char *rel)
 {
 	struct buf why = BUF_INIT;
-	char *p = runpath_part(in->run, rel, &why);
+	char *p = rd_inside(in->run, rel, &why);
 
 	if (why.len)
 		note_once(in, why.buf);
@@ -66,33 +66,6 @@ char *inputs_relative(const struct an_inputs *in, const char *path)
 	return xstrdup(path);
 }
 
-char *module_key_of_path(const char *path)
-{
-	const char *b = path_base(path);
-	size_t n = strlen(b);
-
-	if (n > 3 && !strcmp(b + n - 3, ".py"))
-		n -= 3;
-	return xstrndup(b, n);
-}
-
-/*
- * A RUN as summarize knows it (log/, capture events, cache/inductor/,
- * tko-run.json), or one holding only a Triton cache, an env.json or a
- * profile/.
- */
-static int looks_like_run(const char *dir)
-{
-	char *triton = path_join(dir, "cache/triton"), *env = path_join(dir, "env.json");
-	char *prof = path_join(dir, "profile");
-	int found = runpath_is_run(dir) || is_dir(triton) || is_file(env) || is_dir(prof);
-
-	free(triton);
-	free(env);
-	free(prof);
-	return found;
-}
-
 static void progress(const struct an_inputs *in, const char *step)
 {
 	if (in->opts->progress)
@@ -100,10 +73,10 @@ static void progress(const struct an_inputs *in, const char *step)
 }
 
 /* A JSON file that may be absent; present but broken is an error. */
-static int load_optional(struct an_inputs *in, const char *rel, json_t **out,
+static int load_optional(struct an_inputs *in, enum rd_part part, json_t **out,
 			 struct buf *err)
 {
-	char *p = inputs_part(in, rel);
+	char *p = inputs_part(in, rd_parts[part].rel);
 	int ret = 0;
 
 	*out = NULL;
@@ -144,6 +117,7 @@ static void gather_summarize(struct an_inputs *in)
 /* The kernel.py of captured kernels that are not Inductor modules of this RUN's cache. */
 static void gather_capture_sources(struct an_inputs *in)
 {
+	char *cache = xstrfmt("%s/", rd_parts[RD_INDUCTOR_CACHE].rel);
 	size_t i;
 
 	for (i = 0; i < in->at.nr; i++) {
@@ -151,9 +125,9 @@ static void gather_capture_sources(struct an_inputs *in)
 		struct buf err = BUF_INIT;
 		char *rel, *p;
 
-		if (!k->kernel_dir || (k->source_local && strstr(k->source_local, "cache/inductor/")))
+		if (!k->kernel_dir || (k->source_local && strstr(k->source_local, cache)))
 			continue;
-		rel = path_join(k->kernel_dir, "kernel.py");
+		rel = rd_kernel_path(k->kernel_dir, RD_K_KERNEL_PY);
 		p = inputs_part(in, rel);
 		if (p && is_file(p))
 			meta_scan_file(&in->meta, p, &err);
@@ -161,6 +135,7 @@ static void gather_capture_sources(struct an_inputs *in)
 		free(rel);
 		buf_release(&err);
 	}
+	free(cache);
 }
 
 static void index_modules(struct an_inputs *in)
@@ -174,7 +149,7 @@ static void index_modules(struct an_inputs *in)
 
 		if (strcmp(f->role, "kernel"))
 			continue;
-		key = module_key_of_path(f->path);
+		key = rd_module_key(f->path);
 		slot = strmap_put_ptr(&in->module_files, key, strlen(key));
 		if (!*slot)
 			*slot = f->path;
@@ -184,7 +159,7 @@ static void index_modules(struct an_inputs *in)
 
 static void gather_meta(struct an_inputs *in, struct buf *err)
 {
-	char *cache = inputs_part(in, "cache/inductor");
+	char *cache = inputs_part(in, rd_parts[RD_INDUCTOR_CACHE].rel);
 
 	progress(in, "reading kernel and wrapper modules");
 	if (cache && is_dir(cache) && meta_scan_path(&in->meta, cache, err) < 0) {
@@ -224,14 +199,14 @@ static int asm_file(const char *path, int tools)
 static void gather_isa(struct an_inputs *in)
 {
 	struct isa_options o = ISA_OPTIONS_INIT;
-	char *cache = inputs_part(in, "cache/triton");
+	char *cache = inputs_part(in, rd_parts[RD_TRITON_CACHE].rel);
 	struct strlist files = STRLIST_INIT;
 	struct buf err = BUF_INIT;
 	size_t i;
 
 	progress(in, "scanning the Triton cache's assembly");
 	o.no_tools = !in->opts->isa_tools;
-	if (cache && is_dir(cache) && walk_files_in(cache, in->run, &files, &err) == 0) {
+	if (cache && is_dir(cache) && rd_walk(in->run, cache, &files, &err) == 0) {
 		for (i = 0; i < files.nr; i++) {
 			if (!asm_file(files.v[i], in->opts->isa_tools))
 				continue;
@@ -271,7 +246,7 @@ static void add_tune(struct an_inputs *in, const char *path, json_t *doc)
 /* capture/kernels/<dir>/tune/<target>/tune.json, the default place `tko tune` writes. */
 static int gather_tunes_in(struct an_inputs *in, const char *kernel_dir, struct buf *err)
 {
-	char *rel = path_join(kernel_dir, "tune"), *tdir = inputs_part(in, rel);
+	char *rel = rd_kernel_path(kernel_dir, RD_K_TUNE_DIR), *tdir = inputs_part(in, rel);
 	DIR *d = tdir ? opendir(tdir) : NULL;
 	struct dirent *e;
 	int ret = 0;
@@ -282,7 +257,7 @@ static int gather_tunes_in(struct an_inputs *in, const char *kernel_dir, struct 
 
 		if (e->d_name[0] == '.')
 			continue;
-		sub = xstrfmt("%s/%s/tune.json", rel, e->d_name);
+		sub = rd_kernel_tune_doc(kernel_dir, e->d_name);
 		p = inputs_part(in, sub);
 		if (p && is_file(p)) {
 			doc = json_load_path(p, err);
@@ -364,17 +339,17 @@ static const struct jc_field manifest_fields[] = {
 #undef OPT
 
 /* A RUN's JSON file, absent or checked against the fields the analysis reads of it. */
-static int load_checked(struct an_inputs *in, const char *rel, const struct jc_field *fields,
+static int load_checked(struct an_inputs *in, enum rd_part part, const struct jc_field *fields,
 			json_t **out, struct buf *err)
 {
 	char *p;
 	int ret;
 
-	if (load_optional(in, rel, out, err) < 0)
+	if (load_optional(in, part, out, err) < 0)
 		return -1;
 	if (!*out)
 		return 0;
-	p = inputs_path(in, rel);
+	p = inputs_path(in, rd_parts[part].rel);
 	ret = jc_check(*out, fields, p, err);
 	free(p);
 	return ret;
@@ -382,8 +357,8 @@ static int load_checked(struct an_inputs *in, const char *rel, const struct jc_f
 
 static int gather_json(struct an_inputs *in, struct buf *err)
 {
-	if (load_checked(in, "env.json", env_fields, &in->env, err) < 0 ||
-	    load_checked(in, "tko-run.json", manifest_fields, &in->manifest, err) < 0)
+	if (load_checked(in, RD_ENV, env_fields, &in->env, err) < 0 ||
+	    load_checked(in, RD_MANIFEST, manifest_fields, &in->manifest, err) < 0)
 		return -1;
 	if (in->opts->replay) {
 		in->replay = json_load_path(in->opts->replay, err);
@@ -391,10 +366,10 @@ static int gather_json(struct an_inputs *in, struct buf *err)
 			return -1;
 		in->replay_path = xstrdup(in->opts->replay);
 	} else {
-		if (load_optional(in, "analysis/replay.json", &in->replay, err) < 0)
+		if (load_optional(in, RD_REPLAY_JSON, &in->replay, err) < 0)
 			return -1;
 		if (in->replay)
-			in->replay_path = inputs_path(in, "analysis/replay.json");
+			in->replay_path = inputs_path(in, rd_parts[RD_REPLAY_JSON].rel);
 	}
 	if (in->replay && !json_is_array(json_object_get(in->replay, "kernels"))) {
 		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
@@ -465,15 +440,8 @@ int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o
 	autotune_set_init(&in->at);
 	in->meta = (struct meta_set)META_SET_INIT;
 	in->tunes = json_array();
-	if (!is_dir(run)) {
-		buf_addf(err, "'%s' is not a directory", run);
+	if (rd_open(&in->rd, run, &rd_need_analyse, err) < 0)
 		return -1;
-	}
-	if (!looks_like_run(run)) {
-		buf_addf(err, "'%s' is not a RUN directory (no log/, capture/, cache/inductor/ or cache/triton/)",
-			 run);
-		return -1;
-	}
 	gather_summarize(in);
 	if (gather_json(in, err) < 0)
 		return -1;
@@ -485,6 +453,7 @@ int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o
 
 void inputs_release(struct an_inputs *in)
 {
+	rd_release(&in->rd);
 	autotune_set_release(&in->at);
 	meta_set_release(&in->meta);
 	isa_result_release(&in->isa);

@@ -15,6 +15,7 @@
 #include "parse/autotune.h"
 #include "parse/fx_graph.h"
 #include "parse/meta.h"
+#include "rundir/layout.h"
 #include "util/strmap.h"
 
 /* What one model kernel was joined from; refs[i] belongs to run->kernels[i]. */
@@ -30,6 +31,7 @@ struct join_ref {
 
 struct an_inputs {
 	const char *run;		/* the RUN directory as given */
+	struct rundir rd;		/* it, opened (rundir/layout.h) */
 	const struct an_opts *opts;	/* the caller's options */
 	struct autotune_set at;		/* tko summarize's model */
 	int have_at;			/* summarize read something */
@@ -70,15 +72,12 @@ void inputs_evidence(struct an_inputs *in, struct an_run *out);
 /* A file under the RUN, newly allocated. */
 char *inputs_path(const struct an_inputs *in, const char *rel);
 /*
- * RUN/rel when it is there and inside the RUN (parse/runpath.h's
- * runpath_part), newly allocated; NULL when missing, and when a link
+ * RUN/rel when it is there and inside the RUN (rundir/layout.h's
+ * rd_inside), newly allocated; NULL when missing, and when a link
  * leads it out of the RUN, with a note saying so in in->notes.
  */
 char *inputs_part(struct an_inputs *in, const char *rel);
 /* `path` relative to the RUN when it lies inside it; newly allocated. */
 char *inputs_relative(const struct an_inputs *in, const char *path);
-
-/* The module key of a path: its basename without ".py"; newly allocated. */
-char *module_key_of_path(const char *path);
 
 #endif

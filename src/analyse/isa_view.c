@@ -1,7 +1,7 @@
 /*
  * A kernel's ISA in the model (evidence.h): which Triton cache entry it
- * ran with (tcache_match: by the chosen config's cache hash, else by its
- * module, num_warps and num_stages), and that entry's scan turned into
+ * ran with (rundir/cachematch.h's rd_cache_pick: by the chosen config's
+ * cache hash, else by its module, num_warps and num_stages), and that entry's scan turned into
  * families with widths, the memory summary the rules use, resources, and
  * the source lines of memory, atomic and matrix instructions with their
  * code read from the kernel's module.
@@ -16,6 +16,7 @@
 
 #include "analyse/evidence.h"
 #include "analyse/isa_view.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
@@ -234,7 +235,7 @@ static void source_lines(struct an_isa *a, const struct isa_file_result *f,
 	module_text_release(&t);
 }
 
-/* same_source for tcache_match: the other module equals ours but for whitespace. */
+/* same_source for rd_cache_pick: the other module equals ours but for whitespace. */
 struct same_ctx {
 	const struct an_inputs *in;
 	const char *mine;	/* our module's path, or NULL */
@@ -244,31 +245,8 @@ static int same_source(void *data, const char *other_key)
 {
 	const struct same_ctx *c = data;
 	const char *other = strmap_get_ptr(&c->in->module_files, other_key, strlen(other_key));
-	struct mapped_file a = MAPPED_FILE_INIT, b = MAPPED_FILE_INIT;
-	struct buf err = BUF_INIT;
-	size_t i = 0, j = 0;
-	int same = 0;
 
-	if (!c->mine || !other || file_map(c->mine, META_MAX_FILE, &a, &err) < 0)
-		goto out;
-	if (file_map(other, META_MAX_FILE, &b, &err) < 0)
-		goto out;
-	for (;;) {
-		while (i < a.len && (a.data[i] == ' ' || a.data[i] == '\t' || a.data[i] == '\n'))
-			i++;
-		while (j < b.len && (b.data[j] == ' ' || b.data[j] == '\t' || b.data[j] == '\n'))
-			j++;
-		if (i == a.len || j == b.len || a.data[i] != b.data[j])
-			break;
-		i++;
-		j++;
-	}
-	same = i == a.len && j == b.len;
-out:
-	file_unmap(&a);
-	file_unmap(&b);
-	buf_release(&err);
-	return same;
+	return c->mine && other && rd_same_source_files(c->mine, other);
 }
 
 /* num_warps=N in a config's text, or -1. */
@@ -311,7 +289,7 @@ static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const str
 	const char *mod = ref->mk ? ref->mk->file : NULL;
 	char *shown = inputs_relative(in, e->file->path);
 
-	an_isa_fill(&k->isa, e->file, e->kernel, shown, mod, k->module ? k->module : "kernel.py");
+	an_isa_fill(&k->isa, e->file, e->kernel, shown, mod, k->module ? k->module : rd_kparts[RD_K_KERNEL_PY]);
 	free(shown);
 	k->isa.cache_dir = xstrdup(e->cache_dir);
 	if (k->isa.res.registers < 0 && c && c->n_regs >= 0 && e->file->isa != ISA_AMDGCN) {
@@ -331,15 +309,15 @@ void isa_view_fill(struct an_inputs *in, struct an_kernel *k, const struct join_
 {
 	const struct an_config *c = an_kernel_chosen(k);
 	struct same_ctx sc = { in, ref->mk ? ref->mk->file : NULL };
-	struct tc_query q = { k->name, k->arch, cache_hash ? cache_hash : autotune_hash(ref),
-			      ref->block && !ref->block->resolved ? NULL : k->module_key,
-			      config_long(c, "num_warps"), config_long(c, "num_stages"),
-			      same_source, &sc };
-	struct tc_match m;
+	struct rd_cquery q = { k->name, k->arch, cache_hash ? cache_hash : autotune_hash(ref),
+			       ref->block && !ref->block->resolved ? NULL : k->module_key, NULL,
+			       config_long(c, "num_warps"), config_long(c, "num_stages"),
+			       same_source, &sc };
+	struct rd_cmatch m;
 
-	tcache_match(&in->tc, &q, &m);
-	k->isa.match = xstrdup(m.how);
+	rd_cache_pick(in->tc.c, in->tc.nr, &q, &m);
+	k->isa.match = xstrdup(rd_how_names[m.how]);
 	k->isa.candidates = (long)m.candidates;
 	if (m.entry)
-		fill_from_entry(in, k, ref, m.entry);
+		fill_from_entry(in, k, ref, m.entry->data);
 }

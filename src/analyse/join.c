@@ -24,6 +24,7 @@
 #include "analyse/inputs.h"
 #include "analyse/reflect.h"
 #include "parse/wrapper_calls.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -41,9 +42,9 @@ static char *at_module_key(const struct at_kernel *k)
 
 	if (!p || strlen(p) < 4 || strcmp(p + strlen(p) - 3, ".py"))
 		return NULL;
-	if (k->kernel_dir && !strcmp(path_base(p), "kernel.py"))
+	if (k->kernel_dir && !strcmp(path_base(p), rd_kparts[RD_K_KERNEL_PY]))
 		return NULL;
-	return module_key_of_path(p);
+	return rd_module_key(p);
 }
 
 static void index_autotune(struct an_inputs *in)
@@ -200,7 +201,7 @@ static struct join_ref *join_site(struct join *j, const char *wrapper, const str
 
 	if (!w)
 		return NULL;
-	key = w->resolved ? module_key_of_path(w->resolved) : xstrfmt("%s@%s", c->name, path_base(wrapper));
+	key = w->resolved ? rd_module_key(w->resolved) : xstrfmt("%s@%s", c->name, path_base(wrapper));
 	idx = (size_t)strmap_get_ptr(&j->by_key, key, strlen(key));
 	if (idx) {
 		j->in->refs[idx - 1].sites++;
@@ -263,13 +264,7 @@ static void join_wrapper(struct join *j, const struct meta_file *f)
 /* Hand-written kernels are any kernel summarize did not get from Inductor. */
 static int hand_written(const struct at_kernel *k)
 {
-	static const char *const kinds[] = { "user_autotune", "user_jit", "jit", "autotune", NULL };
-	size_t i;
-
-	for (i = 0; k->kind && kinds[i]; i++)
-		if (!strcmp(k->kind, kinds[i]))
-			return 1;
-	return 0;
+	return k->kind && (kind_flags(kind_from_name(k->kind)) & KIND_HAND_WRITTEN);
 }
 
 /* Autotuning's own kernels: they are never launched by the model. */
@@ -294,7 +289,7 @@ static void join_loose(struct join *j, const struct at_kernel *ak)
 	add_kernel(j, key, ak->name, &ref);
 	ref->ak = ak;
 	if (ak->kernel_dir) {
-		char *rel = path_join(ak->kernel_dir, "kernel.py");
+		char *rel = rd_kernel_path(ak->kernel_dir, RD_K_KERNEL_PY);
 
 		file = inputs_path(j->in, rel);
 		free(rel);

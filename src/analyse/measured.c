@@ -58,7 +58,7 @@ static void replay_config(struct an_kernel *k, const json_t *rc)
 		if (!strcmp(k->configs[i].text, text))
 			ac = &k->configs[i];
 	if (!ac)
-		ac = ev_add_config(k, &c, "replay", captured && !k->best);
+		ac = ev_add_config(k, &c, AT_REPLAY, captured && !k->best);
 	ac->replay_ms = json_num(rc, "time_ms", NAN);
 	if (captured && !k->best) {
 		ac->chosen = 1;
@@ -255,7 +255,7 @@ static void drop_untimed(struct an_kernel *k, struct an_config *keep)
 	for (i = 0; i < k->nconfigs; i++) {
 		struct an_config *c = &k->configs[i];
 
-		if (!strcmp(c->method, "max_autotune") || !isnan(c->time_ms)) {
+		if (c->method == AT_MAX_AUTOTUNE || !isnan(c->time_ms)) {
 			k->configs[n++] = *c;
 			continue;
 		}
@@ -274,7 +274,7 @@ static void from_max_autotune(const struct an_inputs *in, struct an_kernel *k,
 {
 	size_t i, j, c;
 
-	if (!mk || !mk->heuristic || !k->kind || strcmp(k->kind, "template") || chosen_timed(k))
+	if (!mk || !mk->heuristic || k->kind != KIND_TEMPLATE || chosen_timed(k))
 		return;
 	for (i = 0; i < in->at.nr; i++) {
 		const struct at_kernel *op = in->at.kernels[i];
@@ -292,7 +292,7 @@ static void from_max_autotune(const struct an_inputs *in, struct an_kernel *k,
 				int chosen = choice_matches(mk, &t->configs[c]);
 				struct an_config keep;
 
-				ev_add_config(k, &t->configs[c], "max_autotune", chosen);
+				ev_add_config(k, &t->configs[c], AT_MAX_AUTOTUNE, chosen);
 				if (!chosen)
 					continue;
 				free(k->best);
@@ -306,8 +306,7 @@ static void from_max_autotune(const struct an_inputs *in, struct an_kernel *k,
 						k->configs[x].shared_bytes = keep.shared_bytes;
 					}
 			}
-			free(k->chosen_by);
-			k->chosen_by = xstrfmt("max_autotune");
+			k->chosen_by = AT_MAX_AUTOTUNE;
 			/* share.c turns this into the time note when this time is used */
 			free(k->time_note);
 			k->time_note = xstrdup(op->name);

@@ -24,11 +24,13 @@
 
 #include <stddef.h>
 
+#include "model/names.h"
+
 /* One config the autotuner considered. */
 struct an_config {
 	char *text;		/* "XBLOCK=1024 num_warps=4 num_stages=1" */
 	char *label;		/* a max-autotune choice's name ("triton_mm_18"), or NULL */
-	char *method;		/* how it was timed: benchmark, coordinate_descent, max_autotune, ... */
+	enum at_method method;	/* how it was timed (AT_DECLARED: it was not), AT_METHOD_NONE unknown */
 	double time_ms;		/* the autotuner's time, NAN untimed */
 	double replay_ms;	/* tko run's time for the same config, NAN */
 	int failed;		/* it failed to compile or run */
@@ -177,7 +179,7 @@ struct an_evidence {
 /* A rule that fired, with the numbers it used. */
 struct an_fired {
 	char *rule;		/* the rule's name (docs/rules.md) */
-	char *decision;		/* what it argues for: tune, keep_off, rewrite, leave, measure */
+	enum decision decision;	/* what it argues for */
 	char *why;		/* one sentence naming the numbers */
 	char *knobs;		/* for tune: what to try first, or NULL */
 	struct an_evidence *ev;
@@ -193,7 +195,7 @@ struct an_gap {
 struct an_kernel {
 	char *id;		/* unique in the run: the name, or name@<8 chars of its module or hash> */
 	char *name;		/* the Triton function name */
-	char *kind;		/* pointwise, reduction, persistent_reduction, template, user_autotune, jit */
+	enum kernel_kind kind;	/* pointwise, reduction, ...; KIND_NONE unknown */
 	char *module;		/* the kernel's Python file (RUN-relative when inside the RUN) */
 	char *module_key;	/* Inductor's kernel hash (the module's basename), or the kernel dir name */
 	char *source_hash;	/* capture's sha256 of the source, or NULL */
@@ -210,7 +212,7 @@ struct an_kernel {
 	struct an_origin *origins;	/* the user's source lines behind those nodes */
 	size_t norigins;
 
-	char *chosen_by;	/* benchmark, coordinate_descent, max_autotune, single_config, ... */
+	enum at_method chosen_by;	/* how the autotuner chose, AT_METHOD_NONE unknown */
 	char *best;		/* the chosen config's text */
 	long configs_timed;	/* configs the autotuner timed */
 	struct an_config *configs;	/* the configs, chosen one marked */
@@ -218,16 +220,16 @@ struct an_kernel {
 
 	long launches;		/* launches counted (see launch_basis) */
 	long signatures;	/* distinct argument signatures the capture saw launched, -1 unknown */
-	char *launch_basis;	/* capture, wrapper, assumed */
+	enum launch_basis launch_basis;	/* where launches came from */
 	double time_ms;		/* time per launch (see time_basis) */
-	char *time_basis;	/* trace, replay, autotune, max_autotune, or NULL: none */
+	enum time_basis time_basis;	/* where time_ms came from, TIME_NONE: no time */
 	char *time_note;	/* one sentence saying where time_ms came from */
 	double total_ms;	/* launches x time_ms */
 	double share;		/* total_ms / the run's measured total, NAN without a time */
 	long rank;		/* 1 = most time, -1 without a time */
 
 	double bytes;		/* bytes used for the rate (see bytes_basis) */
-	char *bytes_basis;	/* inductor (Inductor's estimate) or footprint (what the arguments occupy) */
+	enum bytes_basis bytes_basis;	/* which byte count bytes is, BYTES_NONE: none */
 	double inductor_bytes;	/* Inductor's kernel_num_gb x 1e9 */
 	double footprint_bytes;	/* bytes the captured arguments span */
 	double seed_bytes;	/* the seed skill's "Total tensor bytes": numel x element size, mutated args twice */
@@ -254,7 +256,7 @@ struct an_kernel {
 	struct an_isa isa;	/* the compiled binary's ISA (isa.file NULL: none) */
 	struct an_tune tune;	/* tko tune's result (tune.file NULL: none) */
 
-	char *decision;		/* tune, keep_off, rewrite, leave, measure */
+	enum decision decision;	/* DECISION_NONE before the rules ran */
 	char *action;		/* one sentence: what to do */
 	struct an_fired *fired;	/* every rule that fired, deciding one first */
 	size_t nfired;
@@ -297,7 +299,7 @@ struct an_step_group {
 	double total_ms;	/* their summed time */
 	double busy_ms;		/* the busy time given to them (overlaps split) */
 	double share;		/* busy_ms / the profile's busy time */
-	char *decision;		/* from the library rules (docs/rules.md), or NULL */
+	enum decision decision;	/* from the library rules (docs/rules.md), or DECISION_NONE */
 	char *action;		/* one sentence, or NULL */
 	struct an_fired *fired;	/* the rules that fired, deciding one first */
 	size_t nfired;

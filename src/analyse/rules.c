@@ -1,19 +1,22 @@
 /*
- * The decision rules (rules.h), one function each, listed in one table
- * in precedence order. A rule reads only the kernel's model and the run's
- * totals, so each can be tested on a kernel analysed from the corpus
- * (tests/unit/test-rules.c) and documented with the numbers it uses
- * (docs/rules.md, same order, same names).
+ * The rules table and its limits (rules.h): which rules there are, in
+ * which order, what each reads and says, and how a kernel, a whole-step
+ * group and the step are decided from the rows that fire. The rules'
+ * tests live in rules_kernel.c, rules_addr.c, rules_value.c and
+ * steprules.c; tests/unit/test-rules.c asserts every outcome and checks
+ * docs/rules.md against these tables.
  */
 #include <math.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyse/reflect.h"
 #include "analyse/rules.h"
 #include "analyse/rules_addr.h"
+#include "analyse/rules_kernel.h"
 #include "analyse/rules_value.h"
+#include "analyse/steprules.h"
 #include "util/buf.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -33,409 +36,152 @@ const struct rule_limits rule_limits_default = {
 	.flat_spread = 0.05,
 	.far_fraction = 0.25,
 	.small_bytes = 1 << 20,
+	.lib_share = 0.10,
+	.library_bound = 0.50,
+	.idle_fraction = 0.30,
 };
 
-static void ev(struct rule_out *o, const char *key, double value)
-{
-	struct an_fired *f = o->f;
-
-	f->ev = rf_grow(f->ev, f->nev, sizeof(*f->ev));
-	f->ev[f->nev].key = xstrdup(key);
-	f->ev[f->nev++].value = value;
-}
-
-__attribute__((format(printf, 2, 3)))
-static void why(struct rule_out *o, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	o->f->why = buf_detach(&b, NULL);
-}
-
-static void knobs(struct rule_out *o, const char *text)
-{
-	o->f->knobs = xstrdup(text);
-}
-
-static int has_share(const struct an_kernel *k)
-{
-	return !isnan(k->share);
-}
-
-static int hot(const struct rule_ctx *c, const struct an_kernel *k)
-{
-	return !has_share(k) || k->share >= c->lim->hot_share;
-}
-
-static int has_aten(const struct an_kernel *k, const char *const *ops)
-{
-	size_t i, j;
-
-	for (i = 0; i < k->naten; i++)
-		for (j = 0; ops[j]; j++)
-			if (!strcmp(k->aten[i], ops[j]))
-				return 1;
-	return 0;
-}
-
-static int kind_is(const struct an_kernel *k, const char *kind)
-{
-	return k->kind && !strcmp(k->kind, kind);
-}
-
-static int memory_bound_kind(const struct an_kernel *k)
-{
-	return (kind_is(k, "pointwise") || kind_is(k, "reduction") ||
-		kind_is(k, "persistent_reduction")) && k->src_dot <= 0;
-}
-
-static int r_not_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	if (!has_share(k) || k->share >= c->lim->hot_share)
-		return 0;
-	why(o, "it takes %.2f%% of the measured kernel time, under the %.0f%% that makes a kernel hot",
-	    100 * k->share, 100 * c->lim->hot_share);
-	ev(o, "share", k->share);
-	ev(o, "hot_share", c->lim->hot_share);
-	return 1;
-}
-
-static int r_init_only(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	(void)c;
-	if (k->src_loads != 0 || k->src_stores <= 0 || k->src_atomics > 0)
-		return 0;
-	why(o, "its source stores (%ld tl.store) and never loads or updates: it only initialises"
-	    " memory%s", k->src_stores,
-	    k->naten ? " for the op it belongs to; removing it means changing that op" : "");
-	ev(o, "tl.load", 0);
-	ev(o, "tl.store", (double)k->src_stores);
-	return 1;
-}
-
-static int r_near_peak(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	if (isnan(k->peak_fraction) || k->peak_fraction < c->lim->near_peak ||
-	    k->peak_fraction > c->lim->over_peak)
-		return 0;
-	why(o, "its footprint rate is %.0f GB/s, %.0f%% of the measured %.0f GB/s copy rate:"
-	    " little is left to gain", k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
-	ev(o, "footprint_gbps", k->gbps);
-	ev(o, "peak_gbps", c->run->peak_gbps);
-	ev(o, "peak_fraction", k->peak_fraction);
-	return 1;
-}
-
-static const char *const gemm_ops[] = {
-	"aten.mm", "aten.addmm", "aten.bmm", "aten.baddbmm", "aten.matmul",
-	"aten.linear", "aten.convolution", NULL,
+#define LIMIT(m, unit, doc) { #m, offsetof(struct rule_limits, m), unit, doc }
+const struct rule_limit_info rule_limit_info[] = {
+	LIMIT(hot_share, LIM_SHARE, "below this share of the measured kernel time a kernel is not hot"),
+	LIMIT(near_peak, LIM_FRACTION,
+	      "a footprint rate at this fraction of the measured peak or more is near it"),
+	LIMIT(over_peak, LIM_FRACTION, "above this fraction the byte count overstates the traffic"
+	      " (an argument spans more than is read)"),
+	LIMIT(slow_fraction, LIM_FRACTION,
+	      "a memory-bound kernel under this fraction of the peak is slow"),
+	LIMIT(tiny_ms, LIM_MS, "a launch shorter than this is tiny ..."),
+	LIMIT(tiny_launches, LIM_COUNT, "... when there are at least this many launches"),
+	LIMIT(narrow_share, LIM_FRACTION,
+	      "fewer 128-bit global/buffer accesses than this share is narrow ..."),
+	LIMIT(narrow_min_ops, LIM_COUNT, "... among at least this many accesses"),
+	LIMIT(low_occupancy, LIM_COUNT, "AMD waves per SIMD at or below this are low"),
+	LIMIT(few_configs, LIM_COUNT, "the autotuner timed at most this many configs"),
+	LIMIT(tune_gain, LIM_RATIO, "a tko tune winner at least this much faster is worth applying"),
+	LIMIT(flat_spread, LIM_FRACTION, "timed configs within this fraction of each other are alike ..."),
+	LIMIT(far_fraction, LIM_FRACTION,
+	      "... and a fastest under this fraction of the measured peak is far below it"),
+	LIMIT(small_bytes, LIM_BYTES, "a copy moving fewer bytes is small"),
+	LIMIT(lib_share, LIM_SHARE, "a library group with less of the GPU busy time is left alone"),
+	LIMIT(library_bound, LIM_SHARE,
+	      "library groups holding this share of the busy time make the step library-bound"),
+	LIMIT(idle_fraction, LIM_FRACTION,
+	      "the GPU idle this fraction of the profiled span makes the step host-bound"),
 };
+#undef LIMIT
+const size_t rule_nlimits = sizeof(rule_limit_info) / sizeof(rule_limit_info[0]);
 
-static int r_scalarised_gemm(const struct rule_ctx *c, const struct an_kernel *k,
-			     struct rule_out *o)
-{
-	int reduces = kind_is(k, "reduction") || kind_is(k, "persistent_reduction");
+/* The ISA findings (isa/facts.h) the ISA-scoped rows judge. */
+static const char *const judges_width[] = { "vector_width", "narrow_lines", NULL };
+static const char *const judges_spills[] = { "spills", NULL };
+static const char *const judges_occupancy[] = { "occupancy", NULL };
 
-	(void)c;
-	if (!has_aten(k, gemm_ops) || !k->isa.file || k->isa.matrix_ops != 0 ||
-	    !(k->src_dot > 0 || reduces))
-		return 0;
-	why(o, "it computes a GEMM (%s) %s, and its %s has no matrix instructions: the fused"
-	    " kernel replaced the library GEMM with scalar code", k->aten[0],
-	    k->src_dot > 0 ? "with tl.dot" : "as a reduction", k->isa.isa);
-	ev(o, "matrix_ops", 0);
-	ev(o, "tl.dot", (double)(k->src_dot > 0 ? k->src_dot : 0));
-	return 1;
-}
-
-static int r_atomic_scatter(const struct rule_ctx *c, const struct an_kernel *k,
-			    struct rule_out *o)
-{
-	long isa_atomics = k->isa.file ? k->isa.atomics : -1;
-
-	if (!hot(c, k) || (isa_atomics <= 0 && k->src_atomics <= 0))
-		return 0;
-	if (isa_atomics > 0)
-		why(o, "its %s has %ld atomic instructions (%ld returning the old value) from %ld"
-		    " tl.atomic_* calls: every element is a read-modify-write that conflicting"
-		    " indices serialise", k->isa.isa, isa_atomics, k->isa.atomics_returning,
-		    k->src_atomics > 0 ? k->src_atomics : 0);
-	else
-		why(o, "its source has %ld tl.atomic_* calls (no ISA was read)", k->src_atomics);
-	ev(o, "atomics", (double)(isa_atomics > 0 ? isa_atomics : 0));
-	ev(o, "tl.atomic", (double)(k->src_atomics > 0 ? k->src_atomics : 0));
-	if (has_share(k))
-		ev(o, "share", k->share);
-	return 1;
-}
-
-static int r_tiny_launch(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	if (isnan(k->time_ms) || k->time_ms >= c->lim->tiny_ms || k->launches < c->lim->tiny_launches)
-		return 0;
-	why(o, "%ld launches of %.4f ms each: launch overhead, not the kernel, is the cost",
-	    k->launches, k->time_ms);
-	ev(o, "launches", (double)k->launches);
-	ev(o, "time_ms", k->time_ms);
-	return 1;
-}
-
-/* Other model kernels with the same name and first source line, in another graph. */
-static long same_code_graphs(const struct an_run *r, const struct an_kernel *k)
-{
-	long n = 1;
-	size_t i;
-
-	if (!k->norigins)
-		return 1;
-	for (i = 0; i < r->nkernels; i++) {
-		const struct an_kernel *o = &r->kernels[i];
-
-		if (o == k || strcmp(o->name, k->name) || !o->norigins ||
-		    o->origins[0].line != k->origins[0].line ||
-		    strcmp(o->origins[0].file, k->origins[0].file))
-			continue;
-		if (!o->graph || !k->graph || strcmp(o->graph, k->graph))
-			n++;
-	}
-	return n;
-}
-
-static int r_shape_specialised(const struct rule_ctx *c, const struct an_kernel *k,
-			       struct rule_out *o)
-{
-	long graphs = same_code_graphs(c->run, k);
-
-	if (!hot(c, k) || (graphs < 2 && k->signatures < 2))
-		return 0;
-	if (graphs >= 2)
-		why(o, "the same code (%s:%ld) was compiled into %ld graphs: Dynamo specialised it"
-		    " on shapes", k->origins[0].file, k->origins[0].line, graphs);
-	else
-		why(o, "it was launched with %ld different argument signatures: one compiled"
-		    " kernel serves several shapes", k->signatures);
-	ev(o, "graphs", (double)graphs);
-	ev(o, "signatures", (double)(k->signatures > 0 ? k->signatures : 0));
-	return 1;
-}
-
-static int r_tuned(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	char how[200];
-
-	if (!k->tune.file || isnan(k->tune.speedup) || k->tune.speedup < c->lim->tune_gain ||
-	    !k->tune.winner)
-		return 0;
-	why(o, "tko tune found %s %.2fx faster than the autotuned config (%ld variants, %ld"
-	    " correct)", k->tune.winner, k->tune.speedup, k->tune.variants, k->tune.correct);
-	/* a mix-order reduction's split is Inductor codegen, not a triton.Config */
-	if (k->tune.split_size > 0)
-		snprintf(how, sizeof(how), "apply tko tune's winner, its split with "
-			 "torch._inductor.config.triton.mix_order_reduction_split_size = %ld",
-			 k->tune.split_size);
-	else if (k->tune.online_softmax_off)
-		snprintf(how, sizeof(how), "apply tko tune's winner: its two-pass softmax is "
-			 "torch._inductor.config.online_softmax = False");
-	else
-		snprintf(how, sizeof(how), "apply tko tune's winner");
-	knobs(o, how);
-	ev(o, "speedup", k->tune.speedup);
-	return 1;
-}
-
-/*
- * Inductor's online softmax over a looped row (prepare_softmax_online in a
- * non-persistent reduction) rescales its running sum at every step: two
- * exps per element where the two-pass form needs one. On the H200 the
- * two-pass form ran a 32000-wide cross-entropy 1.58x faster
- * (bench/online_softmax.py); tko tune's twopass variant times both on the
- * kernel's own inputs. Once tune has run, its result decides instead.
- */
-static int r_online_softmax(const struct rule_ctx *c, const struct an_kernel *k,
-			    struct rule_out *o)
-{
-	static const char *const online[] = { "prims.prepare_softmax_online", NULL };
-
-	(void)c;
-	if (!kind_is(k, "reduction") || !has_aten(k, online) || k->tune.file)
-		return 0;
-	why(o, "an online softmax over a looped row (prims.prepare_softmax_online) computes two exps"
-	    " per element; the two-pass form computes one and reads the row twice");
-	knobs(o, "tko tune (its twopass variant), or torch._inductor.config.online_softmax = False");
-	if (!isnan(k->peak_fraction))
-		ev(o, "peak_fraction", k->peak_fraction);
-	return 1;
-}
-
-static int r_spills(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	long spills = k->isa.res.spills, scratch = k->isa.res.scratch_bytes;
-
-	(void)c;
-	if (!(spills > 0 || scratch > 0))
-		return 0;
-	why(o, "registers spill (%ld spilled, %ld scratch bytes per lane)", spills > 0 ? spills : 0,
-	    scratch > 0 ? scratch : 0);
-	knobs(o, "smaller block sizes, more num_warps, fewer num_stages");
-	ev(o, "spills", (double)(spills > 0 ? spills : 0));
-	ev(o, "scratch_bytes", (double)(scratch > 0 ? scratch : 0));
-	return 1;
-}
-
-static int r_narrow_access(const struct rule_ctx *c, const struct an_kernel *k,
-			   struct rule_out *o)
-{
-	if (!k->isa.file || k->isa.mem_ops < c->lim->narrow_min_ops ||
-	    isnan(k->isa.vector_share) || k->isa.vector_share >= c->lim->narrow_share)
-		return 0;
-	why(o, "%ld of %ld global/buffer accesses move 128 bits per lane (%.0f%%), %ld move 32"
-	    " bits or fewer", k->isa.mem_wide, k->isa.mem_ops, 100 * k->isa.vector_share,
-	    k->isa.mem_narrow);
-	knobs(o, "a larger XBLOCK per thread, tl.multiple_of / tl.max_contiguous on offsets"
-	      " (tko tune's hints variant)");
-	ev(o, "mem_ops", (double)k->isa.mem_ops);
-	ev(o, "mem_wide", (double)k->isa.mem_wide);
-	ev(o, "vector_share", k->isa.vector_share);
-	return 1;
-}
-
-/*
- * Buffer ops only for a memory-bound kernel not already near the peak, and
- * never once tko tune saw them fail to compile on this stack: the brief's
- * gfx938 stack failed to lower them, so the knob says to compile-probe first.
- */
-static int r_no_buffer_ops(const struct rule_ctx *c, const struct an_kernel *k,
-			   struct rule_out *o)
-{
-	if (!k->isa.isa || strcmp(k->isa.isa, "amdgcn") || k->isa.global_ops <= 0 ||
-	    k->isa.buffer_ops != 0 || !k->nno_pointer_range || !memory_bound_kind(k) ||
-	    (!isnan(k->peak_fraction) && k->peak_fraction >= c->lim->near_peak) ||
-	    k->tune.buffer_ops_failed)
-		return 0;
-	why(o, "a memory-bound kernel whose AMDGCN uses %ld global and no buffer loads/stores, and"
-	    " %zu pointer arguments lack tt.pointer_range=32, which buffer ops need",
-	    k->isa.global_ops, k->nno_pointer_range);
-	knobs(o, "compile-probe buffer ops first (tko tune --compile-only on the target: its bufops"
-	      " variant shows whether this stack lowers them), then tt.pointer_range=32 on the"
-	      " pointer arguments with AMDGCN_USE_BUFFER_OPS=1 (tko tune's ptr32 and bufops"
-	      " variants)");
-	ev(o, "global_ops", (double)k->isa.global_ops);
-	ev(o, "buffer_ops", 0);
-	ev(o, "pointers_without_range", (double)k->nno_pointer_range);
-	return 1;
-}
-
-static int r_low_occupancy(const struct rule_ctx *c, const struct an_kernel *k,
-			   struct rule_out *o)
-{
-	long occ = k->isa.res.occupancy;
-
-	if (occ < 0 || occ > c->lim->low_occupancy || k->isa.matrix_ops > 0)
-		return 0;
-	why(o, "only %ld waves per SIMD fit (VGPRs %ld, LDS %ld bytes)", occ, k->isa.res.vgprs,
-	    k->isa.res.lds_bytes);
-	knobs(o, "num_warps, waves_per_eu, smaller blocks");
-	ev(o, "occupancy", (double)occ);
-	ev(o, "vgprs", (double)k->isa.res.vgprs);
-	return 1;
-}
-
-static int r_slow_memory(const struct rule_ctx *c, const struct an_kernel *k,
-			 struct rule_out *o)
-{
-	if (!memory_bound_kind(k) || isnan(k->peak_fraction) ||
-	    k->peak_fraction >= c->lim->slow_fraction)
-		return 0;
-	why(o, "a memory-bound %s kernel at %.0f GB/s, %.0f%% of the measured %.0f GB/s",
-	    k->kind, k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
-	knobs(o, kind_is(k, "pointwise") ? "XBLOCK, num_warps" : "R0_BLOCK, XBLOCK, num_warps");
-	ev(o, "footprint_gbps", k->gbps);
-	ev(o, "peak_fraction", k->peak_fraction);
-	return 1;
-}
-
-static int r_few_configs(const struct rule_ctx *c, const struct an_kernel *k,
-			 struct rule_out *o)
-{
-	if (!has_share(k) || k->share < c->lim->hot_share || k->configs_timed < 0 ||
-	    k->configs_timed > c->lim->few_configs || rules_autotune_path_explains(k))
-		return 0;
-	why(o, "the autotuner timed %ld config%s (%s) for a kernel taking %.1f%% of the time",
-	    k->configs_timed, k->configs_timed == 1 ? "" : "s",
-	    k->chosen_by ? k->chosen_by : "no choice recorded", 100 * k->share);
-	knobs(o, kind_is(k, "template") ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
-	      "block sizes and num_warps around the chosen config (coordinate descent)");
-	ev(o, "configs_timed", (double)k->configs_timed);
-	ev(o, "share", k->share);
-	return 1;
-}
-
-static int r_no_time(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	(void)c;
-	if (!isnan(k->time_ms))
-		return 0;
-	why(o, "no time was measured for it (%s): its share of the run is unknown",
-	    k->chosen_by && !strcmp(k->chosen_by, "single_config") ?
-	    "it had a single config, so the autotuner never timed it" : "no timed config");
-	ev(o, "configs_timed", (double)(k->configs_timed > 0 ? k->configs_timed : 0));
-	return 1;
-}
-
-static int r_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
-{
-	if (!has_share(k) || k->share < c->lim->hot_share)
-		return 0;
-	why(o, "it takes %.1f%% of the measured kernel time and no other rule found a cause",
-	    100 * k->share);
-	knobs(o, kind_is(k, "template") ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
-	      "block sizes and num_warps");
-	ev(o, "share", k->share);
-	return 1;
-}
+#define K RULE_KERNEL
+#define RUN (RULE_KERNEL | RULE_RUN)
+#define ISA (RULE_KERNEL | RULE_ISA)
+#define REWRITE_AT "rewrite the model code at {where}: "
 
 /* The precedence order; rules.h says how a decision is made from it. */
 static const struct rule rules[] = {
-	{ "not_hot", "leave", r_not_hot, "under 2% of the measured kernel time" },
-	{ "zero_init", "rewrite", rule_zero_init,
-	  "it only writes zeros: move the initialisation into the consumer" },
-	{ "init_only", "leave", r_init_only, "the source only stores: it initialises memory" },
-	{ "small_copy", "leave", rule_small_copy, "a copy of under 1 MiB: launch-bound" },
-	{ "near_peak", "leave", r_near_peak, "footprint rate at 80% or more of the measured peak" },
-	{ "no_time", "measure", r_no_time, "no time measured: hot or not is unknown" },
-	{ "scalarised_gemm", "keep_off", r_scalarised_gemm,
-	  "a GEMM fused into a kernel with no matrix instructions" },
-	{ "atomic_scatter", "rewrite", r_atomic_scatter, "atomic read-modify-writes (scatter, index_add)" },
-	{ "tiny_launch", "rewrite", r_tiny_launch, "many launches under 10 us each" },
-	{ "shape_specialised", "rewrite", r_shape_specialised,
-	  "the same code compiled for several graphs or launched with several signatures" },
-	{ "element_gather", "rewrite", rule_element_gather,
-	  "loads through a loaded index, one element per lane" },
-	{ "scattered_store", "rewrite", rule_scattered_store, "plain stores through a loaded index" },
-	{ "strided_lanes", "rewrite", rule_strided_lanes, "accesses with no stride-1 index term" },
-	{ "flat_configs", "keep_off", rule_flat_configs,
-	  "configs within 5% of each other, all under 25% of the peak" },
-	{ "tuned", "tune", r_tuned, "tko tune found a faster correct variant" },
-	{ "online_softmax", "tune", r_online_softmax,
-	  "an online softmax over a looped row: two exps per element" },
-	{ "tune_failure", "tune", rule_tune_failure, "a tko tune variant failed with a known signature" },
-	{ "spills", "tune", r_spills, "registers spill to scratch / local memory" },
-	{ "divmod_offsets", "tune", rule_divmod_offsets,
-	  "offsets built with // or %, and narrow accesses in the ISA" },
-	{ "narrow_access", "tune", r_narrow_access, "under half the global accesses are 128-bit" },
-	{ "no_buffer_ops", "tune", r_no_buffer_ops, "AMD: global instead of buffer ops, pointer range missing" },
-	{ "low_occupancy", "tune", r_low_occupancy, "AMD: 2 or fewer waves per SIMD" },
-	{ "slow_memory", "tune", r_slow_memory, "a memory-bound kernel under 50% of the peak" },
-	{ "no_autotune", "tune", rule_no_autotune,
-	  "no sweep ran: a cache hit or a single config, Inductor's path first" },
-	{ "few_configs", "tune", r_few_configs, "a hot kernel the autotuner timed one config of" },
-	/* the fallback: tried only when no rule above fired */
-	{ "hot", "tune", r_hot, "a hot kernel nothing else explains" },
+	{ "not_hot", DECISION_LEAVE, K, rule_not_hot,
+	  "under {hot_share} of the measured kernel time", NULL, NULL },
+	{ "zero_init", DECISION_REWRITE, K, rule_zero_init,
+	  "it only writes zeros: move the initialisation into the consumer",
+	  "move the initialisation into its consumer{consumer}: let that kernel write every element"
+	  " itself (an out-of-place op instead of torch.zeros followed by index_add_/scatter_add_,"
+	  " or a reduction that starts from 0); this launch and a full write of the buffer go away"
+	  " (model code at {where})", NULL },
+	{ "init_only", DECISION_LEAVE, K, rule_init_only,
+	  "the source only stores: it initialises memory", NULL, NULL },
+	{ "small_copy", DECISION_LEAVE, K, rule_small_copy,
+	  "a copy of under {small_bytes}: launch-bound", NULL, NULL },
+	{ "near_peak", DECISION_LEAVE, RUN, rule_near_peak,
+	  "footprint rate from {near_peak} to {over_peak} of the measured peak", NULL, NULL },
+	{ "no_time", DECISION_MEASURE, K, rule_no_time,
+	  "no time measured: hot or not is unknown", NULL, NULL },
+	{ "scalarised_gemm", DECISION_KEEP_OFF, K, rule_scalarised_gemm,
+	  "a GEMM fused into a kernel with no matrix instructions", NULL, NULL },
+	{ "atomic_scatter", DECISION_REWRITE, K, rule_atomic_scatter,
+	  "atomic read-modify-writes (scatter, index_add)",
+	  REWRITE_AT "fewer conflicting atomics (sort the indices and reduce segments, or make"
+	  " each output row one program's)", NULL },
+	{ "tiny_launch", DECISION_REWRITE, K, rule_tiny_launch,
+	  "{tiny_launches} or more launches under {tiny_ms} each",
+	  REWRITE_AT "batch the small calls into one, or run the step under CUDA/HIP graphs"
+	  " (mode=\"reduce-overhead\")", NULL },
+	{ "shape_specialised", DECISION_REWRITE, RUN, rule_shape_specialised,
+	  "the same code compiled for several graphs or launched with several signatures",
+	  NULL, NULL },
+	{ "element_gather", DECISION_REWRITE, K, rule_element_gather,
+	  "loads through a loaded index, one element per lane",
+	  REWRITE_AT "gather whole contiguous rows rather than single elements, and sort or group"
+	  " the indices so neighbouring lanes read neighbouring memory", NULL },
+	{ "scattered_store", DECISION_REWRITE, K, rule_scattered_store,
+	  "plain stores through a loaded index",
+	  REWRITE_AT "write the rows in order (sort the indices, or let the consumer gather instead"
+	  " of this kernel scattering); keep index_put_/scatter_ to unique indices", NULL },
+	{ "strided_lanes", DECISION_REWRITE, K, rule_strided_lanes,
+	  "accesses with no stride-1 index term",
+	  REWRITE_AT "produce the layout this kernel walks (or make it .contiguous() once,"
+	  " upstream) so its innermost index has stride 1; a permute or transpose feeding it is the"
+	  " usual cause", NULL },
+	{ "flat_configs", DECISION_KEEP_OFF, RUN, rule_flat_configs,
+	  "configs within {flat_spread} of each other, all under {far_fraction} of the peak",
+	  "tuning will not help: A/B the whole step with TorchInductor kept off the smallest region"
+	  " around {where} (that code in a function decorated with torch._dynamo.disable, or the"
+	  " eager op called directly) against the compiled one, or rewrite that code; tko does not"
+	  " run this A/B yet", NULL },
+	{ "tuned", DECISION_TUNE, K, rule_tuned,
+	  "tko tune found a correct variant at least {tune_gain} faster", NULL, NULL },
+	{ "online_softmax", DECISION_TUNE, K, rule_online_softmax,
+	  "an online softmax over a looped row: two exps per element", NULL, NULL },
+	{ "tune_failure", DECISION_TUNE, K, rule_tune_failure,
+	  "a tko tune variant failed with a known signature", NULL, NULL },
+	{ "spills", DECISION_TUNE, ISA, rule_spills,
+	  "registers spill to scratch / local memory", NULL, judges_spills },
+	{ "divmod_offsets", DECISION_TUNE, K, rule_divmod_offsets,
+	  "offsets built with // or %, and narrow accesses in the ISA", NULL, NULL },
+	{ "narrow_access", DECISION_TUNE, ISA, rule_narrow_access,
+	  "under {narrow_share} of {narrow_min_ops} or more global/buffer accesses are 128-bit",
+	  NULL, judges_width },
+	{ "no_buffer_ops", DECISION_TUNE, K, rule_no_buffer_ops,
+	  "AMD: global instead of buffer ops, pointer range missing", NULL, NULL },
+	{ "low_occupancy", DECISION_TUNE, ISA, rule_low_occupancy,
+	  "AMD: {low_occupancy} or fewer waves per SIMD, no matrix instructions", NULL,
+	  judges_occupancy },
+	{ "slow_memory", DECISION_TUNE, RUN, rule_slow_memory,
+	  "a memory-bound kernel under {slow_fraction} of the peak", NULL, NULL },
+	{ "no_autotune", DECISION_TUNE, K, rule_no_autotune,
+	  "no sweep ran: a cache hit or a single config, Inductor's path first",
+	  "check Inductor's path before a sweep ({why}): try {rule_knobs}", NULL },
+	{ "few_configs", DECISION_TUNE, K, rule_few_configs,
+	  "a hot kernel the autotuner timed {few_configs} or fewer configs of", NULL, NULL },
+	{ "hot", DECISION_TUNE, K | RULE_FALLBACK, rule_hot,
+	  "a hot kernel (at least {hot_share}) nothing else explains", NULL, NULL },
+	{ "fp32_matmul", DECISION_REWRITE, RULE_GROUP, rule_fp32_matmul,
+	  "a GEMM group of at least {lib_share} of the GPU busy time in fp32",
+	  "change the model's settings: {rule_knobs}", NULL },
+	{ "fp32_attention", DECISION_REWRITE, RULE_GROUP, rule_fp32_attention,
+	  "an attention group of at least {lib_share} with fp32 inputs",
+	  "change the model's settings: {rule_knobs}", NULL },
+	{ "attention_backend", DECISION_TUNE, RULE_GROUP, rule_attention_backend,
+	  "an attention group of at least {lib_share} on the memory-efficient or math backend",
+	  "try: {rule_knobs}", NULL },
+	{ "mm_max_autotune", DECISION_TUNE, RULE_GROUP, rule_mm_max_autotune,
+	  "a GEMM group of at least {lib_share} and no Inductor mm template in the step",
+	  "try: {rule_knobs}", NULL },
+	{ "library_bound", DECISION_LEAVE, RULE_STEP, rule_library_bound,
+	  "library groups hold at least {library_bound} of the GPU busy time", NULL, NULL },
+	{ "idle_gpu", DECISION_REWRITE, RULE_STEP, rule_idle_gpu,
+	  "the GPU is idle at least {idle_fraction} of the profiled span", NULL, NULL },
+	{ "partial_profile", DECISION_MEASURE, RULE_STEP, rule_partial_profile,
+	  "the profile ends early", NULL, NULL },
 };
+
+#undef K
+#undef RUN
+#undef ISA
+#undef REWRITE_AT
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -445,46 +191,90 @@ const struct rule *rules_table(size_t *n)
 	return rules;
 }
 
-static struct an_fired *fired_add(struct an_kernel *k, const char *rule, const char *decision)
+const struct rule *rule_find(const char *name)
 {
-	struct an_fired *f;
+	size_t i;
 
-	k->fired = rf_grow(k->fired, k->nfired, sizeof(*k->fired));
-	f = &k->fired[k->nfired++];
-	memset(f, 0, sizeof(*f));
-	f->rule = xstrdup(rule);
-	f->decision = xstrdup(decision);
-	return f;
+	for (i = 0; i < NRULES; i++)
+		if (!strcmp(rules[i].name, name))
+			return &rules[i];
+	return NULL;
 }
 
-/* Drops the last fired entry, which its rule left empty. */
-static void fired_drop(struct an_kernel *k)
+double rule_limit_value(const struct rule_limits *lim, const struct rule_limit_info *li)
 {
-	struct an_fired *f = &k->fired[--k->nfired];
+	const char *p = (const char *)lim + li->off;
 
-	free(f->rule);
-	free(f->decision);
+	if (li->unit == LIM_COUNT)
+		return (double)*(const long *)(const void *)p;
+	return *(const double *)(const void *)p;
 }
 
-static void clear_decision(struct an_kernel *k)
+char *rule_limit_text(const struct rule_limits *lim, const struct rule_limit_info *li)
 {
-	size_t i, j;
+	double v = rule_limit_value(lim, li);
 
-	for (i = 0; i < k->nfired; i++) {
-		free(k->fired[i].rule);
-		free(k->fired[i].decision);
-		free(k->fired[i].why);
-		free(k->fired[i].knobs);
-		for (j = 0; j < k->fired[i].nev; j++)
-			free(k->fired[i].ev[j].key);
-		free(k->fired[i].ev);
+	switch (li->unit) {
+	case LIM_SHARE:
+	case LIM_FRACTION:
+		return xstrfmt("%.4g%%", 100 * v);
+	case LIM_MS:
+		return xstrfmt("%.4g us", 1000 * v);
+	case LIM_RATIO:
+		return xstrfmt("%.4gx", v);
+	case LIM_BYTES:
+		if (v >= 1 << 20 && fmod(v, 1 << 20) == 0)
+			return xstrfmt("%.0f MiB", v / (1 << 20));
+		if (v >= 1 << 10 && fmod(v, 1 << 10) == 0)
+			return xstrfmt("%.0f KiB", v / (1 << 10));
+		return xstrfmt("%.0f bytes", v);
+	default:
+		return xstrfmt("%.0f", v);
 	}
-	free(k->fired);
-	k->fired = NULL;
-	k->nfired = 0;
-	free(k->decision);
-	free(k->action);
-	k->decision = k->action = NULL;
+}
+
+/*
+ * Appends `tmpl` to b with each "{name}" replaced by fill(data, name),
+ * a new string; fill returns NULL for a name it does not know, which
+ * stays as written (test-rules.c fails on it).
+ */
+static void expand(struct buf *b, const char *tmpl, char *(*fill)(const void *, const char *),
+		   const void *data)
+{
+	const char *p = tmpl, *open, *close;
+
+	while ((open = strchr(p, '{')) && (close = strchr(open, '}'))) {
+		char *name = xstrndup(open + 1, (size_t)(close - open - 1));
+		char *v = fill(data, name);
+
+		buf_add(b, p, (size_t)(open - p));
+		if (v)
+			buf_adds(b, v);
+		else
+			buf_add(b, open, (size_t)(close + 1 - open));
+		free(v);
+		free(name);
+		p = close + 1;
+	}
+	buf_adds(b, p);
+}
+
+static char *fill_limit(const void *data, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rule_nlimits; i++)
+		if (!strcmp(rule_limit_info[i].name, name))
+			return rule_limit_text(data, &rule_limit_info[i]);
+	return NULL;
+}
+
+char *rule_summary(const struct rule *r, const struct rule_limits *lim)
+{
+	struct buf b = BUF_INIT;
+
+	expand(&b, r->summary, fill_limit, lim);
+	return buf_detach(&b, NULL);
 }
 
 /* "tests/gpu/model.py:37 in scatter", or the module, for action sentences. */
@@ -505,77 +295,162 @@ static char *all_knobs(const struct an_kernel *k)
 	size_t i;
 
 	for (i = 0; i < k->nfired; i++)
-		if (k->fired[i].knobs && !strcmp(k->fired[i].decision, "tune"))
+		if (k->fired[i].knobs && k->fired[i].decision == DECISION_TUNE)
 			buf_addf(&b, "%s%s", b.len ? "; " : "", k->fired[i].knobs);
+	if (!b.len)
+		buf_adds(&b, "block sizes and num_warps");
 	return buf_detach(&b, NULL);
 }
 
-static char *core_action(const struct an_kernel *k, const struct an_fired *d, const char *at)
-{
-	char *kn = all_knobs(k), *s;
+struct action_ctx {
+	const struct an_kernel *k;	/* NULL for a group */
+	const struct an_fired *d;	/* the deciding rule */
+};
 
-	if (!strcmp(d->decision, "leave"))
-		s = xstrfmt("leave it alone: %s", d->why);
-	else if (!strcmp(d->decision, "keep_off"))
-		s = xstrfmt("keep TorchInductor off this region: put the code at %s in a function"
-			    " decorated with torch._dynamo.disable (or end the torch.compile region"
-			    " before it) so the library GEMM runs", at);
-	else if (!strcmp(d->rule, "atomic_scatter"))
-		s = xstrfmt("rewrite the model code at %s: fewer conflicting atomics (sort the"
-			    " indices and reduce segments, or make each output row one program's)", at);
-	else if (!strcmp(d->rule, "tiny_launch"))
-		s = xstrfmt("rewrite the model code at %s: batch the small calls into one, or run"
-			    " the step under CUDA/HIP graphs (mode=\"reduce-overhead\")", at);
-	else if (!strcmp(d->decision, "rewrite"))
-		s = xstrfmt("rewrite the model code at %s: fix the shapes (pad to a few sizes) or"
-			    " mark the varying dimension dynamic (torch._dynamo.mark_dynamic)", at);
-	else if (!strcmp(d->decision, "tune"))
-		s = xstrfmt("tune it: try %s first", *kn ? kn : "block sizes and num_warps");
-	else
-		s = xstrfmt("measure it first (see the gaps), then decide");
-	free(kn);
-	return s;
+static char *fill_action(const void *data, const char *name)
+{
+	const struct action_ctx *a = data;
+
+	if (!strcmp(name, "why"))
+		return xstrdup(a->d->why ? a->d->why : "");
+	if (!strcmp(name, "rule_knobs"))
+		return xstrdup(a->d->knobs ? a->d->knobs : "");
+	if (!a->k)
+		return NULL;
+	if (!strcmp(name, "where"))
+		return where(a->k);
+	if (!strcmp(name, "knobs"))
+		return all_knobs(a->k);
+	if (!strcmp(name, "consumer"))
+		return a->k->addr.zero_consumer ? xstrfmt(", %s", a->k->addr.zero_consumer) :
+		       xstrdup("");
+	return NULL;
 }
 
-/* The sentence saying what to do: the deciding rule's own, else its decision's. */
-static char *action_for(const struct an_kernel *k, const struct an_fired *d)
+char *rule_action(const struct rule *r, const struct an_kernel *k, const struct an_fired *d)
 {
-	char *at = where(k), *s = rules_addr_action(d, at);
+	struct action_ctx a = { k, d };
+	struct buf b = BUF_INIT;
 
-	if (!s)
-		s = rules_value_action(k, d, at);
-	if (!s)
-		s = core_action(k, d, at);
-	free(at);
-	return s;
+	expand(&b, r && r->action ? r->action : decision_info[d->decision].action, fill_action, &a);
+	return buf_detach(&b, NULL);
 }
 
-static int try_rule(const struct rule_ctx *c, struct an_kernel *k, const struct rule *r)
+void rules_fired_release(struct an_fired *f)
 {
-	struct rule_out o = { fired_add(k, r->name, r->decision) };
+	size_t j;
+
+	free(f->rule);
+	free(f->why);
+	free(f->knobs);
+	for (j = 0; j < f->nev; j++)
+		free(f->ev[j].key);
+	free(f->ev);
+	memset(f, 0, sizeof(*f));
+}
+
+static struct an_fired *fired_add(struct an_fired **v, size_t *n, const char *rule,
+				  enum decision decision)
+{
+	struct an_fired *f;
+
+	*v = rf_grow(*v, *n, sizeof(**v));
+	f = &(*v)[(*n)++];
+	memset(f, 0, sizeof(*f));
+	f->rule = xstrdup(rule);
+	f->decision = decision;
+	return f;
+}
+
+/* Tests row r on k (or the context's group or step), keeping what it found when it fires. */
+static int try_row(const struct rule_ctx *c, const struct an_kernel *k, const struct rule *r,
+		   struct an_fired **v, size_t *n)
+{
+	struct rule_out o = { fired_add(v, n, r->name, r->decision) };
 
 	if (r->fires(c, k, &o))
 		return 1;
-	fired_drop(k);
+	rules_fired_release(&(*v)[--(*n)]);
 	return 0;
+}
+
+/* Whether row r is one of those `scope` asks for (rules_fire). */
+static int in_scope(const struct rule *r, unsigned scope)
+{
+	return (r->scope & scope) == scope &&
+	       (!(r->scope & RULE_FALLBACK) || (scope & RULE_FALLBACK));
+}
+
+size_t rules_fire(const struct rule_ctx *c, struct an_kernel *k, unsigned scope)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < NRULES; i++)
+		if (in_scope(&rules[i], scope))
+			n += (size_t)try_row(c, k, &rules[i], &k->fired, &k->nfired);
+	return n;
+}
+
+static void clear_decision(struct an_kernel *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nfired; i++)
+		rules_fired_release(&k->fired[i]);
+	free(k->fired);
+	k->fired = NULL;
+	k->nfired = 0;
+	free(k->action);
+	k->decision = DECISION_NONE;
+	k->action = NULL;
 }
 
 void rules_apply_kernel(const struct an_run *r, struct an_kernel *k,
 			const struct rule_limits *lim)
 {
-	struct rule_ctx c = { r, lim };
-	size_t i;
+	struct rule_ctx c = { r, lim, NULL, 0 };
 
 	clear_decision(k);
-	for (i = 0; i + 1 < NRULES; i++)
-		try_rule(&c, k, &rules[i]);
-	if (!k->nfired && !try_rule(&c, k, &rules[NRULES - 1])) {
-		struct an_fired *f = fired_add(k, "no_finding", "leave");
+	rules_fire(&c, k, RULE_KERNEL);
+	if (!k->nfired && !rules_fire(&c, k, RULE_KERNEL | RULE_FALLBACK)) {
+		struct an_fired *f = fired_add(&k->fired, &k->nfired, "no_finding", DECISION_LEAVE);
 
 		f->why = xstrdup("no rule found a reason to act");
 	}
-	k->decision = xstrdup(k->fired[0].decision);
-	k->action = action_for(k, &k->fired[0]);
+	k->decision = k->fired[0].decision;
+	k->action = rule_action(rule_find(k->fired[0].rule), k, &k->fired[0]);
+}
+
+static void decide_group(struct rule_ctx *c, struct an_step_group *g)
+{
+	size_t i;
+
+	c->group = g;
+	for (i = 0; i < NRULES; i++)
+		if (rules[i].scope & RULE_GROUP)
+			try_row(c, NULL, &rules[i], &g->fired, &g->nfired);
+	c->group = NULL;
+	if (!g->nfired)
+		return;
+	g->decision = g->fired[0].decision;
+	g->action = rule_action(rule_find(g->fired[0].rule), NULL, &g->fired[0]);
+}
+
+void rules_apply_step(struct an_run *r, const struct rule_limits *lim)
+{
+	struct rule_ctx c = { r, lim, NULL, 0 };
+	size_t i;
+
+	if (!r->profile.file)
+		return;
+	for (i = 0; i < r->nstep_groups; i++)
+		if (r->step_groups[i].kernel && !strncmp(r->step_groups[i].kernel, "triton_tem_", 11))
+			c.have_template = 1;
+	for (i = 0; i < r->nstep_groups; i++)
+		decide_group(&c, &r->step_groups[i]);
+	for (i = 0; i < NRULES; i++)
+		if (rules[i].scope & RULE_STEP)
+			try_row(&c, NULL, &rules[i], &r->step_rules, &r->nstep_rules);
 }
 
 void rules_apply(struct an_run *r)
@@ -584,4 +459,5 @@ void rules_apply(struct an_run *r)
 
 	for (i = 0; i < r->nkernels; i++)
 		rules_apply_kernel(r, &r->kernels[i], &rule_limits_default);
+	rules_apply_step(r, &rule_limits_default);
 }

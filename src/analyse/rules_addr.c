@@ -6,7 +6,6 @@
  * gathers, scattered stores, non-contiguous lanes).
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "analyse/rules_addr.h"
 #include "analyse/rules_kit.h"
@@ -78,21 +77,4 @@ int rule_strided_lanes(const struct rule_ctx *c, const struct an_kernel *k, stru
 	rk_ev(o, "stride", (double)k->addr.strided_stride);
 	rk_ev(o, "line", (double)k->addr.strided_line);
 	return 1;
-}
-
-char *rules_addr_action(const struct an_fired *d, const char *at)
-{
-	if (!strcmp(d->rule, "element_gather"))
-		return xstrfmt("rewrite the model code at %s: gather whole contiguous rows rather than"
-			       " single elements, and sort or group the indices so neighbouring lanes"
-			       " read neighbouring memory", at);
-	if (!strcmp(d->rule, "scattered_store"))
-		return xstrfmt("rewrite the model code at %s: write the rows in order (sort the indices,"
-			       " or let the consumer gather instead of this kernel scattering); keep"
-			       " index_put_/scatter_ to unique indices", at);
-	if (!strcmp(d->rule, "strided_lanes"))
-		return xstrfmt("rewrite the model code at %s: produce the layout this kernel walks (or"
-			       " make it .contiguous() once, upstream) so its innermost index has stride"
-			       " 1; a permute or transpose feeding it is the usual cause", at);
-	return NULL;
 }

@@ -2,7 +2,7 @@
  * The address-pattern rules (docs/rules.md, "Address patterns"): what the
  * kernel's loads and stores do to memory, read from its source
  * (parse/tl_addr.h, an_kernel.addr), and what to do about each. rules.c
- * lists them in its table; rules_addr_action() gives their action sentence.
+ * lists them in its table, with their action sentences.
  */
 #ifndef TKO_ANALYSE_RULES_ADDR_H
 #define TKO_ANALYSE_RULES_ADDR_H
@@ -17,12 +17,5 @@ int rule_element_gather(const struct rule_ctx *c, const struct an_kernel *k, str
 int rule_scattered_store(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
 /* Accesses with no stride-1 index term (rewrite). */
 int rule_strided_lanes(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
-
-/*
- * The action for a decision one of these rules made, `at` naming the
- * model code ("model.py:37 in forward"); newly allocated, or NULL when
- * `d` is not theirs.
- */
-char *rules_addr_action(const struct an_fired *d, const char *at);
 
 #endif

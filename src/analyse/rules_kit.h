@@ -3,10 +3,6 @@
  * the knobs and the numbers of a rule that fires, and the questions rules
  * ask of a kernel. Header-only, so each rule file keeps its functions
  * static.
- *
- * NEEDSWORK: rules.c still has its own static copies of these (ev, why,
- * knobs, hot, kind_is, has_aten, memory_bound_kind); it should include
- * this header instead once no other change to rules.c is in flight.
  */
 #ifndef TKO_ANALYSE_RULES_KIT_H
 #define TKO_ANALYSE_RULES_KIT_H
@@ -52,16 +48,22 @@ static inline int rk_hot(const struct rule_ctx *c, const struct an_kernel *k)
 	return isnan(k->share) || k->share >= c->lim->hot_share;
 }
 
-static inline int rk_kind_is(const struct an_kernel *k, const char *kind)
+/* Whether one of the kernel's ATen ops is in `ops` (NULL-terminated). */
+static inline int rk_has_aten(const struct an_kernel *k, const char *const *ops)
 {
-	return k->kind && !strcmp(k->kind, kind);
+	size_t i, j;
+
+	for (i = 0; i < k->naten; i++)
+		for (j = 0; ops[j]; j++)
+			if (!strcmp(k->aten[i], ops[j]))
+				return 1;
+	return 0;
 }
 
 /* A pointwise or reduction kernel without tl.dot: bound by memory, not compute. */
 static inline int rk_memory_bound(const struct an_kernel *k)
 {
-	return (rk_kind_is(k, "pointwise") || rk_kind_is(k, "reduction") ||
-		rk_kind_is(k, "persistent_reduction")) && k->src_dot <= 0;
+	return (kind_flags(k->kind) & KIND_MEMORY_BOUND) && k->src_dot <= 0;
 }
 
 /* Whether the ISA was read and under `share` of its >= `min_ops` accesses are 128-bit. */

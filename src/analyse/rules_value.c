@@ -8,7 +8,6 @@
  * buffer ops, whose failures have known signatures.
  */
 #include <math.h>
-#include <stdlib.h>
 
 #include "analyse/rules_kit.h"
 #include "analyse/rules_value.h"
@@ -97,7 +96,7 @@ int rule_flat_configs(const struct rule_ctx *c, const struct an_kernel *k, struc
 	for (i = 0; i < k->nconfigs; i++) {
 		const struct an_config *x = &k->configs[i];
 
-		if (x->failed || isnan(x->time_ms) || x->time_ms <= 0 || strcmp(x->method, best->method))
+		if (x->failed || isnan(x->time_ms) || x->time_ms <= 0 || x->method != best->method)
 			continue;
 		lo = x->time_ms < lo ? x->time_ms : lo;
 		hi = x->time_ms > hi ? x->time_ms : hi;
@@ -117,8 +116,7 @@ int rule_flat_configs(const struct rule_ctx *c, const struct an_kernel *k, struc
 
 int rules_autotune_path_explains(const struct an_kernel *k)
 {
-	return k->chosen_by && (!strcmp(k->chosen_by, "cache_hit") ||
-				!strcmp(k->chosen_by, "single_config"));
+	return k->chosen_by == AT_CACHE_HIT || k->chosen_by == AT_SINGLE_CONFIG;
 }
 
 int rule_no_autotune(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
@@ -128,7 +126,7 @@ int rule_no_autotune(const struct rule_ctx *c, const struct an_kernel *k, struct
 	if (!rk_hot(c, k) || k->configs_timed > c->lim->few_configs ||
 	    !rules_autotune_path_explains(k))
 		return 0;
-	cache = !strcmp(k->chosen_by, "cache_hit");
+	cache = k->chosen_by == AT_CACHE_HIT;
 	if (cache) {
 		rk_why(o, "its config came from Inductor's autotune cache, so this run timed none:"
 		       " the sweep ran in an earlier process, on that process's inputs");
@@ -158,24 +156,4 @@ int rule_tune_failure(const struct rule_ctx *c, const struct an_kernel *k, struc
 		 "leave out the hint that failing variant added");
 	rk_ev(o, "buffer_ops_failed", k->tune.buffer_ops_failed);
 	return 1;
-}
-
-char *rules_value_action(const struct an_kernel *k, const struct an_fired *d, const char *at)
-{
-	if (!strcmp(d->rule, "zero_init"))
-		return xstrfmt("move the initialisation into its consumer%s%s: let that kernel write"
-			       " every element itself (an out-of-place op instead of torch.zeros followed"
-			       " by index_add_/scatter_add_, or a reduction that starts from 0); this"
-			       " launch and a full write of the buffer go away (model code at %s)",
-			       k->addr.zero_consumer ? ", " : "",
-			       k->addr.zero_consumer ? k->addr.zero_consumer : "", at);
-	if (!strcmp(d->rule, "no_autotune"))
-		return xstrfmt("check Inductor's path before a sweep (%s): try %s", d->why, d->knobs);
-	if (!strcmp(d->rule, "flat_configs"))
-		return xstrfmt("tuning will not help: A/B the whole step with TorchInductor kept off"
-			       " the smallest region around %s (that code in a function decorated"
-			       " with torch._dynamo.disable, or the eager op called directly) against"
-			       " the compiled one, or rewrite that code; tko does not run this A/B yet",
-			       at);
-	return NULL;
 }

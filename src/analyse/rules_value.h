@@ -4,7 +4,7 @@
  * copy, configs that all run alike far below the peak (keep TorchInductor
  * off the region, or rewrite it), no autotuning where one was expected
  * (check Inductor's path first), and tko tune's compile failures it knows.
- * rules.c lists them in its table; rules_value_action() gives their action.
+ * rules.c lists them in its table, with their action sentences.
  */
 #ifndef TKO_ANALYSE_RULES_VALUE_H
 #define TKO_ANALYSE_RULES_VALUE_H
@@ -16,9 +16,6 @@ int rule_small_copy(const struct rule_ctx *c, const struct an_kernel *k, struct 
 int rule_flat_configs(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
 int rule_no_autotune(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
 int rule_tune_failure(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
-
-/* The action for a decision one of these rules made (see rules_addr_action), or NULL. */
-char *rules_value_action(const struct an_kernel *k, const struct an_fired *d, const char *at);
 
 /* 1 when Inductor's own path explains a kernel timed with at most one config. */
 int rules_autotune_path_explains(const struct an_kernel *k);

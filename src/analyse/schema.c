@@ -9,16 +9,22 @@
 #include <string.h>
 
 #include "analyse/schema.h"
+#include "model/names.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "version.h"
 #include "banned.h"
 
+/* RF_ENUM members are ints: the enums must be too. */
+_Static_assert(sizeof(enum kernel_kind) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum decision) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum at_method) == sizeof(int), "enum size");
+
 #define T struct an_config
 static const struct rf_field config_fields[] = {
 	RF_F(T, "text", RF_STR, text),
 	RF_F(T, "label", RF_STR, label),
-	RF_F(T, "method", RF_STR, method),
+	RF_E(T, "method", method, at_method_names, 0),
 	RF_F(T, "time_ms", RF_NUM, time_ms),
 	RF_F(T, "replay_ms", RF_NUM, replay_ms),
 	RF_F(T, "failed", RF_BOOL, failed),
@@ -194,7 +200,7 @@ static const struct rf_struct evidence_desc = { "evidence", sizeof(T), evidence_
 #define T struct an_fired
 static const struct rf_field fired_fields[] = {
 	RF_F(T, "rule", RF_STR, rule),
-	RF_F(T, "decision", RF_STR, decision),
+	RF_E(T, "decision", decision, decision_names, 0),
 	RF_F(T, "why", RF_STR, why),
 	RF_F(T, "knobs", RF_STR, knobs),
 	RF_A(T, "evidence", ev, nev, &evidence_desc),
@@ -216,7 +222,7 @@ static const struct rf_struct gap_desc = { "gap", sizeof(T), gap_fields };
 static const struct rf_field kernel_fields[] = {
 	RF_FX(T, "id", RF_STR, id, RF_NEED),
 	RF_FX(T, "name", RF_STR, name, RF_NEED),
-	RF_F(T, "kind", RF_STR, kind),
+	RF_E(T, "kind", kind, kind_names, 0),
 	RF_FX(T, "module", RF_STR, module, RF_NODIFF),
 	RF_FX(T, "module_key", RF_STR, module_key, RF_NODIFF),
 	RF_FX(T, "source_hash", RF_STR, source_hash, RF_NODIFF),
@@ -228,21 +234,21 @@ static const struct rf_field kernel_fields[] = {
 	RF_V(T, "aten", aten, naten),
 	RF_V(T, "nodes", nodes, nnodes),
 	RF_A(T, "origins", origins, norigins, &origin_desc),
-	RF_F(T, "chosen_by", RF_STR, chosen_by),
+	RF_E(T, "chosen_by", chosen_by, at_method_names, 0),
 	RF_F(T, "best", RF_STR, best),
 	RF_F(T, "configs_timed", RF_LONG, configs_timed),
 	RF_A(T, "configs", configs, nconfigs, &an_config_desc),
 	RF_F(T, "launches", RF_LONG, launches),
 	RF_F(T, "signatures", RF_LONG, signatures),
-	RF_FX(T, "launch_basis", RF_STR, launch_basis, RF_NODIFF),
+	RF_E(T, "launch_basis", launch_basis, launch_basis_names, RF_NODIFF),
 	RF_F(T, "time_ms", RF_NUM, time_ms),
-	RF_FX(T, "time_basis", RF_STR, time_basis, RF_NODIFF),
+	RF_E(T, "time_basis", time_basis, time_basis_names, RF_NODIFF),
 	RF_FX(T, "time_note", RF_STR, time_note, RF_NODIFF),
 	RF_F(T, "total_ms", RF_NUM, total_ms),
 	RF_F(T, "share", RF_NUM, share),
 	RF_F(T, "rank", RF_LONG, rank),
 	RF_F(T, "bytes", RF_NUM, bytes),
-	RF_FX(T, "bytes_basis", RF_STR, bytes_basis, RF_NODIFF),
+	RF_E(T, "bytes_basis", bytes_basis, bytes_basis_names, RF_NODIFF),
 	RF_F(T, "inductor_bytes", RF_NUM, inductor_bytes),
 	RF_F(T, "footprint_bytes", RF_NUM, footprint_bytes),
 	RF_F(T, "seed_bytes", RF_NUM, seed_bytes),
@@ -263,7 +269,7 @@ static const struct rf_field kernel_fields[] = {
 	RF_S(T, "addr", addr, &addr_desc, 0),
 	RF_S(T, "isa", isa, &an_isa_desc, RF_OPTIONAL),
 	RF_S(T, "tune", tune, &tune_desc, RF_OPTIONAL),
-	RF_F(T, "decision", RF_STR, decision),
+	RF_E(T, "decision", decision, decision_names, 0),
 	RF_FX(T, "action", RF_STR, action, RF_NODIFF),
 	RF_A(T, "rules", fired, nfired, &fired_desc),
 	RF_A(T, "gaps", gaps, ngaps, &gap_desc),
@@ -309,7 +315,7 @@ static const struct rf_field step_group_fields[] = {
 	RF_F(T, "total_ms", RF_NUM, total_ms),
 	RF_F(T, "busy_ms", RF_NUM, busy_ms),
 	RF_F(T, "share", RF_NUM, share),
-	RF_F(T, "decision", RF_STR, decision),
+	RF_E(T, "decision", decision, decision_names, 0),
 	RF_FX(T, "action", RF_STR, action, RF_NODIFF),
 	RF_A(T, "rules", fired, nfired, &fired_desc),
 	RF_FEND,

@@ -36,19 +36,20 @@ static void set_time(struct an_kernel *k)
 	k->time_note = NULL;
 	if (c && !isnan(c->replay_ms)) {
 		k->time_ms = c->replay_ms;
-		k->time_basis = xstrdup("replay");
+		k->time_basis = TIME_REPLAY;
 		k->time_note = xstrdup("tko run: median of device-event timings of the config the model"
 				       " ran, inputs restored and L2 flushed before each repetition");
-	} else if (c && !isnan(c->time_ms) && !strcmp(c->method, "max_autotune")) {
+	} else if (c && !isnan(c->time_ms) && c->method == AT_MAX_AUTOTUNE) {
 		k->time_ms = c->time_ms;
-		k->time_basis = xstrdup("max_autotune");
+		k->time_basis = TIME_MAX_AUTOTUNE;
 		k->time_note = xstrfmt("max-autotune's time for %s, the choice with this template's"
 				       " config, in the table for %s", c->label ? c->label : "the choice",
 				       table ? table : "its op");
 	} else if (c && !isnan(c->time_ms)) {
 		k->time_ms = c->time_ms;
-		k->time_basis = xstrdup("autotune");
-		k->time_note = xstrfmt("the autotuner's time for the chosen config (%s)", c->method);
+		k->time_basis = TIME_AUTOTUNE;
+		k->time_note = xstrfmt("the autotuner's time for the chosen config (%s)",
+				       at_method_names[c->method]);
 	}
 	free(table);
 }
@@ -57,13 +58,13 @@ static void set_bytes(struct an_kernel *k, double peak)
 {
 	if (!isnan(k->inductor_bytes)) {
 		k->bytes = k->inductor_bytes;
-		k->bytes_basis = xstrdup("inductor");
+		k->bytes_basis = BYTES_INDUCTOR;
 	} else if (!isnan(k->footprint_bytes)) {
 		k->bytes = k->footprint_bytes;
-		k->bytes_basis = xstrdup("footprint");
+		k->bytes_basis = BYTES_FOOTPRINT;
 	} else if (!isnan(k->seed_bytes)) {
 		k->bytes = k->seed_bytes;
-		k->bytes_basis = xstrdup("seed_log");
+		k->bytes_basis = BYTES_SEED_LOG;
 	}
 	if (!isnan(k->bytes) && k->time_ms > 0)
 		k->gbps = k->bytes / (k->time_ms * 1e-3) / 1e9;
@@ -82,27 +83,25 @@ static int by_rank(const void *pa, const void *pb)
 	return strcmp(a->id, b->id);
 }
 
-static const char *const basis_names[] = { "replay", "autotune", "max_autotune" };
-
 static void set_method(struct an_run *r)
 {
 	struct buf b = BUF_INIT;
-	size_t i, j, n[3] = { 0, 0, 0 }, wrapper = 0, capture = 0, assumed = 0;
+	size_t i, n[TIME_NR] = { 0 }, launch[LAUNCH_NR] = { 0 };
 
 	for (i = 0; i < r->nkernels; i++) {
 		const struct an_kernel *k = &r->kernels[i];
 
-		for (j = 0; k->time_basis && j < 3; j++)
-			n[j] += !strcmp(k->time_basis, basis_names[j]);
-		wrapper += !strcmp(k->launch_basis, "wrapper");
-		capture += !strcmp(k->launch_basis, "capture");
-		assumed += !strcmp(k->launch_basis, "assumed");
+		if (k->time_basis != TIME_NONE)
+			n[k->time_basis]++;
+		if (k->launch_basis != LAUNCH_NONE)
+			launch[k->launch_basis]++;
 	}
 	buf_addf(&b, "share = launches x time per launch, over the %ld kernels with a time"
 		 " (%zu replayed by tko run, %zu from the autotuner, %zu from max-autotune tables);"
 		 " launches: %zu from capture (whole run), %zu from wrapper call sites (per graph call),"
 		 " %zu assumed 1; %ld kernels have no time; library calls are not timed",
-		 r->timed, n[0], n[1], n[2], capture, wrapper, assumed, r->untimed);
+		 r->timed, n[TIME_REPLAY], n[TIME_AUTOTUNE], n[TIME_MAX_AUTOTUNE], launch[LAUNCH_CAPTURE],
+		 launch[LAUNCH_WRAPPER], launch[LAUNCH_ASSUMED], r->untimed);
 	r->share_method = buf_detach(&b, NULL);
 }
 

@@ -122,13 +122,11 @@ static struct an_kernel *match_kernel(struct an_run *r, const struct prof *p,
 
 static void take_time(struct an_kernel *k, const struct prof_group *g, const char *file)
 {
-	free(k->launch_basis);
-	free(k->time_basis);
 	free(k->time_note);
 	k->launches = g->calls;
-	k->launch_basis = xstrdup("trace");
+	k->launch_basis = LAUNCH_TRACE;
 	k->time_ms = g->calls ? g->total / (double)g->calls / 1e3 : NAN;
-	k->time_basis = xstrdup("trace");
+	k->time_basis = TIME_TRACE;
 	k->time_note = xstrfmt("the profile %s: mean of %ld launches in the profiled window", file,
 			       g->calls);
 	k->total_ms = g->busy / 1e3;
@@ -143,6 +141,7 @@ static void add_group(struct an_run *r, const struct prof *p, const struct prof_
 	r->step_groups = xrealloc(r->step_groups, (r->nstep_groups + 1) * sizeof(*r->step_groups));
 	s = &r->step_groups[r->nstep_groups++];
 	memset(s, 0, sizeof(*s));
+	s->decision = DECISION_NONE;
 	s->rank = (long)r->nstep_groups;
 	s->cls = xstrdup(prof_class_names[g->cls]);
 	s->op = g->cls == PROF_CLASS_TRITON ? NULL : dup_or_null(prof_str(p, g->op));
@@ -164,14 +163,15 @@ static void untouched(struct an_run *r, const char *file)
 	for (i = 0; i < r->nkernels; i++) {
 		struct an_kernel *k = &r->kernels[i];
 
-		if (k->time_basis && !strcmp(k->time_basis, "trace"))
+		if (k->time_basis == TIME_TRACE)
 			continue;
 		k->total_ms = 0;
 		k->share = 0;
 		free(k->time_note);
 		k->time_note = xstrfmt("not launched in the profiled window of %s (share 0);"
 				       " time_ms is the %s time", file,
-				       k->time_basis ? k->time_basis : "unknown");
+				       k->time_basis != TIME_NONE ? time_basis_names[k->time_basis] :
+				       "unknown");
 	}
 }
 
@@ -197,7 +197,7 @@ static void apply(struct an_run *r, const struct prof *p, const char *shown)
 		const struct prof_group *g = &p->groups[i];
 		struct an_kernel *k = g->cls == PROF_CLASS_TRITON ? match_kernel(r, p, g) : NULL;
 
-		if (k && k->time_basis && !strcmp(k->time_basis, "trace")) {
+		if (k && k->time_basis == TIME_TRACE) {
 			/* a second group for the same kernel (another stream): add it up */
 			k->launches += g->calls;
 			k->total_ms += g->busy / 1e3;

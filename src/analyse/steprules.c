@@ -1,20 +1,13 @@
-/* Whole-step decisions from the profile (steprules.h). */
-#include <math.h>
-#include <stdarg.h>
-#include <stdlib.h>
+/*
+ * The whole-step rules (steprules.h): the library groups of a profile and
+ * the step itself. rules.c lists them in its table after the kernel rules.
+ */
 #include <string.h>
 #include <strings.h>
 
+#include "analyse/rules_kit.h"
 #include "analyse/steprules.h"
-#include "util/buf.h"
-#include "util/mem.h"
 #include "banned.h"
-
-const struct step_limits step_limits_default = {
-	.lib_share = 0.10,
-	.library_bound = 0.50,
-	.idle_fraction = 0.30,
-};
 
 static int has_ci(const char *s, const char *needle)
 {
@@ -55,200 +48,128 @@ static int is_fp32(const struct an_step_group *g)
 	return g->kernel && steprules_fp32_gemm_name(g->kernel);
 }
 
-static struct an_fired *add(struct an_fired **v, size_t *n, const char *rule, const char *decision)
-{
-	struct an_fired *f;
-
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	f = &(*v)[(*n)++];
-	memset(f, 0, sizeof(*f));
-	f->rule = xstrdup(rule);
-	f->decision = xstrdup(decision);
-	return f;
-}
-
-static void ev(struct an_fired *f, const char *key, double value)
-{
-	f->ev = xrealloc(f->ev, (f->nev + 1) * sizeof(*f->ev));
-	f->ev[f->nev].key = xstrdup(key);
-	f->ev[f->nev++].value = value;
-}
-
-__attribute__((format(printf, 2, 3)))
-static void why(struct an_fired *f, const char *fmt, ...)
-{
-	struct buf b = BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	f->why = buf_detach(&b, NULL);
-}
-
-struct ctx {
-	const struct an_run *run;
-	const struct step_limits *lim;
-	int have_template;	/* an Inductor mm template (triton_tem_) ran in the step */
-};
-
 static const char *op_of(const struct an_step_group *g)
 {
 	return g->op ? g->op : g->kernel ? g->kernel : "?";
 }
 
-static int fp32_matmul(const struct ctx *c, const struct an_step_group *g, struct an_fired *f)
+int rule_fp32_matmul(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
+	const struct an_step_group *g = c->group;
+
+	(void)k;
 	if (strcmp(g->cls, "gemm") || g->share < c->lim->lib_share || !is_fp32(g))
 		return 0;
-	why(f, "%s's GEMMs (%s) take %.1f%% of the GPU busy time in fp32 (%s): TF32 tensor"
-	    " cores or bf16 run them several times faster; check the loss stays the same",
-	    op_of(g), g->kernel ? g->kernel : "?", 100 * g->share,
-	    g->dtype ? "input type float" : "an fp32 GEMM kernel name");
-	f->knobs = xstrdup("torch.set_float32_matmul_precision('high') (TF32 on NVIDIA; XF32 on"
-			   " MI300 where the ROCm build has it), or torch.autocast(device_type="
-			   "'cuda', dtype=torch.bfloat16) around the forward");
-	ev(f, "share", g->share);
-	ev(f, "calls", (double)g->calls);
-	ev(f, "fp32", 1);
+	rk_why(o, "%s's GEMMs (%s) take %.1f%% of the GPU busy time in fp32 (%s): TF32 tensor"
+	       " cores or bf16 run them several times faster; check the loss stays the same",
+	       op_of(g), g->kernel ? g->kernel : "?", 100 * g->share,
+	       g->dtype ? "input type float" : "an fp32 GEMM kernel name");
+	rk_knobs(o, "torch.set_float32_matmul_precision('high') (TF32 on NVIDIA; XF32 on"
+		 " MI300 where the ROCm build has it), or torch.autocast(device_type="
+		 "'cuda', dtype=torch.bfloat16) around the forward");
+	rk_ev(o, "share", g->share);
+	rk_ev(o, "calls", (double)g->calls);
+	rk_ev(o, "fp32", 1);
 	return 1;
 }
 
-static int fp32_attention(const struct ctx *c, const struct an_step_group *g, struct an_fired *f)
+int rule_fp32_attention(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
+	const struct an_step_group *g = c->group;
+
+	(void)k;
 	if (strcmp(g->cls, "attention") || g->share < c->lim->lib_share || !g->dtype ||
 	    strcmp(g->dtype, "float"))
 		return 0;
-	why(f, "%s takes %.1f%% of the GPU busy time with fp32 inputs (kernel %s): flash and"
-	    " cuDNN attention take only fp16/bf16, so SDPA fell back to a slower backend",
-	    op_of(g), 100 * g->share, g->kernel ? g->kernel : "?");
-	f->knobs = xstrdup("torch.autocast(device_type='cuda', dtype=torch.bfloat16) around the"
-			   " attention (or the forward), then check the backend and the loss");
-	ev(f, "share", g->share);
-	ev(f, "fp32", 1);
+	rk_why(o, "%s takes %.1f%% of the GPU busy time with fp32 inputs (kernel %s): flash and"
+	       " cuDNN attention take only fp16/bf16, so SDPA fell back to a slower backend",
+	       op_of(g), 100 * g->share, g->kernel ? g->kernel : "?");
+	rk_knobs(o, "torch.autocast(device_type='cuda', dtype=torch.bfloat16) around the"
+		 " attention (or the forward), then check the backend and the loss");
+	rk_ev(o, "share", g->share);
+	rk_ev(o, "fp32", 1);
 	return 1;
 }
 
-static int attention_backend(const struct ctx *c, const struct an_step_group *g,
-			     struct an_fired *f)
+int rule_attention_backend(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
+	const struct an_step_group *g = c->group;
+
+	(void)k;
 	if (strcmp(g->cls, "attention") || g->share < c->lim->lib_share || !g->kernel ||
 	    !(steprules_slow_attention_name(g->kernel) || (g->op && has_ci(g->op, "_math"))))
 		return 0;
-	why(f, "%s takes %.1f%% of the GPU busy time on the memory-efficient or math backend"
-	    " (kernel %s); the flash or cuDNN backend is usually faster where it applies",
-	    op_of(g), 100 * g->share, g->kernel);
-	f->knobs = xstrdup("with torch.nn.attention.sdpa_kernel([SDPBackend.FLASH_ATTENTION,"
-			   " SDPBackend.CUDNN_ATTENTION]): time the step, check the loss");
-	ev(f, "share", g->share);
+	rk_why(o, "%s takes %.1f%% of the GPU busy time on the memory-efficient or math backend"
+	       " (kernel %s); the flash or cuDNN backend is usually faster where it applies",
+	       op_of(g), 100 * g->share, g->kernel);
+	rk_knobs(o, "with torch.nn.attention.sdpa_kernel([SDPBackend.FLASH_ATTENTION,"
+		 " SDPBackend.CUDNN_ATTENTION]): time the step, check the loss");
+	rk_ev(o, "share", g->share);
 	return 1;
 }
 
-static int mm_max_autotune(const struct ctx *c, const struct an_step_group *g, struct an_fired *f)
+int rule_mm_max_autotune(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
+	const struct an_step_group *g = c->group;
+
+	(void)k;
 	if (strcmp(g->cls, "gemm") || g->share < c->lim->lib_share || c->have_template)
 		return 0;
-	why(f, "%s's library GEMMs take %.1f%% of the GPU busy time and no Inductor mm template"
-	    " ran: max-autotune benchmarks Triton templates against the library and keeps the"
-	    " faster", op_of(g), 100 * g->share);
-	f->knobs = xstrdup("torch.compile(mode='max-autotune') or"
-			   " torch._inductor.config.max_autotune_gemm = True");
-	ev(f, "share", g->share);
+	rk_why(o, "%s's library GEMMs take %.1f%% of the GPU busy time and no Inductor mm template"
+	       " ran: max-autotune benchmarks Triton templates against the library and keeps the"
+	       " faster", op_of(g), 100 * g->share);
+	rk_knobs(o, "torch.compile(mode='max-autotune') or"
+		 " torch._inductor.config.max_autotune_gemm = True");
+	rk_ev(o, "share", g->share);
 	return 1;
 }
 
-typedef int (*group_rule_fn)(const struct ctx *, const struct an_step_group *, struct an_fired *);
-
-static const struct {
-	const char *name, *decision;
-	group_rule_fn fires;
-} group_rules[] = {
-	{ "fp32_matmul", "rewrite", fp32_matmul },
-	{ "fp32_attention", "rewrite", fp32_attention },
-	{ "attention_backend", "tune", attention_backend },
-	{ "mm_max_autotune", "tune", mm_max_autotune },
-};
-
-static void drop_last(struct an_fired **v, size_t *n)
+int rule_library_bound(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
-	struct an_fired *f = &(*v)[--(*n)];
-
-	free(f->rule);
-	free(f->decision);
-	free(f->why);
-	free(f->knobs);
-	free(f->ev);
-}
-
-static void decide_group(const struct ctx *c, struct an_step_group *g)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(group_rules) / sizeof(group_rules[0]); i++) {
-		struct an_fired *f = add(&g->fired, &g->nfired, group_rules[i].name,
-					 group_rules[i].decision);
-
-		if (!group_rules[i].fires(c, g, f))
-			drop_last(&g->fired, &g->nfired);
-	}
-	if (!g->nfired)
-		return;
-	g->decision = xstrdup(g->fired[0].decision);
-	g->action = xstrfmt("%s: %s", !strcmp(g->decision, "rewrite") ? "change the model's"
-			    " settings" : "try", g->fired[0].knobs);
-}
-
-static void step_rules(const struct ctx *c, struct an_run *r)
-{
-	const struct an_profile *p = &r->profile;
 	double lib = 0, triton = 0;
 	size_t i;
 
-	for (i = 0; i < r->nstep_groups; i++) {
-		const struct an_step_group *g = &r->step_groups[i];
+	(void)k;
+	for (i = 0; i < c->run->nstep_groups; i++) {
+		const struct an_step_group *g = &c->run->step_groups[i];
 
 		if (!strcmp(g->cls, "triton"))
 			triton += g->share;
 		else if (strcmp(g->cls, "memcpy") && strcmp(g->cls, "memset"))
 			lib += g->share;
 	}
-	if (lib >= c->lim->library_bound) {
-		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "library_bound", "leave");
-
-		why(f, "library kernels take %.1f%% of the GPU busy time and Triton kernels %.1f%%:"
-		    " tuning Triton kernels can win at most %.1f%% of it; the library groups'"
-		    " decisions come first", 100 * lib, 100 * triton, 100 * triton);
-		ev(f, "library_share", lib);
-		ev(f, "triton_share", triton);
-	}
-	if (p->timeline && p->span_ms > 0 && p->idle_ms / p->span_ms >= c->lim->idle_fraction) {
-		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "idle_gpu", "rewrite");
-
-		why(f, "the GPU was idle %.1f%% of the profiled %.3f ms: the step waits on the host"
-		    " (Python, launches, data loading, synchronisation) more than on kernels",
-		    100 * p->idle_ms / p->span_ms, p->span_ms);
-		f->knobs = xstrdup("torch.compile(mode='reduce-overhead') (CUDA/HIP graphs), a larger"
-				   " batch, or fewer host synchronisations (.item(), .cpu())");
-		ev(f, "idle_fraction", p->idle_ms / p->span_ms);
-	}
-	if (p->partial) {
-		struct an_fired *f = add(&r->step_rules, &r->nstep_rules, "partial_profile", "measure");
-
-		why(f, "the profile %s ends early: its shares cover the part it holds", p->file);
-	}
+	if (!(lib >= c->lim->library_bound))
+		return 0;
+	rk_why(o, "library kernels take %.1f%% of the GPU busy time and Triton kernels %.1f%%:"
+	       " tuning Triton kernels can win at most %.1f%% of it; the library groups'"
+	       " decisions come first", 100 * lib, 100 * triton, 100 * triton);
+	rk_ev(o, "library_share", lib);
+	rk_ev(o, "triton_share", triton);
+	return 1;
 }
 
-void steprules_apply(struct an_run *r)
+int rule_idle_gpu(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
 {
-	struct ctx c = { r, &step_limits_default, 0 };
-	size_t i;
+	const struct an_profile *p = &c->run->profile;
 
-	if (!r->profile.file)
-		return;
-	for (i = 0; i < r->nstep_groups; i++)
-		if (r->step_groups[i].kernel && !strncmp(r->step_groups[i].kernel, "triton_tem_", 11))
-			c.have_template = 1;
-	for (i = 0; i < r->nstep_groups; i++)
-		decide_group(&c, &r->step_groups[i]);
-	step_rules(&c, r);
+	(void)k;
+	if (!p->timeline || !(p->span_ms > 0) || !(p->idle_ms / p->span_ms >= c->lim->idle_fraction))
+		return 0;
+	rk_why(o, "the GPU was idle %.1f%% of the profiled %.3f ms: the step waits on the host"
+	       " (Python, launches, data loading, synchronisation) more than on kernels",
+	       100 * p->idle_ms / p->span_ms, p->span_ms);
+	rk_knobs(o, "torch.compile(mode='reduce-overhead') (CUDA/HIP graphs), a larger batch, or"
+		 " fewer host synchronisations (.item(), .cpu())");
+	rk_ev(o, "idle_fraction", p->idle_ms / p->span_ms);
+	return 1;
+}
+
+int rule_partial_profile(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
+{
+	(void)k;
+	if (!c->run->profile.partial)
+		return 0;
+	rk_why(o, "the profile %s ends early: its shares cover the part it holds",
+	       c->run->profile.file);
+	return 1;
 }

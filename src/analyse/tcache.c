@@ -1,26 +1,16 @@
 /*
- * Indexing and matching Triton cache entries (tcache.h). A RUN's cache
- * holds one entry per config compiled (corpus/h200-run1: 133 entries for
- * 51 kernel modules), and, after cross-compiles, the same module for
- * other targets (gfx942 and gfx90a beside sm_90a), so the match narrows
- * by arch first.
+ * A scanned Triton cache as rundir/cachematch's entries (tcache.h): the
+ * facts it matches on come from the scan, the policy is cachematch's.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyse/tcache.h"
+#include "rundir/layout.h"
+#include "target/target.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
-
-char *tcache_arch_norm(const char *arch)
-{
-	size_t n = strcspn(arch, ":");
-
-	if (n > 3 && !strncmp(arch, "sm_", 3) && (arch[n - 1] == 'a' || arch[n - 1] == 'f'))
-		n--;
-	return xstrndup(arch, n);
-}
 
 /* The kernel module among the file's sources: a .py outside site-packages. */
 static char *module_key_of(const struct isa_file_result *f)
@@ -32,7 +22,7 @@ static char *module_key_of(const struct isa_file_result *f)
 		size_t n = strlen(b);
 
 		if (n > 3 && !strcmp(b + n - 3, ".py") && !strstr(p, "-packages/"))
-			return xstrndup(b, n - 3);
+			return rd_module_key(b);
 	}
 	return NULL;
 }
@@ -47,6 +37,26 @@ static char *dir_name_of(const char *path)
 	while (start > path && start[-1] != '/')
 		start--;
 	return xstrndup(start, (size_t)(slash - start));
+}
+
+static long res(const struct isa_kernel *k, enum isa_res r)
+{
+	return k->res[r].src == ISA_SRC_NONE ? -1 : (long)k->res[r].value;
+}
+
+/* The entries for rd_cache_pick(), once v no longer moves. */
+static void describe(struct tcache *tc)
+{
+	size_t i;
+
+	ALLOC_GROW(tc->c, tc->nr, tc->calloc);
+	for (i = 0; i < tc->nr; i++) {
+		const struct tc_entry *e = &tc->v[i];
+
+		tc->c[i] = (struct rd_centry){ e->kernel->name, e->cache_dir, e->module_key, e->arch,
+					       res(e->kernel, ISA_RES_NUM_WARPS),
+					       res(e->kernel, ISA_RES_NUM_STAGES), e };
+	}
 }
 
 void tcache_build(struct tcache *tc, const struct isa_result *res)
@@ -67,9 +77,10 @@ void tcache_build(struct tcache *tc, const struct isa_result *res)
 			e->kernel = f->kernels[j];
 			e->cache_dir = dir_name_of(f->path);
 			e->module_key = module_key_of(f);
-			e->arch = e->kernel->arch ? tcache_arch_norm(e->kernel->arch) : NULL;
+			e->arch = e->kernel->arch ? target_norm_dup(e->kernel->arch, strlen(e->kernel->arch)) : NULL;
 		}
 	}
+	describe(tc);
 }
 
 void tcache_release(struct tcache *tc)
@@ -82,80 +93,6 @@ void tcache_release(struct tcache *tc)
 		free(tc->v[i].arch);
 	}
 	free(tc->v);
-	tc->v = NULL;
-	tc->nr = tc->alloc = 0;
-}
-
-static int arch_ok(const struct tc_entry *e, const struct tc_query *q)
-{
-	return !q->arch || !e->arch || !strcmp(e->arch, q->arch);
-}
-
-static int res_ok(const struct tc_entry *e, enum isa_res r, long want)
-{
-	const struct isa_value *v = &e->kernel->res[r];
-
-	return want < 0 || v->src == ISA_SRC_NONE || v->value == want;
-}
-
-/* Entries passing `keep`, narrowed to the chosen num_warps/num_stages when several. */
-static void pick(const struct tcache *tc, const struct tc_query *q,
-		 int (*keep)(const struct tc_entry *, const struct tc_query *),
-		 const char *how, const char *how_narrowed, struct tc_match *m)
-{
-	const struct tc_entry *first = NULL, *narrow = NULL;
-	size_t i, n = 0, nn = 0;
-
-	for (i = 0; i < tc->nr; i++) {
-		const struct tc_entry *e = &tc->v[i];
-
-		/* the cheap tests first: keep() may compare whole files */
-		if (strcmp(e->kernel->name, q->name) || !arch_ok(e, q) || !keep(e, q))
-			continue;
-		if (!n++)
-			first = e;
-		if (res_ok(e, ISA_RES_NUM_WARPS, q->num_warps) &&
-		    res_ok(e, ISA_RES_NUM_STAGES, q->num_stages) && !nn++)
-			narrow = e;
-	}
-	if (!n)
-		return;
-	m->candidates = n;
-	if (n == 1) {
-		m->entry = first;
-		m->how = how;
-	} else if (nn == 1) {
-		m->entry = narrow;
-		m->how = how_narrowed;
-	} else {
-		m->how = "ambiguous";
-	}
-}
-
-static int by_hash(const struct tc_entry *e, const struct tc_query *q)
-{
-	return q->cache_hash && !strcmp(e->cache_dir, q->cache_hash);
-}
-
-static int by_module(const struct tc_entry *e, const struct tc_query *q)
-{
-	return q->module_key && e->module_key && !strcmp(e->module_key, q->module_key);
-}
-
-static int by_same_source(const struct tc_entry *e, const struct tc_query *q)
-{
-	return q->same_source && e->module_key && !by_module(e, q) &&
-	       q->same_source(q->data, e->module_key);
-}
-
-void tcache_match(const struct tcache *tc, const struct tc_query *q, struct tc_match *m)
-{
-	m->entry = NULL;
-	m->how = "none";
-	m->candidates = 0;
-	pick(tc, q, by_hash, "cache_hash", "cache_hash", m);
-	if (!m->candidates)
-		pick(tc, q, by_module, "module", "module+warps/stages", m);
-	if (!m->candidates)
-		pick(tc, q, by_same_source, "same_source", "same_source+warps/stages", m);
+	free(tc->c);
+	*tc = (struct tcache)TCACHE_INIT;
 }

@@ -8,8 +8,9 @@
  * names (PTX `.file 1 "/tmp/w/cache/inductor/4o/c4oz....py"`), whose
  * basename is the kernel module's name in the RUN's Inductor cache.
  *
- * Entry point: tcache_build(); tcache_match() picks the entry a kernel
- * ran with (see there).
+ * Entry point: tcache_build(). Its entries are described for
+ * rundir/cachematch.h (tc->c), whose rd_cache_pick() finds the entry a
+ * kernel ran with; each rd_centry's data is its struct tc_entry.
  */
 #ifndef TKO_ANALYSE_TCACHE_H
 #define TKO_ANALYSE_TCACHE_H
@@ -17,6 +18,7 @@
 #include <stddef.h>
 
 #include "isa/isa.h"
+#include "rundir/cachematch.h"
 
 struct tc_entry {
 	const struct isa_file_result *file;	/* borrowed from the isa_result */
@@ -28,41 +30,13 @@ struct tc_entry {
 
 struct tcache {
 	struct tc_entry *v;
-	size_t nr, alloc;
+	struct rd_centry *c;	/* v[i] as rundir/cachematch sees it (data: &v[i]) */
+	size_t nr, alloc, calloc;
 };
-#define TCACHE_INIT { NULL, 0, 0 }
+#define TCACHE_INIT { NULL, NULL, 0, 0, 0 }
 
 void tcache_build(struct tcache *tc, const struct isa_result *res);
 void tcache_release(struct tcache *tc);
 
-/* "sm_90a" -> "sm_90", "gfx942:sramecc+:xnack-" -> "gfx942"; a new string. */
-char *tcache_arch_norm(const char *arch);
-
-/* What is known about the kernel whose binary is wanted. */
-struct tc_query {
-	const char *name;	/* the Triton function name */
-	const char *arch;	/* normalised arch it ran on, or NULL: any */
-	const char *cache_hash;	/* the chosen config's cache entry, or NULL */
-	const char *module_key;	/* its module's basename without ".py", or NULL */
-	long num_warps;		/* the chosen config's, -1 unknown */
-	long num_stages;	/* -1 unknown */
-	/* decides whether another module is the same source (whitespace aside); may be NULL */
-	int (*same_source)(void *data, const char *other_module_key);
-	void *data;		/* passed to same_source */
-};
-
-struct tc_match {
-	const struct tc_entry *entry;	/* the one, or NULL */
-	const char *how;	/* cache_hash, module, module+warps/stages, same_source, ambiguous, none */
-	size_t candidates;	/* entries of that module (or name) for that arch */
-};
-
-/*
- * Finds the entry: by cache hash; else the entries compiled from the
- * same module for the arch, narrowed by num_warps/num_stages when there
- * are several; else entries of the same name whose module is the same
- * source. Several left means "ambiguous" and no entry.
- */
-void tcache_match(const struct tcache *tc, const struct tc_query *q, struct tc_match *m);
 
 #endif

@@ -3,10 +3,12 @@
  * purpose: grouping needs the kernels' relative sizes, and the measured
  * rule replaces them once a sweep has run.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster/cost.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -65,25 +67,47 @@ int cluster_cost_opts_parse(struct cluster_cost_opts *o, const char *const *args
 	return 0;
 }
 
-/* An earlier sweep's wall time, or -1. */
-static double measured(const char *dir)
+/* The first kernel's wall_s in a tune.json, or -1. */
+static double wall_s(const char *path)
 {
-	char *path = path_join(dir, "tune/tune.json");
 	struct buf err = BUF_INIT;
 	json_t *doc = is_file(path) ? json_load_path(path, &err) : NULL;
-	json_t *k = json_array_get(json_object_get(doc, "kernels"), 0);
-	double s = json_num(k, "wall_s", -1);
+	double s = json_num(json_array_get(json_object_get(doc, "kernels"), 0), "wall_s", -1);
 
 	json_decref(doc);
 	buf_release(&err);
+	return s;
+}
+
+/*
+ * An earlier sweep's wall time, or -1: tko tune's KERNEL_DIR/tune/tune.json,
+ * or the layout's tune/<target>/tune.json (rundir/layout.h), the first found.
+ */
+static double measured(const char *dir)
+{
+	char *tdir = rd_kernel_path(dir, RD_K_TUNE_DIR), *path = path_join(tdir, RD_TUNE_DOC);
+	double s = wall_s(path);
+	DIR *d = s < 0 ? opendir(tdir) : NULL;
+	struct dirent *e;
+
+	while (d && s < 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		free(path);
+		path = rd_kernel_tune_doc(dir, e->d_name);
+		s = wall_s(path);
+	}
+	if (d)
+		closedir(d);
 	free(path);
+	free(tdir);
 	return s;
 }
 
 /* The autotuned config's recorded time in ms (0 when none), or -1 with no capture. */
 static double captured_ms(const char *dir, int *is_template)
 {
-	char *path = path_join(dir, "capture.json");
+	char *path = rd_kernel_path(dir, RD_K_CAPTURE_JSON);
 	struct buf err = BUF_INIT;
 	json_t *doc = is_file(path) ? json_load_path(path, &err) : NULL;
 	json_t *cfgs = json_object_get(doc, "configs");

@@ -3,7 +3,8 @@
  * what the directory holds, so that plan.c can balance the tasks. The
  * first that applies:
  *
- *   "measured"  KERNEL_DIR/tune/tune.json of an earlier sweep: its wall_s;
+ *   "measured"  KERNEL_DIR/tune/tune.json (or tune/<target>/tune.json) of
+ *               an earlier sweep: its wall_s;
  *   "capture"   capture.json: the autotuned config's recorded time_ms and
  *               whether the kernel is a template (costlier to compile);
  *   "default"   neither (a bare kernel.py, an unreadable capture): the

@@ -1,12 +1,13 @@
 /*
- * A RUN's kernel directories, sorted (kernels.h).
+ * A RUN's kernel directories, sorted (kernels.h). rundir/layout lists them
+ * and decides what is inside the RUN; here only those with a kernel.py
+ * (a folder a capture left without one has nothing to tune) are kept.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster/kernels.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/walk.h"
@@ -14,59 +15,33 @@
 
 int cluster_is_run(const char *dir)
 {
-	char *p = path_join(dir, "capture/kernels");
+	char *p = rd_path_in(dir, RD_KERNELS_DIR);
 	int yes = is_dir(p);
 
 	free(p);
 	return yes;
 }
 
-/* RUN/capture/kernels/<name> when it is a kernel directory inside the RUN. */
-static char *kernel_dir(const char *run, const char *name)
-{
-	char *rel = xstrfmt("capture/kernels/%s/kernel.py", name), *kpy;
-	struct buf why = BUF_INIT;
-
-	kpy = runpath_part(run, rel, &why);
-	free(rel);
-	buf_release(&why);
-	if (!kpy || !is_file(kpy)) {
-		free(kpy);
-		return NULL;
-	}
-	free(kpy);
-	kpy = path_join(run, "capture/kernels");
-	rel = path_join(kpy, name);
-	free(kpy);
-	return rel;
-}
-
 int cluster_run_kernels(const char *run, struct strlist *out, struct buf *err)
 {
-	char *kdir = runpath_part(run, "capture/kernels", err);
-	struct strlist names = STRLIST_INIT;
-	DIR *d = kdir ? opendir(kdir) : NULL;
-	struct dirent *e;
+	char *kdir = rd_part(run, RD_KERNELS_DIR, err);
+	struct strlist dirs = STRLIST_INIT;
 	size_t i, before = out->nr;
 
-	if (!d) {
+	if (!kdir) {
 		if (!err->len)
 			buf_addf(err, "'%s' has no capture/kernels/ folder to read", run);
-		free(kdir);
 		return -1;
 	}
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			strlist_push(&names, xstrdup(e->d_name));
-	closedir(d);
-	strlist_sort(&names);
-	for (i = 0; i < names.nr; i++) {
-		char *k = kernel_dir(run, names.v[i]);
+	rd_kernel_dirs(run, &dirs);
+	for (i = 0; i < dirs.nr; i++) {
+		char *kpy = rd_kernel_path(dirs.v[i], RD_K_KERNEL_PY);
 
-		if (k)
-			strlist_push(out, k);
+		if (is_file(kpy))
+			strlist_push(out, xstrdup(dirs.v[i]));
+		free(kpy);
 	}
-	walk_release(&names);
+	walk_release(&dirs);
 	if (out->nr == before)
 		buf_addf(err, "'%s' holds no kernel directory (a folder with kernel.py)", kdir);
 	free(kdir);

@@ -27,6 +27,7 @@
 #include "cluster/task.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -159,7 +160,7 @@ static int find_kernels(const char **args, size_t n, struct strlist *dirs, char 
 			buf_release(&err);
 			return -1;
 		}
-		*dflt = path_join(args[0], "cluster");
+		*dflt = rd_path_in(args[0], RD_CLUSTER_DIR);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {

@@ -17,7 +17,7 @@
 #include "analyse/store.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "report/summary.h"
 #include "report/writer.h"
 #include "util/file.h"
@@ -44,14 +44,14 @@ static char *analysis_file(const char *arg, char **base)
 		return xstrdup(arg);
 	}
 	*base = xstrdup(arg);
-	p = path_join(arg, "analysis/" AN_STORE_FILE);
+	p = rd_path_in(arg, RD_KERNELS_JSON);
 	return p;
 }
 
 /* 1 when RUN/analysis/kernels.json is there only through a link out of the RUN (err says so). */
 static int leads_out(const char *run, struct buf *err)
 {
-	char *p = runpath_part(run, "analysis/" AN_STORE_FILE, err);
+	char *p = rd_part(run, RD_KERNELS_JSON, err);
 
 	free(p);
 	return !p && err->len;
@@ -76,8 +76,8 @@ static int render(const struct an_run *r, const char *base, const char *md, cons
 		buf_addf(err, "give --md, --json or --html to render a loose analysis file");
 		return -1;
 	} else {
-		dir = path_join(base, "report");
-		ret = atomic_set_mkdir(&set, base, "report", err) < 0 ||
+		dir = rd_path_in(base, RD_REPORT_DIR);
+		ret = atomic_set_mkdir(&set, base, rd_parts[RD_REPORT_DIR].rel, err) < 0 ||
 		      report_write_dir(r, &set, dir, err) < 0 ? -1 : 0;
 	}
 	if (ret < 0)

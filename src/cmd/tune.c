@@ -126,12 +126,13 @@ static int write_own_json(const struct tune_opts *o, struct tune_sweep *s, json_
 
 static int check_target(const char *target)
 {
+	const struct target *t = target ? target_find(target) : NULL;
 	struct buf err = BUF_INIT;
 	int ret = EXIT_OK;
 
-	if (target && tune_arch_check(target, 0, &err) < 0) {
+	if (target && target_check_tunable(target, 0, &err) < 0) {
 		msg_error("%s", err.buf);
-		ret = tune_arch_find(target) ? EXIT_TOOL : EXIT_USAGE;
+		ret = t && t->tunable ? EXIT_TOOL : EXIT_USAGE;
 	}
 	buf_release(&err);
 	return ret;

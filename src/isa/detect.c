@@ -8,6 +8,7 @@
 
 #include "isa/detect.h"
 #include "isa/tok.h"
+#include "target/target.h"
 #include "util/lines.h"
 #include "banned.h"
 
@@ -95,22 +96,9 @@ static unsigned long le32(const unsigned char *b)
 	return (unsigned long)le16(b) | (unsigned long)le16(b + 2) << 16;
 }
 
-/* EF_AMDGPU_MACH values (llvm/BinaryFormat/ELF.h) of the archs tko meets. */
-static const struct {
-	unsigned mach;		/* e_flags & EF_AMDGPU_MACH */
-	const char *arch;	/* the processor it names */
-} amdgpu_mach[] = {
-	{ 0x2c, "gfx900" }, { 0x2f, "gfx906" }, { 0x30, "gfx908" },
-	{ 0x3f, "gfx90a" }, { 0x40, "gfx940" }, { 0x4b, "gfx941" },
-	{ 0x4c, "gfx942" }, { 0x4f, "gfx950" }, { 0x36, "gfx1030" },
-	{ 0x41, "gfx1100" }, { 0x46, "gfx1101" }, { 0x47, "gfx1102" },
-	{ 0x48, "gfx1200" }, { 0x4e, "gfx1201" },
-};
-
 static int sniff_elf(const unsigned char *b, size_t n, struct isa_sniff *out)
 {
-	size_t i;
-	unsigned mach;
+	const struct target *t;
 
 	if (n < 52 || memcmp(b, "\x7f" "ELF", 4))
 		return 0;
@@ -119,13 +107,10 @@ static int sniff_elf(const unsigned char *b, size_t n, struct isa_sniff *out)
 		     out->machine == 224 ? ISA_IN_AMDGPU : ISA_IN_ELF;
 	out->what = out->machine == 190 ? "NVIDIA cubin" :
 		    out->machine == 224 ? "AMDGPU code object" : "CPU ELF binary";
-	if (out->input == ISA_IN_AMDGPU && b[4] == 2 && n >= 64) {
-		mach = (unsigned)(le32(b + 48) & 0xff);
-		for (i = 0; i < sizeof(amdgpu_mach) / sizeof(amdgpu_mach[0]); i++)
-			if (amdgpu_mach[i].mach == mach)
-				memcpy(out->arch, amdgpu_mach[i].arch,
-				       strlen(amdgpu_mach[i].arch) + 1);
-	}
+	/* e_flags & EF_AMDGPU_MACH names the processor (target/target.c's ELF column) */
+	if (out->input == ISA_IN_AMDGPU && b[4] == 2 && n >= 64 &&
+	    (t = target_of_elf_mach((unsigned)(le32(b + 48) & 0xff))))
+		memcpy(out->arch, t->name, strlen(t->name) + 1);
 	return 1;
 }
 

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa/arch.h"
 #include "isa/result.h"
+#include "target/target.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -350,7 +350,7 @@ static void spills(struct isa_kernel *k)
 
 static void occupancy(struct isa_kernel *k)
 {
-	const struct isa_arch *a = k->arch ? isa_arch_find(k->arch, strlen(k->arch)) : NULL;
+	const struct target *a = k->arch ? target_isa_find(k->arch, strlen(k->arch)) : NULL;
 	const struct isa_value *occ = &k->res[ISA_RES_OCCUPANCY];
 	const struct isa_value *v = &k->res[ISA_RES_VGPRS];
 	struct isa_finding *fd;
@@ -365,7 +365,7 @@ static void occupancy(struct isa_kernel *k)
 	if (v->src != ISA_SRC_NONE && a && a->vgpr_max) {
 		buf_addf(&b, "; %lld of %d VGPRs per wave on %s", v->value,
 			 a->vgpr_max, a->name);
-		waves = isa_arch_vgpr_waves(a, v->value);
+		waves = target_vgpr_waves(a, v->value);
 		if (waves)
 			buf_addf(&b, ", which alone allow %d waves", waves);
 	}

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa/arch.h"
 #include "isa/result.h"
+#include "target/target.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -331,7 +331,7 @@ static void finish_lines(struct isa_kernel *k)
 /* Numbers the text did not state but the architecture or others imply. */
 static void derive_resources(struct isa_kernel *k)
 {
-	const struct isa_arch *a = k->arch ? isa_arch_find(k->arch, strlen(k->arch)) : NULL;
+	const struct target *a = k->arch ? target_isa_find(k->arch, strlen(k->arch)) : NULL;
 	struct isa_value *r = k->res;
 	int waves;
 
@@ -349,7 +349,7 @@ static void derive_resources(struct isa_kernel *k)
 		isa_res_set(k, ISA_RES_WAVEFRONT, a->wave, ISA_SRC_ARCH);
 	if (!isa_res_known(k, ISA_RES_OCCUPANCY) &&
 	    isa_res_known(k, ISA_RES_VGPRS) &&
-	    (waves = isa_arch_vgpr_waves(a, r[ISA_RES_VGPRS].value)) > 0)
+	    (waves = target_vgpr_waves(a, r[ISA_RES_VGPRS].value)) > 0)
 		isa_res_set(k, ISA_RES_OCCUPANCY, waves, ISA_SRC_COMPUTED);
 }
 

@@ -21,6 +21,7 @@
 #include "isa/sass.h"
 #include "isa/scan.h"
 #include "isa/tools.h"
+#include "target/target.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -103,11 +104,15 @@ static void apply_triton_json(struct isa_file_result *f, struct isa_kernel *k,
 		isa_res_set(k, shared, json_int(j, "shared", 0), ISA_SRC_TRITON_JSON);
 	if (!k->arch && target) {
 		const json_t *arch = json_object_get(target, "arch");
+		struct buf name = BUF_INIT;
 
 		if (json_is_string(arch))
 			k->arch = xstrdup(json_string_value(arch));
 		else if (json_is_integer(arch))
-			k->arch = xstrfmt("sm_%lld", (long long)json_integer_value(arch));
+			target_cuda_arch((long long)json_integer_value(arch), &name);
+		if (name.len)
+			k->arch = buf_detach(&name, NULL);
+		buf_release(&name);
 	}
 }
 

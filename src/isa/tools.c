@@ -12,6 +12,7 @@
 #include "isa/result.h"
 #include "isa/scan.h"
 #include "isa/tools.h"
+#include "target/target.h"
 #include "util/cleanup.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -315,18 +316,6 @@ static int objdump_text(const char *path, const struct isa_sniff *sn,
 	return ret;
 }
 
-static int is_dcu_arch(const char *a)
-{
-	static const char *const dcu[] = { "gfx926", "gfx928", "gfx92a", "gfx936",
-					   "gfx938", "gfx946" };
-	size_t i;
-
-	for (i = 0; i < sizeof(dcu) / sizeof(dcu[0]); i++)
-		if (!strcmp(a, dcu[i]))
-			return 1;
-	return 0;
-}
-
 /* Removes the files a tool wrote into a private temporary directory. */
 static void remove_tree(const char *dir)
 {
@@ -411,7 +400,7 @@ int isa_disassemble(const char *path, const struct isa_sniff *sn,
 		if (!ret)
 			ret = isa_scan_raw(text.buf, text.len, ISA_SASS, out, err);
 	} else {
-		char *dcc = (!sn->arch[0] || is_dcu_arch(sn->arch)) ?
+		char *dcc = (!sn->arch[0] || target_is_dcu(sn->arch)) ?
 			    find_in_path("dccobjdump") : NULL;
 		int d = dcc ? dcc_text(dcc, path, opts, &text, out, err) : -1;
 

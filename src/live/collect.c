@@ -11,7 +11,7 @@
 #include "live/collect_logs.h"
 #include "live/collect_related.h"
 #include "live/outdir.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -122,14 +122,14 @@ static void consider_module(struct collect *col, const char *path)
 }
 
 /*
- * RUN/rel when it is there and inside the RUN (parse/runpath.h); one a
+ * RUN/rel when it is there and inside the RUN (rundir/layout.h); one a
  * link leads out of is not read, and is listed in collect.json's
  * "skipped" with the links inside the RUN.
  */
 static char *run_part(struct collect *col, const char *rel)
 {
 	struct buf why = BUF_INIT;
-	char *p = runpath_part(col->run, rel, &why);
+	char *p = rd_inside(col->run, rel, &why);
 
 	if (!p && why.len)
 		strlist_push(&col->refused, path_join(col->run, rel));
@@ -145,7 +145,7 @@ static int find_modules(struct collect *col, struct buf *err)
 	int ret = 0;
 
 	if (dir && is_dir(dir) && !outdir_is_link(dir)) {
-		ret = walk_files_in(dir, col->run, &files, err);
+		ret = rd_walk(col->run, dir, &files, err);
 		for (i = 0; !ret && i < files.nr; i++)
 			if (ends_with(files.v[i], ".py"))
 				consider_module(col, files.v[i]);
@@ -163,7 +163,7 @@ static void find_captures(struct collect *col)
 	struct buf err = BUF_INIT;
 	size_t i, n = strlen(col->name);
 
-	if (dir && is_dir(dir) && !walk_files_in(dir, col->run, &files, &err)) {
+	if (dir && is_dir(dir) && !rd_walk(col->run, dir, &files, &err)) {
 		for (i = 0; i < files.nr; i++) {
 			const char *base, *f = files.v[i];
 			char *kdir;
@@ -318,7 +318,7 @@ static void triton_entries(struct collect *col, const struct kernel_candidate *c
 		struct buf err = BUF_INIT;
 
 		if (root && is_dir(root) && !outdir_is_link(root) &&
-		    !walk_files_in(root, col->run, &files, &err)) {
+		    !rd_walk(col->run, root, &files, &err)) {
 			for (i = 0; i < files.nr; i++) {
 				const char *f = files.v[i];
 				char *dir;

@@ -6,6 +6,7 @@
 #include "live/envgpu.h"
 #include "parse/rocminfo.h"
 #include "parse/smi.h"
+#include "target/target.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -27,17 +28,62 @@ static void set_num_or_null(json_t *o, const char *key, double v)
 	json_set_new(o, key, isnan(v) ? NULL : json_real(v));
 }
 
+/* Copies d[key] into g when d has it. */
+static void copy_key(json_t *g, const json_t *d, const char *key)
+{
+	json_t *v = json_object_get(d, key);
+
+	if (v)
+		json_object_set(g, key, v);
+}
+
+/*
+ * One device of the probe (its facts, python/tko/gpu.py) as a "gpus"
+ * entry: the arch decided here, and arch_full, the gcnArchName as ROCm
+ * reports it (on CUDA torch puts the marketing name there: null). The
+ * arch of an older probe that named it itself (and tests' fake probes) is
+ * kept as it was.
+ */
+static json_t *torch_gpu(const json_t *d)
+{
+	static const char *const head[] = { "index", "name", "backend" };
+	static const char *const tail[] = { "capability", "multiprocessor_count", "memory_bytes",
+					    "warp_size", "l2_cache_bytes" };
+	struct target_gpu_facts f;
+	struct buf arch = BUF_INIT;
+	json_t *g = json_object(), *v;
+	const char *key;
+	size_t i;
+
+	target_gpu_facts_read(d, &f);
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		copy_key(g, d, head[i]);
+	if (json_object_get(d, "arch") && !f.gcn_arch_name && f.cc_major < 0)
+		copy_key(g, d, "arch");
+	else
+		json_set_new(g, "arch", target_gpu_arch(&f, &arch) ? NULL : json_string(arch.buf));
+	if (json_object_get(d, "gcn_arch_name"))
+		json_set_str(g, "arch_full", f.backend && !strcmp(f.backend, "hip") ?
+			     f.gcn_arch_name : NULL);
+	else
+		copy_key(g, d, "arch_full");
+	for (i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		copy_key(g, d, tail[i]);
+	json_object_foreach((json_t *)d, key, v)
+		if (!json_object_get(g, key) && strcmp(key, "gcn_arch_name"))
+			json_object_set(g, key, v);
+	json_set_str(g, "source", "torch");
+	buf_release(&arch);
+	return g;
+}
+
 static json_t *from_torch(const json_t *probe)
 {
 	json_t *gpus = json_array(), *d;
 	size_t i;
 
-	json_array_foreach(json_object_get(probe, "devices"), i, d) {
-		json_t *g = json_deep_copy(d);
-
-		json_set_str(g, "source", "torch");
-		json_array_append_new(gpus, g);
-	}
+	json_array_foreach(json_object_get(probe, "devices"), i, d)
+		json_array_append_new(gpus, torch_gpu(d));
 	return gpus;
 }
 

@@ -1,76 +1,32 @@
 /*
- * The HCU table and tko env's DCU warnings (see envhcu.h).
- *
- * Names: the brief's HCU table (hcu_targets.py of its HIP sibling skill,
- * docs/seed-scripts.md section 1). triton-das: its hcu backend's is_hcu
- * set and per-arch clang flags (docs/torch-triton-internals.md 5.2:
- * -support-768-vgprs for gfx936/gfx938, -support-512-vgprs for
- * gfx928/gfx946/gfx92a; gfx926 gets neither; gfx948 is not in the set).
- * "Verified" lists only what tko's tests check: t1003-isa-dcu.sh scans
- * the gfx926/gfx928 hipcc bundle and the gfx936 Triton and Tensile files,
- * test-isa-support.c checks gfx936's occupancy against a Kernel info block.
+ * tko env's DCU section and warnings (see envhcu.h). The HCU rows are
+ * target/target.c's Hygon rows; their das_vgprs is the VGPR file the row
+ * judges occupancy with, which is what triton-das's clang flags ask for
+ * (-support-768-vgprs, -support-512-vgprs; none for gfx926 and gfx948).
  */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "isa/arch.h"
 #include "live/envhcu.h"
-#include "tune/arch.h"
 #include "util/buf.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 
-#define NO_COMPILE "Triton compiling for it (it needs DTK and triton-das; tko tune --compile-only there)"
-#define NO_TIMING "timing on the GPU (tko run, tko tune)"
-
-static const struct hcu_target targets[] = {
-	{ "gfx926", "孔明 (Kongming), K100", 1, 0,
-	  "ISA scan of a hipcc -save-temps offload bundle (its gfx926 part)",
-	  "occupancy (no VGPR-file flag in triton-das); " NO_COMPILE "; " NO_TIMING },
-	{ "gfx928", "孔明e (Kongming e), K100_AI", 1, 512,
-	  "ISA scan of a hipcc -save-temps offload bundle, spills through MUBUF buffer_store",
-	  "the 512-VGPR budget (from triton-das's flags, not checked against a file); "
-	  NO_COMPILE "; " NO_TIMING },
-	{ "gfx92a", "月英 (Yueying)", 1, 512, NULL,
-	  "ISA scan (no gfx92a file in tko's tests); the 512-VGPR budget (triton-das's flags); "
-	  NO_COMPILE "; " NO_TIMING },
-	{ "gfx936", "伯温 a0 (Bowen a0), BW", 1, 768,
-	  "ISA scan of Triton and Tensile-style files (v_mmac, ds_read_m32x16, buffer loads into LDS); "
-	  "occupancy from a 768-VGPR file against a Kernel info block (65 VGPRs, occupancy 10)",
-	  NO_COMPILE "; " NO_TIMING },
-	{ "gfx938", "伯温 b0 (Bowen b0)", 1, 768, NULL,
-	  "ISA scan (no gfx938 file in tko's tests); the 768-VGPR budget (triton-das's flags); "
-	  NO_COMPILE " (the brief's own validated stack is torch 2.9.0 / triton 3.3.0 / gfx938); "
-	  NO_TIMING },
-	{ "gfx946", "少伯 (Shaobo)", 1, 512, NULL,
-	  "ISA scan (no gfx946 file in tko's tests); the 512-VGPR budget (triton-das's flags); "
-	  "128 KiB LDS (from triton-das's configs); its MLS and WASP features, which the brief says "
-	  "not to assume on gfx936/gfx938; " NO_COMPILE "; " NO_TIMING },
-	{ "gfx948", "塞班 b1 (Saiban b1)", 0, 0, NULL,
-	  "everything: only its name is known (triton-das does not list it); tko assumes wave64 "
-	  "and 64 KiB LDS like the other HCUs and judges no VGPR budget" },
-};
-
-const struct hcu_target *hcu_targets(size_t *n)
+const struct target *hcu_target_find(const char *arch)
 {
-	*n = sizeof(targets) / sizeof(targets[0]);
-	return targets;
-}
+	size_t n = arch ? strcspn(arch, ":") : 0, i, j, nr;
+	const struct target *const *hygon = target_hygon(&nr);
 
-const struct hcu_target *hcu_target_find(const char *arch)
-{
-	size_t n = arch ? strcspn(arch, ":") : 0, i, j;
-
-	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
-		if (strlen(targets[i].arch) != n)
+	for (i = 0; i < nr; i++) {
+		if (strlen(hygon[i]->name) != n)
 			continue;
-		for (j = 0; j < n && tolower((unsigned char)arch[j]) == targets[i].arch[j]; j++)
+		for (j = 0; j < n && tolower((unsigned char)arch[j]) == hygon[i]->name[j]; j++)
 			;
 		if (j == n)
-			return &targets[i];
+			return hygon[i];
 	}
 	return NULL;
 }
@@ -92,36 +48,36 @@ static void warn(json_t *doc, const char *fmt, ...)
 	free(s);
 }
 
-/* "gfx936", "gfx928, gfx936" ...: every HCU name, for messages. */
+/* "gfx926, gfx928, ...": every HCU name, for messages. */
 static char *hcu_names(void)
 {
 	struct buf b = BUF_INIT;
-	size_t i;
+	size_t i, n;
+	const struct target *const *hygon = target_hygon(&n);
 
-	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		buf_addf(&b, "%s%s", i ? ", " : "", targets[i].arch);
+	for (i = 0; i < n; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", hygon[i]->name);
 	return buf_detach(&b, NULL);
 }
 
-/* Whether tko has a row for a non-Hygon arch (AMD or NVIDIA). */
+/* Whether tko has a row with facts for a non-Hygon arch (AMD or NVIDIA). */
 static int known_elsewhere(const char *arch)
 {
 	struct buf norm = BUF_INIT;
-	int known = tune_arch_normalize(arch, &norm) == 0 &&
-		    (tune_arch_find(norm.buf) || isa_arch_find(norm.buf, norm.len));
+	int known = target_norm(arch, &norm) == 0 && target_known(target_find(norm.buf));
 
 	buf_release(&norm);
 	return known;
 }
 
-static json_t *target_json(const struct hcu_target *t)
+static json_t *target_json(const struct target *t)
 {
-	json_t *o = json_pack("{s:s, s:s, s:b}", "arch", t->arch, "name", t->name,
-			      "triton_das", t->das);
+	json_t *o = json_pack("{s:s, s:s, s:b}", "arch", t->name, "name", t->hcu->name,
+			      "triton_das", t->hcu->das);
 
-	json_set_new(o, "das_vgprs", t->das_vgprs ? json_integer(t->das_vgprs) : NULL);
-	json_set_str(o, "verified", t->verified);
-	json_set_str(o, "not_verified", t->not_verified);
+	json_set_new(o, "das_vgprs", t->vgpr_file ? json_integer(t->vgpr_file) : NULL);
+	json_set_str(o, "verified", t->hcu->verified);
+	json_set_str(o, "not_verified", t->hcu->not_verified);
 	return o;
 }
 
@@ -129,17 +85,17 @@ static json_t *target_json(const struct hcu_target *t)
 static int check_gpu(json_t *doc, const json_t *g, json_t *seen, json_t *list)
 {
 	const char *arch = json_str(g, "arch"), *type = json_str(g, "device_type");
-	const struct hcu_target *t = hcu_target_find(arch);
+	const struct target *t = hcu_target_find(arch);
 	char *names;
 
 	if (t) {
-		if (!json_object_get(seen, t->arch)) {
-			json_object_set_new(seen, t->arch, json_true());
+		if (!json_object_get(seen, t->name)) {
+			json_object_set_new(seen, t->name, json_true());
 			json_array_append_new(list, target_json(t));
-			if (!t->das)
+			if (!t->hcu->das)
 				warn(doc, "%s is a Hygon HCU name (%s) that triton-das does not list: "
-				     "a recognised name does not mean Triton can compile for it", t->arch,
-				     t->name);
+				     "a recognised name does not mean Triton can compile for it", t->name,
+				     t->hcu->name);
 		}
 		return 1;
 	}

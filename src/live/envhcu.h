@@ -10,29 +10,18 @@
  * carries capabilities_verified: false for every row): the "verified"
  * sentences are only what tko's own tests checked on files of that arch.
  *
- * The same HCU set is in src/isa/arch.c (dcu rows) and src/tune/arch.c
- * (hcu rows); tests/unit/test-envhcu.c checks the three agree.
+ * The HCU rows and their columns (name, triton-das, verified) are the
+ * Hygon rows of src/target/target.c.
  */
 #ifndef TKO_LIVE_ENVHCU_H
 #define TKO_LIVE_ENVHCU_H
 
-#include <stddef.h>
-
 #include <jansson.h>
 
-struct hcu_target {
-	const char *arch;	/* "gfx936" */
-	const char *name;	/* the brief's HCU table: "伯温 a0 (Bowen a0)" */
-	int das;		/* in triton-das's is_hcu set (it compiles for it) */
-	int das_vgprs;		/* the VGPR file triton-das's clang flags ask for, 0: none */
-	const char *verified;	/* what tko's tests checked on files of this arch */
-	const char *not_verified;	/* what they have not */
-};
+#include "target/target.h"
 
-/* The row of an arch name ("gfx936", "gfx936:sramecc-", any case), or NULL. */
-const struct hcu_target *hcu_target_find(const char *arch);
-/* The rows, in the table's order; *n receives their count. */
-const struct hcu_target *hcu_targets(size_t *n);
+/* The Hygon row of an arch name ("gfx936", "gfx936:sramecc-", any case), or NULL. */
+const struct target *hcu_target_find(const char *arch);
 
 /*
  * Adds "hcu_targets" (one object per distinct HCU arch among doc's "gpus")

@@ -1,88 +1,18 @@
 /* RUN/analysis/replay.json: tko run's results kept in the RUN (see replay_store.h). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "live/replay.h"
 #include "live/replay_store.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 
-/* The directory part of `path` (a new string; "" becomes "/"). */
-static char *parent_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash || slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
-/* RUN of the path RUN/capture/kernels/<name>, read as a string; NULL when it is not one. */
-static char *run_above(const char *dir)
-{
-	size_t n = strlen(dir);
-	char *trimmed, *kernels, *capture, *run = NULL;
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	trimmed = xstrndup(dir, n);
-	kernels = parent_of(trimmed);
-	capture = parent_of(kernels);
-	if (!strcmp(path_base(kernels), "kernels") && !strcmp(path_base(capture), "capture"))
-		run = parent_of(capture);
-	free(capture);
-	free(kernels);
-	free(trimmed);
-	return run;
-}
-
-/*
- * RUN of RUN/capture/kernels/<name>, or NULL. The RUN the path names and
- * the RUN the directory really is in must be the same: a kernel
- * directory (or capture/, or kernels/) that is a link into another tree
- * must not lead tko run to write that tree's analysis/.
- */
-static char *run_of_dir(const char *dir)
-{
-	char *real = realpath(dir, NULL), *phys = real ? run_above(real) : NULL;
-	char cwd[4096], *abs = NULL, *named = NULL, *named_real = NULL;
-
-	if (dir[0] == '/')
-		abs = xstrdup(dir);
-	else if (getcwd(cwd, sizeof(cwd)))
-		abs = path_join(cwd, dir);
-	if (abs && (named = run_above(abs)))
-		named_real = realpath(named, NULL);
-	if (!phys || !named_real || strcmp(phys, named_real)) {
-		free(phys);
-		phys = NULL;
-	}
-	free(real);
-	free(abs);
-	free(named);
-	free(named_real);
-	return phys;
-}
-
 char *replay_store_run_of(const struct strlist *dirs)
 {
-	char *run = NULL, *other;
-	size_t i;
-
-	for (i = 0; i < dirs->nr; i++) {
-		other = run_of_dir(dirs->v[i]);
-		if (!other || (run && strcmp(run, other))) {
-			free(other);
-			free(run);
-			return NULL;
-		}
-		free(run);
-		run = other;
-	}
-	return run;
+	return rd_run_of_kernel_dirs(dirs);
 }
 
 /* The kernel directory's name: the last component, trailing slashes ignored. */
@@ -116,7 +46,7 @@ static void index_kernels(json_t *by_name, const json_t *doc)
 		if (!name)
 			continue;
 		copy = json_deep_copy(k);
-		rel = xstrfmt("capture/kernels/%s", name);
+		rel = path_join(rd_parts[RD_KERNELS_DIR].rel, name);
 		json_set_str(copy, "kernel_dir", rel);
 		json_object_set_new(by_name, name, copy);
 		free(rel);
@@ -164,7 +94,7 @@ static json_t *load_stored(const char *path)
 
 int replay_store_write(const char *run, const json_t *doc, char **path, struct buf *err)
 {
-	char *dir = path_join(run, "analysis"), *file = path_join(dir, "replay.json");
+	char *file = rd_path_in(run, RD_REPLAY_JSON);
 	json_t *old, *merged = json_deep_copy(doc), *by_name = json_object(), *kernels;
 	int ret = -1;
 
@@ -177,7 +107,7 @@ int replay_store_write(const char *run, const json_t *doc, char **path, struct b
 	kernels = sorted_kernels(by_name);
 	json_set_new(merged, "summary", replay_summary(kernels));
 	json_set_new(merged, "kernels", kernels);
-	if (mkdir_in(run, "analysis", NULL, NULL, err) == 0 &&
+	if (rd_mkdir(run, RD_ANALYSIS_DIR, NULL, NULL, err) == 0 &&
 	    json_write_path(merged, file, err) == 0) {
 		*path = file;
 		file = NULL;
@@ -187,6 +117,5 @@ int replay_store_write(const char *run, const json_t *doc, char **path, struct b
 	json_decref(merged);
 	json_decref(by_name);
 	free(file);
-	free(dir);
 	return ret;
 }

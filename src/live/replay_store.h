@@ -18,10 +18,8 @@
 #include "util/opts.h"
 
 /*
- * The RUN directory that every one of `dirs` lies in as
- * RUN/capture/kernels/<name> (resolved through realpath, and the same RUN
- * as the path names: no link leads out of it), newly allocated; NULL when
- * they are elsewhere or in different RUNs.
+ * rundir/layout.h's rd_run_of_kernel_dirs(). NEEDSWORK: cmd/run.c (P4)
+ * calls this name; it goes when run.c calls rd_run_of_kernel_dirs().
  */
 char *replay_store_run_of(const struct strlist *dirs);
 

@@ -14,7 +14,7 @@
 
 #include "parse/autotune.h"
 #include "parse/autotune_launch.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -40,15 +40,6 @@ static const char *const format_names[AT_FMT_COUNT] = {
 	[AT_FMT_NAME] = "kernel_name",
 };
 
-static const char *const method_names[AT_METHOD_COUNT] = {
-	[AT_BENCHMARK] = "benchmark",
-	[AT_COORDESC] = "coordinate_descent",
-	[AT_MAX_AUTOTUNE] = "max_autotune",
-	[AT_USER_AUTOTUNE] = "user_autotune",
-	[AT_CACHE_HIT] = "cache_hit",
-	[AT_SINGLE_CONFIG] = "single_config",
-};
-
 const char *at_format_name(enum at_format f)
 {
 	return (unsigned)f < AT_FMT_COUNT ? format_names[f] : "none";
@@ -56,7 +47,7 @@ const char *at_format_name(enum at_format f)
 
 const char *at_method_name(enum at_method m)
 {
-	return (unsigned)m < AT_METHOD_COUNT ? method_names[m] : "benchmark";
+	return (unsigned)m < AT_METHOD_COUNT ? at_method_names[m] : "benchmark";
 }
 
 void autotune_set_init(struct autotune_set *s)
@@ -430,7 +421,7 @@ void at_tuning_remove(struct at_kernel *k, size_t i)
 void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
 			const char *path, size_t len)
 {
-	const char *tail = runpath_tail2(path, len);
+	const char *tail = rd_tail2(path, len);
 
 	free(t->saved_to);
 	t->saved_to = xstrndup(path, len);
@@ -439,7 +430,7 @@ void at_tuning_saved_to(struct autotune_set *s, struct at_tuning *t,
 
 struct at_tuning *at_saved_find(const struct autotune_set *s, const char *path)
 {
-	const char *tail = runpath_tail2(path, strlen(path));
+	const char *tail = rd_tail2(path, strlen(path));
 
 	return strmap_get_ptr(&s->saved, tail, strlen(tail));
 }
@@ -516,19 +507,7 @@ size_t at_kernel_timed(const struct at_kernel *k)
 
 const char *at_kind_from_name(const char *name)
 {
-	static const struct {
-		const char *prefix;
-		const char *kind;
-	} kinds[] = {
-		{ "triton_poi_", "pointwise" },
-		{ "triton_red_", "reduction" },
-		{ "triton_per_", "persistent_reduction" },
-		{ "triton_tem_", "template" },
-	};
-	size_t i;
+	enum kernel_kind k = kind_from_symbol(name);
 
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strncmp(name, kinds[i].prefix, strlen(kinds[i].prefix)))
-			return kinds[i].kind;
-	return NULL;
+	return k == KIND_NONE ? NULL : kind_names[k];
 }

@@ -48,6 +48,7 @@
 
 #include <stddef.h>
 
+#include "model/names.h"
 #include "util/strmap.h"
 
 /* The formats tko reads; at_format_name() gives the names used in JSON. */
@@ -100,17 +101,7 @@ struct at_config {
 	struct at_src src;	/* the line that gave it */
 };
 
-/* How a tuning chose its config. */
-enum at_method {
-	AT_BENCHMARK,		/* Inductor timed every config (benchmark_all_configs) */
-	AT_COORDESC,		/* Inductor coordinate-descent tuning */
-	AT_MAX_AUTOTUNE,	/* select_algorithm timed template/extern choices */
-	AT_USER_AUTOTUNE,	/* @triton.autotune (Triton's Autotuner) */
-	AT_CACHE_HIT,		/* an autotune cache supplied the config */
-	AT_SINGLE_CONFIG,	/* only one config existed: nothing was timed */
-	AT_METHOD_COUNT
-};
-
+/* The name of an autotuner method (model/names.h); "benchmark" for any other value. */
 const char *at_method_name(enum at_method m);
 
 struct at_kernel;
@@ -304,9 +295,8 @@ const struct at_config *at_kernel_best(const struct at_kernel *k,
 size_t at_kernel_timed(const struct at_kernel *k);
 
 /*
- * The kind implied by an Inductor kernel name (triton_poi_ -> pointwise,
- * triton_red_ -> reduction, triton_per_ -> persistent_reduction,
- * triton_tem_ -> template), or NULL.
+ * The name of the kind an Inductor kernel name implies (triton_poi_ ->
+ * pointwise, ...: model/names.h kind_from_symbol), or NULL.
  */
 const char *at_kind_from_name(const char *name);
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "parse/autotune_twins.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -117,7 +117,7 @@ static void repoint_saved(struct autotune_set *s, const char *path,
 
 	if (!path)
 		return;
-	tail = runpath_tail2(path, strlen(path));
+	tail = rd_tail2(path, strlen(path));
 	slot = strmap_put_ptr(&s->saved, tail, strlen(tail));
 	if (!*slot || *slot == from)
 		*slot = to;

@@ -8,7 +8,6 @@
 
 #include "parse/best_config.h"
 #include "parse/config_json.h"
-#include "parse/runpath.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/lines.h"

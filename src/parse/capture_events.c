@@ -10,8 +10,10 @@
 
 #include <jansson.h>
 
+#include "model/names.h"
 #include "parse/capture_events.h"
 #include "parse/config_json.h"
+#include "target/target.h"
 #include "util/buf.h"
 #include "util/jsonio.h"
 #include "util/lines.h"
@@ -95,6 +97,23 @@ static void set_kernel_dir(struct ev_ctx *c, struct at_kernel *k, json_t *ev)
 	free(note);
 }
 
+/*
+ * The device's arch, decided from its facts (python/tko/gpu.py) by
+ * target/target.c; a capture from before the facts wrote "arch" itself.
+ */
+static void set_arch(struct at_device *d, json_t *dev, struct at_src from)
+{
+	struct target_gpu_facts f;
+	struct buf arch = BUF_INIT;
+
+	target_gpu_facts_read(dev, &f);
+	if (!f.gcn_arch_name && f.cc_major < 0)
+		set_json_str(&d->arch, NULL, dev, "arch", from);
+	else if (!target_gpu_arch(&f, &arch))
+		at_set_str(&d->arch, NULL, arch.buf, arch.len, from);
+	buf_release(&arch);
+}
+
 static void on_session_start(struct ev_ctx *c, json_t *ev)
 {
 	struct at_device *d = &c->set->device;
@@ -107,7 +126,7 @@ static void on_session_start(struct ev_ctx *c, json_t *ev)
 		return;
 	set_json_str(&d->name, NULL, dev, "name", c->src);
 	set_json_str(&d->backend, NULL, dev, "backend", c->src);
-	set_json_str(&d->arch, NULL, dev, "arch", c->src);
+	set_arch(d, dev, c->src);
 	d->warp_size = (long)json_int(dev, "warp_size", d->warp_size);
 	d->multiprocessors = (long)json_int(dev, "multiprocessor_count",
 					    d->multiprocessors);
@@ -141,24 +160,19 @@ static void ev_config(struct at_config *cfg, json_t *j)
 		cfg->cache_hash = xstrdup(json_str(j, "cache_hash"));
 }
 
+/* The methods the capture reports (tko/autotuner_way.py), by their names in model/names.h. */
 static enum at_method chosen_by(const char *s, int *known)
 {
-	static const struct {
-		const char *name;
-		enum at_method m;
-	} map[] = {
-		{ "benchmark", AT_BENCHMARK },
-		{ "single_config", AT_SINGLE_CONFIG },
-		{ "cache_hit", AT_CACHE_HIT },
-		{ "coordinate_descent", AT_COORDESC },
-		{ "user_autotune", AT_USER_AUTOTUNE },
+	static const enum at_method capture_methods[] = {
+		AT_BENCHMARK, AT_SINGLE_CONFIG, AT_CACHE_HIT, AT_COORDESC, AT_USER_AUTOTUNE,
 	};
+	int m = name_index(at_method_names, s);
 	size_t i;
 
 	*known = 1;
-	for (i = 0; s && i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(map[i].name, s))
-			return map[i].m;
+	for (i = 0; i < sizeof(capture_methods) / sizeof(capture_methods[0]); i++)
+		if (m == (int)capture_methods[i])
+			return capture_methods[i];
 	*known = 0;
 	return AT_BENCHMARK;
 }

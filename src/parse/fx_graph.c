@@ -10,7 +10,7 @@
 #include "parse/fx_graph.h"
 #include "parse/glog.h"
 #include "parse/pylex.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -155,13 +155,13 @@ size_t fx_graphs_scan(struct fx_graphs *g, const char *s, size_t n)
 
 const struct fx_graph *fx_graphs_find(const struct fx_graphs *g, const char *wrapper)
 {
-	const char *want = runpath_tail2(wrapper, strlen(wrapper));
+	const char *want = rd_tail2(wrapper, strlen(wrapper));
 	size_t i;
 
 	for (i = g->nr; i-- > 0;) {
 		const char *w = g->v[i].wrapper;
 
-		if (w && !strcmp(runpath_tail2(w, strlen(w)), want))
+		if (w && !strcmp(rd_tail2(w, strlen(w)), want))
 			return &g->v[i];
 	}
 	return NULL;

@@ -31,7 +31,7 @@
 
 #include "parse/inductor_log.h"
 #include "parse/output_code.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "parse/tconfig.h"
 #include "util/lines.h"
 #include "util/mem.h"
@@ -153,7 +153,7 @@ static void set_source(struct ind_state *st, struct at_kernel *k,
 		       const char *path, size_t n, struct at_src src)
 {
 	if (at_set_str(&k->source_file, &k->source_src, path, n, src))
-		k->source_local = runpath_resolve(st->ctx->root, path, n);
+		k->source_local = rd_resolve_logged(st->ctx->root, path, n);
 }
 
 static int on_src_written(struct ind_state *st, const struct log_line *l,

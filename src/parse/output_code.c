@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "parse/output_code.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
@@ -91,7 +91,7 @@ const struct oc_module *output_code_get(struct output_code_cache *c,
 			return c->m[i];
 	m = xcalloc(1, sizeof(*m));
 	m->logged = xstrndup(path, len);
-	local = runpath_resolve(root, path, len);
+	local = rd_resolve_logged(root, path, len);
 	if (local)
 		read_module(m, set, local);
 	free(local);

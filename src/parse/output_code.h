@@ -43,7 +43,7 @@ size_t output_code_scan(struct oc_module *m, const char *data, size_t len);
 
 /*
  * The module a log line names (path[0..len)): looked up in the cache, else
- * found with runpath_resolve(root, ...), read, registered as an input of
+ * found with rd_resolve_logged(root, ...), read, registered as an input of
  * `set` and cached. A module that is not on this machine is cached with
  * found = 0 and no kernels.
  */

@@ -6,6 +6,7 @@
 
 #include "parse/fields.h"
 #include "parse/smi.h"
+#include "target/target.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -200,16 +201,16 @@ static void nv_row(struct smi *s, const char *p, size_t n)
 		return;
 	d = new_device(s, index);
 	set_str(&d->name, f[1], fn[1]);
+	/* compute_cap "9.0" is sm_90 */
 	if (fn[2] && memchr(f[2], '.', fn[2]) && fn[2] < 16) {
-		char arch[24];
-		size_t k = 0, j;
+		char cap[16];
+		struct buf arch = BUF_INIT;
 
-		memcpy(arch, "sm_", 3);
-		for (j = 0, k = 3; j < fn[2]; j++)
-			if (f[2][j] != '.')
-				arch[k++] = f[2][j];
-		arch[k] = '\0';
-		set_str(&d->arch, arch, k);
+		memcpy(cap, f[2], fn[2]);
+		cap[fn[2]] = '\0';
+		if (!target_norm(cap, &arch))
+			set_str(&d->arch, arch.buf, arch.len);
+		buf_release(&arch);
 	}
 	if (fn[3] && field_leading_long(f[3], fn[3], -1) >= 0)
 		set_str(&d->driver, f[3], fn[3]);

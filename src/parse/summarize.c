@@ -12,7 +12,7 @@
 #include "parse/capture_events.h"
 #include "parse/logscan.h"
 #include "parse/output_code.h"
-#include "parse/runpath.h"
+#include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -87,14 +87,14 @@ static void plan_refused(struct plan *p, const char *path, struct buf *why)
 	p->v[p->nr - 1].why = buf_detach(why, NULL);
 }
 
-/* run/rel when it is there and inside the RUN; a refused one is planned as such. */
-static char *plan_part(struct plan *p, const char *run, const char *rel)
+/* A part of the RUN when it is there and inside the RUN; a refused one is planned as such. */
+static char *plan_part(struct plan *p, const char *run, enum rd_part part)
 {
 	struct buf why = BUF_INIT;
-	char *path = runpath_part(run, rel, &why);
+	char *path = rd_part(run, part, &why);
 
 	if (!path && why.len) {
-		char *full = path_join(run, rel);
+		char *full = rd_path_in(run, part);
 
 		plan_refused(p, full, &why);
 		free(full);
@@ -146,10 +146,10 @@ static void plan_logs_in(struct plan *p, const char *dir, const char *run)
 
 static int plan_run(struct plan *p, const char *run, struct buf *err)
 {
-	char *events = plan_part(p, run, "capture/events.jsonl");
-	char *logdir = plan_part(p, run, "log");
-	char *seed = plan_part(p, run, "capture/autotune.log");
-	char *cache = plan_part(p, run, "cache/inductor");
+	char *events = plan_part(p, run, RD_EVENTS);
+	char *logdir = plan_part(p, run, RD_LOG_DIR);
+	char *seed = plan_part(p, run, RD_SEED_LOG);
+	char *cache = plan_part(p, run, RD_INDUCTOR_CACHE);
 	struct strlist files = STRLIST_INIT;
 	size_t i;
 	int ret = 0;
@@ -160,7 +160,7 @@ static int plan_run(struct plan *p, const char *run, struct buf *err)
 	plan_logs_in(p, run, run);
 	if (!(events && is_file(events)) && seed && is_file(seed))
 		plan_add(p, seed, run, ITEM_LOG, 1);
-	if (cache && is_dir(cache) && (ret = walk_files_in(cache, run, &files, err)) == 0)
+	if (cache && is_dir(cache) && (ret = rd_walk(run, cache, &files, err)) == 0)
 		for (i = 0; i < files.nr; i++)
 			if (ends_with(files.v[i], ".best_config"))
 				plan_add(p, files.v[i], run, ITEM_BEST, 1);
@@ -186,7 +186,7 @@ static int plan_file(struct plan *p, const char *path, struct buf *err)
 	else if (best_config_sniff(m.data, m.len))
 		kind = ITEM_BEST;
 	file_unmap(&m);
-	root = runpath_root_of(path);
+	root = rd_root_of_file(path);
 	plan_add(p, path, root, kind, 0);
 	free(root);
 	return 0;
@@ -199,29 +199,6 @@ static int cmp_item(const void *a, const void *b)
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/*
- * The Triton cache for a .best_config in <inductor cache>/<xx>/: the RUN
- * layout's cache/triton beside cache/inductor, else Inductor's default
- * <inductor cache>/triton/0 (the device index).
- */
-static char *triton_dir_for(const char *best)
-{
-	static const char *const rel[] = { "../../triton", "../triton/0" };
-	const char *slash = strrchr(best, '/');
-	int len = slash ? (int)(slash - best) : 1;
-	const char *dir = slash ? best : ".";
-	size_t i;
-
-	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		char *t = xstrfmt("%.*s/%s", len, dir, rel[i]);
-
-		if (is_dir(t))
-			return t;
-		free(t);
-	}
-	return NULL;
 }
 
 /* A problem with a file found in a RUN: noted, not fatal. */
@@ -284,7 +261,7 @@ static int read_item(struct autotune_set *set, const struct item *it,
 		return skip_or_fail(set, file, it, &why, err);
 	set->inputs[file].bytes = m.len;
 	if (it->kind == ITEM_BEST) {
-		char *triton = triton_dir_for(it->path);
+		char *triton = rd_triton_cache_for(it->path);
 
 		if (best_config_read(set, file, m.data, m.len, triton, &why) < 0)
 			ret = -1;
@@ -305,10 +282,8 @@ static int plan_paths(struct plan *p, const char *const *paths, size_t n,
 
 	for (i = 0; i < n; i++) {
 		if (is_dir(paths[i])) {
-			if (!runpath_is_run(paths[i])) {
-				buf_addf(err, "'%s' is a directory but not a RUN directory "
-					 "(no log/, capture/, cache/inductor/ or tko-run.json)",
-					 paths[i]);
+			if (!rd_meets(rd_probe(paths[i]), &rd_need_summarize)) {
+				buf_addf(err, rd_need_summarize.missing, paths[i]);
 				return -1;
 			}
 			if (plan_run(p, paths[i], err) < 0)

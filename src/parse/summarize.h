@@ -10,7 +10,7 @@
  *   capture/autotune.log                only when there is no events.jsonl (it repeats them)
  *   NAME.best_config under cache/inductor   Inductor's autotune cache records
  * and is where logged paths (/tmp/.../cache/inductor/xx/file) are looked
- * up (runpath.h). A loose file is read as events, a .best_config record or
+ * up (rundir/layout.h). A loose file is read as events, a .best_config record or
  * a text log, whichever its content is; its RUN directory is guessed from
  * where it lies. All event files are read first, then logs, then cache
  * records, so a record can be matched to the log line that saved it.

@@ -1,41 +1,21 @@
 /*
  * The analysis of Triton kernels in one Python module (see triton_meta.h):
  * pysrc finds the defs and decorators, pylit reads the decorators'
- * arguments, and the tables below say what each decorator and hint means.
+ * arguments, model/names.h says which kind each decorator gives, and the
+ * tables below what each other decorator and hint means.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/names.h"
 #include "parse/pylex.h"
 #include "parse/pysrc.h"
 #include "parse/tl_uses.h"
 #include "parse/triton_meta.h"
+#include "target/target.h"
 #include "util/mem.h"
 #include "banned.h"
-
-/*
- * Decorator name -> kernel kind. Inductor's heuristics are matched after
- * their module prefix (`triton_heuristics.`), so a fully qualified
- * `torch._inductor.runtime.triton_heuristics.pointwise` counts too.
- */
-static const struct {
-	const char *name;	/* the decorator, or the heuristic after "triton_heuristics." */
-	const char *kind;	/* the kind it gives the kernel */
-	int inductor;		/* an Inductor heuristic: carries triton_meta and inductor_meta */
-} kinds[] = {
-	{ "pointwise", "pointwise", 1 },
-	{ "reduction", "reduction", 1 },
-	{ "persistent_reduction", "persistent_reduction", 1 },
-	{ "cooperative_reduction", "cooperative_reduction", 1 },
-	{ "split_scan", "split_scan", 1 },
-	{ "template", "template", 1 },
-	{ "user_autotune", "user_autotune", 1 },
-	{ "foreach", "foreach", 1 },
-	{ "fixed_config", "fixed_config", 1 },
-	{ "triton.autotune", "autotune", 0 },
-	{ "autotune", "autotune", 0 },
-};
 
 /* Decorators that make a function a Triton kernel. */
 static const char *const jit_names[] = { "triton.jit", "jit", "triton.runtime.jit", NULL };
@@ -93,30 +73,14 @@ static int is_kernel(const struct pysrc *src, const struct pysrc_func *f)
 	return yes;
 }
 
-/* The kind a decorator name gives, or NULL. */
-static const char *kind_of(const char *name, int *inductor)
-{
-	static const char prefix[] = "triton_heuristics.";
-	const char *tail = strstr(name, prefix);
-	size_t i;
-
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (kinds[i].inductor ? !tail || strcmp(tail + sizeof(prefix) - 1, kinds[i].name)
-				      : strcmp(name, kinds[i].name))
-			continue;
-		*inductor = kinds[i].inductor;
-		return kinds[i].kind;
-	}
-	return NULL;
-}
-
 static void classify(struct meta_kernel *k, const struct meta_decorator *d)
 {
-	int inductor = 0;
-	const char *kind = kind_of(d->name, &inductor);
+	/* decorator -> kind: model/names.h; an Inductor heuristic carries triton_meta */
+	enum kernel_kind kind = kind_from_decorator(d->name);
+	int inductor = !!(kind_flags(kind) & KIND_INDUCTOR);
 
-	if (kind && (!strcmp(k->kind, "jit") || inductor))
-		k->kind = kind;
+	if (kind != KIND_NONE && (!strcmp(k->kind, kind_names[KIND_JIT]) || inductor))
+		k->kind = kind_names[kind];
 	if (inductor && d->expr->kind == PYLIT_CALL) {
 		k->heuristic = d->expr;
 		k->triton_meta = pylit_kwarg(d->expr, "triton_meta");
@@ -358,16 +322,15 @@ static long long int_or(const struct pylit *v, long long fallback)
 /* "gfx942:sramecc+:xnack-" -> "gfx942"; 90 -> "sm_90". */
 static char *arch_of(const struct pylit *cc)
 {
+	struct buf b = BUF_INIT;
 	long long v;
 
-	if (pylit_str(cc)) {
-		size_t n = strcspn(cc->s, ":");
-
-		return n ? xstrndup(cc->s, n) : NULL;
-	}
-	if (!pylit_int(cc, &v))
-		return xstrfmt("sm_%lld", v);
-	return NULL;
+	if (pylit_str(cc))
+		return target_norm_dup(cc->s, strlen(cc->s));
+	if (pylit_int(cc, &v))
+		return NULL;
+	target_cuda_arch(v, &b);
+	return buf_detach(&b, NULL);
 }
 
 static void read_device(struct meta_kernel *k)
@@ -424,7 +387,7 @@ static struct meta_kernel *analyse(const struct pysrc *src, const struct pysrc_f
 	k->name = xstrndup(src->s + f->name_off, f->name_len);
 	k->file = xstrdup(path);
 	k->line = f->line + line_base;
-	k->kind = "jit";
+	k->kind = kind_names[KIND_JIT];
 	k->signature_source = "def";
 	read_params(k, src, f, al);
 	if (read_decorators(k, src, f, line_base, err) < 0) {

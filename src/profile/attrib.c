@@ -318,11 +318,17 @@ static uint32_t group_of(struct prof *p, struct strmap *map, struct prof_act *a,
 	return (uint32_t)p->ngroups - 1;
 }
 
-/* A boundary of an activity's interval, for the sweep. */
+/*
+ * A boundary of an activity's interval, for the sweep. At one instant,
+ * ends come first (touching intervals do not overlap), then starts, then
+ * the ends of empty intervals, which must follow their own starts.
+ */
+enum { EDGE_END, EDGE_START, EDGE_END_EMPTY };
+
 struct edge {
 	double t;
 	uint32_t act;
-	int start;
+	int kind;
 };
 
 static int by_time(const void *a, const void *b)
@@ -331,7 +337,7 @@ static int by_time(const void *a, const void *b)
 
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
-	return x->start - y->start;	/* ends first: touching intervals do not overlap */
+	return x->kind - y->kind;
 }
 
 static void gap(struct prof *p, double len)
@@ -360,8 +366,10 @@ static void sweep(struct prof *p)
 	long active = 0;
 
 	for (i = 0; i < p->nacts; i++) {
-		e[n++] = (struct edge){ p->acts[i].start, (uint32_t)i, 1 };
-		e[n++] = (struct edge){ p->acts[i].start + p->acts[i].dur, (uint32_t)i, 0 };
+		double t0 = p->acts[i].start, t1 = t0 + p->acts[i].dur;
+
+		e[n++] = (struct edge){ t0, (uint32_t)i, EDGE_START };
+		e[n++] = (struct edge){ t1, (uint32_t)i, t1 == t0 ? EDGE_END_EMPTY : EDGE_END };
 	}
 	qsort(e, n, sizeof(*e), by_time);
 	for (i = 0; i < n; i++) {
@@ -374,7 +382,7 @@ static void sweep(struct prof *p)
 			gap(p, dt);
 		}
 		prev = e[i].t;
-		if (e[i].start) {
+		if (e[i].kind == EDGE_START) {
 			fstart[e[i].act] = f;
 			active++;
 		} else {

@@ -188,12 +188,12 @@ static void event_init(struct event *e)
 
 static int64_t id_or(double v)
 {
-	return isnan(v) ? -1 : (int64_t)v;
+	return prof_int(v, INT64_MIN, INT64_MAX, -1);
 }
 
 static int32_t small_or(double v)
 {
-	return isnan(v) || v < -1 || v > 2147483647.0 ? -1 : (int32_t)v;
+	return (int32_t)prof_int(v, -1, INT32_MAX, -1);
 }
 
 static void add_act(struct prof *p, const struct event *e, enum prof_act_kind kind,
@@ -202,7 +202,7 @@ static void add_act(struct prof *p, const struct event *e, enum prof_act_kind ki
 	struct prof_act *a;
 	size_t i;
 
-	if (isnan(e->ts) || isnan(e->dur) || e->dur < 0) {
+	if (isnan(e->ts) || !prof_times_ok(e->ts, e->dur)) {
 		p->skipped++;
 		return;
 	}
@@ -225,7 +225,7 @@ static void add_op(struct prof *p, const struct event *e, int annotation, struct
 {
 	struct prof_op *o;
 
-	if (isnan(e->ts) || isnan(e->dur) || e->dur < 0) {
+	if (isnan(e->ts) || !prof_times_ok(e->ts, e->dur)) {
 		p->skipped++;
 		return;
 	}
@@ -240,8 +240,8 @@ static void add_op(struct prof *p, const struct event *e, int annotation, struct
 	o->kernel_file = intern_span(p, &e->kernel_file, scratch);
 	o->kernel_kwargs = intern_span(p, &e->kernel_kwargs, scratch);
 	o->dtype = intern_span(p, &e->dtype, scratch);
-	o->num_warps = (int16_t)(isnan(e->num_warps) ? -1 : e->num_warps);
-	o->num_stages = (int16_t)(isnan(e->num_stages) ? -1 : e->num_stages);
+	o->num_warps = (int16_t)prof_int(e->num_warps, 0, INT16_MAX, -1);
+	o->num_stages = (int16_t)prof_int(e->num_stages, 0, INT16_MAX, -1);
 }
 
 static void add_launch(struct prof *p, const struct event *e)
@@ -395,7 +395,7 @@ static int read_events(struct prof *p, struct prof_input *in, struct buf *err)
 	return ret;
 }
 
-/* deviceProperties: the first device's name. */
+/* deviceProperties: the first device's name (of the first deviceProperties). */
 static void take_devices(struct prof *p, const char *s, size_t n)
 {
 	struct jcur c = { s, s + n };
@@ -403,7 +403,7 @@ static void take_devices(struct prof *p, const char *s, size_t n)
 	size_t kn, vn;
 	int esc;
 
-	if (jc_array(&c) < 0 || jc_item(&c) != 1 || jc_object(&c) < 0)
+	if (p->device || jc_array(&c) < 0 || jc_item(&c) != 1 || jc_object(&c) < 0)
 		return;
 	while (jc_key(&c, &k, &kn) == 1) {
 		if (key_is(k, kn, "name") && jc_peek(&c) == JT_STRING &&
@@ -416,12 +416,14 @@ static void take_devices(struct prof *p, const char *s, size_t n)
 	}
 }
 
+enum { KEY_OTHER, KEY_EVENTS, KEY_DEVICES };
+
 /* One "key": value of the top-level object; 1 more to come, 0 done, -1 error. */
 static int read_member(struct prof *p, struct prof_input *in, int *saw_events, struct buf *err)
 {
 	const char *s, *k;
 	size_t n, kn;
-	int ch = peek_byte(in, err), r, esc;
+	int ch = peek_byte(in, err), r, esc, key;
 	struct jcur c;
 
 	if (ch == '}' || ch == -1)
@@ -434,6 +436,9 @@ static int read_member(struct prof *p, struct prof_input *in, int *saw_events, s
 	c.end = s + n;
 	if (jc_string(&c, &k, &kn, &esc) < 0)
 		return -1;
+	/* told now: reading on may move the window under k */
+	key = key_is(k, kn, "traceEvents") ? KEY_EVENTS :
+	      key_is(k, kn, "deviceProperties") ? KEY_DEVICES : KEY_OTHER;
 	in->pos += n;
 	ch = peek_byte(in, err);
 	if (ch != ':')
@@ -442,16 +447,14 @@ static int read_member(struct prof *p, struct prof_input *in, int *saw_events, s
 	ch = peek_byte(in, err);
 	if (ch < 0)
 		return 0;
-	k = key_is(k, kn, "traceEvents") ? "traceEvents" : key_is(k, kn, "deviceProperties") ?
-	    "deviceProperties" : "";
-	if (!strcmp(k, "traceEvents") && ch == '[') {
+	if (key == KEY_EVENTS && ch == '[') {
 		*saw_events = 1;
 		return read_events(p, in, err) < 0 ? -1 : 1;
 	}
 	r = window_value(in, &s, &n, err);
 	if (r != VALUE_OK)
 		return r == VALUE_CUT ? 0 : -1;
-	if (!strcmp(k, "deviceProperties"))
+	if (key == KEY_DEVICES)
 		take_devices(p, s, n);
 	in->pos += n;
 	return 1;

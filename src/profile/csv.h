@@ -37,7 +37,7 @@ int csv_col(const struct csv_row *hdr, const char *name);
 /* The first column whose header starts with `prefix` (case ignored), or -1. */
 int csv_col_prefix(const struct csv_row *hdr, const char *prefix);
 /*
- * A number in field i: 0 and *v, or -1 when empty or not a number. A
+ * A number in field i: 0 and *v, or -1 when empty or not a finite number. A
  * trailing integer in text is taken when `trailing` ("Agent 2" -> 2,
  * "NVIDIA H200 (0)" -> 0).
  */

@@ -12,6 +12,7 @@
 #include "profile/input.h"
 #include "profile/nsys.h"
 #include "profile/rocprof.h"
+#include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -115,24 +116,63 @@ static int check_units(const struct prof *p, struct buf *err)
 	return -1;
 }
 
-/* The first 64 KiB (decompressed) of the file, for detection; then the input rewound. */
-static int head_format(struct prof *p, const char *path, struct buf *err)
+/*
+ * Detection reads at least the file's first 64 KiB (decompressed; one
+ * read of the window, up to 1 MiB, in practice), which stay in the input
+ * for the reader.
+ */
+#define HEAD_BYTES 65536
+
+/*
+ * The head of a text profile must be text: no NUL byte and nothing that
+ * is not UTF-8 (a sequence cut by the end of the head is not judged).
+ * Further on, a name that is not UTF-8 is kept with U+FFFD (model.c).
+ */
+static int head_is_text(const struct prof_input *in, struct buf *err)
 {
-	struct prof_input in;
+	size_t n = input_avail(in), off;
+
+	if (text_has_nul(in->buf, n, n, &off) < 0) {
+		buf_addf(err, "'%s' is binary, not text (NUL byte at offset %zu)", in->path, off);
+		return -1;
+	}
+	if (utf8_check(in->buf, n, &off) < 0 && (in->eof || off + 4 <= n)) {
+		buf_addf(err, "'%s' is not UTF-8 text (invalid byte at offset %zu)", in->path, off);
+		return -1;
+	}
+	return 0;
+}
+
+/* Opens the file and tells its format from the head; the input stays open, nothing consumed. */
+static int open_detect(struct prof *p, struct prof_input *in, struct buf *err)
+{
 	const char *why;
 
-	if (input_open(&in, path, err) < 0)
+	if (input_open(in, p->path, err) < 0)
 		return -1;
-	while (input_avail(&in) < 65536 && !in.eof)
-		if (input_more(&in, err) < 0) {
-			input_close(&in);
+	while (input_avail(in) < HEAD_BYTES && !in->eof)
+		if (input_more(in, err) < 0)
 			return -1;
-		}
-	p->format = prof_detect(in.buf, input_avail(&in), &why);
-	if (p->format == PROF_FMT_NONE)
-		buf_addf(err, "'%s': %s", path, input_avail(&in) ? why : "an empty file");
-	input_close(&in);
-	return p->format == PROF_FMT_NONE ? -1 : 0;
+	if (!input_avail(in)) {
+		buf_addf(err, "'%s': an empty file", p->path);
+		return -1;
+	}
+	p->format = prof_detect(in->buf, input_avail(in), &why);
+	if (p->format == PROF_FMT_NSYS_SQLITE) {
+		/* libsqlite3 opens the file itself: a plain regular file only */
+		if (!in->gzip && !in->stream)
+			return 0;
+		buf_addf(err, "'%s': an SQLite file %s; give tko the .sqlite file itself", p->path,
+			 in->gzip ? "compressed with gzip" : "through a pipe");
+		return -1;
+	}
+	if (head_is_text(in, err) < 0)
+		return -1;
+	if (p->format == PROF_FMT_NONE) {
+		buf_addf(err, "'%s': %s", p->path, why);
+		return -1;
+	}
+	return 0;
 }
 
 int prof_read_path(struct prof *p, const char *path, struct buf *err)
@@ -141,18 +181,23 @@ int prof_read_path(struct prof *p, const char *path, struct buf *err)
 	int ret;
 
 	p->path = xstrdup(path);
-	if (head_format(p, path, err) < 0)
-		return -1;
-	if (p->format == PROF_FMT_NSYS_SQLITE) {
+	ret = open_detect(p, &in, err);
+	if (!ret && p->format == PROF_FMT_NSYS_SQLITE)
 		ret = nsys_read_sqlite(p, path, err);
-	} else {
-		if (input_open(&in, path, err) < 0)
-			return -1;
+	else if (!ret)
 		ret = read_format(p, &in, err);
-		input_close(&in);
+	if (!ret && in.eof == 2 && !p->partial) {
+		p->partial = 1;
+		prof_note(p, "the gzip stream ends early or is damaged after %llu bytes; the %zu GPU"
+			  " activities before it are kept", (unsigned long long)input_offset(&in),
+			  p->nacts);
 	}
+	input_close(&in);
 	if (ret < 0)
 		return -1;
+	if (p->not_utf8)
+		prof_note(p, "%ld name%s not UTF-8: each byte that is not is shown as U+FFFD",
+			  p->not_utf8, p->not_utf8 == 1 ? " was" : "s were");
 	if (!p->nacts) {
 		buf_addf(err, "'%s': a %s profile with no GPU kernels%s", path,
 			 prof_format_names[p->format],

@@ -1,7 +1,10 @@
 /* The sliding window over a plain or gzip-compressed profile (input.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "profile/input.h"
@@ -11,25 +14,33 @@
 
 int input_open(struct prof_input *in, const char *path, struct buf *err)
 {
-	unsigned char magic[2] = { 0, 0 };
-	FILE *fp;
+	struct stat st;
+	int fd;
 
 	memset(in, 0, sizeof(*in));
 	in->path = path;
-	if (is_dir(path)) {
-		buf_addf(err, "'%s' is a directory, not a profile", path);
-		return -1;
-	}
-	fp = fopen(path, "rb");
-	if (!fp) {
+	/* opened once, so that a pipe is read from its first byte */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	in->gzip = fread(magic, 1, 2, fp) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-	fclose(fp);
-	in->gz = gzopen(path, "rb");
+	if (fstat(fd, &st) < 0) {
+		buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		buf_addf(err, "'%s' is a directory, not a profile", path);
+		close(fd);
+		return -1;
+	}
+	in->stream = !S_ISREG(st.st_mode);
+	file_note_input(path);	/* so that no output of the command replaces it (util/file.h) */
+	in->gz = gzdopen(fd, "rb");
 	if (!in->gz) {
-		buf_addf(err, "cannot open '%s': %s", path, errno ? strerror(errno) : "zlib failed");
+		buf_addf(err, "cannot open '%s': %s", path, "zlib failed");
+		close(fd);
 		return -1;
 	}
 	gzbuffer(in->gz, 256u << 10);
@@ -44,6 +55,28 @@ void input_close(struct prof_input *in)
 		gzclose(in->gz);
 	free(in->buf);
 	memset(in, 0, sizeof(*in));
+}
+
+/*
+ * A pipe or a device is text or nothing, and not endless (util/file.h's
+ * rule for streams): a NUL byte in the n bytes just read, or more than
+ * FILE_STREAM_MAX bytes in all, ends the read with an error.
+ */
+static int stream_check(const struct prof_input *in, size_t n, struct buf *err)
+{
+	const char *nul = memchr(in->buf + in->len, '\0', n);
+
+	if (nul) {
+		buf_addf(err, "'%s' is binary, not text (NUL byte at offset %llu)", in->path,
+			 (unsigned long long)(in->base + (uint64_t)(nul - in->buf)));
+		return -1;
+	}
+	if (in->base + in->len + n > FILE_STREAM_MAX) {
+		buf_addf(err, "'%s' is a stream of more than %zu MiB; save it to a file", in->path,
+			 FILE_STREAM_MAX >> 20);
+		return -1;
+	}
+	return 0;
 }
 
 long input_more(struct prof_input *in, struct buf *err)
@@ -82,6 +115,8 @@ long input_more(struct prof_input *in, struct buf *err)
 			 zerr == Z_ERRNO ? strerror(errno) : m);
 		return -1;
 	}
+	if (!in->base && !in->len)
+		in->gzip = !gzdirect(in->gz);	/* known once the first bytes are read */
 	if (n == 0) {
 		in->eof = 1;
 		/* a gzip stream cut short reads as end of file with an error set */
@@ -89,6 +124,8 @@ long input_more(struct prof_input *in, struct buf *err)
 		if (zerr != Z_OK && zerr != Z_STREAM_END && in->gzip)
 			in->eof = 2;
 	}
+	if (in->stream && stream_check(in, (size_t)n, err) < 0)
+		return -1;
 	in->len += (size_t)n;
 	in->buf[in->len] = '\0';
 	return n;

@@ -16,6 +16,10 @@
  * window grows (doubling) only when the unread bytes fill it, up to
  * INPUT_MAX_WINDOW, past which it fails: one event of a profile larger
  * than that is not a profile tko can read in bounded memory.
+ *
+ * The file is opened once, so a pipe (`tko profile <(zcat t.json.gz)`)
+ * is read from its first byte; a pipe or device is refused at a NUL byte
+ * and past FILE_STREAM_MAX bytes (util/file.h), as every input of tko is.
  */
 #ifndef TKO_PROFILE_INPUT_H
 #define TKO_PROFILE_INPUT_H
@@ -34,7 +38,8 @@ struct prof_input {
 	char *buf;		/* the window: buf[pos..len) is unread */
 	size_t pos, len, cap;
 	int eof;		/* 1: the file has no more bytes; 2: it ended early (a cut gzip stream) */
-	int gzip;		/* the file is gzip-compressed */
+	int gzip;		/* the file is gzip-compressed (known after the first read) */
+	int stream;		/* a pipe or device: text only, at most FILE_STREAM_MAX bytes */
 	uint64_t base;		/* bytes of the (uncompressed) stream before buf[0] */
 };
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "profile/jscan.h"
+#include "util/mem.h"
 #include "banned.h"
 
 static int scalar_byte(unsigned char c)
@@ -230,18 +231,23 @@ static const double pow10_exact[] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
-/* strtod on a copy (numbers in a trace are short): the slow, exact path. */
+/*
+ * strtod on a NUL-terminated copy: the slow, exact path. Numbers in a
+ * trace are short, but JSON sets no limit on their digits.
+ */
 static int number_slow(const char *s, size_t n, double *v)
 {
 	char tmp[64];
-	char *end;
+	char *copy = n < sizeof(tmp) ? tmp : xmalloc(n + 1), *end;
+	int ret;
 
-	if (n >= sizeof(tmp))
-		return -1;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	*v = strtod(tmp, &end);
-	return end == tmp + n ? 0 : -1;
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	*v = strtod(copy, &end);
+	ret = end == copy + n ? 0 : -1;
+	if (copy != tmp)
+		free(copy);
+	return ret;
 }
 
 /* Parses p[0..) as a JSON number; returns its length, or 0 when it is not one. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "profile/prof.h"
+#include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -63,6 +64,39 @@ void prof_release(struct prof *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * A copy of s[0..n) that is UTF-8: every byte that is not (Latin-1 in a
+ * kernel name, a NUL unescaped from JSON) becomes U+FFFD, so the JSON
+ * and the tables tko writes stay valid text. Counted in p->not_utf8.
+ */
+static char *utf8_or_repaired(struct prof *p, const char *s, size_t n)
+{
+	struct buf b = BUF_INIT;
+	size_t off;
+
+	if (utf8_check(s, n, &off) == 0 && !memchr(s, '\0', n))
+		return xstrndup(s, n);
+	p->not_utf8++;
+	while (n) {
+		int bad = utf8_check(s, n, &off) < 0;
+		const char *z = memchr(s, '\0', bad ? off : n);
+
+		if (z) {
+			off = (size_t)(z - s);
+			bad = 1;
+		}
+		if (!bad) {
+			buf_add(&b, s, n);
+			break;
+		}
+		buf_add(&b, s, off);
+		buf_adds(&b, "\xef\xbf\xbd");
+		s += off + 1;
+		n -= off + 1;
+	}
+	return buf_detach(&b, NULL);
+}
+
 uint32_t prof_intern(struct prof *p, const char *s, size_t n)
 {
 	int added = 0;
@@ -78,7 +112,7 @@ uint32_t prof_intern(struct prof *p, const char *s, size_t n)
 		p->strv = xrealloc(p->strv, p->astrv * sizeof(*p->strv));
 	}
 	*v = p->nstrv;
-	p->strv[p->nstrv] = xstrndup(s, n);
+	p->strv[p->nstrv] = utf8_or_repaired(p, s, n);
 	return (uint32_t)p->nstrv++;
 }
 
@@ -143,4 +177,19 @@ void prof_note(struct prof *p, const char *fmt, ...)
 	va_end(ap);
 	p->notes = xrealloc(p->notes, (p->nnotes + 1) * sizeof(*p->notes));
 	p->notes[p->nnotes++] = buf_detach(&b, NULL);
+}
+
+int prof_times_ok(double start, double dur)
+{
+	if (!(dur >= 0 && dur <= PROF_TIME_MAX))
+		return 0;
+	return isnan(start) || (start >= -PROF_TIME_MAX && start <= PROF_TIME_MAX);
+}
+
+int64_t prof_int(double v, int64_t lo, int64_t hi, int64_t unknown)
+{
+	/* v < hi + 1: its integer part is at most hi (INT64_MAX rounds up to 2^63, the bound) */
+	if (!(v >= (double)lo && v < (double)hi + 1.0))
+		return unknown;
+	return (int64_t)v;
 }

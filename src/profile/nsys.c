@@ -1,6 +1,7 @@
 /* Nsight Systems stats CSV and SQLite exports (nsys.h). */
 #include <math.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -63,6 +64,7 @@ static void find_cols(struct trace_cols *c, const struct csv_row *hdr)
 struct trace_ctx {
 	struct prof *p;
 	struct trace_cols c;
+	int bad_unit;		/* the header's time unit is not one tko knows */
 };
 
 static int trace_row(void *ctx, const struct csv_row *hdr, const struct csv_row *r)
@@ -76,8 +78,13 @@ static int trace_row(void *ctx, const struct csv_row *hdr, const struct csv_row 
 
 	if (t->c.hdr != hdr)
 		find_cols(&t->c, hdr);
-	if (!t->c.start_scale || !t->c.dur_scale || csv_num(r, t->c.start, &start) < 0 ||
-	    csv_num(r, t->c.dur, &dur) < 0 || dur < 0)
+	if (!t->c.start_scale || !t->c.dur_scale) {
+		t->bad_unit = 1;
+		return -1;
+	}
+	if (csv_num(r, t->c.start, &start) < 0 ||
+	    csv_num(r, t->c.dur, &dur) < 0 ||
+	    !prof_times_ok(start * t->c.start_scale, dur * t->c.dur_scale))
 		return -1;
 	a = prof_add_act(p);
 	a->name = prof_intern(p, csv_field(r, t->c.name), strlen(csv_field(r, t->c.name)));
@@ -85,14 +92,14 @@ static int trace_row(void *ctx, const struct csv_row *hdr, const struct csv_row 
 	a->start = start * t->c.start_scale;
 	a->dur = dur * t->c.dur_scale;
 	if (csv_num(r, t->c.corr, &v) == 0)
-		a->correlation = (int64_t)v;
-	if (csv_trailing_int(r, t->c.device, &dev) == 0)
+		a->correlation = prof_int(v, 0, INT64_MAX, -1);
+	if (csv_trailing_int(r, t->c.device, &dev) == 0 && dev <= INT32_MAX)
 		a->device = (int32_t)dev;
 	if (csv_num(r, t->c.stream, &v) == 0)
-		a->stream = (int32_t)v;
+		a->stream = (int32_t)prof_int(v, 0, INT32_MAX, -1);
 	for (i = 0; i < 3; i++) {
-		a->grid[i] = csv_num(r, t->c.grid[i], &v) == 0 ? (int32_t)v : 0;
-		a->block[i] = csv_num(r, t->c.block[i], &v) == 0 ? (int32_t)v : 0;
+		a->grid[i] = csv_num(r, t->c.grid[i], &v) == 0 ? (int32_t)prof_int(v, 0, INT32_MAX, 0) : 0;
+		a->block[i] = csv_num(r, t->c.block[i], &v) == 0 ? (int32_t)prof_int(v, 0, INT32_MAX, 0) : 0;
 	}
 	if (!p->device && *csv_field(r, t->c.device) && strchr(csv_field(r, t->c.device), '(')) {
 		const char *d = csv_field(r, t->c.device);
@@ -113,8 +120,11 @@ int nsys_read_trace(struct prof *p, struct prof_input *in, struct buf *err)
 	t.p = p;
 	if (csv_read_table(in, req, trace_row, &t, &p->skipped, err) < 0)
 		return -1;
-	if (t.c.hdr == NULL && p->skipped)
-		buf_addf(err, "'%s': unknown time unit in the header", in->path);
+	if (t.bad_unit) {
+		buf_addf(err, "'%s': a time unit tko does not know in the header (it reads ns, us, ms"
+			 " and s)", in->path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -127,13 +137,13 @@ static int sum_row(void *ctx, const struct csv_row *hdr, const struct csv_row *r
 	const char *name = csv_field(r, csv_col(hdr, "Name"));
 
 	if (!scale || csv_num(r, total, &t) < 0 || csv_num(r, csv_col(hdr, "Instances"), &n) < 0 ||
-	    t < 0 || n < 1)
+	    !prof_times_ok(NAN, t * scale) || prof_int(n, 1, UINT32_MAX, 0) == 0)
 		return -1;
 	a = prof_add_act(p);
 	a->name = prof_intern(p, name, strlen(name));
 	a->kind = (uint8_t)kind_of(name);
 	a->dur = t * scale;
-	a->calls = (uint32_t)n;
+	a->calls = (uint32_t)prof_int(n, 1, UINT32_MAX, 0);
 	return 0;
 }
 
@@ -187,7 +197,7 @@ static void take_row(struct prof *p, sqlite3_stmt *st, enum prof_act_kind kind)
 	struct prof_act *a;
 	int i;
 
-	if (e < s) {
+	if (e < s || !prof_times_ok(s / 1e3, (e - s) / 1e3)) {
 		p->skipped++;
 		return;
 	}

@@ -53,6 +53,13 @@ extern const char *const prof_format_names[PROF_FMT_COUNT];
  */
 #define PROF_CLOCK_JUMP_US 60e6
 
+/*
+ * No clock a profiler uses reads past 1e18 us (31,700 years): a time or a
+ * duration beyond it is a damaged row or event, skipped like one, so that
+ * sums over millions of activities stay finite.
+ */
+#define PROF_TIME_MAX 1e18
+
 /* What a GPU activity is, for grouping and for the rules. */
 enum prof_class {
 	PROF_CLASS_TRITON,	/* a Triton kernel (Inductor's or hand-written) */
@@ -174,6 +181,7 @@ struct prof {
 	char **notes;
 	size_t nnotes;
 	long skipped;		/* events or rows that could not be used */
+	long not_utf8;		/* names whose bytes were not UTF-8 (shown with U+FFFD) */
 };
 
 void prof_init(struct prof *p);
@@ -189,6 +197,19 @@ struct prof_act *prof_add_act(struct prof *p);
 struct prof_op *prof_add_op(struct prof *p);
 struct prof_launch *prof_add_launch(struct prof *p);
 void prof_note(struct prof *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Whether an activity's times can be kept: a duration in [0,
+ * PROF_TIME_MAX], and a start within PROF_TIME_MAX of 0, or NAN for a
+ * statistics row. Readers skip (and count) an activity that fails.
+ */
+int prof_times_ok(double start, double dur);
+/*
+ * v as an integer when it is a number in [lo, hi] (its fraction dropped),
+ * else `unknown`: profiles hold any number where an id or a size belongs,
+ * and a cast of one out of range is undefined.
+ */
+int64_t prof_int(double v, int64_t lo, int64_t hi, int64_t unknown);
 
 /*
  * Reads a profile of any format tko knows, told from its content

@@ -139,9 +139,10 @@ static void num_cell(FILE *fp, double v, struct buf *text)
 	fputs("</td>", fp);
 }
 
-static void decision_span(FILE *fp, const char *decision)
+static void decision_span(FILE *fp, enum decision decision)
 {
-	fprintf(fp, "<span class=\"dec dec-%s\">", decision ? decision : "none");
+	fprintf(fp, "<span class=\"dec dec-%s\">",
+		decision != DECISION_NONE ? decision_name(decision) : "none");
 	esc(fp, rt_decision_title(decision));
 	fputs("</span>", fp);
 }
@@ -158,7 +159,7 @@ static void table_row(FILE *fp, const struct an_kernel *k)
 	fputs("\">", fp);
 	esc(fp, k->id);
 	fputs("</a></td><td>", fp);
-	esc(fp, k->kind);
+	esc(fp, NAME_OF(kind_names, k->kind));
 	fputs("</td>", fp);
 	rt_pct(&b, k->share);
 	num_cell(fp, k->share, &b);
@@ -167,13 +168,13 @@ static void table_row(FILE *fp, const struct an_kernel *k)
 	rt_ms(&b, k->time_ms);
 	num_cell(fp, k->time_ms, &b);
 	fputs("<td>", fp);
-	esc(fp, k->time_basis);
+	esc(fp, NAME_OF(time_basis_names, k->time_basis));
 	fputs("</td>", fp);
 	rt_gbps(&b, k->gbps);
 	num_cell(fp, k->gbps, &b);
 	rt_pct(&b, k->peak_fraction);
 	num_cell(fp, k->peak_fraction, &b);
-	fprintf(fp, "<td data-v=\"%s\">", k->decision ? k->decision : "");
+	fprintf(fp, "<td data-v=\"%s\">", k->decision != DECISION_NONE ? decision_name(k->decision) : "");
 	decision_span(fp, k->decision);
 	fputs("</td></tr>\n", fp);
 	buf_release(&b);
@@ -324,7 +325,7 @@ static void html_rules(FILE *fp, const struct an_kernel *k)
 		fputs("<li><code>", fp);
 		esc(fp, f->rule);
 		fputs("</code> (", fp);
-		esc(fp, f->decision);
+		esc(fp, decision_name(f->decision));
 		fputs("): ", fp);
 		esc(fp, f->why ? f->why : "");
 		rt_evidence(&b, f);
@@ -423,7 +424,7 @@ static void html_configs(FILE *fp, const struct an_kernel *k)
 	if (!k->nconfigs)
 		return;
 	fprintf(fp, "<p><b>Configs</b> (chosen by %s, %ld timed):</p>\n",
-		k->chosen_by ? k->chosen_by : "-", k->configs_timed);
+		k->chosen_by != AT_METHOD_NONE ? at_method_names[k->chosen_by] : "-", k->configs_timed);
 	config_chart(fp, k);
 	fputs("<table class=\"configs\"><thead><tr><th></th><th>config</th><th>timed by</th>"
 	      "<th>autotune ms</th><th>replay ms</th><th>regs</th><th>spills</th><th>shared B</th>"
@@ -439,7 +440,7 @@ static void html_configs(FILE *fp, const struct an_kernel *k)
 		}
 		esc(fp, c->text);
 		fputs("</td><td>", fp);
-		esc(fp, c->method);
+		esc(fp, NAME_OF(at_method_names, c->method));
 		fputs("</td>", fp);
 		rt_ms(&b, c->time_ms);
 		num_cell(fp, c->time_ms, &b);

@@ -53,13 +53,13 @@ static void md_table(FILE *fp, const struct an_run *r)
 		rt_long(&b, k->rank);
 		cell_text(&t, &b);
 		table_cell(&t, "[%s](#%s)", k->id, k->id);
-		table_cell(&t, "%s", k->kind ? k->kind : "-");
+		table_cell(&t, "%s", k->kind != KIND_NONE ? kind_names[k->kind] : "-");
 		rt_pct(&b, k->share);
 		cell_text(&t, &b);
 		table_cell(&t, "%ld", k->launches);
 		rt_ms(&b, k->time_ms);
 		cell_text(&t, &b);
-		table_cell(&t, "%s", k->time_basis ? k->time_basis : "-");
+		table_cell(&t, "%s", k->time_basis != TIME_NONE ? time_basis_names[k->time_basis] : "-");
 		rt_gbps(&b, k->gbps);
 		cell_text(&t, &b);
 		rt_pct(&b, k->peak_fraction);
@@ -83,7 +83,7 @@ static void md_rules(FILE *fp, const struct an_kernel *k)
 		const struct an_fired *f = &k->fired[i];
 
 		rt_evidence(&b, f);
-		fprintf(fp, "- `%s` (%s): %s%s%s%s\n", f->rule, f->decision, f->why ? f->why : "",
+		fprintf(fp, "- `%s` (%s): %s%s%s%s\n", f->rule, decision_name(f->decision), f->why ? f->why : "",
 			b.len ? " [" : "", b.buf, b.len ? "]" : "");
 		buf_reset(&b);
 	}
@@ -159,7 +159,8 @@ static void md_configs(FILE *fp, const struct an_kernel *k)
 
 	if (!k->nconfigs)
 		return;
-	fprintf(fp, "**Configs** (chosen by %s, %ld timed):\n\n", k->chosen_by ? k->chosen_by : "-",
+	fprintf(fp, "**Configs** (chosen by %s, %ld timed):\n\n",
+		k->chosen_by != AT_METHOD_NONE ? at_method_names[k->chosen_by] : "-",
 		k->configs_timed);
 	table_columns(&t, "|config|timed by|autotune ms|replay ms|regs|spills|shared B", "lllrrrrr");
 	for (i = 0; i < k->nconfigs; i++) {
@@ -168,7 +169,7 @@ static void md_configs(FILE *fp, const struct an_kernel *k)
 		table_row(&t);
 		table_cell(&t, "%s", c->chosen ? "**chosen**" : c->failed ? "failed" : "");
 		table_cell(&t, "%s%s%s", c->label ? c->label : "", c->label ? ": " : "", c->text);
-		table_cell(&t, "%s", c->method);
+		table_cell(&t, "%s", NAME_OF(at_method_names, c->method));
 		rt_ms(&b, c->time_ms);
 		cell_text(&t, &b);
 		rt_ms(&b, c->replay_ms);

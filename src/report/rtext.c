@@ -46,21 +46,9 @@ void rt_long(struct buf *b, long v)
 		buf_addf(b, "%ld", v);
 }
 
-const char *rt_decision_title(const char *decision)
+const char *rt_decision_title(enum decision decision)
 {
-	static const char *const titles[][2] = {
-		{ "tune", "tune" },
-		{ "keep_off", "keep TorchInductor off" },
-		{ "rewrite", "rewrite the model code" },
-		{ "leave", "leave it alone" },
-		{ "measure", "measure first" },
-	};
-	size_t i;
-
-	for (i = 0; decision && i < sizeof(titles) / sizeof(titles[0]); i++)
-		if (!strcmp(titles[i][0], decision))
-			return titles[i][1];
-	return decision ? decision : "-";
+	return decision_title(decision);
 }
 
 void rt_origin(struct buf *b, const struct an_origin *o)
@@ -103,15 +91,9 @@ void rt_evidence(struct buf *b, const struct an_fired *f)
 		buf_addf(b, "%s%s=%.4g", i ? ", " : "", f->ev[i].key, f->ev[i].value);
 }
 
-static const char *launch_words(const char *basis)
+static const char *launch_words(enum launch_basis basis)
 {
-	if (!basis)
-		return "";
-	if (!strcmp(basis, "capture"))
-		return "counted by the capture over the whole run";
-	if (!strcmp(basis, "wrapper"))
-		return "call sites in the wrapper module: per call of the compiled graph";
-	return "not counted: 1 assumed";
+	return basis == LAUNCH_NONE ? "" : launch_basis_words[basis];
 }
 
 void rt_time(struct buf *b, const struct an_kernel *k)
@@ -154,8 +136,8 @@ void rt_bytes(struct buf *b, const struct an_kernel *k, const struct an_run *r)
 	if (isnan(k->gbps))
 		return;
 	buf_addf(b, ". Footprint rate (%s bytes / time per launch, not measured DRAM traffic): ",
-		 !k->bytes_basis ? "the" : !strcmp(k->bytes_basis, "inductor") ? "Inductor's" :
-		 !strcmp(k->bytes_basis, "seed_log") ? "the seed log's" : "the arguments'");
+		 k->bytes_basis == BYTES_NONE ? "the" : k->bytes_basis == BYTES_INDUCTOR ? "Inductor's" :
+		 k->bytes_basis == BYTES_SEED_LOG ? "the seed log's" : "the arguments'");
 	rt_gbps(b, k->gbps);
 	buf_adds(b, " GB/s");
 	if (!isnan(k->peak_fraction)) {

@@ -16,7 +16,7 @@ void rt_mb(struct buf *b, double bytes);	/* "201.3 MB" */
 void rt_long(struct buf *b, long v);		/* "30" */
 
 /* "tune", "keep TorchInductor off", "rewrite the model code", "leave it alone", "measure first" */
-const char *rt_decision_title(const char *decision);
+const char *rt_decision_title(enum decision decision);
 
 /* "tests/gpu/model.py:37 in scatter" */
 void rt_origin(struct buf *b, const struct an_origin *o);

@@ -59,7 +59,7 @@ void stepview_markdown(FILE *fp, const struct an_run *r)
 		table_cell(&t, "%s", g->cls);
 		table_cell(&t, "%s", label_of(g));
 		table_cell(&t, "%s", g->dtype ? g->dtype : "");
-		table_cell(&t, "%s", g->decision ? rt_decision_title(g->decision) :
+		table_cell(&t, "%s", g->decision != DECISION_NONE ? rt_decision_title(g->decision) :
 			   g->kernel_id ? "see the kernel" : "");
 		table_cell(&t, "%s", g->nfired ? g->fired[0].why : "");
 	}
@@ -134,7 +134,8 @@ void stepview_html(FILE *fp, const struct an_run *r)
 		fputs("</td><td>", fp);
 		esc(fp, g->dtype);
 		fputs("</td><td>", fp);
-		esc(fp, g->decision ? rt_decision_title(g->decision) : g->kernel_id ? "see the kernel" : "");
+		esc(fp, g->decision != DECISION_NONE ? rt_decision_title(g->decision) :
+		    g->kernel_id ? "see the kernel" : "");
 		fputs("</td><td>", fp);
 		esc(fp, g->nfired ? g->action : "");
 		fputs("</td></tr>\n", fp);

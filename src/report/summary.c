@@ -19,21 +19,23 @@ static void cell(struct table *t, struct buf *b)
 
 static void counts(FILE *fp, const struct an_run *r)
 {
-	static const char *const decisions[] = { "tune", "rewrite", "keep_off", "leave", "measure" };
-	size_t i, j;
+	size_t j;
+	int rank, d;
 
 	fprintf(fp, "%zu kernels the model ran (%ld timed, %ld without a time)", r->nkernels,
 		r->timed, r->untimed);
 	if (r->timed)
 		fprintf(fp, ", %.4f ms measured", r->measured_ms);
 	fputs(":", fp);
-	for (i = 0; i < sizeof(decisions) / sizeof(decisions[0]); i++) {
+	for (rank = 0; rank < DECISION_NR; rank++) {
 		size_t n = 0;
 
+		for (d = 0; decision_info[d].summary_rank != rank; d++)
+			;
 		for (j = 0; j < r->nkernels; j++)
-			n += r->kernels[j].decision && !strcmp(r->kernels[j].decision, decisions[i]);
+			n += r->kernels[j].decision == (enum decision)d;
 		if (n)
-			fprintf(fp, " %zu %s,", n, rt_decision_title(decisions[i]));
+			fprintf(fp, " %zu %s,", n, rt_decision_title(d));
 	}
 	fprintf(fp, " %zu autotuning candidate name(s), %zu library call(s)\n", r->ncandidates,
 		r->nlibcalls);
@@ -68,13 +70,14 @@ static void print_step(FILE *fp, const struct an_run *r, size_t top)
 		table_cell(&t, "%s", g->cls);
 		table_cell(&t, "%.60s", g->kernel_id ? g->kernel_id : g->op ? g->op :
 			   g->kernel ? g->kernel : "?");
-		table_cell(&t, "%s", g->decision ? g->fired[0].rule : g->kernel_id ? "(see kernel)" : "");
+		table_cell(&t, "%s", g->decision != DECISION_NONE ? g->fired[0].rule :
+			   g->kernel_id ? "(see kernel)" : "");
 	}
 	table_print(&t, fp);
 	for (i = 0; i < r->nstep_rules; i++)
 		fprintf(fp, "step: %s: %s\n", r->step_rules[i].rule, r->step_rules[i].why);
 	for (i = 0; i < r->nstep_groups; i++)
-		if (r->step_groups[i].decision)
+		if (r->step_groups[i].decision != DECISION_NONE)
 			fprintf(fp, "%s (%s): %s\n", r->step_groups[i].op ? r->step_groups[i].op :
 				r->step_groups[i].kernel, r->step_groups[i].fired[0].rule,
 				r->step_groups[i].action);

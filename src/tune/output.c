@@ -286,8 +286,8 @@ json_t *tune_output_json(const struct tune_sweep *s)
 	set_num(j, "wall_s", s->wall_s);
 	set_num(j, "num_gb", s->num_gb);
 	set_num(j, "peak_gbps", s->peak_gbps > 0 ? s->peak_gbps : -1);
-	json_set_new(j, "device", json_is_object(json_object_get(s->hello, "gpu"))
-		     ? json_deep_copy(json_object_get(s->hello, "gpu")) : json_null());
+	json_set_new(j, "device", s->pool && s->pool->device ? json_deep_copy(s->pool->device)
+		     : json_null());
 	json_set_new(j, "grid_note", str_or_null(s->grid_note));
 	for (i = 0; i < s->plan.nr; i++)
 		if (s->plan.v[i].done)

@@ -9,8 +9,8 @@
 #include "util/mem.h"
 #include "banned.h"
 
-#define HIP (1u << TUNE_HIP)
-#define CUDA (1u << TUNE_CUDA)
+#define HIP (1u << TARGET_HIP)
+#define CUDA (1u << TARGET_CUDA)
 
 static const struct {
 	unsigned flag;		/* TUNE_SRC_* */
@@ -132,7 +132,7 @@ static long add_variant(struct tune_plan *p, const struct tune_config *c,
 }
 
 int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
-		   const struct tune_arch *arch, const struct tune_plan_opts *opts,
+		   const struct target *arch, const struct tune_plan_opts *opts,
 		   struct buf *err)
 {
 	size_t i;
@@ -151,7 +151,7 @@ int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
 	if (!k->two_pass)
 		p->src_allowed &= ~(unsigned)TUNE_SRC_TWO_PASS;
 	p->order = !opts->timed ? order_compile
-		: arch->backend == TUNE_HIP ? order_timed_hip : order_timed_cuda;
+		: arch->backend == TARGET_HIP ? order_timed_hip : order_timed_cuda;
 	return 0;
 }
 

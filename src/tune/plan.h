@@ -63,7 +63,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "tune/arch.h"
+#include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/space.h"
 #include "util/buf.h"
@@ -157,7 +157,7 @@ struct tune_plan {
  * (e.g. a hand-written kernel with no tunable parameter).
  */
 int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
-		   const struct tune_arch *arch, const struct tune_plan_opts *opts,
+		   const struct target *arch, const struct tune_plan_opts *opts,
 		   struct buf *err);
 void tune_plan_release(struct tune_plan *p);
 

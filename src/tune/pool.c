@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "target/target.h"
 #include "tune/pool.h"
 #include "util/jsonio.h"
 #include "util/msg.h"
@@ -17,6 +18,50 @@ static const char *const env_of[TUNE_NENV][2] = {
 const char *const *tune_pool_env(int env)
 {
 	return env_of[env];
+}
+
+/* Copies gpu[key] into d when gpu has it. */
+static void copy_key(json_t *d, const json_t *gpu, const char *key)
+{
+	json_t *v = json_object_get(gpu, key);
+
+	if (v)
+		json_object_set(d, key, v);
+}
+
+/*
+ * The hello's GPU facts (python/tko/gpu.py) as tune.json's "device":
+ * name, backend, the arch decided here, cc, arch_name (the gcnArchName
+ * on HIP; on CUDA torch puts the marketing name there: null), warp_size,
+ * multiprocessor_count; each only when the worker reported it. NULL
+ * without a GPU.
+ */
+static json_t *device_of(const json_t *gpu)
+{
+	struct target_gpu_facts f;
+	struct buf arch = BUF_INIT;
+	json_t *d, *v;
+	const char *key;
+
+	if (!json_is_object(gpu))
+		return NULL;
+	target_gpu_facts_read(gpu, &f);
+	d = json_object();
+	copy_key(d, gpu, "name");
+	copy_key(d, gpu, "backend");
+	json_set_new(d, "arch", target_gpu_arch(&f, &arch) ? NULL : json_string(arch.buf));
+	if (f.cc_major >= 0)
+		json_set_new(d, "cc", json_pack("[i, i]", f.cc_major, f.cc_minor));
+	if (json_object_get(gpu, "gcn_arch_name") || json_object_get(gpu, "arch_name"))
+		json_set_str(d, "arch_name", f.backend && !strcmp(f.backend, "hip") ?
+			     f.gcn_arch_name : NULL);
+	copy_key(d, gpu, "warp_size");
+	copy_key(d, gpu, "multiprocessor_count");
+	json_object_foreach((json_t *)gpu, key, v)
+		if (!json_object_get(d, key) && strcmp(key, "gcn_arch_name") && strcmp(key, "capability"))
+			json_object_set(d, key, v);
+	buf_release(&arch);
+	return d;
 }
 
 static int hello(struct tune_pool *p, int env, const char *py, struct buf *err)
@@ -39,10 +84,12 @@ static int hello(struct tune_pool *p, int env, const char *py, struct buf *err)
 		worker_stop(&p->w[env]);
 		return -1;
 	}
-	if (!p->hello)
+	if (!p->hello) {
 		p->hello = rep;
-	else
+		p->device = device_of(json_object_get(rep, "gpu"));
+	} else {
 		json_decref(rep);
+	}
 	return 0;
 }
 
@@ -112,6 +159,7 @@ void tune_pool_release(struct tune_pool *p)
 	for (i = 0; i < TUNE_NENV; i++)
 		worker_stop(&p->w[i]);
 	json_decref(p->hello);
+	json_decref(p->device);
 	memset(p, 0, sizeof(*p));
 	for (i = 0; i < TUNE_NENV; i++)
 		p->w[i] = (struct worker)WORKER_INIT;

@@ -4,7 +4,8 @@
  * forced off: Triton reads it at import), each started on first use and
  * kept from one kernel to the next, because importing torch and Triton
  * and setting up the GPU costs seconds; the first worker's hello reply
- * (versions, the GPU); and the device's copy bandwidth, measured once.
+ * (versions, the GPU's facts, from which target/target.c decides its
+ * arch); and the device's copy bandwidth, measured once.
  *
  *	struct tune_pool pool = TUNE_POOL_INIT;
  *	if (tune_pool_call(&pool, TUNE_ENV_INHERIT, req, 60, &rep, &err) ...
@@ -30,10 +31,11 @@ enum { TUNE_ENV_INHERIT, TUNE_ENV_BUF_ON, TUNE_ENV_BUF_OFF, TUNE_NENV };
 struct tune_pool {
 	struct worker w[TUNE_NENV];	/* one per environment */
 	json_t *hello;			/* the first hello reply (owned), or NULL */
+	json_t *device;			/* its GPU as tune.json's "device" (owned), or NULL */
 	double peak_gbps;		/* measured copy rate; 0 not yet, -1 failed */
 	int restarts;			/* workers stopped because they asked to be */
 };
-#define TUNE_POOL_INIT { { WORKER_INIT, WORKER_INIT, WORKER_INIT }, NULL, 0, 0 }
+#define TUNE_POOL_INIT { { WORKER_INIT, WORKER_INIT, WORKER_INIT }, NULL, NULL, 0, 0 }
 
 /* Starts the worker of `env` unless it runs. 0, or -1 with a line in err. */
 int tune_pool_start(struct tune_pool *p, int env, struct buf *err);

@@ -111,27 +111,18 @@ static json_t *attrs(const struct tune_kernel *k, unsigned src)
 static int inductor_debug(const struct tune_sweep *s)
 {
 	return s->k.kind != TUNE_KIND_USER && s->k.assert_indexing > 0 &&
-	       s->arch->backend == TUNE_CUDA;
+	       s->arch->backend == TARGET_CUDA;
 }
 
 /* Inductor's CUDA-only options (torch 2.11 _precompile_config). */
 static void cuda_options(const struct tune_sweep *s, json_t *opts)
 {
-	if (s->arch->backend != TUNE_CUDA)
+	if (s->arch->backend != TARGET_CUDA)
 		return;
 	if (s->k.launch_pdl)
 		json_set_bool(opts, "launch_pdl", 1);
 	if (s->k.disable_ftz)
 		json_set_bool(opts, "enable_reflect_ftz", 0);
-}
-
-static json_t *target(const struct tune_arch *a)
-{
-	if (a->backend == TUNE_CUDA)
-		return json_pack("{s:s, s:i, s:i}", "backend", "cuda", "arch", a->cc,
-				 "warp_size", a->warp_size);
-	return json_pack("{s:s, s:s, s:i}", "backend", "hip", "arch", a->name,
-			 "warp_size", a->warp_size);
 }
 
 /* Arguments the kernel writes: Inductor's mutated ones, its out_ptr* and a
@@ -222,7 +213,7 @@ json_t *tune_request_new(const struct tune_sweep *s, const struct tune_variant *
 	json_object_set(req, "num_warps", json_object_get(cfg, "num_warps"));
 	json_object_set(req, "num_stages", json_object_get(cfg, "num_stages"));
 	json_object_set_new(req, "options", opts);
-	json_object_set_new(req, "target", target(s->arch));
+	json_object_set_new(req, "target", target_compile_json(s->arch));
 	json_set_str(req, "out_dir", dir);
 	if (!s->o->compile_only)
 		add_bench(s, v, req);

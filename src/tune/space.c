@@ -7,8 +7,9 @@
  * runtime/hints.py: X 4096, Y and Z 1024, R0 65536 and R1 32768, which its
  * coordinate descent caps at the size hint) and the hardware elsewhere:
  * at most 1024 threads per block, so 32 warps on NVIDIA and 16 waves on
- * AMD; shared memory per arch (arch.c). A block larger than the next power
- * of two of its size hint only adds masked lanes, so it is not tried.
+ * AMD; shared memory per arch (target/target.c). A block larger than the
+ * next power of two of its size hint only adds masked lanes, so it is not
+ * tried.
  * waves_per_eu 0 is the compiler's choice; DAS defaults it to 1 on DCU
  * (docs/dcu.md section 11), so 0..4 covers both. schedule_hint is only known to
  * triton-das (gfx92x/93x).
@@ -26,8 +27,8 @@
 #define KIND(k) (1u << (k))
 #define ALL_KINDS 0xffu
 #define LOOP_KINDS (KIND(TUNE_KIND_TEMPLATE) | KIND(TUNE_KIND_REDUCTION) | KIND(TUNE_KIND_USER))
-#define HIP (1u << TUNE_HIP)
-#define CUDA (1u << TUNE_CUDA)
+#define HIP (1u << TARGET_HIP)
+#define CUDA (1u << TARGET_CUDA)
 
 /* Elements per thread past which a block only adds register pressure. */
 #define MAX_ELEMS_PER_THREAD 128
@@ -138,7 +139,7 @@ static int is_constexpr_arg(const struct tune_kernel *k, const char *name)
 }
 
 static int rule_applies(const struct rule *r, const struct tune_kernel *k,
-		      const struct tune_arch *arch)
+		      const struct target *arch)
 {
 	if (!(r->kinds & KIND(k->kind)) || !(r->backends & (1u << arch->backend)))
 		return 0;
@@ -158,13 +159,13 @@ static void add_param(struct tune_space *s, const struct tune_param *p)
 }
 
 static void add_rule(struct tune_space *s, const struct rule *r,
-		     const struct tune_kernel *k, const struct tune_arch *arch)
+		     const struct tune_kernel *k, const struct target *arch)
 {
 	struct tune_param p = { r->name, r->kind, r->at, r->min, r->max,
 				r->choices, r->dim, r->tuned, r->split };
 
 	if (r->at == TUNE_AT_WARPS)
-		p.max = arch->max_threads / arch->warp_size;
+		p.max = arch->max_threads / arch->wave;
 	if (r->at == TUNE_AT_STAGES && r->tuned)
 		p.max = k->kind == TUNE_KIND_REDUCTION ? 2 : arch->max_stages;
 	if (r->dim >= 0 && k->size_hint[r->dim] > 0) {
@@ -193,7 +194,7 @@ static void add_user_blocks(struct tune_space *s, const struct tune_kernel *k)
 }
 
 void tune_space_build(struct tune_space *s, const struct tune_kernel *k,
-		      const struct tune_arch *arch)
+		      const struct target *arch)
 {
 	size_t i;
 	json_t *r0 = json_object_get(k->body_consts, "R0_BLOCK");
@@ -248,7 +249,7 @@ static int template_ok(const struct tune_space *s, const struct tune_config *c,
 {
 	long bm = value_of(s, c, "BLOCK_M", 0), bn = value_of(s, c, "BLOCK_N", 0);
 	long bk = value_of(s, c, "BLOCK_K", 0), stages = value_of(s, c, "num_stages", 1);
-	long bufs = s->arch->backend == TUNE_HIP && stages > 1 ? stages - 1 : stages;
+	long bufs = s->arch->backend == TARGET_HIP && stages > 1 ? stages - 1 : stages;
 	long lds = bufs * (bm * bk + bk * bn) * (s->elt_bytes ? s->elt_bytes : 2);
 
 	if (bm && bn && bm * bn / threads > MAX_ACC_PER_THREAD) {
@@ -265,10 +266,10 @@ static int template_ok(const struct tune_space *s, const struct tune_config *c,
 				 bk, s->tmpl_k);
 		return 0;
 	}
-	if (lds > s->arch->lds_bytes) {
+	if (lds > s->arch->smem_block) {
 		if (why)
 			buf_addf(why, "needs %ld bytes of shared memory, %s has %d",
-				 lds, s->arch->name, s->arch->lds_bytes);
+				 lds, s->arch->name, s->arch->smem_block);
 		return 0;
 	}
 	return 1;
@@ -306,7 +307,7 @@ int tune_config_valid(const struct tune_space *s, const struct tune_config *c,
 		      struct buf *why)
 {
 	long warps = value_of(s, c, "num_warps", 4);
-	long threads = warps * s->arch->warp_size, numel;
+	long threads = warps * s->arch->wave, numel;
 
 	if (!range_ok(s, c, why))
 		return 0;

@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "tune/arch.h"
+#include "target/target.h"
 #include "tune/kernel.h"
 #include "util/buf.h"
 
@@ -55,7 +55,7 @@ struct tune_space {
 	struct tune_param p[TUNE_MAXP];	/* the parameters */
 	size_t n;
 	enum tune_kind kind;		/* the kernel's kind */
-	const struct tune_arch *arch;	/* the target */
+	const struct target *arch;	/* the target */
 	int elt_bytes;			/* a template's input element size, for shared memory */
 	long fixed_numel;		/* block elements fixed in the body (persistent R0_BLOCK), 1 if none */
 	long tmpl_k;			/* a template's K when its EVEN_K needs BLOCK_K to divide it, else 0 */
@@ -67,7 +67,7 @@ struct tune_config {
 
 /* Builds the space of `k` on `arch` (possibly empty). */
 void tune_space_build(struct tune_space *s, const struct tune_kernel *k,
-		      const struct tune_arch *arch);
+		      const struct target *arch);
 
 /*
  * Keeps the parameters that decide a launch grid (`grid_param` says which)

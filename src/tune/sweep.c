@@ -127,7 +127,8 @@ static int has_das(const json_t *hello)
 static int pick_arch(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
 {
 	const json_t *gpu = json_object_get(s->hello, "gpu");
-	const struct tune_arch *dev = NULL;
+	struct target_gpu_facts facts;
+	const struct target *dev = NULL;
 	struct buf name = BUF_INIT;
 	int ret = -1;
 
@@ -141,16 +142,17 @@ static int pick_arch(struct tune_sweep *s, enum tune_fail *fail, struct buf *err
 		buf_adds(err, "--compile-only needs --target (gfx942, sm_90, ...)");
 		goto out;
 	}
-	if (!s->o->compile_only && !(dev = tune_arch_of_gpu(gpu, err)) && !s->o->target)
+	target_gpu_facts_read(gpu, &facts);
+	if (!s->o->compile_only && !(dev = target_of_gpu(&facts, err)) && !s->o->target)
 		goto out;
 	buf_reset(err);
-	if (s->o->target && tune_arch_normalize(s->o->target, &name) < 0)
+	if (s->o->target && target_norm(s->o->target, &name) < 0)
 		buf_adds(&name, s->o->target);
 	else if (!s->o->target)
 		buf_adds(&name, dev->name);
-	if (tune_arch_check(name.buf, has_das(s->hello), err) < 0)
+	if (target_check_tunable(name.buf, has_das(s->hello), err) < 0)
 		goto out;
-	s->arch = tune_arch_find(name.buf);
+	s->arch = target_find(name.buf);
 	if (dev && dev != s->arch) {
 		buf_addf(err, "--target %s is not the GPU's arch (%s); timing needs the GPU's, "
 			 "or use --compile-only", s->arch->name, dev->name);

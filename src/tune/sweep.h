@@ -23,7 +23,7 @@
 
 #include <jansson.h>
 
-#include "tune/arch.h"
+#include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/plan.h"
 #include "tune/pool.h"
@@ -78,7 +78,7 @@ struct tune_sweep {
 	char *capture_path;			/* capture.json, or NULL */
 	json_t *capture;			/* its contents, or NULL */
 	struct buf text;			/* the kernel file's text */
-	const struct tune_arch *arch;		/* the target */
+	const struct target *arch;		/* the target */
 	struct tune_kernel k;			/* the kernel */
 	struct tune_plan plan;			/* the variants */
 	struct tune_results res;		/* their results */

@@ -49,7 +49,8 @@ static int walk_dir(const char *dir, const char *root_real, struct strlist *out,
 	return ret;
 }
 
-int walk_files(const char *path, struct strlist *out, struct buf *err)
+int walk_files_below(const char *path, const char *root_real, struct strlist *out,
+		     struct buf *err)
 {
 	struct stat st;
 
@@ -58,30 +59,14 @@ int walk_files(const char *path, struct strlist *out, struct buf *err)
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode))
-		return walk_dir(path, NULL, out, err);
+		return walk_dir(path, root_real, out, err);
 	strlist_push(out, xstrdup(path));
 	return 0;
 }
 
-int walk_files_in(const char *path, const char *root, struct strlist *out, struct buf *err)
+int walk_files(const char *path, struct strlist *out, struct buf *err)
 {
-	char *real = realpath(root, NULL);
-	struct stat st;
-	int ret = 0;
-
-	if (!real || !path_within(real, path)) {
-		buf_addf(err, "'%s' leads out of '%s' (a symbolic link); not read", path, root);
-		ret = -1;
-	} else if (stat(path, &st) < 0) {
-		buf_addf(err, "cannot open '%s': %s", path, strerror(errno));
-		ret = -1;
-	} else if (S_ISDIR(st.st_mode)) {
-		ret = walk_dir(path, real, out, err);
-	} else {
-		strlist_push(out, xstrdup(path));
-	}
-	free(real);
-	return ret;
+	return walk_files_below(path, NULL, out, err);
 }
 
 void walk_release(struct strlist *files)

@@ -18,11 +18,12 @@
 int walk_files(const char *path, struct strlist *out, struct buf *err);
 
 /*
- * walk_files() for a part of a RUN: `path` itself must lie inside `root`
- * once links are followed (else -1 and err says it leads out), and links
- * to files outside `root` are left out.
+ * walk_files(), leaving out links to files whose real location is not
+ * `root_real` or below it (a realpath): rundir/layout.h's rd_walk() lists
+ * a RUN's parts with it.
  */
-int walk_files_in(const char *path, const char *root, struct strlist *out, struct buf *err);
+int walk_files_below(const char *path, const char *root_real, struct strlist *out,
+		     struct buf *err);
 
 /* Frees the strings of a list that owns them (as walk_files fills it), and the list. */
 void walk_release(struct strlist *files);

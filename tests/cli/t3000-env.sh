@@ -85,6 +85,40 @@ test_expect_success '--measure passes the measured copy bandwidth through' '
 	test_grep "4243 GB/s" table
 '
 
+# python/tko/gpu.py reports raw facts; tko decides the arch (src/target/target.c).
+# The facts below are what torch 2.11 reports on an H200 (gcnArchName is the
+# marketing name on CUDA), a ROCm MI300X and DTK on a BW DCU.
+test_expect_success 'GPU facts from the probe: tko decides the arch, keys as before' '
+	cat >probe-facts <<-\PROBE &&
+	#!/bin/sh
+	cat <<JSON
+	{"schema_version": 1, "python": {"version": "3.12.3", "executable": "/usr/bin/python3"},
+	 "torch": {"version": "2.11.0+cu130", "cuda": "13.0", "hip": null, "error": null},
+	 "triton": {"version": "3.6.0", "error": null},
+	 "devices": [
+	  {"index": 0, "name": "NVIDIA H200", "backend": "cuda", "gcn_arch_name": "NVIDIA H200",
+	   "capability": [9, 0], "warp_size": 32, "multiprocessor_count": 132,
+	   "memory_bytes": 150000000000, "l2_cache_bytes": 62914560},
+	  {"index": 1, "name": "AMD Instinct MI300X", "backend": "hip",
+	   "gcn_arch_name": "gfx942:sramecc+:xnack-", "capability": [9, 4], "warp_size": 64,
+	   "multiprocessor_count": 304, "memory_bytes": 1, "l2_cache_bytes": 2},
+	  {"index": 2, "name": "BW", "backend": "hip", "gcn_arch_name": "gfx936:sramecc-",
+	   "capability": [9, 3], "warp_size": 64, "multiprocessor_count": 80,
+	   "memory_bytes": 1, "l2_cache_bytes": 2}],
+	 "bandwidth": null, "errors": []}
+	JSON
+	PROBE
+	chmod +x probe-facts &&
+	PATH=/usr/bin:/bin TKO_PYTHON=$TRASH/probe-facts tko env --json out.json >table &&
+	json_q out.json "[.gpus[].arch] == [\"sm_90\", \"gfx942\", \"gfx936\"]" &&
+	json_q out.json "[.gpus[].arch_full] == [null, \"gfx942:sramecc+:xnack-\", \"gfx936:sramecc-\"]" &&
+	json_q out.json ".gpus[0] | keys_unsorted == [\"index\", \"name\", \"backend\", \"arch\",
+		\"arch_full\", \"capability\", \"multiprocessor_count\", \"memory_bytes\",
+		\"warp_size\", \"l2_cache_bytes\", \"source\"]" &&
+	json_q out.json "[.hcu_targets[].arch] == [\"gfx936\"] and .dcu == true" &&
+	test_grep "NVIDIA H200, sm_90 \\(torch\\)" table
+'
+
 test_expect_success 'a failing probe is a note with its last line' '
 	printf "#!/bin/sh\necho Traceback >&2\necho \"ImportError: libcuda.so.1\" >&2\nexit 1\n" >probe-bad &&
 	chmod +x probe-bad &&

@@ -46,6 +46,13 @@ test_expect_success 'a sweep on the fake GPU' '
 	test "$(json_q g.json ".kernels[0].target")" = sm_90
 '
 
+# The fake worker reports only facts (name, backend, capability [9, 0]), as
+# python/tko/gpu.py does; tko decides the arch and names the fields as before.
+test_expect_success 'the device is the hello'"'"'s facts with the arch tko decided' '
+	json_q g.json ".kernels[0].device == {\"name\": \"fake\", \"backend\": \"cuda\",
+		\"arch\": \"sm_90\", \"cc\": [9, 0]}"
+'
+
 test_expect_success 'the autotuned config ran first, as the reference' '
 	head -n 1 fake.log >first &&
 	test_grep "^v000 XBLOCK=1024 ref=True grid=$(($(cat xnumel) / 1024)),1,1$" first &&

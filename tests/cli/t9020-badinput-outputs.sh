@@ -12,6 +12,7 @@
 RUN=$SRC_ROOT/examples/h200-run
 ASM=$CORPUS/dcu/gfx936_triton_hcu_buffer_ld_st_cluster16.amdgcn
 LOG=$CORPUS/h200-run1/log_profile.txt
+PROFILE=$SRC_ROOT/tests/data/profile/kineto-mi300x-torch-compile.json.gz
 PY=$CORPUS/h200-run1/cache/inductor/d6/cd6tammrytoldkigi6wy4flunwbshyumif2kiduouxqzljcqvh3x.py
 NAME=triton_poi_fused_index_add_zeros_1
 TKO_PYTHONPATH="$TRASH/pkg"
@@ -37,6 +38,7 @@ each_writer() {
 	target=$1
 	for cmd in "isa --json $target $ASM" "summarize --json $target $LOG" "meta --json $target $PY" \
 		"env --json $target" "run --json $target $RUN/capture/kernels/$NAME-470ead05" \
+		"profile --json $target $PROFILE" \
 		"isa --md $target $ASM" "summarize --md $target $LOG"; do
 		# shellcheck disable=SC2086 # the command line is split on purpose
 		check_bad 1 "$target" -- tko $cmd >/dev/null || { echo "in: tko $cmd" >&2; return 1; }
@@ -79,7 +81,8 @@ fsize_run() {
 
 test_expect_success 'the disk fills up while the output is written' '
 	for cmd in "isa --json out/out.json $ASM" "summarize --json out/out.json $LOG" \
-		"meta --json out/out.json $PY" "env --json out/out.json"; do
+		"meta --json out/out.json $PY" "env --json out/out.json" \
+		"profile --json out/out.json $PROFILE"; do
 		# shellcheck disable=SC2086
 		check_bad 1 "out/out.json" -- fsize_run tko $cmd >/dev/null || { echo "in: tko $cmd" >&2; return 1; }
 	done

@@ -18,6 +18,7 @@ export TKO_PYTHONPATH TKO_PYTHON
 test_expect_success 'setup: inputs, and a replay that writes a result' '
 	cp "$EXAMPLE/log/"*.log log.txt &&
 	cp "$ASM" k.amdgcn &&
+	cp "$SRC_ROOT/tests/data/profile/rocprof-v1-results.csv" prof.csv &&
 	mkdir -p pkg/tko && : >pkg/tko/__init__.py && : >pkg/tko/replay.py &&
 	cat >fakepy <<-\EOF &&
 	#!/bin/sh
@@ -34,15 +35,16 @@ test_expect_success 'setup: inputs, and a replay that writes a result' '
 '
 
 test_expect_success 'an output that is an input is refused; the input is kept' '
-	cp log.txt keep && cp k.amdgcn keep.s &&
+	cp log.txt keep && cp k.amdgcn keep.s && cp prof.csv keep.csv &&
 	for args in "summarize log.txt --json log.txt" "summarize log.txt --md log.txt" \
-		"isa k.amdgcn --json k.amdgcn" "isa k.amdgcn --md k.amdgcn"; do
+		"isa k.amdgcn --json k.amdgcn" "isa k.amdgcn --md k.amdgcn" \
+		"profile prof.csv --json prof.csv"; do
 		# shellcheck disable=SC2086 # split on purpose
 		test_expect_code 1 tko $args >/dev/null 2>err &&
 		test_one_line_error err &&
 		test_grep "refusing to write .* one of this command.s inputs" err || return 1
 	done &&
-	test_cmp keep log.txt && test_cmp keep.s k.amdgcn &&
+	test_cmp keep log.txt && test_cmp keep.s k.amdgcn && test_cmp keep.csv prof.csv &&
 	chmod 444 log.txt &&
 	test_expect_code 1 tko summarize log.txt --json log.txt >/dev/null 2>err &&
 	test_cmp keep log.txt &&

@@ -7,7 +7,7 @@
  */
 #include "fuzz.h"
 #include "live/replay.h"
-#include "tune/arch.h"
+#include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/space.h"
 #include "util/jsonio.h"
@@ -33,7 +33,7 @@ static void configs(const struct tune_kernel *k, const json_t *cap)
 	const json_t *c;
 	size_t i;
 
-	tune_space_build(&s, k, tune_arch_find("gfx942"));
+	tune_space_build(&s, k, target_find("gfx942"));
 	json_array_foreach(json_object_get(cap, "configs"), i, c) {
 		json_t *j;
 

@@ -6,7 +6,7 @@
  * reply's result (tune/result.c).
  */
 #include "fuzz.h"
-#include "tune/arch.h"
+#include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/result.h"
 #include "tune/space.h"
@@ -24,7 +24,7 @@ static void space_of(const struct tune_kernel *k, const json_t *rep)
 		struct buf out = BUF_INIT;
 		json_t *j;
 
-		tune_space_build(&s, k, tune_arch_find(archs[i]));
+		tune_space_build(&s, k, target_find(archs[i]));
 		tune_config_default(&s, k, &cfg);
 		tune_config_from_json(&s, json_object_get(rep, "config"), &cfg);
 		tune_config_valid(&s, &cfg, &out);

@@ -15,8 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "isa/isa.h"
+#include "profile/input.h"
+#include "profile/prof.h"
+#include "util/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -49,5 +53,34 @@ void fuzz_autotune_done(struct autotune_set *set);
  * cache lookups), made once per process under $TMPDIR and removed at exit.
  */
 const char *fuzz_tmpdir(void);
+
+/*
+ * The profile targets (support-profile.c). fuzz_write_input() writes the
+ * bytes to NAME in the private directory and returns its path (valid
+ * until the next call). A read is noted in struct fuzz_prof so that two
+ * reads of the same bytes can be compared (fuzz_prof_same aborts when
+ * they differ); both read functions abort when the accounting breaks a
+ * promise of profile/attrib.h.
+ */
+#define FUZZ_CHECK(cond) do { if (!(cond)) abort(); } while (0)
+
+struct fuzz_prof {
+	int ret;
+	struct buf err;
+	int format, partial;
+	size_t nacts, nops, nlaunches, ngroups, nsteps;
+	long skipped;
+	double busy;
+};
+typedef int fuzz_prof_reader(struct prof *p, struct prof_input *in, struct buf *err);
+
+const char *fuzz_write_input(const char *name, const uint8_t *data, size_t size);
+/* As `tko profile PATH` reads it: detected, read, checked, attributed, rendered. */
+void fuzz_profile_path(const char *path, struct fuzz_prof *out);
+/* One format's reader, through a window of `window` bytes (0: the default). */
+void fuzz_profile_reader(const char *path, fuzz_prof_reader *reader, enum prof_format format,
+			 size_t window, struct fuzz_prof *out);
+void fuzz_prof_same(const struct fuzz_prof *a, const struct fuzz_prof *b);
+void fuzz_prof_release(struct fuzz_prof *r);
 
 #endif

@@ -310,17 +310,21 @@ class Props:
 
     def __init__(self, name, major, minor, gcn):
         self.name, self.major, self.minor, self.gcnArchName = name, major, minor, gcn
+        self.multi_processor_count, self.warp_size = 132, 32
 
 
-def test_gpu_arch_from_capability_not_marketing_name():
+def test_gpu_facts_are_raw():
     # torch on CUDA puts the marketing name in gcnArchName: the first H200
-    # run sent it to tko as the arch
-    h200 = Props("NVIDIA H200", 9, 0, "NVIDIA H200")
-    assert tune_worker.gpu_arch(h200, None) == "sm_90"
-    assert tune_worker.gpu_arch(Props("NVIDIA B200", 10, 0, "NVIDIA B200"), None) == "sm_100"
-    mi300 = Props("AMD Instinct MI300X", 9, 4, "gfx942:sramecc+:xnack-")
-    assert tune_worker.gpu_arch(mi300, "6.3.42131") == "gfx942"
-    assert tune_worker.gpu_arch(Props("BW", 9, 3, "gfx936:sramecc-"), "6.3.26113") == "gfx936"
+    # run sent it to tko as the arch. gpu.py reports it as it is, with the
+    # capability beside it; tko decides (src/target/target.c, test-target.c).
+    import gpu
+    h200 = gpu.facts(Props("NVIDIA H200", 9, 0, "NVIDIA H200"), None)
+    assert h200 == {"name": "NVIDIA H200", "backend": "cuda", "gcn_arch_name": "NVIDIA H200",
+                    "capability": [9, 0], "warp_size": 32, "multiprocessor_count": 132}
+    mi300 = gpu.facts(Props("AMD Instinct MI300X", 9, 4, "gfx942:sramecc+:xnack-"), "6.3.42131")
+    assert mi300["backend"] == "hip" and mi300["gcn_arch_name"] == "gfx942:sramecc+:xnack-"
+    assert "arch" not in mi300
+    assert gpu.facts(Props("x", 9, 4, ""), "6.3")["gcn_arch_name"] is None
 
 
 def test_hello_names_the_bundled_tools_and_compile_processes():

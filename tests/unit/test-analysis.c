@@ -18,6 +18,7 @@
 #include "analyse/analysis.h"
 #include "analyse/rules.h"
 #include "analyse/schema.h"
+#include "decide/decide.h"
 #include "util/file.h"
 #include "util/mem.h"
 
@@ -42,11 +43,11 @@ static int setup(void **state)
 	an_run_init(&example);
 	o.peak_gbps = 4243;	/* the corpus README's measured copy rate */
 	p = data_path("CORPUS", "h200-run1");
-	assert_int_equal(analysis_run(p, &o, &corpus, &err), 0);
+	assert_int_equal(decide_run(p, &o, &corpus, &err), 0);
 	free(p);
 	o.peak_gbps = 0;
 	p = data_path("TESTDATA", "../../examples/h200-run");
-	assert_int_equal(analysis_run(p, &o, &example, &err), 0);
+	assert_int_equal(decide_run(p, &o, &example, &err), 0);
 	free(p);
 	buf_release(&err);
 	return 0;
@@ -91,7 +92,7 @@ static void test_corpus_kernels(void **state)
 		sites += corpus.kernels[i].launches;
 	assert_int_equal(sites, 20);
 	assert_int_equal(kernel(&corpus, "triton_per_fused_native_layer_norm_native_layer_norm_backward_view_7")->launches, 2);
-	assert_string_equal(kernel(&corpus, "triton_poi_fused_zeros_0")->launch_basis, "wrapper");
+	assert_string_equal(NAME_OF(launch_basis_names, kernel(&corpus, "triton_poi_fused_zeros_0")->launch_basis), "wrapper");
 	assert_int_equal(corpus.wrappers, 5);
 	assert_int_equal(corpus.capture_dirs, 0);
 	for (i = 0; i < corpus.ncandidates; i++)
@@ -124,17 +125,17 @@ static void test_corpus_times(void **state)
 	(void)state;
 	k = kernel(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
 	assert_float_equal(k->time_ms, 0.062560, 1e-9);
-	assert_string_equal(k->time_basis, "autotune");
+	assert_string_equal(NAME_OF(time_basis_names, k->time_basis), "autotune");
 	k = kernel(&corpus, "triton_poi_fused_relu_1");
 	assert_float_equal(k->time_ms, 0.166592, 1e-9);
 	/* AUTOTUNE mm(2048x2048, 2048x2048): triton_mm_18 0.0291 ms is the template's config */
 	k = kernel(&corpus, "triton_tem_fused_mm_0");
 	assert_float_equal(k->time_ms, 0.0291, 1e-9);
-	assert_string_equal(k->time_basis, "max_autotune");
+	assert_string_equal(NAME_OF(time_basis_names, k->time_basis), "max_autotune");
 	k = kernel(&corpus, "triton_red_fused__softmax_exp_sub_sum_view_3");
 	assert_true(isnan(k->time_ms));
 	assert_int_equal(k->rank, -1);
-	assert_string_equal(k->decision, "measure");
+	assert_string_equal(decision_name(k->decision), "measure");
 	/* 0.2013 GB (kernel_num_gb in its module) / 0.06256 ms */
 	k = kernel(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
 	assert_float_equal(k->gbps, 0.201326592e9 / 0.06256e-3 / 1e9, 1e-6);
@@ -216,15 +217,15 @@ static void test_example_replay(void **state)
 
 	(void)state;
 	assert_false(isnan(ms));
-	assert_string_equal(k->time_basis, "replay");
+	assert_string_equal(NAME_OF(time_basis_names, k->time_basis), "replay");
 	assert_float_equal(k->time_ms, ms, 1e-12);
-	assert_string_equal(k->launch_basis, "capture");
+	assert_string_equal(NAME_OF(launch_basis_names, k->launch_basis), "capture");
 	assert_float_equal(example.peak_gbps,
 			   json_number_value(json_object_get(json_object_get(env, "bandwidth"), "copy_gbps")),
 			   1e-9);
 	assert_float_equal(k->footprint_bytes, footprint, 0.5);
 	k = kernel(&example, "scale_add_kernel");
-	assert_string_equal(k->kind, "user_autotune");
+	assert_string_equal(NAME_OF(kind_names, k->kind), "user_autotune");
 	assert_non_null(k->kernel_dir);
 	assert_int_equal(example.capture_dirs, 7);
 	json_decref(env);
@@ -237,7 +238,7 @@ static void test_rules_on_real_kernels(void **state)
 
 	(void)state;
 	k = kernel(&corpus, "triton_poi_fused_index_add_zeros_1");
-	assert_string_equal(k->decision, "rewrite");
+	assert_string_equal(decision_name(k->decision), "rewrite");
 	assert_string_equal(k->fired[0].rule, "atomic_scatter");
 	k = kernel(&corpus, "triton_poi_fused_add_mul_sigmoid_sub_0");
 	assert_false(fired(k, "narrow_access"));	/* all 128-bit */
@@ -247,7 +248,7 @@ static void test_rules_on_real_kernels(void **state)
 	k = kernel(&example, "triton_poi_fused_zeros_0");
 	assert_true(fired(k, "init_only"));
 	assert_string_equal(k->fired[0].rule, "zero_init");
-	assert_string_equal(k->decision, "rewrite");
+	assert_string_equal(decision_name(k->decision), "rewrite");
 	assert_string_equal(k->addr.zero_consumer,
 			    "triton_poi_fused_index_add_zeros_1 (wrapper line 215, argument buf0)");
 	assert_non_null(strstr(k->action, "move the initialisation into its consumer"));
@@ -296,7 +297,7 @@ static void test_rules_on_changed_kernels(void **state)
 	k->share = 0.3;
 	k->isa.matrix_ops = 0;
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
-	assert_string_equal(k->decision, "keep_off");
+	assert_string_equal(decision_name(k->decision), "keep_off");
 	assert_string_equal(k->fired[0].rule, "scalarised_gemm");
 	free_copy(k);
 	/* zeros_0 launched 1000 times at 5 us each */
@@ -313,7 +314,7 @@ static void test_rules_on_changed_kernels(void **state)
 	k->isa.isa = xstrdup("amdgcn");
 	k->isa.res.spills = 3;
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
-	assert_string_equal(k->decision, "tune");
+	assert_string_equal(decision_name(k->decision), "tune");
 	assert_true(fired(k, "no_buffer_ops"));
 	assert_true(fired(k, "spills"));
 	assert_non_null(strstr(k->action, "tt.pointer_range=32"));
@@ -348,8 +349,7 @@ static void test_rules_on_changed_kernels(void **state)
 	free_copy(k);
 	k = copy_of(&example, "triton_per_fused__softmax_exp_prepare_softmax_online_sub_view_2");
 	k->share = 0.4;
-	free(k->kind);
-	k->kind = xstrdup("reduction");
+	k->kind = KIND_REDUCTION;
 	rules_apply_kernel(&example, k, &rule_limits_default);
 	assert_true(fired(k, "online_softmax"));
 	assert_non_null(strstr(k->action, "online_softmax = False"));
@@ -359,7 +359,7 @@ static void test_rules_on_changed_kernels(void **state)
 	k->share = 0.01;
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
 	assert_string_equal(k->fired[0].rule, "not_hot");
-	assert_string_equal(k->decision, "leave");
+	assert_string_equal(decision_name(k->decision), "leave");
 	free_copy(k);
 }
 
@@ -379,7 +379,7 @@ static void test_rules_of_the_brief(void **state)
 	k->bytes = 65536;
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
 	assert_string_equal(k->fired[0].rule, "small_copy");
-	assert_string_equal(k->decision, "leave");
+	assert_string_equal(decision_name(k->decision), "leave");
 	free_copy(k);
 	/*
 	 * relu_1 as the corpus has it: coordinate descent timed 5 configs from
@@ -389,12 +389,12 @@ static void test_rules_of_the_brief(void **state)
 	k = copy_of(&corpus, "triton_poi_fused_relu_1");
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
 	assert_string_equal(k->fired[0].rule, "flat_configs");
-	assert_string_equal(k->decision, "keep_off");
+	assert_string_equal(decision_name(k->decision), "keep_off");
 	assert_non_null(strstr(k->action, "torch._dynamo.disable"));
 	assert_non_null(strstr(k->action, "tko does not run this A/B yet"));
 	/* the same configs 20% apart are no longer alike */
 	for (i = 0; i < k->nconfigs; i++)
-		if (!strcmp(k->configs[i].method, "coordinate_descent"))
+		if (k->configs[i].method == AT_COORDESC)
 			k->configs[i].time_ms = 0.16 * (1 + 0.05 * (double)i);
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
 	assert_false(fired(k, "flat_configs"));
@@ -405,15 +405,13 @@ static void test_rules_of_the_brief(void **state)
 	 */
 	k = copy_of(&corpus, "triton_poi_fused_relu_1");
 	k->peak_fraction = NAN;
-	free(k->chosen_by);
-	k->chosen_by = xstrdup("single_config");
+	k->chosen_by = AT_SINGLE_CONFIG;
 	k->configs_timed = 0;
 	k->share = 0.3;
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
 	assert_true(fired(k, "no_autotune"));
 	assert_false(fired(k, "few_configs"));
-	free(k->chosen_by);
-	k->chosen_by = xstrdup("cache_hit");
+	k->chosen_by = AT_CACHE_HIT;
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
 	assert_non_null(strstr(k->action, "TORCHINDUCTOR_CACHE_DIR"));
 	free_copy(k);
@@ -470,7 +468,7 @@ static void test_rules_of_the_brief(void **state)
 	rules_apply_kernel(&corpus, k, &rule_limits_default);
 	assert_string_equal(k->fired[0].rule, "strided_lanes");
 	assert_non_null(strstr(k->fired[0].why, "512 elements apart"));
-	assert_string_equal(k->decision, "rewrite");
+	assert_string_equal(decision_name(k->decision), "rewrite");
 	free_copy(k);
 }
 

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -104,6 +105,39 @@ static void test_events(void **state)
 	autotune_set_release(&set);
 }
 
+/* python/tko/gpu.py's facts: tko decides the arch (on CUDA gcnArchName is the marketing name). */
+static const char *arch_of_device(const char *device)
+{
+	static char arch[32];
+	struct autotune_set set;
+	char line[512];
+	unsigned file;
+
+	snprintf(line, sizeof(line), "{\"schema_version\": 1, \"event\": \"session_start\", "
+		 "\"time\": 1.0, \"pid\": 1, \"device\": %s}\n", device);
+	autotune_set_init(&set);
+	file = at_input_add(&set, "events.jsonl");
+	capture_events_read(&set, file, line, strlen(line));
+	snprintf(arch, sizeof(arch), "%s", set.device.arch ? set.device.arch : "(null)");
+	autotune_set_release(&set);
+	return arch;
+}
+
+static void test_device_facts(void **state)
+{
+	(void)state;
+	assert_string_equal(arch_of_device("{\"name\": \"NVIDIA H200\", \"backend\": \"cuda\", "
+					   "\"gcn_arch_name\": \"NVIDIA H200\", \"capability\": [9, 0]}"),
+			    "sm_90");
+	assert_string_equal(arch_of_device("{\"name\": \"MI300X\", \"backend\": \"hip\", "
+					   "\"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", "
+					   "\"capability\": [9, 4]}"), "gfx942");
+	assert_string_equal(arch_of_device("{\"name\": \"x\", \"backend\": \"hip\", "
+					   "\"gcn_arch_name\": null, \"capability\": [9, 4]}"), "(null)");
+	/* an older capture's arch is read as it was written */
+	assert_string_equal(arch_of_device("{\"name\": \"BW\", \"arch\": \"gfx936\"}"), "gfx936");
+}
+
 static void test_sniff(void **state)
 {
 	(void)state;
@@ -118,6 +152,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_device_facts),
 		cmocka_unit_test(test_sniff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,8 @@
 /*
  * Unit tests for the ISA scanner's support modules: strmap (growth,
- * lookups by span), tok (numbers, words, comments, block comments),
- * asmcond (nested branches, expressions) and arch (VGPR-limited
- * occupancy checked against Kernel info blocks in the corpus).
+ * lookups by span), tok (numbers, words, comments, block comments) and
+ * asmcond (nested branches, expressions). The arch table's occupancy is
+ * tested in test-target.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +12,6 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "isa/arch.h"
 #include "isa/asmcond.h"
 #include "util/strmap.h"
 #include "isa/tok.h"
@@ -119,34 +118,12 @@ static void test_asmcond(void **state)
 	strmap_release(&syms);
 }
 
-static void test_arch_occupancy(void **state)
-{
-	const struct isa_arch *g942 = isa_arch_find("gfx942:sramecc+:xnack-", 22);
-	const struct isa_arch *g936 = isa_arch_find("gfx936", 6);
-
-	(void)state;
-	assert_non_null(g942);
-	/* Kernel info blocks of corpus/amd-xcompile and corpus/dcu */
-	assert_int_equal(isa_arch_vgpr_waves(g942, 94), 5);
-	assert_int_equal(isa_arch_vgpr_waves(g942, 216), 2);
-	assert_int_equal(isa_arch_vgpr_waves(g942, 512), 1);
-	assert_int_equal(isa_arch_vgpr_waves(g942, 12), 8);
-	assert_int_equal(isa_arch_vgpr_waves(isa_arch_find("gfx906", 6), 6), 10);
-	assert_int_equal(isa_arch_vgpr_waves(g936, 65), 10);
-	assert_true(g936->dcu);
-	assert_int_equal(g936->vgpr_max, 768);
-	assert_int_equal(isa_arch_vgpr_waves(g942, 513), 0);
-	assert_null(isa_arch_find("sm_90", 5));
-	assert_int_equal(isa_arch_vgpr_waves(isa_arch_find("gfx1100", 7), 20), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strmap),
 		cmocka_unit_test(test_tok),
 		cmocka_unit_test(test_asmcond),
-		cmocka_unit_test(test_arch_occupancy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include "analyse/analysis.h"
+#include "decide/decide.h"
 #include "analyse/reflect.h"
 #include "analyse/schema.h"
 #include "analyse/store.h"
@@ -704,7 +705,7 @@ static void test_kernels_json_as_jansson(void **state)
 	(void)state;
 	an_run_init(&r);
 	path = xstrfmt("%s/../../examples/h200-run", getenv("TESTDATA"));
-	assert_int_equal(analysis_run(path, &o, &r, &err), 0);
+	assert_int_equal(decide_run(path, &o, &r, &err), 0);
 	assert_int_equal(r.nkernels, 7);	/* its report lists seven kernels */
 	assert_int_equal(an_store_write(fp, &r, "tko investigate"), 0);
 	fclose(fp);

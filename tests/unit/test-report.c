@@ -86,7 +86,7 @@ static void test_writers(void **state)
 	k = an_run_add_kernel(&r);
 	k->id = xstrdup("k1");
 	k->name = xstrdup("k1");
-	k->decision = xstrdup("tune");
+	k->decision = DECISION_TUNE;
 	k->action = xstrdup("tune it: try XBLOCK first");
 	k->share = 1.0;
 	k->time_ms = 0.5;

@@ -53,7 +53,7 @@ static void plan_sweep(struct tune_sweep *s, const char *capture_json)
 
 	s->capture = json_loads(capture_json, 0, &e);
 	assert_non_null(s->capture);
-	assert_int_equal(tune_plan_init(&s->plan, &s->k, tune_arch_find("sm_90"), &o, &err), 0);
+	assert_int_equal(tune_plan_init(&s->plan, &s->k, target_find("sm_90"), &o, &err), 0);
 	tune_config_default(&s->plan.space, &s->k, &c);
 	tune_plan_add_base(&s->plan, &c, TUNE_FROM_DEFAULT, -1);
 	buf_release(&err);

@@ -57,23 +57,23 @@ static void test_space_per_arch(void **state)
 
 	(void)state;
 	pointwise(&k);
-	tune_space_build(&s, &k, tune_arch_find("gfx942"));
+	tune_space_build(&s, &k, target_find("gfx942"));
 	assert_true(has(&s, "XBLOCK") && has(&s, "num_warps") && has(&s, "waves_per_eu"));
 	assert_false(has(&s, "YBLOCK") || has(&s, "BLOCK_M") || has(&s, "schedule_hint"));
 	/* 1024 threads of wave64: 16 waves at most. */
 	assert_int_equal(s.p[tune_space_find(&s, "num_warps")].max, 16);
 	assert_int_equal(s.p[tune_space_find(&s, "num_stages")].tuned, 0);
-	tune_space_build(&s, &k, tune_arch_find("sm_90"));
+	tune_space_build(&s, &k, target_find("sm_90"));
 	assert_false(has(&s, "waves_per_eu"));
 	assert_int_equal(s.p[tune_space_find(&s, "num_warps")].max, 32);
 	tune_kernel_release(&k);
 
 	mm_template(&k);
-	tune_space_build(&s, &k, tune_arch_find("gfx936"));
+	tune_space_build(&s, &k, target_find("gfx936"));
 	assert_true(has(&s, "BLOCK_M") && has(&s, "BLOCK_K") && has(&s, "schedule_hint") &&
 		    has(&s, "matrix_instr_nonkdim"));
 	assert_false(has(&s, "XBLOCK"));
-	tune_space_build(&s, &k, tune_arch_find("gfx942"));
+	tune_space_build(&s, &k, target_find("gfx942"));
 	assert_false(has(&s, "schedule_hint"));
 	tune_kernel_release(&k);
 }
@@ -88,7 +88,7 @@ static void test_validity_rules(void **state)
 	(void)state;
 	pointwise(&k);
 	k.size_hint[TUNE_DIM_X] = 100;
-	tune_space_build(&s, &k, tune_arch_find("gfx942"));
+	tune_space_build(&s, &k, target_find("gfx942"));
 	/* next power of two of 100 is 128 */
 	assert_int_equal(s.p[tune_space_find(&s, "XBLOCK")].max, 128);
 	tune_config_default(&s, &k, &c);
@@ -108,7 +108,7 @@ static void test_validity_rules(void **state)
 	tune_kernel_release(&k);
 
 	mm_template(&k);
-	tune_space_build(&s, &k, tune_arch_find("gfx942"));
+	tune_space_build(&s, &k, target_find("gfx942"));
 	tune_config_default(&s, &k, &c);
 	/* num_stages 5 from the decorator is clamped to gfx942's 3; two
 	 * buffers of 128x64 + 64x128 fp16 fill the 64 KiB of LDS exactly */
@@ -118,7 +118,7 @@ static void test_validity_rules(void **state)
 	buf_reset(&why);
 	assert_false(tune_config_valid(&s, &c, &why));
 	assert_non_null(strstr(why.buf, "shared memory"));
-	tune_space_build(&s, &k, tune_arch_find("sm_90"));
+	tune_space_build(&s, &k, target_find("sm_90"));
 	tune_config_default(&s, &k, &c);
 	assert_int_equal(c.v[tune_space_find(&s, "num_stages")], 5);
 	/* 5 stages x (128x64 + 64x128) x 2 bytes = 160 KiB fit in 227 KiB */
@@ -126,7 +126,7 @@ static void test_validity_rules(void **state)
 	/* EVEN_K: K is loaded unmasked, so BLOCK_K must divide it */
 	k.even_k = 1;
 	k.tmpl_dims[2] = 96;
-	tune_space_build(&s, &k, tune_arch_find("sm_90"));
+	tune_space_build(&s, &k, target_find("sm_90"));
 	c.v[tune_space_find(&s, "BLOCK_K")] = 32;
 	assert_true(tune_config_valid(&s, &c, NULL));
 	c.v[tune_space_find(&s, "BLOCK_K")] = 64;
@@ -143,7 +143,7 @@ static void base_plan(struct tune_plan *p, struct tune_kernel *k, const char *ar
 	struct tune_config c;
 	struct buf err = BUF_INIT;
 
-	assert_int_equal(tune_plan_init(p, k, tune_arch_find(arch), o, &err), 0);
+	assert_int_equal(tune_plan_init(p, k, target_find(arch), o, &err), 0);
 	tune_config_default(&p->space, k, &c);
 	assert_int_equal(tune_config_parse(&p->space, cfg, &c, &err), 0);
 	assert_int_equal(tune_plan_add_base(p, &c, TUNE_FROM_AUTOTUNE, -1), 0);
@@ -526,7 +526,7 @@ static void test_config_text_and_json(void **state)
 
 	(void)state;
 	pointwise(&k);
-	tune_space_build(&s, &k, tune_arch_find("gfx942"));
+	tune_space_build(&s, &k, target_find("gfx942"));
 	tune_config_default(&s, &k, &c);
 	assert_int_equal(tune_config_parse(&s, "FOO=1", &c, &err), -1);
 	assert_non_null(strstr(err.buf, "'FOO' is not a parameter"));

@@ -1,4 +1,6 @@
 """A stand-in for tko's tune worker that pretends to have a GPU (tests only).
+Its hello reports an H200's facts as python/tko/gpu.py does (tko decides
+the arch, sm_90, from the capability).
 
 It answers "describe" with the real worker (python/tko/tune_worker.py,
 named by $TKO_REAL_WORKER) and "bench" with made-up results that depend on
@@ -84,7 +86,7 @@ def main():
         rep = {"id": req.get("id"), "op": op}
         if op == "hello":
             rep.update(status="ok", triton="fake", jobs=int(os.environ.get("TKO_FAKE_JOBS", "1")),
-                       gpu={"name": "fake", "backend": "cuda", "arch": "sm_90", "cc": [9, 0]})
+                       gpu={"name": "fake", "backend": "cuda", "capability": [9, 0]})
         elif op == "precompile":
             with open(os.environ["TKO_FAKE_LOG"] + ".pre", "a") as f:
                 f.write(" ".join(r["id"] for r in req["requests"]) + "\n")

@@ -1,0 +1,30 @@
+/* A RUN's analysis, decided (decide.h). */
+#include "analyse/gaps.h"
+#include "analyse/rules.h"
+#include "decide/decide.h"
+#include "banned.h"
+
+int decide_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
+	       struct buf *err)
+{
+	struct an_facts f;
+	struct gaps_facts gf;
+
+	if (analysis_build(run_dir, o, out, &f, err) < 0)
+		return -1;
+	if (o->progress)
+		o->progress(o->progress_data, "applying the rules");
+	rules_apply(out);
+	gf.have_log = f.have_log;
+	gf.have_triton_cache = f.have_triton_cache;
+	gf.have_replay = f.have_replay;
+	gf.have_disassembler = f.have_disassembler;
+	gaps_compute(out, &gf);
+	return 0;
+}
+
+int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
+		 struct buf *err)
+{
+	return decide_run(run_dir, o, out, err);
+}
