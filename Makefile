@@ -385,7 +385,7 @@ suite-%:
 	@tests/timed.sh $* $(MAKE) --no-print-directory $(SUITE_$*)
 
 lint:
-	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
+	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/slurm/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
 		tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh

@@ -129,6 +129,7 @@ int cluster_jobs_add(const char *dir, json_t *jobs, const char *job, const char 
 	json_array_append_new(json_object_get(jobs, "jobs"),
 			      json_pack("{s:s, s:s, s:s?, s:s}", "job_id", job, "array", array,
 					"gather_job_id", gather_job, "submitted", when));
+	file_forget_input(path);	/* updated in place: read by cluster_jobs_read() */
 	ret = json_write_path(jobs, path, err);
 	free(path);
 	return ret;

@@ -132,7 +132,8 @@ write_conf() {
 }
 
 start_munge() {
-	mkdir -p "$DIR/munge" && chmod 700 "$DIR/munge" || die "cannot make $DIR/munge"
+	mkdir -p "$DIR/munge" || die "cannot make $DIR/munge"
+	chmod 700 "$DIR/munge" || die "cannot make $DIR/munge private"
 	# A fresh 1 KiB key (munge's own size) for this cluster alone.
 	(umask 077 && dd if=/dev/urandom of="$DIR/munge/munge.key" bs=1024 count=1 2>/dev/null) ||
 		die "cannot write $DIR/munge/munge.key"
@@ -300,6 +301,7 @@ stop_all() {
 	[ -z "$daemons" ] || term_wait $daemons
 	# What the daemons left: a slurmstepd ignores SIGTERM, and its job
 	# outlives it unless killed with it.
+	# shellcheck disable=SC2046,SC2086 # lists of pids
 	rest=$(session_pids $left $(marked_pids))
 	# shellcheck disable=SC2086 # lists of pids
 	[ -z "$rest" ] || kill -9 $rest 2>/dev/null

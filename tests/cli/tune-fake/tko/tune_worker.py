@@ -18,11 +18,21 @@ With $TKO_FAKE_JOBS > 1 it also says it has compile processes, logs the
 "precompile" requests it gets, and gives each variant an ISA fingerprint
 made of its XBLOCK and num_warps, so a source variant of an already timed
 config is a "duplicate" when tko lists that config's fingerprint as known.
+
+For the tests of tko tune --gpus and tko cluster: with $TKO_FAKE_DEVLOG
+set, each bench appends "KERNEL_DIR DEVICE PID" to it (DEVICE: the
+CUDA_VISIBLE_DEVICES tko gave the worker); a bench of a kernel whose
+directory's name contains the text of the file $TKO_FAKE_KILL (when it
+exists) removes that file and kills the tko that started the worker
+(SIGKILL, as the OOM killer or a node fault would), so it happens once;
+with $TKO_FAKE_SLEEP, each bench takes that many seconds.
 """
 import importlib.util
 import json
 import os
+import signal
 import sys
+import time
 
 spec = importlib.util.spec_from_file_location("real_worker", os.environ["TKO_REAL_WORKER"])
 real = importlib.util.module_from_spec(spec)
@@ -51,7 +61,35 @@ def split_bench(req):
             "compile_ms": 1.0, "files": {}, "metadata": {"shared": 0}}
 
 
+def kernel_dir(req):
+    """The captured kernel directory a variant's source lies in (KERNEL_DIR/tune/variants/NNN/)."""
+    d = os.path.dirname(os.path.abspath(req["source"]))
+    while d != "/" and not os.path.isfile(os.path.join(d, "capture.json")):
+        d = os.path.dirname(d)
+    return d
+
+
+def cluster_hooks(req):
+    devlog = os.environ.get("TKO_FAKE_DEVLOG")
+    kdir = kernel_dir(req)
+    if devlog:
+        with open(devlog, "a") as f:
+            f.write("%s %s %d\n" % (os.path.basename(kdir),
+                                    os.environ.get("CUDA_VISIBLE_DEVICES", "-"), os.getpid()))
+    kill = os.environ.get("TKO_FAKE_KILL")
+    if kill and os.path.isfile(kill):
+        with open(kill) as f:
+            mark = f.read().strip()
+        if mark and mark in os.path.basename(kdir):
+            os.unlink(kill)
+            os.kill(os.getppid(), signal.SIGKILL)
+            os._exit(9)
+    if os.environ.get("TKO_FAKE_SLEEP"):
+        time.sleep(float(os.environ["TKO_FAKE_SLEEP"]))
+
+
 def bench(req):
+    cluster_hooks(req)
     if req.get("workspace"):
         return split_bench(req)
     x = req["constants"].get("XBLOCK")
