@@ -217,7 +217,9 @@ CMD_SRC = \
 	src/cmd/tune.c
 
 TUNE_SRC = \
+	src/tune/dispatch.c \
 	src/tune/errsig.c \
+	src/tune/gpus.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
 	src/tune/kernel.c \

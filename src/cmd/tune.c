@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "tune/dispatch.h"
 #include "tune/output.h"
 #include "tune/sweep.h"
 #include "util/file.h"
@@ -175,13 +176,13 @@ int cmd_tune(int argc, const char **argv)
 {
 	struct tune_opts o = { 0 };
 	struct strlist consts = STRLIST_INIT;
-	const char *json = NULL, *md = NULL;
+	const char *json = NULL, *md = NULL, *gpus = NULL;
 	long max_variants = 40;
 	struct tune_sweep *s;
 	struct tune_pool pool = TUNE_POOL_INIT;
 	struct buf err = BUF_INIT;
 	json_t *doc;
-	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK;
+	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK, dispatched = 0;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
 		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
@@ -198,24 +199,35 @@ int cmd_tune(int argc, const char **argv)
 		OPT_STRING(0, "out", &o.out_dir, "DIR", "files go to DIR/<kernel>-<target>/ (default: KERNEL_DIR/tune/, or ./tko-tune/<kernel>-<target>/)"),
 		OPT_STRING(0, "json", &json, "FILE", "write JSON to FILE ('-': stdout)"),
 		OPT_STRING(0, "md", &md, "FILE", "write Markdown to FILE"),
+		OPT_STRING(0, "gpus", &gpus, "LIST", "all (default: every visible GPU) or GPU numbers, 0,1: one timing worker each"),
 		OPT_END(),
 	};
+	/* the command line as given, for the tko tunes of --gpus (opts_parse reorders argv) */
+	const char **given = xcalloc((size_t)argc, sizeof(*argv));
 
 	o.budget_s = 60;
 	o.timeout_s = 300;
 	o.noise = 0.02;
+	memcpy(given, argv + 1, (size_t)(argc - 1) * sizeof(*argv));
 	n = opts_parse(argc, argv, options, usage, 0, NULL);
-	if (n < 0)
+	if (n < 0) {
+		free(given);
 		return opts_exit_code(n);
+	}
 	if (!n) {
 		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
-		return EXIT_USAGE;
-	}
-	if (max_variants < 1 || o.budget_s < 0 || o.timeout_s <= 0) {
+		ret = EXIT_USAGE;
+	} else if (max_variants < 1 || o.budget_s < 0 || o.timeout_s <= 0) {
 		msg_error("--max-variants, --budget and --timeout must be positive");
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+	} else if ((ret = check_target(o.target)) == EXIT_OK) {
+		struct tune_dispatch d = { NULL, given, (size_t)argc - 1, argv, (size_t)n, json, md,
+					   o.budget_s, max_variants, o.compile_only };
+
+		dispatched = tune_dispatch_maybe(gpus, &d, &ret);
 	}
-	if ((ret = check_target(o.target)) != EXIT_OK)
+	free(given);
+	if (ret != EXIT_OK || dispatched)
 		return ret;
 	o.max_variants = (size_t)max_variants;
 	o.consts = &consts;

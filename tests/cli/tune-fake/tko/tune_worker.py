@@ -21,10 +21,12 @@ config is a "duplicate" when tko lists that config's fingerprint as known.
 
 For the tests of tko tune --gpus and tko cluster: with $TKO_FAKE_DEVLOG
 set, each bench appends "KERNEL_DIR DEVICE PID" to it (DEVICE: the
-CUDA_VISIBLE_DEVICES tko gave the worker); a bench of a kernel whose
-directory's name contains the text of the file $TKO_FAKE_KILL (when it
-exists) removes that file and kills the tko that started the worker
-(SIGKILL, as the OOM killer or a node fault would), so it happens once;
+CUDA_VISIBLE_DEVICES tko gave the worker, or hip:HIP_VISIBLE_DEVICES
+when that is the one set, or -); a bench of a kernel whose directory's
+name contains the first word of the file $TKO_FAKE_KILL (when it exists)
+kills the tko that started the worker (SIGKILL, as the OOM killer or a
+node fault would) and removes the file, so it happens once, unless the
+file's second word is "always";
 with $TKO_FAKE_SLEEP, each bench takes that many seconds.
 """
 import importlib.util
@@ -74,14 +76,17 @@ def cluster_hooks(req):
     kdir = kernel_dir(req)
     if devlog:
         with open(devlog, "a") as f:
-            f.write("%s %s %d\n" % (os.path.basename(kdir),
-                                    os.environ.get("CUDA_VISIBLE_DEVICES", "-"), os.getpid()))
+            dev = os.environ.get("CUDA_VISIBLE_DEVICES")
+            if dev is None:
+                dev = "hip:" + os.environ["HIP_VISIBLE_DEVICES"] if "HIP_VISIBLE_DEVICES" in os.environ else "-"
+            f.write("%s %s %d\n" % (os.path.basename(kdir), dev, os.getpid()))
     kill = os.environ.get("TKO_FAKE_KILL")
     if kill and os.path.isfile(kill):
         with open(kill) as f:
-            mark = f.read().strip()
-        if mark and mark in os.path.basename(kdir):
-            os.unlink(kill)
+            words = f.read().split()
+        if words and words[0] in os.path.basename(kdir):
+            if words[1:] != ["always"]:
+                os.unlink(kill)
             os.kill(os.getppid(), signal.SIGKILL)
             os._exit(9)
     if os.environ.get("TKO_FAKE_SLEEP"):
