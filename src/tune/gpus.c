@@ -47,8 +47,23 @@ void tune_gpus_env_read(struct tune_gpus_env *e)
 {
 	e->cuda = getenv("CUDA_VISIBLE_DEVICES");
 	e->hip = getenv("HIP_VISIBLE_DEVICES");
+	e->rocr = getenv("ROCR_VISIBLE_DEVICES");
 	e->nvidia = count_entries("/proc/driver/nvidia/gpus", NULL);
 	e->amd = count_entries("/sys/class/kfd/kfd/topology/nodes", "gpu_id");
+}
+
+/* The entries of a comma-separated list. */
+static void split(const char *list, struct strlist *out)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len)
+			strlist_push(out, xstrndup(p, len));
+		p += len + (p[len] == ',');
+	}
 }
 
 /* The visible GPUs' ids, and the variable that pins one. */
@@ -57,21 +72,24 @@ static void visible(const struct tune_gpus_env *e, struct strlist *ids, const ch
 	const char *list = e->cuda ? e->cuda : e->hip;
 	size_t i, n;
 
-	*var = e->cuda ? "CUDA_VISIBLE_DEVICES" : e->hip ? "HIP_VISIBLE_DEVICES" :
-	       e->amd && !e->nvidia ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+	*var = e->cuda ? "CUDA_VISIBLE_DEVICES" :
+	       e->hip || e->rocr || (e->amd && !e->nvidia) ? "HIP_VISIBLE_DEVICES" :
+	       "CUDA_VISIBLE_DEVICES";
 	if (list) {
-		const char *p = list;
-
-		while (*p) {
-			size_t len = strcspn(p, ",");
-
-			if (len)
-				strlist_push(ids, xstrndup(p, len));
-			p += len + (p[len] == ',');
-		}
+		split(list, ids);
 		return;
 	}
-	n = e->nvidia ? e->nvidia : e->amd;
+	if (e->rocr) {
+		struct strlist r = STRLIST_INIT;
+
+		split(e->rocr, &r);
+		n = r.nr;
+		for (i = 0; i < r.nr; i++)
+			free((char *)r.v[i]);
+		strlist_release(&r);
+	} else {
+		n = e->nvidia ? e->nvidia : e->amd;
+	}
 	for (i = 0; i < n; i++)
 		strlist_push(ids, xstrfmt("%zu", i));
 }

@@ -12,9 +12,11 @@
  *                             two GPUs on one; docs/PERFORMANCE.md)
  *
  * Visible: when CUDA_VISIBLE_DEVICES (or else HIP_VISIBLE_DEVICES) is set,
- * its entries, in order, and a worker gets the entry itself; otherwise the
- * GPUs the driver lists (/proc/driver/nvidia/gpus/, or the kfd topology
- * nodes with a gpu_id for AMD and DCU), numbered 0..N-1.
+ * its entries, in order, and a worker gets the entry itself; else when
+ * ROCR_VISIBLE_DEVICES is set (Slurm sets it on AMD nodes), as many GPUs
+ * as it lists, numbered 0..N-1 as HIP numbers them below it; otherwise
+ * the GPUs the driver lists (/proc/driver/nvidia/gpus/, or the kfd
+ * topology nodes with a gpu_id for AMD and DCU), numbered 0..N-1.
  */
 #ifndef TKO_TUNE_GPUS_H
 #define TKO_TUNE_GPUS_H
@@ -34,6 +36,7 @@ struct tune_gpus {
 struct tune_gpus_env {
 	const char *cuda;	/* CUDA_VISIBLE_DEVICES, or NULL when unset */
 	const char *hip;	/* HIP_VISIBLE_DEVICES, or NULL when unset */
+	const char *rocr;	/* ROCR_VISIBLE_DEVICES, or NULL when unset */
 	size_t nvidia;		/* GPUs the NVIDIA driver lists */
 	size_t amd;		/* GPUs the kfd driver lists */
 };

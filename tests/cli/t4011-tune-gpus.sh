@@ -15,7 +15,7 @@ use_fake_gpu
 TKO_FAKE_DEVLOG="$TRASH/dev.log"
 TKO_FAKE_KILL="$TRASH/kill"
 export TKO_FAKE_DEVLOG TKO_FAKE_KILL
-unset HIP_VISIBLE_DEVICES
+unset HIP_VISIBLE_DEVICES ROCR_VISIBLE_DEVICES
 
 # devices_of KERNEL_SUFFIX: the devices its benches ran on, sorted, one a line.
 devices_of() {

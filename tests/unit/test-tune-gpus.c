@@ -32,7 +32,7 @@ static void check(const char *spec, const struct tune_gpus_env *e, const char *v
 static void test_cuda_visible(void **state)
 {
 	/* Slurm's --gres=gpu:2 on a node gives a job "2,5": ordinals 0 and 1 */
-	const struct tune_gpus_env e = { "2,5", NULL, 8, 0 };
+	const struct tune_gpus_env e = { "2,5", NULL, NULL, 8, 0 };
 	const char *const all[] = { "2", "5" }, *one[] = { "5" }, *twice[] = { "2", "2" };
 
 	(void)state;
@@ -44,15 +44,19 @@ static void test_cuda_visible(void **state)
 
 static void test_drivers(void **state)
 {
-	const struct tune_gpus_env nv = { NULL, NULL, 3, 0 }, amd = { NULL, NULL, 0, 4 };
-	const struct tune_gpus_env hip = { NULL, "1,3", 0, 4 }, none = { NULL, NULL, 0, 0 };
-	const struct tune_gpus_env empty = { "", NULL, 2, 0 };
+	const struct tune_gpus_env nv = { NULL, NULL, NULL, 3, 0 }, amd = { NULL, NULL, NULL, 0, 4 };
+	const struct tune_gpus_env hip = { NULL, "1,3", NULL, 0, 4 }, none = { NULL, NULL, NULL, 0, 0 };
+	const struct tune_gpus_env empty = { "", NULL, NULL, 2, 0 };
+	/* Slurm on an AMD node: ROCR_VISIBLE_DEVICES=4,6; HIP numbers those 0 and 1 */
+	const struct tune_gpus_env rocr = { NULL, NULL, "4,6", 0, 8 };
+	const char *const zero_one[] = { "0", "1" };
 	const char *const three[] = { "0", "1", "2" }, *amd2[] = { "3", "0" }, *hip2[] = { "1", "3" };
 
 	(void)state;
 	check(NULL, &nv, "CUDA_VISIBLE_DEVICES", three, 3);
 	check("3,0", &amd, "HIP_VISIBLE_DEVICES", amd2, 2);
 	check(NULL, &hip, "HIP_VISIBLE_DEVICES", hip2, 2);
+	check(NULL, &rocr, "HIP_VISIBLE_DEVICES", zero_one, 2);
 	/* nothing visible: no worker, one tko tune on the default device */
 	check(NULL, &none, "CUDA_VISIBLE_DEVICES", NULL, 0);
 	/* CUDA_VISIBLE_DEVICES="" hides every GPU, as it does for PyTorch */
@@ -72,7 +76,7 @@ static void bad(const char *spec, const struct tune_gpus_env *e, const char *msg
 
 static void test_bad(void **state)
 {
-	const struct tune_gpus_env e = { "0,1", NULL, 2, 0 };
+	const struct tune_gpus_env e = { "0,1", NULL, NULL, 2, 0 };
 
 	(void)state;
 	bad("2", &e, "GPU 2 is not visible (2 visible)");
