@@ -319,7 +319,9 @@ static int plan_build(struct plan_args *a, const char **kargs, size_t nk,
 	}
 	predict(&p, &dirs, &co);
 	cluster_plan_group(&p, c.tasks > 0 ? (size_t)c.tasks : DEFAULT_TASKS);
-	if (make_dir(dir, &abs, &err) < 0 || cluster_slurm_check_path(abs, &err) < 0)
+	/* RUN/cluster is made as the layout makes a RUN's folders: never through a link */
+	if ((!a->dir && rd_mkdir(kargs[0], RD_CLUSTER_DIR, NULL, NULL, &err) < 0) ||
+	    make_dir(dir, &abs, &err) < 0 || cluster_slurm_check_path(abs, &err) < 0)
 		goto out;
 	cwd = getcwd(NULL, 0);
 	tko = c.tko ? xstrdup(c.tko) : self_exe();

@@ -53,6 +53,16 @@ test_expect_success 'a settings file: a bad line names the file and the line' '
 	test ! -e run/cluster/plan.json
 '
 
+test_expect_success 'RUN/cluster that is a link out of the RUN is refused' '
+	make_run linked d6 &&
+	mkdir elsewhere &&
+	ln -s ../elsewhere linked/cluster &&
+	test_expect_code 1 tko cluster plan linked 2>err &&
+	test_one_line_error err &&
+	test_grep "link" err &&
+	test -z "$(ls elsewhere)"
+'
+
 test_expect_success 'plan, then a second plan in the same folder is refused' '
 	tko cluster plan --tasks 2 run >out &&
 	test_grep "planned 3 kernels in 2 tasks" out &&
