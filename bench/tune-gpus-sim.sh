@@ -11,18 +11,19 @@
 # Steps: tko capture of bench/tune_gpus_sim_model.py (tests/gpu/model.py's
 # torch.compile'd parts, not its max-autotune matmul); its first
 # SIM_KERNELS (default 4) kernel folders in byte order; tko tune of them
-# with --budget SIM_BUDGET (default 3 s) --max-variants SIM_VARIANTS
+# with --budget SIM_BUDGET (default 0: no limit) --max-variants SIM_VARIANTS
 # (default 5), first with --gpus 0,0 (a cold Triton cache: it compiles
 # every variant), then with --gpus 0 (warm): the order favours one
 # worker. Writes $OUT/sim.log, one.json, two.json and sim.txt (the wall
-# times and each kernel's winner per run).
+# times and each kernel's winner per run). SIM_REUSE=1 skips the capture
+# and tunes $SIM_WORK/run as it is (a second call on a warm machine).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
 PY=${TKO_PYTHON:-python3}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
 N=${SIM_KERNELS:-4}
-BUDGET=${SIM_BUDGET:-3}
+BUDGET=${SIM_BUDGET:-0}
 VARIANTS=${SIM_VARIANTS:-5}
 WORK=${SIM_WORK:-${TMPDIR:-/tmp}/tko-sim}
 export TKO_PYTHON="$PY"
@@ -34,11 +35,13 @@ now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-rm -rf "$WORK/run"
-t0=$(now)
-"$TKO" capture --out "$WORK/run" -- "$PY" "$ROOT/bench/tune_gpus_sim_model.py" \
-	>"$WORK/capture.out" 2>&1
-echo "capture exit $? in $(secs "$t0" "$(now)") s"
+if [ -z "${SIM_REUSE:-}" ]; then
+	rm -rf "$WORK/run"
+	t0=$(now)
+	"$TKO" capture --out "$WORK/run" -- "$PY" "$ROOT/bench/tune_gpus_sim_model.py" \
+		>"$WORK/capture.out" 2>&1
+	echo "capture exit $? in $(secs "$t0" "$(now)") s"
+fi
 mapfile -t K < <(find "$WORK/run/capture/kernels" -mindepth 1 -maxdepth 1 -type d -name 'triton_*' | sort | head -n "$N")
 echo "kernels: ${#K[@]}"
 printf '  %s\n' "${K[@]##*/}"
