@@ -103,7 +103,7 @@ test_expect_success 'submit again runs task 2 only, and the gather after it' '
 	test_cmp expect reran
 '
 
-test_expect_success 'the gathered tune.json is the local one (but for wall_s and compile_ms)' '
+test_expect_success 'the gathered tune.json is the local one (but for wall_s)' '
 	test "$(sources_of run/cluster/tune.json)" = "sk sd 6w sb d6 " &&
 	same_tune local.json run/cluster/tune.json
 '
