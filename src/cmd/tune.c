@@ -172,6 +172,56 @@ static int run_one(struct tune_sweep *s, const char *input, const struct tune_op
 	return ret;
 }
 
+/* One request of the serving mode (tune/dispatch.h): the kernel into its files. */
+static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_pool *pool,
+		     int *ran)
+{
+	const char *input = json_str(req, "input"), *json = json_str(req, "json");
+	const char *md = json_str(req, "md"), *out = json_str(req, "out");
+	struct tune_sweep s = { 0 };
+	struct buf err = BUF_INIT;
+	json_t *doc = doc_new(o);
+	FILE *fp;
+	int ret;
+
+	*ran = 0;
+	if (!input || !json || !out)
+		return EXIT_USAGE;
+	ret = run_one(&s, input, o, pool, doc, ran);
+	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && write_md(md, &s, ran, 1, &err) < 0)))
+		ret = EXIT_FAIL;
+	if (*ran && (fp = fopen(out, "w"))) {
+		print_kernel(fp, &s, 0);
+		fclose(fp);
+	}
+	if (err.len)
+		msg_error("%s", err.buf);
+	tune_sweep_release(&s);
+	json_decref(doc);
+	buf_release(&err);
+	return ret;
+}
+
+/* tko tune --gpus's worker on one GPU: a kernel a request line, until EOF. */
+static int serve(const struct tune_opts *o)
+{
+	struct tune_pool pool = TUNE_POOL_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (getline(&line, &cap, stdin) > 0) {
+		json_t *req = json_loads(line, 0, NULL);
+		int ran, rc = serve_one(req, o, &pool, &ran);
+
+		json_decref(req);
+		printf("{\"exit\": %d, \"ran\": %d}\n", rc, ran);
+		fflush(stdout);
+	}
+	free(line);
+	tune_pool_release(&pool);
+	return EXIT_OK;
+}
+
 int cmd_tune(int argc, const char **argv)
 {
 	struct tune_opts o = { 0 };
@@ -214,6 +264,14 @@ int cmd_tune(int argc, const char **argv)
 		free(given);
 		return opts_exit_code(n);
 	}
+	o.max_variants = (size_t)max_variants;
+	o.consts = &consts;
+	if (getenv(TUNE_SERVE_ENV)) {
+		free(given);
+		ret = serve(&o);
+		strlist_release(&consts);
+		return ret;
+	}
 	if (!n) {
 		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
 		ret = EXIT_USAGE;
@@ -227,10 +285,10 @@ int cmd_tune(int argc, const char **argv)
 		dispatched = tune_dispatch_maybe(gpus, &d, &ret);
 	}
 	free(given);
-	if (ret != EXIT_OK || dispatched)
+	if (ret != EXIT_OK || dispatched) {
+		strlist_release(&consts);
 		return ret;
-	o.max_variants = (size_t)max_variants;
-	o.consts = &consts;
+	}
 	doc = doc_new(&o);
 	s = xcalloc((size_t)n, sizeof(*s));
 	ran = xcalloc((size_t)n, sizeof(*ran));

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,15 +33,21 @@ struct job {
 	int status;		/* its exit status once final, else -1 */
 };
 
+/* One GPU's tko tune, serving one kernel at a time. */
+struct slot {
+	pid_t pid;		/* the tko tune, or 0 */
+	int fd;			/* our end of its stdin/stdout socket */
+	struct buf in;		/* what it wrote that is not a whole line yet */
+	long job;		/* the kernel it tunes, or -1 */
+};
+
 struct run {
 	const struct tune_dispatch *d;
-	char *tmp;		/* our folder of the tko tunes' outputs */
+	char *tmp;		/* our folder of the kernels' outputs */
 	char *self;		/* this binary */
 	struct job *job;
 	size_t *order;		/* job indices, longest first */
-	pid_t *pid;		/* per GPU slot: the tko tune running there, or 0 */
-	size_t *on;		/* per GPU slot: its job */
-	size_t running;
+	struct slot *slot;	/* per GPU */
 	int stop;		/* a tool is missing: start nothing more */
 };
 
@@ -68,11 +76,11 @@ static int is_input(const struct tune_dispatch *d, const char *arg)
 	return 0;
 }
 
-/* self tune OPTIONS --json TMP/i.json [--md TMP/i.md] -- INPUT */
-static const char **child_argv(const struct run *r, size_t i, char **json, char **md)
+/* self tune OPTIONS: the command line less the kernels, --gpus, --json and --md */
+static const char **child_argv(const struct run *r)
 {
 	const struct tune_dispatch *d = r->d;
-	const char **argv = xcalloc(d->nargs + 9, sizeof(*argv));
+	const char **argv = xcalloc(d->nargs + 3, sizeof(*argv));
 	size_t a, n = 0;
 
 	argv[n++] = r->self;
@@ -89,19 +97,10 @@ static const char **child_argv(const struct run *r, size_t i, char **json, char 
 		}
 		argv[n++] = d->args[a];
 	}
-	argv[n++] = "--json";
-	argv[n++] = *json = part(r, i, "json");
-	*md = NULL;
-	if (d->md) {
-		argv[n++] = "--md";
-		argv[n++] = *md = part(r, i, "md");
-	}
-	argv[n++] = "--";
-	argv[n++] = d->inputs[i];
 	return argv;
 }
 
-/* The environment with `var` set to `id`. */
+/* The environment with `var` set to `id`, and TUNE_SERVE_ENV. */
 static char **child_env(const char *var, const char *id, char **own)
 {
 	size_t n = 0, i, j = 0, len = strlen(var);
@@ -109,61 +108,94 @@ static char **child_env(const char *var, const char *id, char **own)
 
 	while (environ[n])
 		n++;
-	env = xcalloc(n + 2, sizeof(*env));
+	env = xcalloc(n + 3, sizeof(*env));
 	for (i = 0; i < n; i++)
 		if (strncmp(environ[i], var, len) || environ[i][len] != '=')
 			env[j++] = environ[i];
 	env[j++] = *own = xstrfmt("%s=%s", var, id);
+	env[j++] = TUNE_SERVE_ENV "=1";
 	env[j] = NULL;
 	return env;
 }
 
-static void start(struct run *r, size_t slot, size_t i)
+/* Starts slot s's tko tune; its stderr is ours. 0 or -1. */
+static int start_worker(struct run *r, size_t s)
 {
-	char *json, *md, *out = part(r, i, "out"), *err = part(r, i, "err"), *pin;
-	const char **argv = child_argv(r, i, &json, &md);
-	char **env = child_env(r->d->gpus->var, r->d->gpus->id[slot], &pin);
-	pid_t pid;
+	struct slot *sl = &r->slot[s];
+	const char **argv = child_argv(r);
+	char *pin, **env = child_env(r->d->gpus->var, r->d->gpus->id[s], &pin);
+	int sv[2];
 
-	unlink(json);
-	pid = cleanup_fork(1);
-	if (pid == 0) {
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
-			_exit(127);
-		execve(r->self, (char *const *)argv, env);
-		_exit(127);
-	}
-	if (pid < 0) {
-		msg_error("cannot start tko tune for '%s': %s", r->d->inputs[i], strerror(errno));
-		r->job[i].status = EXIT_CHILD;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		msg_error("cannot create a socket for GPU %s's tko tune: %s", r->d->gpus->id[s],
+			  strerror(errno));
+		sl->pid = -1;
 	} else {
-		r->pid[slot] = pid;
-		r->on[slot] = i;
-		r->running++;
-		r->job[i].tries++;
+		fflush(NULL);
+		sl->pid = cleanup_fork(1);
+		if (sl->pid == 0) {
+			if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0)
+				_exit(127);
+			execve(r->self, (char *const *)argv, env);
+			_exit(127);
+		}
+		close(sv[1]);
+		sl->fd = sv[0];
+		if (sl->pid < 0) {
+			msg_error("cannot start tko tune for GPU %s: %s", r->d->gpus->id[s],
+				  strerror(errno));
+			close(sl->fd);
+		}
 	}
-	r->job[i].pending = 0;
-	free(json);
-	free(md);
-	free(out);
-	free(err);
+	buf_reset(&sl->in);
 	free(pin);
 	free(env);
 	free(argv);
+	if (sl->pid > 0)
+		return 0;
+	sl->pid = 0;
+	return -1;
 }
 
-/* The next job for a free slot: longest first, not back on the GPU it died on. */
-static long next_job(const struct run *r, size_t slot)
+/* Sends kernel i to slot s's tko tune (started if needed). */
+static void send_job(struct run *r, size_t s, size_t i)
+{
+	struct slot *sl = &r->slot[s];
+	char *json = part(r, i, "json"), *md = part(r, i, "md"), *out = part(r, i, "out"), *text;
+	json_t *req = json_pack("{s:s, s:s, s:s?, s:s}", "input", r->d->inputs[i], "json", json,
+				"md", r->d->md ? md : NULL, "out", out);
+	struct buf line = BUF_INIT;
+	size_t off = 0;
+
+	text = json_dumps(req, JSON_COMPACT);
+	buf_addf(&line, "%s\n", text);
+	free(text);
+	r->job[i].pending = 0;
+	r->job[i].tries++;
+	sl->job = (long)i;
+	while (off < line.len) {
+		ssize_t k = send(sl->fd, line.buf + off, line.len - off, MSG_NOSIGNAL);
+
+		if (k <= 0)
+			break;	/* it died: the read of its end says so */
+		off += (size_t)k;
+	}
+	buf_release(&line);
+	json_decref(req);
+	free(json);
+	free(md);
+	free(out);
+}
+
+/* The next job for slot s: longest first, not back on the GPU it died on. */
+static long next_job(const struct run *r, size_t s)
 {
 	size_t k;
 
 	for (k = 0; k < r->d->ninputs; k++) {
 		const struct job *j = &r->job[r->order[k]];
 
-		if (j->pending && (j->avoid != (long)slot || r->d->gpus->n == 1))
+		if (j->pending && (j->avoid != (long)s || r->d->gpus->n == 1))
 			return (long)r->order[k];
 	}
 	return -1;
@@ -176,70 +208,127 @@ static void fill(struct run *r)
 	for (s = 0; s < r->d->gpus->n && !r->stop; s++) {
 		long i;
 
-		if (r->pid[s] || (i = next_job(r, s)) < 0)
+		if (r->slot[s].job >= 0 || (i = next_job(r, s)) < 0)
 			continue;
-		start(r, s, (size_t)i);
+		if (!r->slot[s].pid && start_worker(r, s) < 0) {
+			r->job[i].pending = 0;
+			r->job[i].status = EXIT_CHILD;
+			continue;
+		}
+		send_job(r, s, (size_t)i);
 	}
 }
 
-/* Copies the tko tune's stderr to ours. */
-static void relay_err(const struct run *r, size_t i)
+static size_t busy(const struct run *r)
 {
-	char *path = part(r, i, "err");
-	struct buf text = BUF_INIT, err = BUF_INIT;
+	size_t s, n = 0;
 
-	if (file_read(path, 0, &text, &err) == 0 && text.len)
-		fputs(text.buf, stderr);
-	buf_release(&text);
-	buf_release(&err);
-	free(path);
+	for (s = 0; s < r->d->gpus->n; s++)
+		n += r->slot[s].job >= 0;
+	return n;
 }
 
-static void finished(struct run *r, size_t slot, int wstatus)
+/* Kernel i is over with exit status `code`. */
+static void done(struct run *r, size_t i, int code)
 {
-	size_t i = r->on[slot];
-	struct job *j = &r->job[i];
-	int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
 	char *json = part(r, i, "json");
-	int died = code >= 128 && !is_file(json);
 
-	r->pid[slot] = 0;
-	r->running--;
-	relay_err(r, i);
-	if (died && j->tries < 2 && r->d->gpus->n > 1) {
-		msg_warn("the tko tune of '%s' on GPU %s died (status %d): trying it once more on another GPU",
-			 r->d->inputs[i], r->d->gpus->id[slot], code);
-		j->pending = 1;
-		j->avoid = (long)slot;
-	} else {
-		if (died)
-			msg_error("the tko tune of '%s' died (status %d) on GPU %s%s", r->d->inputs[i],
-				  code, r->d->gpus->id[slot], j->tries > 1 ? ", its second try" : "");
-		j->status = died ? EXIT_CHILD : code;
-		/* as one tko tune stops at a missing tool or target */
-		if (code == EXIT_TOOL && !is_file(json))
-			r->stop = 1;
-	}
+	r->job[i].status = code;
+	/* as one tko tune stops at a missing tool or target */
+	if (code == EXIT_TOOL && !is_file(json))
+		r->stop = 1;
 	free(json);
 }
 
-static void wait_one(struct run *r)
+/* Slot s's tko tune ended (EOF): reap it; its kernel is lost, or tried again. */
+static void died(struct run *r, size_t s)
 {
-	int wstatus;
-	pid_t pid = waitpid(-1, &wstatus, 0);
-	size_t s;
+	struct slot *sl = &r->slot[s];
+	size_t i = (size_t)sl->job;
+	struct job *j = &r->job[i];
+	int wstatus = 0, code;
 
-	if (pid < 0) {
-		if (errno == ECHILD)
-			r->running = 0;
+	close(sl->fd);
+	while (waitpid(sl->pid, &wstatus, 0) < 0 && errno == EINTR)
+		;
+	cleanup_drop_child(sl->pid);
+	code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	sl->pid = 0;
+	sl->job = -1;
+	if (j->tries < 2 && r->d->gpus->n > 1) {
+		msg_warn("the tko tune of '%s' on GPU %s died (status %d): trying it once more on another GPU",
+			 r->d->inputs[i], r->d->gpus->id[s], code);
+		j->pending = 1;
+		j->avoid = (long)s;
 		return;
 	}
-	for (s = 0; s < r->d->gpus->n; s++)
-		if (r->pid[s] == pid) {
-			cleanup_drop_child(pid);
-			finished(r, s, wstatus);
-			return;
+	msg_error("the tko tune of '%s' died (status %d) on GPU %s%s", r->d->inputs[i], code,
+		  r->d->gpus->id[s], j->tries > 1 ? ", its second try" : "");
+	done(r, i, EXIT_CHILD);
+}
+
+/* Reads what slot s wrote: a reply line ends its kernel. */
+static void readable(struct run *r, size_t s)
+{
+	struct slot *sl = &r->slot[s];
+	char chunk[4096], *nl;
+	ssize_t k = read(sl->fd, chunk, sizeof(chunk));
+
+	if (k < 0 && errno == EINTR)
+		return;
+	if (k <= 0) {
+		died(r, s);
+		return;
+	}
+	buf_add(&sl->in, chunk, (size_t)k);
+	nl = memchr(sl->in.buf, '\n', sl->in.len);
+	if (nl) {
+		json_t *rep = json_loadb(sl->in.buf, (size_t)(nl - sl->in.buf), 0, NULL);
+		long long code = json_integer_value(json_object_get(rep, "exit"));
+
+		json_decref(rep);
+		buf_reset(&sl->in);
+		done(r, (size_t)sl->job, rep ? (int)code : EXIT_CHILD);
+		sl->job = -1;
+	}
+}
+
+static void wait_some(struct run *r)
+{
+	size_t s, n = 0, nslots = r->d->gpus->n;
+	struct pollfd *p = xcalloc(nslots, sizeof(*p));
+	size_t *of = xcalloc(nslots, sizeof(*of));
+
+	for (s = 0; s < nslots; s++)
+		if (r->slot[s].job >= 0) {
+			p[n].fd = r->slot[s].fd;
+			p[n].events = POLLIN;
+			of[n++] = s;
 		}
+	if (poll(p, n, -1) > 0)
+		for (s = 0; s < n; s++)
+			if (p[s].revents)
+				readable(r, of[s]);
+	free(p);
+	free(of);
+}
+
+/* EOF on their stdin ends the tko tunes; waits for them. */
+static void stop_workers(struct run *r)
+{
+	size_t s;
+
+	for (s = 0; s < r->d->gpus->n; s++) {
+		struct slot *sl = &r->slot[s];
+
+		if (!sl->pid)
+			continue;
+		close(sl->fd);
+		while (waitpid(sl->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		cleanup_drop_child(sl->pid);
+		sl->pid = 0;
+	}
 }
 
 static int by_cost(const void *a, const void *b, void *arg)
@@ -350,7 +439,7 @@ static int merge(const struct run *r)
 
 static void remove_tmp(const struct run *r)
 {
-	static const char *const ext[] = { "json", "md", "out", "err" };
+	static const char *const ext[] = { "json", "md", "out" };
 	size_t i, e;
 
 	for (i = 0; i < r->d->ninputs; i++)
@@ -378,7 +467,8 @@ static char *self_exe(void)
 int tune_dispatch_run(const struct tune_dispatch *d)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	struct run r = { d, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 };
+	struct run r = { d, NULL, NULL, NULL, NULL, NULL, 0 };
+	size_t s;
 	int ret;
 
 	r.tmp = xstrfmt("%s/tko-gpus.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -392,19 +482,22 @@ int tune_dispatch_run(const struct tune_dispatch *d)
 	}
 	r.job = xcalloc(d->ninputs, sizeof(*r.job));
 	r.order = xcalloc(d->ninputs, sizeof(*r.order));
-	r.pid = xcalloc(d->gpus->n, sizeof(*r.pid));
-	r.on = xcalloc(d->gpus->n, sizeof(*r.on));
+	r.slot = xcalloc(d->gpus->n, sizeof(*r.slot));
+	for (s = 0; s < d->gpus->n; s++)
+		r.slot[s] = (struct slot){ 0, -1, BUF_INIT, -1 };
 	plan(&r);
-	for (fill(&r); r.running; fill(&r))
-		wait_one(&r);
+	for (fill(&r); busy(&r); fill(&r))
+		wait_some(&r);
+	stop_workers(&r);
 	ret = merge(&r);
 	remove_tmp(&r);
+	for (s = 0; s < d->gpus->n; s++)
+		buf_release(&r.slot[s].in);
 	free(r.tmp);
 	free(r.self);
 	free(r.job);
 	free(r.order);
-	free(r.pid);
-	free(r.on);
+	free(r.slot);
 	return ret;
 }
 

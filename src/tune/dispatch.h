@@ -1,18 +1,26 @@
 /*
  * `tko tune --gpus`: a run's kernels spread over several GPUs of one node.
- * One timing worker per GPU at a time: each kernel is tuned by a `tko tune`
- * of its own (this binary, the command line as given less --gpus, --json
- * and --md), with the worker's environment pinned to its GPU (gpus.h), so
- * that timings never share a device unless asked (--gpus 0,0). Triton's
- * compile cache is on disk and shared by them all.
+ * One `tko tune` per GPU (this binary, the command line as given less the
+ * kernels, --gpus, --json and --md), its environment pinned to its GPU
+ * (gpus.h), so that timings never share a device unless asked (--gpus
+ * 0,0). Each serves one kernel at a time and keeps its Python workers from
+ * one kernel to the next, as one `tko tune` does. Triton's compile cache is
+ * on disk and shared by them all.
  *
  * The kernels are handed out longest first (cluster/cost.h's prediction),
- * each to the first GPU that is free. A `tko tune` that dies (a signal, or
- * an exit status of 128 or more: the OOM killer, a GPU fault that takes the
- * process down) loses only its kernel, which is tried once more on another
- * GPU. The kernels' JSON documents are merged in the order given: the
- * tune.json (and --md) a one-GPU `tko tune` of the same kernels writes,
- * tables printed in that order too, and the same exit status.
+ * each to the first GPU that is free. A `tko tune` that dies (killed by the
+ * OOM killer, a GPU fault that takes the process down) loses only the
+ * kernel it was tuning, which is tried once more on another GPU; the GPU
+ * gets a fresh `tko tune` for its next kernel. The kernels' JSON documents
+ * are merged in the order given: the tune.json (and --md) a one-GPU `tko
+ * tune` of the same kernels writes, tables printed in that order too, and
+ * the same exit status.
+ *
+ * The serving `tko tune` (TUNE_SERVE_ENV set, cmd/tune.c) reads one JSON
+ * request a line on its stdin, {"input": KERNEL, "json": FILE, "md": FILE
+ * or null, "out": FILE}, tunes that kernel into those files (the document,
+ * the Markdown section and the table its run would print) and answers
+ * {"exit": STATUS, "ran": 0|1} on its stdout; EOF on stdin ends it.
  */
 #ifndef TKO_TUNE_DISPATCH_H
 #define TKO_TUNE_DISPATCH_H
@@ -20,6 +28,8 @@
 #include <stddef.h>
 
 #include "tune/gpus.h"
+
+#define TUNE_SERVE_ENV "TKO_TUNE_SERVE"
 
 struct tune_dispatch {
 	const struct tune_gpus *gpus;

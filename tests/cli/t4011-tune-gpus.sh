@@ -2,9 +2,10 @@
 # tko tune --gpus on the CPU, with the fake GPU worker of tests/cli/tune-fake
 # reporting the device its environment pins (CUDA_VISIBLE_DEVICES or
 # HIP_VISIBLE_DEVICES): a run's kernels are spread over the GPUs, longest
-# first, one worker per GPU; the merged tune.json, Markdown and tables are
-# those of a one-GPU run; a tko tune killed under its kernel loses only
-# that kernel, which is retried once on another GPU.
+# first, one worker per GPU kept from one kernel to the next; the merged
+# tune.json, Markdown and tables are those of a one-GPU run; a tko tune
+# killed under its kernel loses only that kernel, which is retried once on
+# another GPU.
 # Test bodies are single-quoted on purpose: test_expect_success evals them.
 # shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +43,7 @@ test_expect_success 'setup: a RUN of five kernels, tuned on one GPU' '
 
 # cost.c predicts sd > sk > sb > 6w > d6 (capture time_ms 0.5 ... 0.1 ms):
 # the three GPUs start on the three longest, in GPU order.
-test_expect_success 'every visible GPU by default: the longest kernels start first, one per GPU' '
+test_expect_success 'every visible GPU by default: the longest kernels start first, one worker per GPU' '
 	CUDA_VISIBLE_DEVICES=4,5,6 tko tune --max-variants 4 --json three.json --md three.md \
 		run/capture/kernels/* >three.out &&
 	test "$(devices_of sd)" = 4 &&
@@ -53,6 +54,9 @@ test_expect_success 'every visible GPU by default: the longest kernels start fir
 	test_cmp expect used &&
 	for k in d6 6w sb sk sd; do
 		test "$(devices_of $k | wc -l)" = 1 && test "$(pids_of $k)" = 1 || return 1
+	done &&
+	for d in 4 5 6; do
+		test "$(sed -n "s/^[^ ]* $d \([0-9]*\)$/\1/p" dev.log | sort -u | wc -l)" = 1 || return 1
 	done
 '
 
