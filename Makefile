@@ -7,6 +7,8 @@
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
 #   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
 #   make rules-doc    docs/rules.md's rule index and limits from the rules table
+#   make isa          the ISA scanner case folders of tests/isa against their awk counts
+#                     (check and asan run them as tests/cli/t1012-isa-cases.sh)
 #   make golden-check the golden suite: every command's output against tests/golden (check
 #                     and asan run it as tests/cli/t0100-golden.sh); make golden records it again
 #   make fuzz         the libFuzzer targets of tests/fuzz (clang, ASan+UBSan, build-fuzz/)
@@ -69,8 +71,8 @@ ISA_SRC = \
 	src/isa/amdgcn_ops.c \
 	src/isa/asmcond.c \
 	src/isa/detect.c \
+	src/isa/facts.c \
 	src/isa/family.c \
-	src/isa/findings.c \
 	src/isa/ptx.c \
 	src/isa/render.c \
 	src/isa/result.c \
@@ -83,6 +85,15 @@ ISA_SRC = \
 # issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
 TARGET_SRC = \
 	src/target/target.c
+
+# issue 18, P2: finding Python and the long-lived JSON-lines workers
+PY_SRC = \
+	src/py/pyenv.c \
+	src/py/worker.c
+
+# issue 18, P2: the machine's facts read back (the one peak-bandwidth resolver)
+ENV_SRC = \
+	src/env/peak.c
 
 PARSE_SRC = \
 	src/parse/autotune.c \
@@ -141,6 +152,7 @@ ANALYSE_SRC = \
 	src/analyse/tcache.c
 
 MODEL_SRC = \
+	src/model/collect.c \
 	src/model/names.c
 
 PROFILE_SRC = \
@@ -156,11 +168,14 @@ PROFILE_SRC = \
 	src/profile/tojson.c
 
 DECIDE_SRC = \
-	src/decide/decide.c
+	src/decide/decide.c \
+	src/decide/isa_scope.c
 
 REPORT_SRC = \
 	src/report/autotune_text.c \
+	src/report/collect_text.c \
 	src/report/diff_out.c \
+	src/report/env_text.c \
 	src/report/html.c \
 	src/report/json.c \
 	src/report/jsonw.c \
@@ -175,17 +190,16 @@ REPORT_SRC = \
 
 RUNDIR_SRC = \
 	src/rundir/cachematch.c \
+	src/rundir/collect.c \
+	src/rundir/index.c \
 	src/rundir/layout.c
 
 LIVE_SRC = \
-	src/live/collect.c \
 	src/live/collect_logs.c \
-	src/live/collect_related.c \
 	src/live/envgpu.c \
 	src/live/envhcu.c \
 	src/live/envprobe.c \
 	src/live/outdir.c \
-	src/live/pyenv.c \
 	src/live/replay.c \
 	src/live/replay_store.c \
 	src/live/rundir.c
@@ -204,6 +218,7 @@ CLUSTER_SRC = \
 CMD_SRC = \
 	src/cmd/capture.c \
 	src/cmd/cluster.c \
+	src/cmd/cmd.c \
 	src/cmd/collect.c \
 	src/cmd/diff.c \
 	src/cmd/env.c \
@@ -233,11 +248,10 @@ TUNE_SRC = \
 	src/tune/space.c \
 	src/tune/sweep.c \
 	src/tune/variant.c \
-	src/tune/worker.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) \
-	$(RUNDIR_SRC) $(LIVE_SRC) \
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
+	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) \
 	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
@@ -311,6 +325,10 @@ rules-doc: $(BUILD)/tests/unit/test-rules
 
 golden-check: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh
+
+# tests/isa/README.md: a case folder per scanned file, counts from awk.
+isa: $(TKO)
+	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/isa/run.sh
 
 fuzz-replay: $(FUZZ_BIN)
 	CORPUS=$(CORPUS) tests/fuzz/replay.sh $(BUILD)/tests/fuzz $(FUZZ_NAMES)
@@ -388,7 +406,7 @@ suite-%:
 
 lint:
 	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/slurm/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
-		tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
+		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 
@@ -401,7 +419,7 @@ static:
 clean:
 	rm -rf build build-asan build-fuzz build-static
 
-.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check rules-doc \
+.PHONY: all static unit cli python check asan valgrind lint clean fuzz fuzz-bin fuzz-replay fuzz-smoke golden golden-check isa rules-doc \
 	fuzz-smoke-run test-bin valgrind-unit valgrind-cli valgrind-all valgrind-fuzz suites
 # (not the suite-% targets: make applies no pattern rule to a phony target)
 

@@ -18,28 +18,35 @@
 #include "version.h"
 #include "banned.h"
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, const char **argv);
-	const char *help;	/* one line for "tko --help" */
-};
-
 /* In pipeline order: probe, capture, parse, inspect, replay, decide, report. */
 static const struct command commands[] = {
-	{ "env", cmd_env, "versions, GPUs, tools and codegen flags of this machine" },
-	{ "capture", cmd_capture, "run a command with kernel capture on; fill a RUN directory" },
-	{ "summarize", cmd_summarize, "autotune evidence from logs, capture and caches, per kernel" },
-	{ "meta", cmd_meta, "what Triton kernel sources say: signature, hints, device, Inductor metadata" },
-	{ "isa", cmd_isa, "scan AMDGCN / PTX / SASS: instruction families, resources, source lines" },
-	{ "collect", cmd_collect, "gather one kernel's module, IR, ISA, binary and capture" },
-	{ "run", cmd_run, "replay captured kernels: time every config, check outputs" },
-	{ "tune", cmd_tune, "sweep a kernel's configs and source variants, checked; emit the winner" },
-	{ "cluster", cmd_cluster, "tune a RUN across a Slurm cluster: plan, submit, status, gather" },
-	{ "profile", cmd_profile, "where a profiled step's GPU time went: torch.profiler, rocprof, nsys" },
-	{ "report", cmd_report, "render the report again from a RUN's analysis: Markdown, JSON, HTML" },
-	{ "investigate", cmd_investigate, "the main job: analyse a RUN (or capture CMD), rank kernels, decide" },
-	{ "diff", cmd_diff, "compare two RUNs, kernel directories or ISA/JSON results per kernel" },
-	{ NULL, NULL, NULL },
+	{ "env", cmd_env, 0, NULL,
+	  "versions, GPUs, tools and codegen flags of this machine" },
+	{ "capture", cmd_capture, CMD_MAKES_RUN, NULL,
+	  "run a command with kernel capture on; fill a RUN directory" },
+	{ "summarize", cmd_summarize, CMD_RUN_OR_FILES, &rd_need_summarize,
+	  "autotune evidence from logs, capture and caches, per kernel" },
+	{ "meta", cmd_meta, 0, NULL,
+	  "what Triton kernel sources say: signature, hints, device, Inductor metadata" },
+	{ "isa", cmd_isa, 0, NULL,
+	  "scan AMDGCN / PTX / SASS: instruction families, resources, source lines" },
+	{ "collect", cmd_collect, CMD_RUN, &rd_need_any_dir,
+	  "gather one kernel's module, IR, ISA, binary and capture" },
+	{ "run", cmd_run, CMD_KERNEL_DIRS, NULL,
+	  "replay captured kernels: time every config, check outputs" },
+	{ "tune", cmd_tune, CMD_KERNEL_DIRS, NULL,
+	  "sweep a kernel's configs and source variants, checked; emit the winner" },
+	{ "cluster", cmd_cluster, 0, NULL,
+	  "tune a RUN across a Slurm cluster: plan, submit, status, gather" },
+	{ "profile", cmd_profile, 0, NULL,
+	  "where a profiled step's GPU time went: torch.profiler, rocprof, nsys" },
+	{ "report", cmd_report, CMD_RUN_OR_FILES, NULL,
+	  "render the report again from a RUN's analysis: Markdown, JSON, HTML" },
+	{ "investigate", cmd_investigate, CMD_RUN_OR_CMD, &rd_need_analyse,
+	  "the main job: analyse a RUN (or capture CMD), rank kernels, decide" },
+	{ "diff", cmd_diff, CMD_RUN_OR_FILES, &rd_need_diff,
+	  "compare two RUNs, kernel directories or ISA/JSON results per kernel" },
+	{ NULL, NULL, 0, NULL, NULL },
 };
 
 static void list_commands(FILE *fp)
@@ -111,6 +118,7 @@ static int unknown_command(const char *name)
 static int run_command(const struct command *c, int argc, const char **argv)
 {
 	msg_setup(c->name);
+	cmd_current = c;
 	return c->fn(argc, argv);
 }
 

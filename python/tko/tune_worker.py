@@ -1,6 +1,6 @@
 """tko tune's worker: compiles, launches and times kernel variants for the C side.
 
-The C side (src/tune/worker.c, src/tune/pool.c) starts this file as a
+The C side (src/py/worker.c, src/tune/pool.c) starts this file as a
 script and talks to it through pipes: one JSON request per line on stdin,
 one JSON reply per line on stdout (every reply carries the request's "id"
 and "op"). It decides nothing: which variants exist, their launch configs,

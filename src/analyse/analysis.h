@@ -35,6 +35,7 @@
 #include <stddef.h>
 
 #include "analyse/model.h"
+#include "isa/isa.h"
 #include "util/buf.h"
 #include "util/file.h"
 
@@ -50,8 +51,12 @@ struct an_opts {
 	void (*progress)(void *data, const char *step);
 	void *progress_data;	/* passed to progress */
 	const char *profile;	/* a whole-step profile (stepprof.h); NULL: the RUN's profile/ if any */
+	/* judge_isa: called on the scanned Triton cache before it is used or
+	   written, to set the findings' severities and rules (decide_run() passes
+	   decide/isa_scope.h's; analyse may not include decide), or NULL */
+	void (*judge_isa)(struct isa_result *res);
 };
-#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
+#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* What the RUN had, for the gaps (decide/decide.c). */
 struct an_facts {

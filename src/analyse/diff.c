@@ -34,9 +34,7 @@ static void run_from_isa(struct an_run *out, const struct isa_result *res, const
 			if (!ik->is_kernel)
 				continue;
 			k = an_run_add_kernel(out);
-			k->name = xstrdup(ik->name);
-			k->arch = ik->arch ? xstrdup(ik->arch) : NULL;
-			an_isa_fill(&k->isa, f, ik, f->path, NULL, "?");
+			an_kernel_from_isa(k, f, ik, f->path);
 		}
 	}
 	for (i = 0; i < out->nkernels; i++) {
@@ -176,7 +174,8 @@ static int load_isa(const char *path, struct an_run *out, struct buf *err)
 	return ret < 0 ? -1 : 0;
 }
 
-static int load_dir(const char *path, struct an_run *out, struct buf *err)
+static int load_dir(const char *path, const struct rd_need *run, struct an_run *out,
+		    struct buf *err)
 {
 	struct an_opts o = AN_OPTS_INIT;
 	char *store = rd_path_in(path, RD_KERNELS_JSON);
@@ -184,7 +183,7 @@ static int load_dir(const char *path, struct an_run *out, struct buf *err)
 
 	if (is_file(store))
 		ret = an_store_load(out, store, err);
-	else if (rd_meets(rd_probe(path), &rd_need_diff))
+	else if (rd_meets(rd_probe(path), run))
 		ret = decide_run(path, &o, out, err);
 	else
 		ret = load_isa(path, out, err);
@@ -192,14 +191,14 @@ static int load_dir(const char *path, struct an_run *out, struct buf *err)
 	return ret;
 }
 
-int diff_load(const char *path, struct an_run *out, struct buf *err)
+int diff_load(const char *path, const struct rd_need *run, struct an_run *out, struct buf *err)
 {
 	struct mapped_file m = MAPPED_FILE_INIT;
 	json_t *doc;
 	int ret;
 
 	if (is_dir(path))
-		return load_dir(path, out, err);
+		return load_dir(path, run, out, err);
 	if (file_map(path, 0, &m, err) < 0)
 		return -1;
 	if (m.len && m.data[0] == '{') {

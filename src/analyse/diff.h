@@ -17,6 +17,7 @@
 
 #include "analyse/model.h"
 #include "analyse/reflect.h"
+#include "rundir/layout.h"
 #include "util/buf.h"
 
 /* Numbers closer than this (relative) are the same: times repeat to a few tenths of a percent. */
@@ -37,8 +38,12 @@ struct an_diff {
 };
 #define AN_DIFF_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, RF_CHANGES_INIT }
 
-/* Reads one side into an initialised run. 0, or -1 with one line in err. */
-int diff_load(const char *path, struct an_run *out, struct buf *err);
+/*
+ * Reads one side into an initialised run: a directory that meets `run`
+ * (tko diff's row in the command table: rd_need_diff) is a RUN, any other
+ * one a folder of assembly. 0, or -1 with one line in err.
+ */
+int diff_load(const char *path, const struct rd_need *run, struct an_run *out, struct buf *err);
 
 void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d);
 void an_diff_release(struct an_diff *d);

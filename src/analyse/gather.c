@@ -10,7 +10,6 @@
  * With opts->analysis_dir, the summarize, meta and isa documents are
  * written there as they are (analysis/summarize.json, meta.json, isa.json).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "analyse/inputs.h"
 #include "live/replay.h"
 #include "parse/autotune_json.h"
+#include "rundir/index.h"
 #include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "tune/output.h"
@@ -215,6 +215,8 @@ static void gather_isa(struct an_inputs *in)
 		}
 	}
 	walk_release(&files);
+	if (in->opts->judge_isa)
+		in->opts->judge_isa(&in->isa);
 	tcache_build(&in->tc, &in->isa);
 	free(cache);
 	buf_release(&err);
@@ -243,40 +245,35 @@ static void add_tune(struct an_inputs *in, const char *path, json_t *doc)
 	json_array_append_new(in->tunes, json_pack("{s:s, s:o}", "path", path, "doc", doc));
 }
 
-/* capture/kernels/<dir>/tune/<target>/tune.json, the default place `tko tune` writes. */
+/* A tune document, checked; 0 or -1 + err. */
+static int load_tune(struct an_inputs *in, const char *path, struct buf *err)
+{
+	json_t *doc = json_load_path(path, err);
+
+	if (doc && tune_doc_check(doc, path, err) < 0) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	if (!doc)
+		return -1;
+	add_tune(in, path, doc);
+	return 0;
+}
+
+/* The kernel folder's tune documents (rundir/index.h: tune/<target>/tune.json, by target). */
 static int gather_tunes_in(struct an_inputs *in, const char *kernel_dir, struct buf *err)
 {
-	char *rel = rd_kernel_path(kernel_dir, RD_K_TUNE_DIR), *tdir = inputs_part(in, rel);
-	DIR *d = tdir ? opendir(tdir) : NULL;
-	struct dirent *e;
+	struct strlist docs = STRLIST_INIT, refused = STRLIST_INIT;
+	size_t i;
 	int ret = 0;
 
-	while (d && ret == 0 && (e = readdir(d))) {
-		char *sub, *p;
-		json_t *doc;
-
-		if (e->d_name[0] == '.')
-			continue;
-		sub = rd_kernel_tune_doc(kernel_dir, e->d_name);
-		p = inputs_part(in, sub);
-		if (p && is_file(p)) {
-			doc = json_load_path(p, err);
-			if (doc && tune_doc_check(doc, p, err) < 0) {
-				json_decref(doc);
-				doc = NULL;
-			}
-			if (doc)
-				add_tune(in, p, doc);
-			else
-				ret = -1;
-		}
-		free(p);
-		free(sub);
-	}
-	free(rel);
-	if (d)
-		closedir(d);
-	free(tdir);
+	rd_kernel_tunes(in->run, kernel_dir, &docs, &refused);
+	for (i = 0; i < refused.nr; i++)
+		note_once(in, refused.v[i]);
+	for (i = 0; i < docs.nr && ret == 0; i++)
+		ret = load_tune(in, docs.v[i], err);
+	walk_release(&docs);
+	walk_release(&refused);
 	return ret;
 }
 
@@ -300,17 +297,9 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	strmap_release(&seen);
 	if (ret < 0)
 		return -1;
-	for (i = 0; i < in->opts->ntunes; i++) {
-		json_t *doc = json_load_path(in->opts->tunes[i], err);
-
-		if (doc && tune_doc_check(doc, in->opts->tunes[i], err) < 0) {
-			json_decref(doc);
-			doc = NULL;
-		}
-		if (!doc)
+	for (i = 0; i < in->opts->ntunes; i++)
+		if (load_tune(in, in->opts->tunes[i], err) < 0)
 			return -1;
-		add_tune(in, in->opts->tunes[i], doc);
-	}
 	return 0;
 }
 

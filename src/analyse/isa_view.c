@@ -282,6 +282,14 @@ void an_isa_fill(struct an_isa *a, const struct isa_file_result *f, const struct
 		an_add_str(&a->findings, &a->nfindings, k->findings[i].message);
 }
 
+void an_kernel_from_isa(struct an_kernel *k, const struct isa_file_result *f,
+			const struct isa_kernel *ik, const char *shown_path)
+{
+	k->name = xstrdup(ik->name);
+	k->arch = ik->arch ? xstrdup(ik->arch) : NULL;
+	an_isa_fill(&k->isa, f, ik, shown_path, NULL, "?");
+}
+
 static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,
 			    const struct tc_entry *e)
 {

@@ -14,22 +14,24 @@
 
 #include "analyse/evidence.h"
 #include "parse/config_json.h"
+#include "rundir/index.h"
 #include "tune/errsig.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 
+/* The kernel's entry of analysis/replay.json: filed under its capture folder (rundir/index.h). */
 static const json_t *replay_kernel(const struct an_inputs *in, const char *kernel_dir)
 {
-	const char *want = path_base(kernel_dir);
+	const char *want = rd_replay_key(kernel_dir);
 	const json_t *k;
 	size_t i;
 
 	json_array_foreach(json_object_get(in->replay, "kernels"), i, k) {
 		const char *d = json_str(k, "kernel_dir");
 
-		if (d && !strcmp(path_base(d), want))
+		if (d && !strcmp(rd_replay_key(d), want))
 			return k;
 	}
 	return NULL;
@@ -95,25 +97,17 @@ static void from_replay(const struct an_inputs *in, struct an_kernel *k)
 		replay_config(k, rc);
 }
 
-/* The tune document's kernel for this kernel: by its capture directory, else its source's. */
+/* The tune document's kernel for this kernel (rd_tune_matches: by capture folder, else module). */
 static const json_t *tune_kernel(const json_t *entry, const struct an_kernel *k)
 {
 	const char *path = json_str(entry, "path");
 	const json_t *tk;
 	size_t i;
 
-	json_array_foreach(json_object_get(json_object_get(entry, "doc"), "kernels"), i, tk) {
-		const char *src = json_str(tk, "source"), *name = json_str(tk, "kernel");
-
-		if (!name || strcmp(name, k->name))
-			continue;
-		if (k->kernel_dir && path && strstr(path, path_base(k->kernel_dir)))
+	json_array_foreach(json_object_get(json_object_get(entry, "doc"), "kernels"), i, tk)
+		if (rd_tune_matches(path, json_str(tk, "kernel"), json_str(tk, "source"), k->name,
+				    k->kernel_dir, k->module))
 			return tk;
-		if (k->kernel_dir && src && strstr(src, path_base(k->kernel_dir)))
-			return tk;
-		if (k->module && src && !strcmp(path_base(src), path_base(k->module)))
-			return tk;
-	}
 	return NULL;
 }
 

@@ -4,27 +4,30 @@
 #include <string.h>
 
 #include "analyse/share.h"
+#include "env/peak.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 
+/* The peak in the analysis's order (env/peak.h); a rate of 0 recorded in a document counts. */
 static void set_peak(struct an_run *r, double peak_opt, const char *env_path,
 		     const json_t *env, const json_t *replay)
 {
-	const json_t *bw = json_object_get(env, "bandwidth");
-	const json_t *rp = json_object_get(replay, "peak");
+	const json_t *rp = json_object_get(json_object_get(replay, "peak"), "copy_gbps");
+	struct peak_inputs in = PEAK_INPUTS_INIT;
+	struct peak p = PEAK_INIT;
 
-	if (peak_opt > 0) {
-		r->peak_gbps = peak_opt;
-		r->peak_source = xstrdup("--peak-gbps");
-	} else if (json_is_number(json_object_get(bw, "copy_gbps"))) {
-		r->peak_gbps = json_num(bw, "copy_gbps", NAN);
-		r->peak_source = xstrfmt("%s: a device-to-device copy, read + written bytes",
-					 env_path);
-	} else if (json_is_number(json_object_get(rp, "copy_gbps"))) {
-		r->peak_gbps = json_num(rp, "copy_gbps", NAN);
-		r->peak_source = xstrdup("the replay document's peak (tko run)");
+	in.option = peak_opt;
+	in.env = env;
+	in.env_path = env ? env_path : NULL;	/* gather read it (or found it unusable) */
+	in.replay_gbps = json_is_number(rp) ? json_number_value(rp) : NAN;
+	in.zero_counts = 1;
+	in.order = peak_order_analyse;
+	if (peak_resolve(&in, &p)) {
+		r->peak_gbps = p.gbps;
+		r->peak_source = peak_source_text(&p);
 	}
+	peak_release(&p);
 }
 
 /* Where time_ms comes from, with its sentence. */

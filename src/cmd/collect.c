@@ -2,22 +2,27 @@
  * tko collect RUN --kernel NAME --out DIR [--json FILE]: gathers every
  * artifact of one kernel (its Inductor module, each Triton cache entry with
  * all IR stages, ISA, binary and metadata, and its capture directory) into
- * DIR, and nothing outside DIR (src/live/collect.c does the work).
+ * DIR, and nothing outside DIR. What belongs to the kernel is rundir/index.h's
+ * business; rundir/collect.c copies it.
  *
  * NAME is exact; when it names several kernels (Inductor reuses
  * "triton_mm" for every max-autotune choice), the candidates are listed
  * as NAME-<hash8> and the exit status is 4.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
-#include "live/collect.h"
-#include "util/jsonio.h"
+#include "live/collect_logs.h"
+#include "model/collect.h"
+#include "report/collect_text.h"
+#include "rundir/collect.h"
+#include "rundir/index.h"
+#include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"
-#include "util/table.h"
 #include "banned.h"
 
 static const char *const usage[] = {
@@ -28,50 +33,72 @@ static const char *const usage[] = {
 	NULL,
 };
 
-static void list_candidates(const struct collect *col)
+static void list_candidates(struct rd_kernel *const *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < col->nr; i++) {
-		const struct kernel_candidate *c = &col->c[i];
-
-		msg_detail("    %s-%s  %s", col->name, c->hash8,
-			c->module ? c->module : c->capture_dir);
-	}
+	for (i = 0; i < n; i++)
+		msg_detail("    %s-%s  %s", v[i]->name, v[i]->hash8,
+			   v[i]->module ? v[i]->module : v[i]->capture_dir);
 }
 
-static void print_summary(const json_t *m)
+/* The kernel `spec` names in the index, or NULL after saying why (*ret: the exit status). */
+static struct rd_kernel *pick(struct rd_index *ix, const char *run, const char *spec, int *ret)
 {
-	struct table t = TABLE_INIT;
-	json_t *counts = json_object(), *f, *v;
-	const char *role;
-	size_t i;
+	const char *dash = strchr(spec, '-');
+	struct rd_kernel **v;
+	size_t n = rd_index_find(ix, ix->name, dash ? dash + 1 : NULL, NULL, 0);
+	struct rd_kernel *k = NULL;
 
-	json_array_foreach(json_object_get(m, "files"), i, f) {
-		json_t *c = json_object_get(counts, json_str(f, "role"));
+	v = xcalloc(n + 1, sizeof(*v));
+	rd_index_find(ix, ix->name, dash ? dash + 1 : NULL, v, n);
+	if (n == 1) {
+		k = v[0];
+	} else {
+		if (n)
+			msg_error("'%s' names %zu kernels in '%s'; pick one of:", spec, n, run);
+		else
+			msg_error("no kernel '%s' in '%s'", spec, run);
+		list_candidates(v, n);
+		*ret = EXIT_NOMATCH;
+	}
+	free(v);
+	return k;
+}
 
-		if (!c) {
-			c = json_pack("{s:i, s:I}", "files", 0, "bytes", (json_int_t)0);
-			json_object_set_new(counts, json_str(f, "role"), c);
+/* Gathers kernel `spec` of the RUN into `out`, filling doc. 0, or the exit status. */
+static int collect(const char *run, const char *spec, const char *out, struct collect_doc *doc)
+{
+	struct rundir rd = RUNDIR_INIT;
+	struct rd_index ix = RD_INDEX_INIT;
+	struct buf err = BUF_INIT;
+	const char *dash = strchr(spec, '-');
+	char *name = dash ? xstrndup(spec, (size_t)(dash - spec)) : xstrdup(spec);
+	struct rd_kernel *k;
+	int ret = EXIT_OK;
+
+	if (!rd_kernel_spec_ok(spec)) {
+		msg_error("'%s' is not a kernel name (letters, digits and '_', "
+			  "optionally -<8 hex digits>)", spec);
+		ret = EXIT_FAIL;
+	} else if (cmd_open_run(run, &rd, &err) < 0) {
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else if (rd_index_build(&ix, &rd, name, RD_COLLECT_PARTS, &err) < 0) {
+		msg_error("%s", err.buf);
+		ret = EXIT_FAIL;
+	} else if ((k = pick(&ix, run, spec, &ret))) {
+		collect_logs_fill(&ix, k);
+		if (rd_collect_write(&ix, k, out, doc, &err) < 0) {
+			msg_error("%s", err.buf);
+			ret = EXIT_FAIL;
 		}
-		json_set_int(c, "files", json_int(c, "files", 0) + 1);
-		json_set_int(c, "bytes", json_int(c, "bytes", 0) + json_int(f, "bytes", 0));
 	}
-	table_columns(&t, "artifact|files|bytes", "lrr");
-	json_object_foreach(counts, role, v) {
-		table_row(&t);
-		table_cell(&t, "%s", role);
-		table_cell(&t, "%lld", json_int(v, "files", 0));
-		table_cell(&t, "%lld", json_int(v, "bytes", 0));
-	}
-	printf("%s: %zu Triton cache entries\n", json_str(m, "kernel"),
-	       json_array_size(json_object_get(m, "triton_cache_entries")));
-	table_print(&t, stdout);
-	if (json_array_size(json_object_get(m, "skipped")))
-		printf("skipped %zu inputs (see collect.json)\n",
-		       json_array_size(json_object_get(m, "skipped")));
-	table_release(&t);
-	json_decref(counts);
+	rd_index_release(&ix);
+	rd_release(&rd);
+	buf_release(&err);
+	free(name);
+	return ret;
 }
 
 int cmd_collect(int argc, const char **argv)
@@ -83,10 +110,9 @@ int cmd_collect(int argc, const char **argv)
 		OPT_STRING(0, "json", &json, "FILE", "also write collect.json to FILE ('-': stdout)"),
 		OPT_END(),
 	};
-	struct collect col = COLLECT_INIT;
+	struct collect_doc doc;
 	struct buf err = BUF_INIT;
-	json_t *m = NULL;
-	int n, ret = EXIT_OK;
+	int n, ret;
 
 	n = opts_parse(argc, argv, options, usage, 0, NULL);
 	if (n < 0)
@@ -95,29 +121,17 @@ int cmd_collect(int argc, const char **argv)
 		msg_error(n != 1 ? "give one RUN directory" : "--kernel and --out are required");
 		return EXIT_USAGE;
 	}
-	if (collect_find(&col, argv[0], kernel, &err) < 0) {
-		msg_error("%s", err.buf);
-		ret = EXIT_FAIL;
-	} else if (col.nr != 1) {
-		if (col.nr)
-			msg_error("'%s' names %zu kernels in '%s'; pick one of:", kernel, col.nr, argv[0]);
-		else
-			msg_error("no kernel '%s' in '%s'", kernel, argv[0]);
-		list_candidates(&col);
-		ret = EXIT_NOMATCH;
-	} else if (collect_write(&col, 0, out, &m, &err) < 0) {
-		msg_error("%s", err.buf);
-		ret = EXIT_FAIL;
-	} else {
-		if (json && json_write_path(m, json, &err) < 0) {
+	collect_doc_init(&doc);
+	ret = collect(argv[0], kernel, out, &doc);
+	if (ret == EXIT_OK) {
+		if (json && collect_doc_save(&doc, json, &err) < 0) {
 			msg_error("%s", err.buf);
 			ret = EXIT_FAIL;
 		}
 		if (!json || strcmp(json, "-"))
-			print_summary(m);
+			collect_print_summary(stdout, &doc);
 	}
-	json_decref(m);
-	collect_release(&col);
+	collect_doc_release(&doc);
 	buf_release(&err);
 	return ret;
 }

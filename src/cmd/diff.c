@@ -87,7 +87,8 @@ int cmd_diff(int argc, const char **argv)
 	}
 	an_run_init(&a);
 	an_run_init(&b);
-	if (diff_load(argv[0], &a, &err) < 0 || diff_load(argv[1], &b, &err) < 0) {
+	if (diff_load(argv[0], cmd_need(), &a, &err) < 0 ||
+	    diff_load(argv[1], cmd_need(), &b, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	} else {

@@ -2,7 +2,9 @@
  * tko isa: scan AMDGCN / PTX / SASS (files, directories, .hsaco/.cubin)
  * and show, per kernel symbol, its instruction families with widths,
  * resources, the source line of each memory/atomic/matrix instruction
- * and findings. Wiring only: the scanner is src/isa (isa.h).
+ * and findings, with the rules of tko's table that read one kernel alone
+ * (their severities and rules: decide/isa_scope.h). Wiring only: the
+ * scanner is src/isa (isa.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "decide/isa_scope.h"
 #include "isa/isa.h"
 #include "isa/render.h"
 #include "util/file.h"
@@ -247,8 +250,10 @@ int cmd_isa(int argc, const char **argv)
 	}
 	if (ret == EXIT_OK && kernel)
 		ret = select_kernel(&res, kernel, arch);
-	if (ret == EXIT_OK)
+	if (ret == EXIT_OK) {
+		decide_isa_result(&res, &rule_limits_default);
 		ret = write_outputs(&res, json, md, details);
+	}
 	isa_result_release(&res);
 	buf_release(&err);
 	return ret;

@@ -34,18 +34,18 @@ static const char *const usage[] = {
 	NULL,
 };
 
-/* The analysis file and the folder whose report/ it belongs to. */
-static char *analysis_file(const char *arg, char **base)
+/*
+ * The analysis file: a RUN's analysis/kernels.json (the RUN opened into rd,
+ * whose report/ it belongs to), else the file given. NULL + err when the
+ * RUN cannot be opened.
+ */
+static char *analysis_file(const char *arg, struct rundir *rd, struct buf *err)
 {
-	char *p;
-
-	if (!is_dir(arg)) {
-		*base = NULL;
+	if (!is_dir(arg))
 		return xstrdup(arg);
-	}
-	*base = xstrdup(arg);
-	p = rd_path_in(arg, RD_KERNELS_JSON);
-	return p;
+	if (cmd_open_run(arg, rd, err) < 0)
+		return NULL;
+	return rd_path(rd, RD_KERNELS_JSON);
 }
 
 /* 1 when RUN/analysis/kernels.json is there only through a link out of the RUN (err says so). */
@@ -103,7 +103,9 @@ int cmd_report(int argc, const char **argv)
 	};
 	int n = opts_parse(argc, argv, options, usage, 0, NULL), ret = EXIT_OK, out;
 	struct buf err = BUF_INIT;
-	char *file, *base;
+	struct rundir rd = RUNDIR_INIT;
+	const char *base;
+	char *file;
 	struct an_run r;
 
 	if (n < 0)
@@ -118,9 +120,10 @@ int cmd_report(int argc, const char **argv)
 			  "only one of --md, --json, --html can write to stdout");
 		return EXIT_USAGE;
 	}
-	file = analysis_file(argv[0], &base);
+	file = analysis_file(argv[0], &rd, &err);
+	base = rd.root;
 	an_run_init(&r);
-	if (base && leads_out(base, &err)) {
+	if (!file || (base && leads_out(base, &err))) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	} else if (base && !is_file(file)) {
@@ -140,6 +143,6 @@ int cmd_report(int argc, const char **argv)
 	an_run_release(&r);
 	buf_release(&err);
 	free(file);
-	free(base);
+	rd_release(&rd);
 	return ret;
 }

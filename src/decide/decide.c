@@ -2,14 +2,24 @@
 #include "analyse/gaps.h"
 #include "analyse/rules.h"
 #include "decide/decide.h"
+#include "decide/isa_scope.h"
 #include "banned.h"
+
+/* The Triton cache's kernels judged by the ISA-scoped rules, as `tko isa` shows them. */
+static void judge_isa(struct isa_result *res)
+{
+	decide_isa_result(res, &rule_limits_default);
+}
 
 int decide_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
 	       struct buf *err)
 {
+	struct an_opts oo = *o;
 	struct an_facts f;
 	struct gaps_facts gf;
 
+	oo.judge_isa = judge_isa;
+	o = &oo;
 	if (analysis_build(run_dir, o, out, &f, err) < 0)
 		return -1;
 	if (o->progress)

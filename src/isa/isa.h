@@ -15,7 +15,11 @@
  *    was read from (enum isa_src);
  *  - the Python (or C++) source line of every memory, atomic and matrix
  *    instruction, from .file/.loc (AMDGCN, PTX) and nvdisasm line info;
- *  - findings that name the numbers they came from.
+ *  - findings that name the numbers they came from (facts.c). Which of
+ *    them deserve a warning is decided by tko's rules, not by the scanner:
+ *    decide/isa_scope.h runs the rules that read one kernel alone
+ *    (docs/rules.md, "The ISA rules of tko isa"), sets each finding's
+ *    severity and lists the rules that fired in the kernel's `rules`.
  *
  * USAGE (this is what `tko isa`, `tko investigate` and `tko report` call):
  *
@@ -25,6 +29,7 @@
  *	int ret = isa_scan_path(path, &opts, &res, &err);
  *	if (ret < 0)
  *		... ret is ISA_ERR_INPUT or ISA_ERR_TOOL; err holds one line
+ *	decide_isa_result(&res, &rule_limits_default);	(severities, rules)
  *	for (i = 0; i < res.files_nr; i++)
  *		for (j = 0; j < res.files[i]->kernels_nr; j++)
  *			... res.files[i]->kernels[j]
@@ -219,10 +224,27 @@ struct isa_evidence {
 
 struct isa_finding {
 	const char *id;		/* stable identifier ("vector_width", "spills", ...) */
-	const char *severity;	/* "info" or "warning" */
+	const char *severity;	/* static: "warning" when a rule that judges it fired, else
+				   "info"; NULL until decide_isa_result() ran */
 	char *message;		/* one sentence naming the numbers */
 	struct isa_evidence ev[ISA_EVIDENCE_MAX];	/* the numbers */
 	size_t ev_nr;		/* how many */
+};
+
+/* One number of a fired rule. */
+struct isa_rule_ev {
+	char *key;		/* "vector_share" */
+	double value;
+};
+
+/* A rule of tko's table that fired on the kernel alone (decide/isa_scope.h). */
+struct isa_rule {
+	char *rule;		/* its name (docs/rules.md) */
+	const char *decision;	/* static: what it argues for ("tune") */
+	char *why;		/* one sentence naming the numbers */
+	char *knobs;		/* what to try first, or NULL */
+	struct isa_rule_ev *ev;	/* the numbers */
+	size_t ev_nr;
 };
 
 /* Per-kernel map (file, line, op) -> count while scanning; see result.c. */
@@ -251,6 +273,8 @@ struct isa_kernel {
 	struct isa_value res[ISA_RES_NR];	/* resources */
 	struct isa_finding *findings;	/* after the scan */
 	size_t findings_nr, findings_alloc;
+	struct isa_rule *rules;		/* after decide_isa_result(), in table order */
+	size_t rules_nr;
 };
 
 /* One distinct instruction spelling the scan met, with its family. */
@@ -353,6 +377,8 @@ int isa_scan_text(const char *label, const char *p, size_t n,
 		  struct buf *err);
 
 void isa_file_init(struct isa_file_result *f, const char *path);
+/* Frees k's rules (decide_isa_result() replaces them). */
+void isa_kernel_rules_release(struct isa_kernel *k);
 void isa_file_release(struct isa_file_result *f);
 void isa_result_release(struct isa_result *res);
 

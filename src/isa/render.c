@@ -143,10 +143,24 @@ static void findings(const struct out *o, const struct isa_kernel *k)
 	heading(o, 3, "Findings");
 	for (i = 0; i < k->findings_nr; i++)
 		fprintf(o->fp, "%s%s %s: %s\n", o->md ? "- " : "  ",
-			k->findings[i].severity, k->findings[i].id,
-			k->findings[i].message);
+			k->findings[i].severity ? k->findings[i].severity : "-",
+			k->findings[i].id, k->findings[i].message);
 	if (!k->findings_nr)
 		fprintf(o->fp, "%snone\n", o->md ? "" : "  ");
+}
+
+/* The rules that fired on the kernel alone (docs/rules.md), when any did. */
+static void rules(const struct out *o, const struct isa_kernel *k)
+{
+	size_t i;
+
+	if (!k->rules_nr)
+		return;
+	heading(o, 3, "Rules");
+	for (i = 0; i < k->rules_nr; i++)
+		fprintf(o->fp, "%s%s (%s): %s%s%s\n", o->md ? "- " : "  ", k->rules[i].rule,
+			k->rules[i].decision, k->rules[i].why, k->rules[i].knobs ? "; try " : "",
+			k->rules[i].knobs ? k->rules[i].knobs : "");
 }
 
 static void notes(const struct out *o, const struct isa_file_result *f)
@@ -180,6 +194,7 @@ static void details(const struct out *o, const struct isa_file_result *f,
 	families(o, k);
 	source_lines(o, f, k);
 	findings(o, k);
+	rules(o, k);
 	buf_release(&h);
 }
 

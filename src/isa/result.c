@@ -6,10 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/facts.h"
 #include "isa/result.h"
 #include "target/target.h"
 #include "util/mem.h"
 #include "banned.h"
+
+void isa_kernel_rules_release(struct isa_kernel *k)
+{
+	size_t i, j;
+
+	for (i = 0; i < k->rules_nr; i++) {
+		struct isa_rule *r = &k->rules[i];
+
+		free(r->rule);
+		free(r->why);
+		free(r->knobs);
+		for (j = 0; j < r->ev_nr; j++)
+			free(r->ev[j].key);
+		free(r->ev);
+	}
+	free(k->rules);
+	k->rules = NULL;
+	k->rules_nr = 0;
+}
 
 void isa_file_init(struct isa_file_result *f, const char *path)
 {
@@ -32,6 +52,7 @@ void isa_kernel_free(struct isa_kernel *k)
 	for (i = 0; i < k->findings_nr; i++)
 		free(k->findings[i].message);
 	free(k->findings);
+	isa_kernel_rules_release(k);
 	free(k);
 }
 
@@ -363,6 +384,6 @@ void isa_file_finish(struct isa_file_result *f)
 		finish_lines(k);
 		if (f->isa == ISA_AMDGCN)
 			derive_resources(k);
-		isa_findings(f, k);
+		isa_facts(f, k);
 	}
 }

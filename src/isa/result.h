@@ -92,7 +92,4 @@ void isa_warn(struct isa_file_result *f, const char *fmt, ...)
 /* Sorts line counts, derives resources, computes findings. */
 void isa_file_finish(struct isa_file_result *f);
 
-/* Findings for one kernel (findings.c). */
-void isa_findings(const struct isa_file_result *f, struct isa_kernel *k);
-
 #endif

@@ -117,7 +117,7 @@ static json_t *findings_json(const struct isa_kernel *k)
 		json_t *o = json_object(), *ev = json_object(), *src = json_object();
 
 		json_set_str(o, "id", fd->id);
-		json_set_str(o, "severity", fd->severity);
+		json_set_new(o, "severity", fd->severity ? json_string(fd->severity) : NULL);
 		json_set_str(o, "message", fd->message);
 		for (j = 0; j < fd->ev_nr; j++) {
 			json_set_int(ev, fd->ev[j].key, fd->ev[j].value);
@@ -126,6 +126,29 @@ static json_t *findings_json(const struct isa_kernel *k)
 		}
 		json_set_new(o, "evidence", ev);
 		json_set_new(o, "evidence_sources", src);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+/* The rules that fired on the kernel alone, as kernels.json writes a kernel's rules. */
+static json_t *rules_json(const struct isa_kernel *k)
+{
+	json_t *a = json_array();
+	size_t i, j;
+
+	for (i = 0; i < k->rules_nr; i++) {
+		const struct isa_rule *r = &k->rules[i];
+		json_t *o = json_object(), *ev = json_array();
+
+		json_set_str(o, "rule", r->rule);
+		json_set_str(o, "decision", r->decision);
+		json_set_str(o, "why", r->why);
+		json_set_new(o, "knobs", r->knobs ? json_string(r->knobs) : NULL);
+		for (j = 0; j < r->ev_nr; j++)
+			json_array_append_new(ev, json_pack("{s:s, s:f}", "key", r->ev[j].key,
+							    "value", r->ev[j].value));
+		json_set_new(o, "evidence", ev);
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -156,6 +179,7 @@ json_t *isa_kernel_to_json(const struct isa_file_result *f,
 	json_set_int(sp, "reloads", (long long)k->spill_reloads);
 	json_set_new(o, "spill_comments", sp);
 	json_set_new(o, "findings", findings_json(k));
+	json_set_new(o, "rules", rules_json(k));
 	return o;
 }
 

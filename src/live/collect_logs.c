@@ -1,4 +1,4 @@
-/* One kernel's log lines (collect_logs.h). */
+/* One kernel's lines of the RUN's logs (collect_logs.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,52 +103,53 @@ static int is_log(const struct at_input *in)
 	return in->lines && in->format != AT_FMT_OUTPUT_CODE && in->format != AT_FMT_BEST_CONFIG;
 }
 
-/* Writes input i's marked lines (and, for a unique name, those naming it). */
-static int write_lines(struct outdir *o, const char *run, const struct at_input *in,
-		       const unsigned char *keep, size_t nkeep, const char *name, struct buf *err)
+/*
+ * The lines of input `in` to keep: those marked, and with `name`, those
+ * naming it as a whole word. Appended to k->logs when there are any.
+ */
+static void keep_lines(struct rd_kernel *k, const struct at_input *in, const unsigned char *keep,
+		       size_t nkeep, const char *name)
 {
-	struct buf text = BUF_INIT, why = BUF_INIT;
+	struct buf why = BUF_INIT;
 	struct mapped_file m;
 	struct lines it;
 	const char *line;
-	size_t len, rn = strlen(run);
-	int ret = 0;
+	size_t len, nr = 0, alloc = 0, *v = NULL;
+	struct rd_loglines *l;
 
 	if (file_map(in->path, 0, &m, &why) < 0) {
 		buf_release(&why);
-		return 0;
+		return;
 	}
 	it = (struct lines)LINES_INIT(m.data, m.len);
 	while (lines_next(&it, &line, &len))
-		if ((it.lineno < nkeep && keep[it.lineno]) || (name && names(line, len, name)))
-			buf_addf(&text, "%zu:%.*s\n", it.lineno, (int)len, line);
-	if (text.len) {
-		const char *rel = !strncmp(in->path, run, rn) && in->path[rn] == '/' ?
-				  in->path + rn + 1 : path_base(in->path);
-		char *out = xstrfmt("logs/%s", rel);
-
-		ret = outdir_write(o, out, text.buf, text.len, "log_lines", in->path, err);
-		free(out);
-	}
+		if ((it.lineno < nkeep && keep[it.lineno]) || (name && names(line, len, name))) {
+			ALLOC_GROW(v, nr + 1, alloc);
+			v[nr++] = it.lineno;
+		}
 	file_unmap(&m);
-	buf_release(&text);
-	return ret;
+	if (!nr)
+		return;
+	k->logs = xrealloc(k->logs, (k->nlogs + 1) * sizeof(*k->logs));
+	l = &k->logs[k->nlogs++];
+	l->path = xstrdup(in->path);
+	l->line = v;
+	l->nr = nr;
 }
 
-int collect_log_lines(struct outdir *o, const char *run, const char *name,
-		      const char *module, const char *capture_dir, int shared, struct buf *err)
+void collect_logs_fill(struct rd_index *ix, struct rd_kernel *kernel)
 {
 	struct autotune_set set;
 	struct buf why = BUF_INIT;
 	struct marks m = { NULL, NULL, 0 };
 	const struct at_kernel *k;
-	const char *paths[1] = { run };
+	const char *paths[1] = { ix->root }, *name = kernel->name;
+	int shared = rd_index_find(ix, name, NULL, NULL, 0) > 1, unique;
 	size_t i;
-	int ret = 0, unique;
 
 	autotune_set_init(&set);
 	summarize_paths(paths, 1, &set, &why);
-	k = instance_of(&set, name, module, capture_dir);
+	k = instance_of(&set, name, kernel->module, kernel->capture_dir);
 	unique = !shared && (k ? at_kernel_instances(k) == 1 : !autotune_set_find(&set, name, &k));
 	m.nfiles = set.ninputs;
 	m.line = xcalloc(m.nfiles + 1, sizeof(*m.line));
@@ -159,15 +160,14 @@ int collect_log_lines(struct outdir *o, const char *run, const char *name,
 	}
 	if (k)
 		mark_kernel(&m, k);
-	for (i = 0; !ret && i < set.ninputs; i++)
+	for (i = 0; i < set.ninputs; i++)
 		if (is_log(&set.inputs[i]))
-			ret = write_lines(o, run, &set.inputs[i], m.line[i], m.n[i],
-					  unique ? name : NULL, err);
+			keep_lines(kernel, &set.inputs[i], m.line[i], m.n[i], unique ? name : NULL);
 	for (i = 0; i < m.nfiles; i++)
 		free(m.line[i]);
 	free(m.line);
 	free(m.n);
 	autotune_set_release(&set);
 	buf_release(&why);
-	return ret;
+	ix->built |= RD_IX_LOGS;
 }

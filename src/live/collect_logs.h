@@ -1,5 +1,7 @@
 /*
- * One kernel's lines from the logs of a RUN, for `tko collect`.
+ * One kernel's lines of the logs of a RUN: the RD_IX_LOGS part of the
+ * kernel index (rundir/index.h), for `tko collect`. It lives above the
+ * index because it needs tko summarize's reader.
  *
  * The logs are what tko summarize reads in the RUN (log/NAME.log, NAME.log and
  * NAME.txt at its top, capture/events.jsonl or capture/autotune.log). A line
@@ -8,24 +10,18 @@
  * skill's whole block), or, when no other kernel shares the name, when it
  * names the kernel as a whole word (so `..._1` never takes `..._12`'s
  * lines). The kernel is the summarize instance whose source file is
- * `module` (or whose capture directory is `capture_dir`); with neither
- * known, the name's only instance.
- *
- * Each log with such lines becomes OUT/logs/<its path in the RUN>, holding
- * those lines as "<line number>:<text>" (grep -n's form), role "log_lines".
+ * its module (or whose capture directory is its capture folder); with
+ * neither known, the name's only instance.
  */
 #ifndef TKO_LIVE_COLLECT_LOGS_H
 #define TKO_LIVE_COLLECT_LOGS_H
 
-#include "live/outdir.h"
-#include "util/buf.h"
+#include "rundir/index.h"
 
 /*
- * `shared`: other modules define the same name, so whole-word mentions are
- * not the kernel's. 0, or -1 + err when an output could not be written;
- * logs tko cannot read are left out.
+ * Fills k->logs, one entry per log with lines of k (logs tko cannot read
+ * are left out), and marks RD_IX_LOGS built. k is a kernel of ix.
  */
-int collect_log_lines(struct outdir *o, const char *run, const char *name,
-		      const char *module, const char *capture_dir, int shared, struct buf *err);
+void collect_logs_fill(struct rd_index *ix, struct rd_kernel *k);
 
 #endif

@@ -7,8 +7,8 @@
 #include "live/envgpu.h"
 #include "live/envhcu.h"
 #include "live/envprobe.h"
-#include "live/pyenv.h"
 #include "parse/toolver.h"
+#include "py/pyenv.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
@@ -266,21 +266,16 @@ static char *last_line(const struct buf *b)
 static json_t *python_probe(json_t *doc, const struct env_opts *o)
 {
 	const char *python = pyenv_python();
-	const char *argv[] = { python, "-m", "tko.probe", o->measure ? "--measure" : NULL, NULL };
+	const char *args[] = { o->measure ? "--measure" : NULL, NULL };
 	struct buf err = BUF_INIT, ignored = BUF_INIT;
-	char *pkg = pyenv_package_dir(&err);
-	char *pypath = pkg ? pyenv_pythonpath_entry(pkg, NULL) : NULL;
-	const char *env_add[] = { pypath, NULL };
 	struct child c = CHILD_INIT;
 	json_t *probe = NULL;
 
-	if (!pkg) {
+	if (pyenv_module_child(&c, "tko.probe", args, NULL, &err) < 0) {
 		note(doc, "%s", err.buf);
 		buf_release(&err);
 		return NULL;
 	}
-	c.argv = argv;
-	c.env_add = env_add;
 	c.capture_out = c.capture_err = 1;
 	c.null_in = 1;
 	c.timeout_s = o->probe_timeout_s;
@@ -300,8 +295,6 @@ static json_t *python_probe(json_t *doc, const struct env_opts *o)
 	child_release(&c);
 	buf_release(&err);
 	buf_release(&ignored);
-	free(pypath);
-	free(pkg);
 	return probe;
 }
 

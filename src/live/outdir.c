@@ -9,7 +9,6 @@
 
 #include "live/outdir.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -67,7 +66,8 @@ static int empty_real_dir(const char *path, struct buf *err)
 	return empty;
 }
 
-int outdir_open(struct outdir *o, const char *root, const char *from_base, struct buf *err)
+int outdir_open(struct outdir *o, const char *root, const char *from_base,
+		const struct outdir_log *log, struct buf *err)
 {
 	memset(o, 0, sizeof(*o));
 	if (access(root, F_OK) == 0 || outdir_is_link(root)) {
@@ -80,8 +80,7 @@ int outdir_open(struct outdir *o, const char *root, const char *from_base, struc
 	}
 	o->root = xstrdup(root);
 	o->from_base = from_base ? xstrdup(from_base) : NULL;
-	o->files = json_array();
-	o->skipped = json_array();
+	o->log = *log;
 	return 0;
 }
 
@@ -190,11 +189,8 @@ int outdir_copy(struct outdir *o, const char *src, const char *rel, const char *
 		ret = -1;
 	}
 	close(in);
-	if (!ret) {
-		json_array_append_new(o->files, json_pack("{s:s, s:s, s:I, s:s}", "path", rel,
-				      "from", outdir_from(o, src), "bytes", (json_int_t)bytes, "role", role));
-		o->bytes += bytes;
-	}
+	if (!ret)
+		o->log.file(o->log.data, rel, outdir_from(o, src), bytes, role);
 	return ret;
 }
 
@@ -242,36 +238,21 @@ int outdir_write(struct outdir *o, const char *rel, const char *data, size_t len
 		buf_addf(err, "cannot write '%s': %s", dst, strerror(errno));
 		ret = -1;
 	}
-	if (!ret) {
-		json_array_append_new(o->files, json_pack("{s:s, s:s, s:I, s:s}", "path", rel,
-				      "from", outdir_from(o, src), "bytes", (json_int_t)len, "role", role));
-		o->bytes += (long long)len;
-	}
+	if (!ret)
+		o->log.file(o->log.data, rel, outdir_from(o, src), (long long)len, role);
 	return ret;
 }
 
 void outdir_skip(struct outdir *o, const char *src, const char *why)
 {
-	json_array_append_new(o->skipped, json_pack("{s:s, s:s}", "from", outdir_from(o, src),
-						    "why", why));
+	o->log.skip(o->log.data, outdir_from(o, src), why);
 }
 
-json_t *outdir_manifest(const struct outdir *o)
+int outdir_commit(struct outdir *o, const char *name, const char *data, size_t len,
+		  struct buf *err)
 {
-	json_t *m = json_object();
-
-	json_set_int(m, "schema_version", 1);
-	json_set_str(m, "tool", "tko collect");
-	json_set_new(m, "files", json_incref(o->files));
-	json_set_new(m, "skipped", json_incref(o->skipped));
-	json_set_int(m, "bytes", o->bytes);
-	return m;
-}
-
-int outdir_commit(struct outdir *o, const json_t *manifest, struct buf *err)
-{
-	char *path = xstrfmt("%s/collect.json", o->root);
-	int ret = json_write_path(manifest, path, err);
+	char *path = path_join(o->root, name);
+	int ret = write_file_atomic(path, data, len, err);
 
 	free(path);
 	return ret;
@@ -301,8 +282,6 @@ void outdir_release(struct outdir *o)
 	for (i = 0; i < o->made.nr; i++)
 		free((char *)o->made.v[i]);
 	strlist_release(&o->made);
-	json_decref(o->files);
-	json_decref(o->skipped);
 	free(o->root);
 	free(o->from_base);
 	memset(o, 0, sizeof(*o));

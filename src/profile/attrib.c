@@ -281,18 +281,25 @@ static uint32_t group_of(struct prof *p, struct strmap *map, struct prof_act *a,
 {
 	const struct prof_op *launch = a->op ? &p->ops[a->op - 1] : NULL, *op = group_op(p, a);
 	uint32_t key = a->name, hash = 0, opname = op ? op->name : 0;
+	uint32_t dtype = op && op->dtype ? op->dtype : launch ? launch->dtype : 0;
 	struct prof_group *g;
-	char k[32];
+	char k[48];
 	size_t *slot;
 	int added;
 
+	/*
+	 * A Triton kernel is its own group. Library kernels group by op and
+	 * input type: under autocast one model runs aten::mm in bf16 and fp32,
+	 * and an fp32-only rule must see the fp32 calls' share alone.
+	 */
 	if (a->cls == PROF_CLASS_TRITON) {
 		hash = launch ? launch->kernel_hash : 0;
 		opname = 0;
 	} else if (opname) {
 		key = opname;
 	}
-	snprintf(k, sizeof(k), "%u/%u/%u", (unsigned)a->cls, (unsigned)key, (unsigned)hash);
+	snprintf(k, sizeof(k), "%u/%u/%u/%u", (unsigned)a->cls, (unsigned)key, (unsigned)hash,
+		 (unsigned)(a->cls == PROF_CLASS_TRITON ? 0 : dtype));
 	slot = strmap_put(map, k, strlen(k), &added);
 	if (!added)
 		return (uint32_t)*slot - 1;
@@ -313,7 +320,7 @@ static uint32_t group_of(struct prof *p, struct strmap *map, struct prof_act *a,
 		g->num_warps = launch->num_warps;
 		g->num_stages = launch->num_stages;
 	}
-	g->dtype = op && op->dtype ? op->dtype : launch ? launch->dtype : 0;
+	g->dtype = dtype;
 	*slot = ++p->ngroups;
 	return (uint32_t)p->ngroups - 1;
 }

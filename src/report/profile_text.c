@@ -63,6 +63,19 @@ static void cell_name(struct table *t, const char *s)
 		table_cell(t, "%.*s...", NAME_WIDTH - 3, s);
 }
 
+/* A library op with its input type: bf16 and fp32 calls of one op are two groups. */
+static void cell_op(struct table *t, const struct prof *p, const struct prof_group *g)
+{
+	char s[NAME_WIDTH + 1];
+
+	if (g->cls == PROF_CLASS_TRITON || !g->dtype) {
+		cell_name(t, prof_str(p, g->key));
+		return;
+	}
+	snprintf(s, sizeof(s), "%s (%s)", prof_str(p, g->key), prof_str(p, g->dtype));
+	cell_name(t, s);
+}
+
 void profile_print(FILE *fp, const struct prof *p, size_t top)
 {
 	struct table t = TABLE_INIT;
@@ -80,7 +93,7 @@ void profile_print(FILE *fp, const struct prof *p, size_t top)
 		table_cell(&t, "%.3f", g->busy / 1e3);
 		table_cell(&t, "%ld", g->calls);
 		table_cell(&t, "%s", prof_class_names[g->cls]);
-		cell_name(&t, prof_str(p, g->key));
+		cell_op(&t, p, g);
 		cell_name(&t, g->top == g->key ? "" : prof_str(p, g->top));
 	}
 	table_print(&t, fp);

@@ -68,8 +68,11 @@ static void print_step(FILE *fp, const struct an_run *r, size_t top)
 		table_cell(&t, "%.3f", g->busy_ms);
 		table_cell(&t, "%ld", g->calls);
 		table_cell(&t, "%s", g->cls);
-		table_cell(&t, "%.60s", g->kernel_id ? g->kernel_id : g->op ? g->op :
-			   g->kernel ? g->kernel : "?");
+		if (!g->kernel_id && g->op && g->dtype)
+			table_cell(&t, "%.60s (%s)", g->op, g->dtype);
+		else
+			table_cell(&t, "%.60s", g->kernel_id ? g->kernel_id : g->op ? g->op :
+				   g->kernel ? g->kernel : "?");
 		table_cell(&t, "%s", g->decision != DECISION_NONE ? g->fired[0].rule :
 			   g->kernel_id ? "(see kernel)" : "");
 	}

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "py/pyenv.h"
 #include "target/target.h"
 #include "tune/pool.h"
 #include "util/jsonio.h"
@@ -68,10 +69,10 @@ static int hello(struct tune_pool *p, int env, const char *py, struct buf *err)
 {
 	json_t *req = json_pack("{s:s, s:s}", "op", "hello", "id", "hello");
 	json_t *rep = NULL;
-	int ret = worker_call(&p->w[env], req, TUNE_SETUP_TIMEOUT_S, &rep, err);
+	int ret = py_worker_call(&p->w[env], req, TUNE_SETUP_TIMEOUT_S, &rep, err);
 
 	json_decref(req);
-	if (ret == WORKER_TIMEOUT)
+	if (ret == PY_WORKER_TIMEOUT)
 		buf_addf(err, "the tune worker did not answer within %.0f s",
 			 TUNE_SETUP_TIMEOUT_S);
 	if (!ret && strcmp(json_str(rep, "status") ? json_str(rep, "status") : "", "ok")) {
@@ -81,7 +82,7 @@ static int hello(struct tune_pool *p, int env, const char *py, struct buf *err)
 	}
 	if (ret) {
 		json_decref(rep);
-		worker_stop(&p->w[env]);
+		py_worker_stop(&p->w[env]);
 		return -1;
 	}
 	if (!p->hello) {
@@ -95,24 +96,11 @@ static int hello(struct tune_pool *p, int env, const char *py, struct buf *err)
 
 int tune_pool_start(struct tune_pool *p, int env, struct buf *err)
 {
-	struct buf py = BUF_INIT, script = BUF_INIT;
-	const char *argv[3];
-	int ret = -1;
-
-	if (worker_running(&p->w[env]))
+	if (py_worker_running(&p->w[env]))
 		return 0;
-	if (worker_locate(&py, &script, err) < 0)
-		goto out;
-	argv[0] = py.buf;
-	argv[1] = script.buf;
-	argv[2] = NULL;
-	if (worker_start(&p->w[env], argv, env_of[env], err) < 0)
-		goto out;
-	ret = hello(p, env, py.buf, err);
-out:
-	buf_release(&py);
-	buf_release(&script);
-	return ret;
+	if (py_worker_start(&p->w[env], "tune_worker.py", env_of[env], err) < 0)
+		return -1;
+	return hello(p, env, pyenv_python(), err);
 }
 
 int tune_pool_call(struct tune_pool *p, int env, const json_t *req, double timeout_s,
@@ -123,9 +111,9 @@ int tune_pool_call(struct tune_pool *p, int env, const json_t *req, double timeo
 	*rep = NULL;
 	if (tune_pool_start(p, env, err) < 0)
 		return -1;
-	ret = worker_call(&p->w[env], req, timeout_s, rep, err);
+	ret = py_worker_call(&p->w[env], req, timeout_s, rep, err);
 	if (!ret && json_is_true(json_object_get(*rep, "restart"))) {
-		worker_stop(&p->w[env]);
+		py_worker_stop(&p->w[env]);
 		p->restarts++;
 	}
 	return ret;
@@ -157,10 +145,10 @@ void tune_pool_release(struct tune_pool *p)
 	int i;
 
 	for (i = 0; i < TUNE_NENV; i++)
-		worker_stop(&p->w[i]);
+		py_worker_stop(&p->w[i]);
 	json_decref(p->hello);
 	json_decref(p->device);
 	memset(p, 0, sizeof(*p));
 	for (i = 0; i < TUNE_NENV; i++)
-		p->w[i] = (struct worker)WORKER_INIT;
+		p->w[i] = (struct py_worker)TUNE_WORKER_INIT;
 }

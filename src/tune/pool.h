@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "tune/worker.h"
+#include "py/worker.h"
 #include "util/buf.h"
 
 enum { TUNE_ENV_INHERIT, TUNE_ENV_BUF_ON, TUNE_ENV_BUF_OFF, TUNE_NENV };
@@ -29,20 +29,21 @@ enum { TUNE_ENV_INHERIT, TUNE_ENV_BUF_ON, TUNE_ENV_BUF_OFF, TUNE_NENV };
 #define TUNE_SETUP_TIMEOUT_S 120.0
 
 struct tune_pool {
-	struct worker w[TUNE_NENV];	/* one per environment */
+	struct py_worker w[TUNE_NENV];	/* one per environment */
 	json_t *hello;			/* the first hello reply (owned), or NULL */
 	json_t *device;			/* its GPU as tune.json's "device" (owned), or NULL */
 	double peak_gbps;		/* measured copy rate; 0 not yet, -1 failed */
 	int restarts;			/* workers stopped because they asked to be */
 };
-#define TUNE_POOL_INIT { { WORKER_INIT, WORKER_INIT, WORKER_INIT }, NULL, NULL, 0, 0 }
+#define TUNE_WORKER_INIT PY_WORKER_INIT("tune worker")
+#define TUNE_POOL_INIT { { TUNE_WORKER_INIT, TUNE_WORKER_INIT, TUNE_WORKER_INIT }, NULL, NULL, 0, 0 }
 
 /* Starts the worker of `env` unless it runs. 0, or -1 with a line in err. */
 int tune_pool_start(struct tune_pool *p, int env, struct buf *err);
 
 /*
  * Sends req to the worker of `env` (started if needed) and waits up to
- * timeout_s. Returns what worker_call returns; *rep is set on 0.
+ * timeout_s. Returns what py_worker_call returns; *rep is set on 0.
  */
 int tune_pool_call(struct tune_pool *p, int env, const json_t *req, double timeout_s,
 		   json_t **rep, struct buf *err);

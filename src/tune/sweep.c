@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "env/peak.h"
 #include "tune/grid.h"
 #include "tune/request.h"
 #include "tune/rewrite.h"
@@ -472,6 +473,27 @@ static int plan(struct tune_sweep *s, struct buf *err)
 	return 0;
 }
 
+static double measure_peak(void *pool)
+{
+	return tune_pool_peak(pool);
+}
+
+/* The peak column's rate: --peak-gbps, else a copy the worker times (not when only compiling). */
+static double peak_of(const struct tune_opts *o, struct tune_pool *pool)
+{
+	struct peak_inputs in = PEAK_INPUTS_INIT;
+	struct peak p = PEAK_INIT;
+	double gbps;
+
+	in.option = o->peak_gbps;
+	in.measure = o->compile_only ? NULL : measure_peak;
+	in.measure_data = pool;
+	in.order = peak_order_tune;
+	gbps = peak_resolve(&in, &p) ? p.gbps : 0;
+	peak_release(&p);
+	return gbps;
+}
+
 int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_opts *o,
 		    struct tune_pool *pool, enum tune_fail *fail, struct buf *err)
 {
@@ -510,9 +532,7 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	s->num_gb = s->k.num_gb;
 	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
 		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
-	s->peak_gbps = o->peak_gbps;
-	if (!o->compile_only && s->peak_gbps <= 0)
-		s->peak_gbps = tune_pool_peak(pool);
+	s->peak_gbps = peak_of(o, pool);
 	s->out_dir = out_dir(s);
 	if (check_out_dir(s->out_dir, err) < 0 || mkdir_p(s->out_dir, err) < 0)
 		return -1;

@@ -192,7 +192,7 @@ static void call_worker(struct tune_sweep *s, struct tune_prep *p, struct tune_r
 	if (!s->o->compile_only)
 		json_object_set(p->req, "known", s->known);
 	ret = tune_pool_call(s->pool, p->env, p->req, s->o->timeout_s, &rep, &err);
-	if (ret == WORKER_TIMEOUT) {
+	if (ret == PY_WORKER_TIMEOUT) {
 		char *msg = xstrfmt("ran past the %.0f s limit", s->o->timeout_s);
 
 		tune_result_fail(r, TUNE_ST_TIMEOUT, msg);

@@ -7,7 +7,6 @@
 . "$TESTS_DIR/lib-isa.sh"
 
 F=$CORPUS/amd-xcompile/inductor.triton_poi_fused_index_add_zeros_1.gfx942.amdgcn
-AWK=$TESTS_DIR
 
 # count MNEMONIC: statements of the file whose first word is MNEMONIC
 count() {

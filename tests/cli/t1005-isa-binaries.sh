@@ -16,7 +16,7 @@ test_expect_success_if llvm-objdump 'a gfx90a .hsaco is disassembled with llvm-o
 	json_q out.json ".files[0].format == \"disassembly\"" &&
 	json_q out.json ".files[0].via | startswith(\"llvm-objdump\")" &&
 	json_q out.json ".kernels[0].name == \"add_scale\" and .kernels[0].arch == \"gfx90a\"" &&
-	llvm-objdump -d k.hsaco | awk -f "$TESTS_DIR/isa-count.awk" | sort -k2 >expect &&
+	llvm-objdump -d k.hsaco | awk -f "$ISA_AWK/isa-count.awk" | sort -k2 >expect &&
 	ops_of out.json >actual &&
 	test_cmp expect actual &&
 	v=$(llvm-readelf --notes k.hsaco | awk "/^    \.vgpr_count:/ { print \$2 }") &&

@@ -182,4 +182,17 @@ test_expect_success 'usage: no file, two files, --help' '
 	tko profile --help >help && test_grep "torch.profiler" help
 '
 
+test_expect_success 'H200 autocast step: bf16 and fp32 aten::mm are two groups, with the calls jq counts' '
+	tko profile --json h200.json "$D/kineto-h200-autocast-train.json.gz" >h200.txt &&
+	ops() {
+		zcat "$D/kineto-h200-autocast-train.json.gz" |
+			jq "[.traceEvents[] | select(.cat == \"cpu_op\" and .name == \"aten::mm\" and .args[\"Input type\"][0] == \"$1\")] | length"
+	} &&
+	f32=$(ops float) && b16=$(ops c10::BFloat16) && test "$f32" -gt 0 && test "$b16" -gt 0 &&
+	json_q h200.json "[.groups[] | select(.key == \"aten::mm\" and .class == \"gemm\")] | length == 2" &&
+	json_q h200.json "[.groups[] | select(.key == \"aten::mm\" and .class == \"gemm\" and .dtype == \"float\")][0].calls == $f32" &&
+	json_q h200.json "[.groups[] | select(.key == \"aten::mm\" and .class == \"gemm\" and .dtype == \"c10::BFloat16\")][0].calls == $b16" &&
+	grep -q "aten::mm (c10::BFloat16)" h200.txt && grep -q "aten::mm (float)" h200.txt
+'
+
 test_done

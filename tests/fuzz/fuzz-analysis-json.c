@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (write_file_atomic(path, data, size, &err) < 0)
 		abort();
 	an_run_init(&r);
-	if (diff_load(path, &r, &err) == 0)
+	if (diff_load(path, &rd_need_diff, &r, &err) == 0)
 		render(&r);
 	an_run_release(&r);
 	buf_reset(&err);

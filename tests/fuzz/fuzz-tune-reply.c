@@ -1,5 +1,5 @@
 /*
- * Fuzzes what tko tune reads from its Python worker (tune/worker.c hands
+ * Fuzzes what tko tune reads from its Python worker (py/worker.c hands
  * each reply line to these): a describe reply's kernels (tune/kernel.c),
  * the search space built from them on a HIP and a CUDA target
  * (tune/space.c) with a config read from the reply, and a compile or bench

@@ -1,7 +1,7 @@
 /*
  * Unit tests for the GPU-free logic of src/live: the footprint of captured
  * arguments (replay.c), output path checks (outdir.c) and kernel names
- * (collect.c). Expected byte counts are worked out by hand in comments.
+ * (rundir/index.c). Expected byte counts are worked out by hand in comments.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "live/collect.h"
+#include "rundir/index.h"
 #include "live/outdir.h"
 #include "live/replay.h"
 
@@ -88,15 +88,15 @@ static void test_output_paths_stay_inside(void **state)
 static void test_kernel_names(void **state)
 {
 	(void)state;
-	assert_true(collect_valid_name("triton_poi_fused_add_0"));
-	assert_true(collect_valid_name("triton_mm-1eaacdc2"));
-	assert_false(collect_valid_name("triton_mm-1EAACDC2"));
-	assert_false(collect_valid_name("triton_mm-1eaacd"));
-	assert_false(collect_valid_name("../etc/passwd"));
-	assert_false(collect_valid_name("/abs"));
-	assert_false(collect_valid_name("a b"));
-	assert_false(collect_valid_name("9lives"));
-	assert_false(collect_valid_name(""));
+	assert_true(rd_kernel_spec_ok("triton_poi_fused_add_0"));
+	assert_true(rd_kernel_spec_ok("triton_mm-1eaacdc2"));
+	assert_false(rd_kernel_spec_ok("triton_mm-1EAACDC2"));
+	assert_false(rd_kernel_spec_ok("triton_mm-1eaacd"));
+	assert_false(rd_kernel_spec_ok("../etc/passwd"));
+	assert_false(rd_kernel_spec_ok("/abs"));
+	assert_false(rd_kernel_spec_ok("a b"));
+	assert_false(rd_kernel_spec_ok("9lives"));
+	assert_false(rd_kernel_spec_ok(""));
 }
 
 int main(void)

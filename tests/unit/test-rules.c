@@ -759,11 +759,35 @@ static char *doc_index(void)
 	return buf_detach(&b, NULL);
 }
 
-static const char *const blocks[] = { "limits", "index" };
+/* The RULE_ISA rows `tko isa` runs, with the scanner findings each one judges. */
+static char *doc_isa(void)
+{
+	struct buf b = BUF_INIT;
+	const struct rule *t;
+	size_t n, i, j;
+
+	t = rules_table(&n);
+	buf_adds(&b, "| rule | findings it judges | fires on |\n| --- | --- | --- |\n");
+	for (i = 0; i < n; i++) {
+		char *s;
+
+		if (!(t[i].scope & RULE_ISA))
+			continue;
+		s = rule_summary(&t[i], &rule_limits_default);
+		buf_addf(&b, "| [`%s`](#%s) | ", t[i].name, t[i].name);
+		for (j = 0; t[i].findings && t[i].findings[j]; j++)
+			buf_addf(&b, "%s`%s`", j ? ", " : "", t[i].findings[j]);
+		buf_addf(&b, " | %s |\n", s);
+		free(s);
+	}
+	return buf_detach(&b, NULL);
+}
+
+static const char *const blocks[] = { "limits", "index", "isa" };
 
 static char *doc_block(size_t i)
 {
-	return i ? doc_index() : doc_limits();
+	return i == 2 ? doc_isa() : i ? doc_index() : doc_limits();
 }
 
 /* The whole of a file, or NULL. */

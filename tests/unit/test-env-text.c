@@ -1,0 +1,104 @@
+/*
+ * Unit test for report/env_text: a hand-written `tko env` document and
+ * the page written for it, line by line (the column of the what|found
+ * table is the longest label, "copy bandwidth", plus two spaces).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/env_text.h"
+
+static const char doc_text[] =
+	"{\"python\": {\"version\": \"3.11.2\"},"
+	" \"torch\": {\"version\": \"2.11.0\", \"hip\": \"6.3\"},"
+	" \"triton\": {\"version\": \"3.6.0\"},"
+	" \"cuda\": null, \"hip\": {\"hipcc\": \"6.3.1\"},"
+	" \"dtk\": null, \"rocm\": {\"version\": \"6.3.0\"},"
+	" \"bandwidth\": {\"copy_gbps\": 4243.4, \"repeats\": 20},"
+	" \"gpus\": [{\"index\": 0, \"name\": \"BW\", \"arch\": \"gfx936\","
+	"            \"device_type\": \"HCU\", \"source\": \"rocminfo\"}],"
+	" \"tools\": [{\"name\": \"dcc\", \"version\": \"25.10\", \"path\": \"/opt/dtk/bin/dcc\"},"
+	"           {\"name\": \"nvcc\", \"version\": null, \"path\": null}],"
+	" \"env\": {\"HIP_VISIBLE_DEVICES\": \"1\"},"
+	" \"hcu_targets\": [{\"arch\": \"gfx936\", \"name\": \"BW\", \"triton_das\": false,"
+	"                   \"verified\": \"ISA scan\", \"not_verified\": null}],"
+	" \"notes\": [\"no nvidia-smi\"], \"warnings\": [\"two GPUs differ\"]}";
+
+static const char want[] =
+	"what            found\n"
+	"python          3.11.2\n"
+	"torch           2.11.0 (hip 6.3)\n"
+	"triton          3.6.0\n"
+	"cuda            nvcc -, driver -\n"
+	"hip             hipcc 6.3.1\n"
+	"dtk             not found\n"
+	"rocm            6.3.0\n"
+	"copy bandwidth  4243 GB/s (device-to-device copy, read+write, median of 20)\n"
+	"gpu 0           BW, gfx936, device type HCU (rocminfo)\n"
+	"\n"
+	"tool  version  path\n"
+	"dcc   25.10    /opt/dtk/bin/dcc\n"
+	"nvcc  -        not found\n"
+	"\n"
+	"environment flags:\n"
+	"    HIP_VISIBLE_DEVICES=1\n"
+	"\n"
+	"gfx936, Hygon BW (not a triton-das target):\n"
+	"    verified by tko: ISA scan\n"
+	"    not verified: -\n"
+	"\n"
+	"note: no nvidia-smi\n"
+	"\n"
+	"warning: two GPUs differ\n";
+
+static void test_page(void **state)
+{
+	json_t *doc = json_loads(doc_text, 0, NULL);
+	char *got = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&got, &n);
+
+	(void)state;
+	assert_non_null(doc);
+	env_text_print(fp, doc);
+	fclose(fp);
+	assert_string_equal(got, want);
+	free(got);
+	json_decref(doc);
+}
+
+static void test_nothing_found(void **state)
+{
+	json_t *doc = json_loads("{\"bandwidth\": null, \"gpus\": [], \"tools\": [], \"env\": {},"
+				 " \"notes\": []}", 0, NULL);
+	char *got = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&got, &n);
+
+	(void)state;
+	env_text_print(fp, doc);
+	fclose(fp);
+	assert_non_null(strstr(got, "python          not found\n"));
+	assert_non_null(strstr(got, "torch           not importable\n"));
+	assert_non_null(strstr(got, "copy bandwidth  not measured (--measure)\n"));
+	assert_null(strstr(got, "gpu 0"));
+	assert_null(strstr(got, "environment flags"));
+	assert_null(strstr(got, "note:"));
+	free(got);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_page),
+		cmocka_unit_test(test_nothing_found),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
