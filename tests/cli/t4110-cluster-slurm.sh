@@ -4,7 +4,8 @@
 # array, submit it, see each array index run its own kernels, one task
 # fail (its tko killed, as a node fault would), resubmit that task alone,
 # gather, and get the tune.json that a local tko tune of the same kernels
-# writes. Skipped (with the reason) when Slurm is not installed.
+# writes; a task given two GPUs spreads its kernels over them. Skipped
+# (with the reason) when Slurm is not installed.
 # Test bodies are single-quoted on purpose: test_expect_success evals them.
 # shellcheck disable=SC2016
 . "$(dirname "$0")/lib.sh"
@@ -98,7 +99,7 @@ test_expect_success 'submit again runs task 2 only, and the gather after it' '
 	slurm_wait "$gather" &&
 	test "$(json_q run/cluster/jobs.json "[.jobs[].array] | join(\";\")")" = "0-2;2" &&
 	test "$(cat run/cluster/tasks/2/exit)" = 0 &&
-	comm -13 dev.before dev.log | cut -d" " -f1 | sed "s/.*-//" | sort -u >reran &&
+	tail -n +$(($(wc -l <dev.before) + 1)) dev.log | cut -d" " -f1 | sed "s/.*-//" | sort -u >reran &&
 	printf "6w\nsb\n" >expect &&
 	test_cmp expect reran
 '
@@ -115,6 +116,20 @@ test_expect_success 'gather by hand writes the same, and nothing is left to subm
 	tko cluster status run/cluster >st2.out &&
 	tko cluster submit run/cluster >submit3.out &&
 	test_grep "^nothing to submit" submit3.out
+'
+
+test_expect_success 'a task given two GPUs by Slurm tunes its kernels over both (tko tune --gpus)' '
+	cp dev.log dev.before &&
+	tko cluster plan --dir plan2 --tasks 1 --partition gpu --gpus-per-task 2 run \
+		-- --max-variants 4 >/dev/null &&
+	test_grep "^#SBATCH --gres=gpu:2$" plan2/tune.sbatch &&
+	tko cluster submit --gather plan2 >submit4.out &&
+	gather=$(sed -n "s/^submitted job \([0-9]*\): the gather.*/\1/p" submit4.out) &&
+	slurm_wait "$gather" &&
+	tail -n +$(($(wc -l <dev.before) + 1)) dev.log | cut -d" " -f2 | sort -u >devices &&
+	printf "0\n1\n" >expect &&
+	test_cmp expect devices &&
+	same_tune local.json plan2/tune.json
 '
 
 test_done
