@@ -204,8 +204,20 @@ LIVE_SRC = \
 	src/live/replay_store.c \
 	src/live/rundir.c
 
+CLUSTER_SRC = \
+	src/cluster/config.c \
+	src/cluster/cost.c \
+	src/cluster/gather.c \
+	src/cluster/kernels.c \
+	src/cluster/manifest.c \
+	src/cluster/plan.c \
+	src/cluster/slurm.c \
+	src/cluster/submit.c \
+	src/cluster/task.c
+
 CMD_SRC = \
 	src/cmd/capture.c \
+	src/cmd/cluster.c \
 	src/cmd/cmd.c \
 	src/cmd/collect.c \
 	src/cmd/diff.c \
@@ -222,7 +234,9 @@ CMD_SRC = \
 TUNE_SRC = \
 	src/tune/ci.c \
 	src/tune/confirm.c \
+	src/tune/dispatch.c \
 	src/tune/errsig.c \
+	src/tune/gpus.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
 	src/tune/kernel.c \
@@ -241,7 +255,7 @@ TUNE_SRC = \
 
 LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
 	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) \
-	$(TUNE_SRC) $(CMD_SRC)
+	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 
@@ -394,7 +408,7 @@ suite-%:
 	@tests/timed.sh $* $(MAKE) --no-print-directory $(SUITE_$*)
 
 lint:
-	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
+	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/slurm/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
 		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh

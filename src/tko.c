@@ -36,6 +36,8 @@ static const struct command commands[] = {
 	  "replay captured kernels: time every config, check outputs" },
 	{ "tune", cmd_tune, CMD_KERNEL_DIRS, NULL,
 	  "sweep a kernel's configs and source variants, checked; emit the winner" },
+	{ "cluster", cmd_cluster, 0, NULL,
+	  "tune a RUN across a Slurm cluster: plan, submit, status, gather" },
 	{ "profile", cmd_profile, 0, NULL,
 	  "where a profiled step's GPU time went: torch.profiler, rocprof, nsys" },
 	{ "report", cmd_report, CMD_RUN_OR_FILES, NULL,

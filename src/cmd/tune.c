@@ -9,6 +9,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "tune/dispatch.h"
 #include "tune/output.h"
 #include "tune/sweep.h"
 #include "util/file.h"
@@ -186,17 +187,67 @@ static int run_one(struct tune_sweep *s, const char *input, const struct tune_op
 	return ret;
 }
 
+/* One request of the serving mode (tune/dispatch.h): the kernel into its files. */
+static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_pool *pool,
+		     int *ran)
+{
+	const char *input = json_str(req, "input"), *json = json_str(req, "json");
+	const char *md = json_str(req, "md"), *out = json_str(req, "out");
+	struct tune_sweep s = { 0 };
+	struct buf err = BUF_INIT;
+	json_t *doc = doc_new(o);
+	FILE *fp;
+	int ret;
+
+	*ran = 0;
+	if (!input || !json || !out)
+		return EXIT_USAGE;
+	ret = run_one(&s, input, o, pool, doc, ran);
+	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && write_md(md, &s, ran, 1, &err) < 0)))
+		ret = EXIT_FAIL;
+	if (*ran && (fp = fopen(out, "w"))) {
+		print_kernel(fp, &s, 0);
+		fclose(fp);
+	}
+	if (err.len)
+		msg_error("%s", err.buf);
+	tune_sweep_release(&s);
+	json_decref(doc);
+	buf_release(&err);
+	return ret;
+}
+
+/* tko tune --gpus's worker on one GPU: a kernel a request line, until EOF. */
+static int serve(const struct tune_opts *o)
+{
+	struct tune_pool pool = TUNE_POOL_INIT;
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (getline(&line, &cap, stdin) > 0) {
+		json_t *req = json_loads(line, 0, NULL);
+		int ran, rc = serve_one(req, o, &pool, &ran);
+
+		json_decref(req);
+		printf("{\"exit\": %d, \"ran\": %d}\n", rc, ran);
+		fflush(stdout);
+	}
+	free(line);
+	tune_pool_release(&pool);
+	return EXIT_OK;
+}
+
 int cmd_tune(int argc, const char **argv)
 {
 	struct tune_opts o = { 0 };
 	struct strlist consts = STRLIST_INIT;
-	const char *json = NULL, *md = NULL;
+	const char *json = NULL, *md = NULL, *gpus = NULL;
 	long max_variants = 40;
 	struct tune_sweep *s;
 	struct tune_pool pool = TUNE_POOL_INIT;
 	struct buf err = BUF_INIT;
 	json_t *doc;
-	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK;
+	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK, dispatched = 0;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
 		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
@@ -214,32 +265,50 @@ int cmd_tune(int argc, const char **argv)
 		OPT_STRING(0, "out", &o.out_dir, "DIR", "files go to DIR/<kernel>-<target>/ (default: KERNEL_DIR/tune/, or ./tko-tune/<kernel>-<target>/)"),
 		OPT_STRING(0, "json", &json, "FILE", "write JSON to FILE ('-': stdout)"),
 		OPT_STRING(0, "md", &md, "FILE", "write Markdown to FILE"),
+		OPT_STRING(0, "gpus", &gpus, "LIST", "all (default: every visible GPU) or GPU numbers, 0,1: one timing worker each"),
 		OPT_END(),
 	};
+	/* the command line as given, for the tko tunes of --gpus (opts_parse reorders argv) */
+	const char **given = xcalloc((size_t)argc, sizeof(*argv));
 
 	o.budget_s = 60;
 	o.timeout_s = 300;
 	o.noise = 0.02;
 	o.confirm_rounds = 7;
+	memcpy(given, argv + 1, (size_t)(argc - 1) * sizeof(*argv));
 	n = opts_parse(argc, argv, options, usage, 0, NULL);
-	if (n < 0)
+	if (n < 0) {
+		free(given);
 		return opts_exit_code(n);
-	if (!n) {
-		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
-		return EXIT_USAGE;
 	}
-	if (o.confirm_rounds < 0 || o.confirm_rounds == 1 || o.confirm_rounds > 1000) {
-		msg_error("--confirm-rounds must be 0 (none) or 2 to 1000 (an interval needs 2 rounds)");
-		return EXIT_USAGE;
-	}
-	if (max_variants < 1 || o.budget_s < 0 || o.timeout_s <= 0) {
-		msg_error("--max-variants, --budget and --timeout must be positive");
-		return EXIT_USAGE;
-	}
-	if ((ret = check_target(o.target)) != EXIT_OK)
-		return ret;
 	o.max_variants = (size_t)max_variants;
 	o.consts = &consts;
+	if (getenv(TUNE_SERVE_ENV)) {
+		free(given);
+		ret = serve(&o);
+		strlist_release(&consts);
+		return ret;
+	}
+	if (!n) {
+		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
+		ret = EXIT_USAGE;
+	} else if (max_variants < 1 || o.budget_s < 0 || o.timeout_s <= 0) {
+		msg_error("--max-variants, --budget and --timeout must be positive");
+		ret = EXIT_USAGE;
+	} else if (o.confirm_rounds < 0 || o.confirm_rounds == 1 || o.confirm_rounds > 1000) {
+		msg_error("--confirm-rounds must be 0 (none) or 2 to 1000 (an interval needs 2 rounds)");
+		ret = EXIT_USAGE;
+	} else if ((ret = check_target(o.target)) == EXIT_OK) {
+		struct tune_dispatch d = { NULL, given, (size_t)argc - 1, argv, (size_t)n, json, md,
+					   o.budget_s, max_variants, o.compile_only };
+
+		dispatched = tune_dispatch_maybe(gpus, &d, &ret);
+	}
+	free(given);
+	if (ret != EXIT_OK || dispatched) {
+		strlist_release(&consts);
+		return ret;
+	}
 	doc = doc_new(&o);
 	s = xcalloc((size_t)n, sizeof(*s));
 	ran = xcalloc((size_t)n, sizeof(*ran));

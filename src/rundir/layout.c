@@ -33,6 +33,7 @@ const struct rd_part_info rd_parts[RD_NPARTS] = {
 	[RD_ISA_JSON] = { "analysis/isa.json", 0, 0 },
 	[RD_REPLAY_JSON] = { "analysis/replay.json", 0, 0 },
 	[RD_REPORT_DIR] = { "report", 1, 0 },
+	[RD_CLUSTER_DIR] = { "cluster", 1, 0 },
 };
 
 const char *const rd_kparts[RD_K_NPARTS] = {

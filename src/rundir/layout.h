@@ -10,6 +10,7 @@
  *         capture.json  kernel.py  inputs/  tune/<target>/tune.json
  *     cache/inductor/  cache/triton/  (cache/inductor/triton/: Inductor's default)
  *     profile/  analysis/{kernels,summarize,meta,isa,replay}.json  report/
+ *     cluster/plan.json  cluster/tasks/<index>/  (tko cluster)
  *
  * It also owns the rules for reading a RUN that may have come from
  * someone else (issue 22): a part is read only when its real location is
@@ -52,6 +53,7 @@ enum rd_part {
 	RD_ISA_JSON,		/* analysis/isa.json */
 	RD_REPLAY_JSON,		/* analysis/replay.json: tko run's results */
 	RD_REPORT_DIR,		/* report/ */
+	RD_CLUSTER_DIR,		/* cluster/: tko cluster plan's default folder (docs/cluster.md) */
 	RD_NPARTS
 };
 

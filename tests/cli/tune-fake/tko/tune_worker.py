@@ -34,11 +34,22 @@ with AMDGCN_USE_BUFFER_OPS=1 takes $TKO_FAKE_BUFOPS (a factor) of each
 time, and its confirm keys get "+bufops". A confirm request of fewer
 rounds than a key has times gets the next ones (tko alternates workers of
 different environments one round at a time).
+For the tests of tko tune --gpus and tko cluster: with $TKO_FAKE_DEVLOG
+set, each bench appends "KERNEL_DIR DEVICE PID" to it (DEVICE: the
+CUDA_VISIBLE_DEVICES tko gave the worker, or hip:HIP_VISIBLE_DEVICES
+when that is the one set, or -); a bench of a kernel whose directory's
+name contains the first word of the file $TKO_FAKE_KILL (when it exists)
+kills the tko that started the worker (SIGKILL, as the OOM killer or a
+node fault would) and removes the file, so it happens once, unless the
+file's second word is "always";
+with $TKO_FAKE_SLEEP, each bench takes that many seconds.
 """
 import importlib.util
 import json
 import os
+import signal
 import sys
+import time
 
 spec = importlib.util.spec_from_file_location("real_worker", os.environ["TKO_REAL_WORKER"])
 real = importlib.util.module_from_spec(spec)
@@ -122,7 +133,38 @@ def sweep_ms(req):
     return ms, status
 
 
+def kernel_dir(req):
+    """The captured kernel directory a variant's source lies in (KERNEL_DIR/tune/variants/NNN/)."""
+    d = os.path.dirname(os.path.abspath(req["source"]))
+    while d != "/" and not os.path.isfile(os.path.join(d, "capture.json")):
+        d = os.path.dirname(d)
+    return d
+
+
+def cluster_hooks(req):
+    devlog = os.environ.get("TKO_FAKE_DEVLOG")
+    kdir = kernel_dir(req)
+    if devlog:
+        with open(devlog, "a") as f:
+            dev = os.environ.get("CUDA_VISIBLE_DEVICES")
+            if dev is None:
+                dev = "hip:" + os.environ["HIP_VISIBLE_DEVICES"] if "HIP_VISIBLE_DEVICES" in os.environ else "-"
+            f.write("%s %s %d\n" % (os.path.basename(kdir), dev, os.getpid()))
+    kill = os.environ.get("TKO_FAKE_KILL")
+    if kill and os.path.isfile(kill):
+        with open(kill) as f:
+            words = f.read().split()
+        if words and words[0] in os.path.basename(kdir):
+            if words[1:] != ["always"]:
+                os.unlink(kill)
+            os.kill(os.getppid(), signal.SIGKILL)
+            os._exit(9)
+    if os.environ.get("TKO_FAKE_SLEEP"):
+        time.sleep(float(os.environ["TKO_FAKE_SLEEP"]))
+
+
 def bench(req):
+    cluster_hooks(req)
     if req.get("workspace"):
         return split_bench(req)
     x = req["constants"].get("XBLOCK")

@@ -1,0 +1,148 @@
+/*
+ * Array lists, job ids and DIR/jobs.json (submit.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cluster/submit.h"
+#include "util/file.h"
+#include "util/jcheck.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/opts.h"
+#include "banned.h"
+
+static int wanted(const struct cluster_task_state *s)
+{
+	return !cluster_state_finished(s->state) && s->state != CLUSTER_PENDING &&
+	       s->state != CLUSTER_RUNNING;
+}
+
+void cluster_submit_list(const struct cluster_task_state *st, size_t nt, struct buf *out)
+{
+	size_t i = 0, j;
+
+	while (i < nt) {
+		if (!wanted(&st[i])) {
+			i++;
+			continue;
+		}
+		for (j = i; j + 1 < nt && wanted(&st[j + 1]); j++)
+			;
+		buf_addf(out, "%s%zu", out->len ? "," : "", i);
+		if (j > i)
+			buf_addf(out, "-%zu", j);
+		i = j + 1;
+	}
+}
+
+/* One number of an --array list; *p moves past it. */
+static int index_at(const char **p, size_t nt, size_t *v)
+{
+	const char *s = *p;
+	size_t n = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	while (*s >= '0' && *s <= '9') {
+		n = n * 10 + (size_t)(*s++ - '0');
+		if (n >= nt)
+			return -1;
+	}
+	*v = n;
+	*p = s;
+	return 0;
+}
+
+int cluster_array_check(const char *list, size_t nt, struct buf *err)
+{
+	const char *p = list;
+	size_t a, b;
+
+	for (;;) {
+		if (index_at(&p, nt, &a) < 0)
+			break;
+		if (*p == '-') {
+			p++;
+			if (index_at(&p, nt, &b) < 0 || b < a)
+				break;
+		}
+		if (!*p)
+			return 0;
+		if (*p++ != ',')
+			break;
+	}
+	buf_addf(err, "--array '%s' is not a list of task indices 0-%zu (\"1,3-5\")", list,
+		 nt - 1);
+	return -1;
+}
+
+char *cluster_job_id(const char *out, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && out[n] >= '0' && out[n] <= '9')
+		n++;
+	if (!n || (n < len && out[n] != ';' && out[n] != '\n'))
+		return NULL;
+	return xstrndup(out, n);
+}
+
+static const struct jc_field job_fields[] = {
+	{ "job_id", JC_STR, JC_NEED, NULL },
+	{ "array", JC_STR, JC_NEED, NULL },
+	{ "gather_job_id", JC_STR, JC_NULL, NULL },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field fields[] = {
+	{ "jobs", JC_LIST, JC_NEED, job_fields },
+	{ NULL, 0, 0, NULL },
+};
+
+json_t *cluster_jobs_read(const char *dir, struct buf *err)
+{
+	char *path = path_join(dir, CLUSTER_JOBS);
+	json_t *doc = NULL;
+
+	if (!is_file(path))
+		doc = json_pack("{s:i, s:s, s:[]}", "schema_version", 1, "tool",
+				"tko cluster submit", "jobs");
+	else if ((doc = json_load_path(path, err)) && jc_check(doc, fields, path, err) < 0) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	free(path);
+	return doc;
+}
+
+int cluster_jobs_add(const char *dir, json_t *jobs, const char *job, const char *array,
+		     const char *gather_job, struct buf *err)
+{
+	char *path = path_join(dir, CLUSTER_JOBS), when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret;
+
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	json_array_append_new(json_object_get(jobs, "jobs"),
+			      json_pack("{s:s, s:s, s:s?, s:s}", "job_id", job, "array", array,
+					"gather_job_id", gather_job, "submitted", when));
+	file_forget_input(path);	/* updated in place: read by cluster_jobs_read() */
+	ret = json_write_path(jobs, path, err);
+	free(path);
+	return ret;
+}
+
+const char **cluster_jobs_ids(const json_t *jobs, size_t *n)
+{
+	const json_t *list = json_object_get(jobs, "jobs"), *j;
+	const char **ids = xcalloc(json_array_size(list) + 1, sizeof(*ids));
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(list, i, j)
+		ids[(*n)++] = json_str(j, "job_id");
+	return ids;
+}

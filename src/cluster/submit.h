@@ -1,0 +1,48 @@
+/*
+ * What `tko cluster submit` decides and records: which array indices to
+ * submit (the tasks neither finished nor queued, written as Slurm's
+ * --array list), the job id sbatch --parsable answers, and DIR/jobs.json,
+ * the plan's submissions (docs/json.md, "tko cluster"), which status
+ * reads to know which of the queue's jobs are the plan's.
+ */
+#ifndef TKO_CLUSTER_SUBMIT_H
+#define TKO_CLUSTER_SUBMIT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "cluster/task.h"
+#include "util/buf.h"
+
+#define CLUSTER_JOBS "jobs.json"
+
+/*
+ * The indices to submit, as "0-3,5,7-8" (nothing when none): the tasks
+ * that are neither finished nor pending or running.
+ */
+void cluster_submit_list(const struct cluster_task_state *st, size_t nt, struct buf *out);
+
+/*
+ * Checks an --array list given by hand: numbers, "A-B" ranges, commas,
+ * every index below nt. 0, or -1 with a line in err.
+ */
+int cluster_array_check(const char *list, size_t nt, struct buf *err);
+
+/*
+ * The job id of `sbatch --parsable`'s answer ("123" or "123;cluster"),
+ * newly allocated, or NULL when it is not one.
+ */
+char *cluster_job_id(const char *out, size_t len);
+
+/*
+ * DIR/jobs.json's document (a new reference): the file's, or an empty
+ * one when there is none. NULL with a line in err when it is unreadable.
+ */
+json_t *cluster_jobs_read(const char *dir, struct buf *err);
+/* Adds a submission (gather_job may be NULL) and writes the file. 0 or -1 + err. */
+int cluster_jobs_add(const char *dir, json_t *jobs, const char *job, const char *array,
+		     const char *gather_job, struct buf *err);
+/* The job ids of the submissions (borrowed from `jobs`), as a new array of *n. */
+const char **cluster_jobs_ids(const json_t *jobs, size_t *n);
+
+#endif
