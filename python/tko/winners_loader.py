@@ -99,7 +99,9 @@ def _keep_rblock(table, configs):
     a kernel running the winner keeps only the winner."""
     from torch._inductor.runtime import triton_heuristics as th
     cls = th.CachingAutotuner
-    inductor_scale = cls._dynamic_scale_rblock
+    inductor_scale = getattr(cls, "_dynamic_scale_rblock", None)
+    if inductor_scale is None:     # a torch without the rescaling
+        return
 
     def _dynamic_scale_rblock(self, *args, **kwargs):
         key = _lookup_hash(self.size_hints, self.fn.src)
