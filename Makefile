@@ -190,6 +190,9 @@ LIVE_SRC = \
 	src/live/replay_store.c \
 	src/live/rundir.c
 
+APPLY_SRC = \
+	src/apply/lookup.c
+
 CMD_SRC = \
 	src/cmd/capture.c \
 	src/cmd/collect.c \
@@ -223,7 +226,7 @@ TUNE_SRC = \
 	src/tune/workspace.c
 
 LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(REPORT_SRC) \
-	$(RUNDIR_SRC) $(LIVE_SRC) \
+	$(RUNDIR_SRC) $(LIVE_SRC) $(APPLY_SRC) \
 	$(TUNE_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
