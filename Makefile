@@ -191,7 +191,9 @@ LIVE_SRC = \
 	src/live/rundir.c
 
 APPLY_SRC = \
-	src/apply/lookup.c
+	src/apply/ab.c \
+	src/apply/lookup.c \
+	src/apply/plan.c
 
 CMD_SRC = \
 	src/cmd/capture.c \
