@@ -159,6 +159,7 @@ DECIDE_SRC = \
 	src/decide/decide.c
 
 REPORT_SRC = \
+	src/report/apply_out.c \
 	src/report/autotune_text.c \
 	src/report/diff_out.c \
 	src/report/html.c \
@@ -192,10 +193,15 @@ LIVE_SRC = \
 
 APPLY_SRC = \
 	src/apply/ab.c \
+	src/apply/artifact.c \
 	src/apply/lookup.c \
-	src/apply/plan.c
+	src/apply/plan.c \
+	src/apply/predict.c \
+	src/apply/proof.c \
+	src/apply/run.c
 
 CMD_SRC = \
+	src/cmd/apply.c \
 	src/cmd/capture.c \
 	src/cmd/collect.c \
 	src/cmd/diff.c \

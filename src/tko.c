@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{ "collect", cmd_collect, "gather one kernel's module, IR, ISA, binary and capture" },
 	{ "run", cmd_run, "replay captured kernels: time every config, check outputs" },
 	{ "tune", cmd_tune, "sweep a kernel's configs and source variants, checked; emit the winner" },
+	{ "apply", cmd_apply, "run a command with a RUN's tune winners installed; prove they ran; A/B the step" },
 	{ "profile", cmd_profile, "where a profiled step's GPU time went: torch.profiler, rocprof, nsys" },
 	{ "report", cmd_report, "render the report again from a RUN's analysis: Markdown, JSON, HTML" },
 	{ "investigate", cmd_investigate, "the main job: analyse a RUN (or capture CMD), rank kernels, decide" },
