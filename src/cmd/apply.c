@@ -88,8 +88,10 @@ static int write_plan(struct session *s, struct buf *err)
 
 static int run_failed(const struct apply_run *r, const char *arm, struct buf *err)
 {
-	if (r->not_found)
-		buf_addf(err, "cannot run '%s': not found", r->cmd[0]);
+	if (r->not_found) {
+		if (!err->len)	/* child_run says why, when it knows */
+			buf_addf(err, "cannot run '%s': not found", r->cmd[0]);
+	}
 	else if (r->timed_out)
 		buf_addf(err, "the command ran past --timeout in arm %s; see %s/stderr.txt", arm, r->dir);
 	else if (r->exit_status)
