@@ -211,10 +211,43 @@ static int add_doc(struct apply_plan *p, const char *kdir, const char *path, con
 	return 0;
 }
 
-/* The targets a kernel folder was tuned for (tune/<target>/tune.json), in `out`. */
-static void targets_of(const char *kdir, struct strlist *out)
+/*
+ * `tko tune KERNEL_DIR` writes KERNEL_DIR/tune/tune.json (src/tune/sweep.c,
+ * out_dir); rundir/layout.h names KERNEL_DIR/tune/<target>/tune.json: both
+ * are read, the first for the target its kernels name.
+ */
+static char *flat_doc(const char *kdir)
 {
-	char *tdir = rd_kernel_path(kdir, RD_K_TUNE_DIR);
+	char *tdir = rd_kernel_path(kdir, RD_K_TUNE_DIR), *p = path_join(tdir, RD_TUNE_DOC);
+
+	free(tdir);
+	return p;
+}
+
+/* The target of KERNEL_DIR/tune/tune.json, NULL when there is none; -1 + err when unreadable. */
+static int flat_target(const char *kdir, char **target, struct buf *err)
+{
+	char *path = flat_doc(kdir);
+	json_t *doc = NULL;
+	int ret = 0;
+
+	*target = NULL;
+	if (is_file(path)) {
+		doc = json_load_path(path, err);
+		if (!doc || tune_doc_check(doc, path, err) < 0)
+			ret = -1;
+		else if (json_str(json_array_get(json_object_get(doc, "kernels"), 0), "target"))
+			*target = xstrdup(json_str(json_array_get(json_object_get(doc, "kernels"), 0), "target"));
+	}
+	json_decref(doc);
+	free(path);
+	return ret;
+}
+
+/* The targets a kernel folder was tuned for, appended to `out` (owned strings). */
+static int targets_of(const char *kdir, struct strlist *out, struct buf *err)
+{
+	char *tdir = rd_kernel_path(kdir, RD_K_TUNE_DIR), *flat;
 	DIR *d = opendir(tdir);
 	struct dirent *e;
 
@@ -231,6 +264,11 @@ static void targets_of(const char *kdir, struct strlist *out)
 	if (d)
 		closedir(d);
 	free(tdir);
+	if (flat_target(kdir, &flat, err) < 0)
+		return -1;
+	if (flat)
+		strlist_push(out, flat);
+	return 0;
 }
 
 /* The one target of the RUN's tune results, or -1 + err. */
@@ -241,11 +279,13 @@ static int pick_target(struct apply_plan *p, const struct strlist *kdirs, const 
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; i < kdirs->nr; i++)
-		targets_of(kdirs->v[i], &all);
+	for (i = 0; i < kdirs->nr && ret == 0; i++)
+		ret = targets_of(kdirs->v[i], &all, err);
 	strlist_sort(&all);
-	if (!all.nr) {
-		buf_addf(err, "'%s' holds no tune results (capture/kernels/*/tune/<target>/tune.json): "
+	if (ret < 0) {
+		;
+	} else if (!all.nr) {
+		buf_addf(err, "'%s' holds no tune results (capture/kernels/*/tune/tune.json): "
 			 "run tko tune on its kernels first", run);
 		ret = -1;
 	} else if (strcmp(all.v[0], all.v[all.nr - 1])) {
@@ -261,16 +301,36 @@ static int pick_target(struct apply_plan *p, const struct strlist *kdirs, const 
 	return ret;
 }
 
+/* The tune document of `kdir` for the plan's target in *path (NULL: none). 0, or -1 + err. */
+static int doc_for(const struct apply_plan *p, const char *kdir, char **path, struct buf *err)
+{
+	char *flat = NULL;
+
+	*path = rd_kernel_tune_doc(kdir, p->target);
+	if (is_file(*path))
+		return 0;
+	free(*path);
+	*path = NULL;
+	if (flat_target(kdir, &flat, err) < 0)
+		return -1;
+	if (flat && !strcmp(flat, p->target))
+		*path = flat_doc(kdir);
+	free(flat);
+	return 0;
+}
+
 static int read_target(struct apply_plan *p, const struct strlist *kdirs, struct buf *err)
 {
 	size_t i;
 
 	for (i = 0; i < kdirs->nr; i++) {
-		char *path = rd_kernel_tune_doc(kdirs->v[i], p->target);
-		json_t *doc = is_file(path) ? json_load_path(path, err) : NULL;
-		int bad = is_file(path) && (!doc || tune_doc_check(doc, path, err) < 0 ||
-					    add_doc(p, kdirs->v[i], path, doc, err) < 0);
+		char *path = NULL;
+		json_t *doc = NULL;
+		int bad = doc_for(p, kdirs->v[i], &path, err) < 0;
 
+		if (!bad && path)
+			bad = !(doc = json_load_path(path, err)) || tune_doc_check(doc, path, err) < 0 ||
+			      add_doc(p, kdirs->v[i], path, doc, err) < 0;
 		json_decref(doc);
 		free(path);
 		if (bad)

@@ -77,12 +77,12 @@ test_expect_success 'bad input: missing RUN, no tune results, two targets' '
 	test ! -e empty/apply/plan.json &&
 	fresh_run &&
 	mkdir run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/gfx942 &&
-	cp "$D/run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/sm_90/tune.json" run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/gfx942/ &&
+	sed "s/\"sm_90\"/\"gfx942\"/" "$D/run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/tune.json" >run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/gfx942/tune.json &&
 	test_expect_code 1 tko apply run >out.txt 2>err.txt &&
 	test_grep "tuned for gfx942 and sm_90: choose one with --target" err.txt &&
 	tko apply --target gfx942 run >out.txt 2>err.txt &&
 	json_q run/apply/plan.json ".backend == \"hip\" and (.kernels | length) == 1" &&
-	echo "{" >run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/sm_90/tune.json &&
+	echo "{" >run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/tune.json &&
 	test_expect_code 1 tko -q apply --target sm_90 run >out.txt 2>err.txt &&
 	test_one_line_error err.txt && test_grep "tune.json" err.txt
 '
