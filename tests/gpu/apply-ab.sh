@@ -43,21 +43,22 @@ step "tune the kernels the model launches"
 mapfile -t dirs < <(find "$RUN/capture/kernels" -mindepth 1 -maxdepth 1 -type d |
 	grep -E '/(triton_(poi|red|per|for)_|scale_kernel)' | sort)
 n=${#dirs[@]}
-# the A/B: 4 arms x (1 + ROUNDS) runs, about 25 s each with warm caches,
-# 60 s for a first compile; what is left goes to tuning (5 s a kernel's setup)
-ab_s=$(( 4 * 60 + 4 * ROUNDS * 25 ))
-budget=$(( (DEADLINE - SECONDS - ab_s - 5 * n) / (n > 0 ? n : 1) ))
+# the A/B: 4 arms x (1 + ROUNDS) runs, about 15 s each with warm caches,
+# 30 s for a first compile; what is left goes to tuning (2 s a kernel's
+# setup, as seen on the H200)
+ab_s=$(( 4 * 30 + 4 * ROUNDS * 15 ))
+budget=$(( (DEADLINE - SECONDS - ab_s - 2 * n) / (n > 0 ? n : 1) ))
 [ "$budget" -gt 30 ] && budget=30
 [ "$budget" -lt 3 ] && budget=3
 echo "$n kernels, --budget $budget s each; A/B estimate $ab_s s"
-"$TKO" tune "${dirs[@]}" --budget "$budget" --max-variants 40 --timeout 60 \
+"$TKO" tune "${dirs[@]}" --budget "$budget" --max-variants 30 --timeout 60 \
 	--json "$OUT/tune.json" >"$WORK/tune.out" 2>&1
 echo "exit status: $?"
 grep -E "^(winner|no variant|stopped)|: base from|tko tune:" "$WORK/tune.out" | head -40
 
 step "tko apply --ab $ROUNDS: default, coordesc, max-autotune, applied"
 STEPS=${APPLY_AB_STEPS:-40} "$TKO" apply --ab "$ROUNDS" --warmup 1 \
-	--arms default,coordesc,max-autotune,applied --timeout 240 \
+	--arms default,coordesc,max-autotune,applied --timeout 150 \
 	--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
 	"$PY" "$ROOT/tests/gpu/apply_model.py"
 echo "exit status: $?"
