@@ -46,7 +46,7 @@ run_one() {
 	case $name in
 	profile) OUT=$dir timeout "$cap" bash "$ROOT/tests/gpu/profile-proof.sh" >"$dir/log.txt" 2>&1 ;;
 	apply) OUT=$dir timeout "$cap" "$PY" "$ROOT/tests/gpu/apply_proof.py" >"$dir/log.txt" 2>&1 ;;
-	apply-ab) OUT=$dir APPLY_AB_DEADLINE_S=$((cap - 30)) timeout "$cap" bash "$ROOT/tests/gpu/apply-ab.sh" \
+	apply-ab) OUT=$dir timeout "$cap" bash "$ROOT/tests/gpu/apply-ab.sh" \
 		>"$dir/log.txt" 2>&1 ;;
 	logroute) (timeout "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir") \
 		>"$dir/log.txt" 2>&1 ;;
