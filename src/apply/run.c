@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "apply/run.h"
 #include "live/pyenv.h"
@@ -103,6 +104,18 @@ static int open_sink(struct sink *s, const struct apply_run *r, struct buf *err)
 	return 0;
 }
 
+/* The hook appends to apply.jsonl: an earlier tko apply's events must not count. */
+static int forget_events(const struct apply_run *r, struct buf *err)
+{
+	char *p = path_join(r->dir, "apply.jsonl");
+	int ret = unlink(p) == 0 || errno == ENOENT ? 0 : -1;
+
+	if (ret < 0)
+		buf_addf(err, "cannot remove '%s': %s", p, strerror(errno));
+	free(p);
+	return ret;
+}
+
 int apply_run_one(struct apply_run *r, struct buf *err)
 {
 	static const char *const del[] = { "TKO_CAPTURE_DIR", "TKO_RUN_DIR", NULL };
@@ -117,7 +130,7 @@ int apply_run_one(struct apply_run *r, struct buf *err)
 
 	r->ms_per_step = NAN;
 	if (mkdir_p(r->dir, err) < 0 || mkdir_p(r->cache, err) < 0 ||
-	    !(pkg = pyenv_package_dir(err)) || open_sink(&s, r, err) < 0)
+	    !(pkg = pyenv_package_dir(err)) || open_sink(&s, r, err) < 0 || forget_events(r, err) < 0)
 		goto done;
 	build_env(r, pkg, &env);
 	strlist_push(&env, NULL);

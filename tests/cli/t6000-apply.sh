@@ -57,6 +57,12 @@ test_expect_success 'one applied run: the proof lists the winner that did not ru
 	test -s run/apply/runs/1-applied/apply.jsonl && test_grep "step 1 loss 2.5" run/apply/runs/1-applied/stdout.txt
 '
 
+test_expect_success 'a second tko apply in the same RUN reads only its own events' '
+	tko apply --json doc2.json run -- $FAKE >out.txt 2>err.txt &&
+	json_q doc2.json ".summary.every_winner_ran == true" &&
+	test_line_count -eq 5 run/apply/runs/1-applied/apply.jsonl
+'
+
 test_expect_success 'the hook environment reaches the command' '
 	fresh_run &&
 	tko apply run -- python3 -S -c "import os, json; print(json.dumps({\"ms_per_step\": 1, \"env\": [os.environ[k] for k in (\"TKO_APPLY_MODE\", \"TORCHINDUCTOR_CUDAGRAPHS\")]})); print(os.environ[\"PYTHONPATH\"])" >out.txt 2>err.txt &&
