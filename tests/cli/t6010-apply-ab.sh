@@ -46,6 +46,19 @@ test_expect_success 'four arms, one warm-up and six rounds: order, ratios, inter
 	test_grep "applied vs max-autotune: 1.1625, slower beyond noise" out.txt
 '
 
+# the keys docs/json.md, "tko apply", lists, in its order
+test_expect_success 'the document follows docs/json.md' '
+	doc=run/apply/apply.json &&
+	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\"]" &&
+	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
+	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"wall_s\", \"losses\", \"dir\"]]" &&
+	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
+	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"ms_per_step\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
+	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"difference_pp\", \"within_1pp\", \"profile\", \"note\"]" &&
+	json_q $doc "[.kernels[] | select(.planned) | has(\"mechanism\") and has(\"launches\") and has(\"constructed\")] | all" &&
+	json_q $doc "[.kernels[] | .status] | sort == [\"not_planned\", \"not_planned\", \"ran_winner\", \"ran_winner\", \"ran_winner\"]"
+'
+
 # losses: the default arm 2.5, 2.4; applied 2.5, 2.4036: |0.0036| / 2.4 = 1.5e-3
 test_expect_success 'losses compared with the tolerance: 1.5e-3 is over 1e-3 and within 2e-3' '
 	fresh_run &&
