@@ -10,6 +10,7 @@ loaded fn.src is the reference for tko's key computed from the file's text.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -188,3 +189,45 @@ def test_the_plain_artifact_keeps_its_winner_from_rescaling(tmp_path):
     off = child(SCALE + f"print(json.dumps([scaled(t) for t in load({REDUCTION!r})]))\n",
                 env={"PYTHONPATH": ""}, tmp=tmp_path)
     assert off != got and len(off[0]) == 2
+
+
+# tko apply (C) end to end with the real hook and torch: the plan it makes
+# from tests/data/apply/run must hit real Inductor's lookup table, so the
+# autotuners built from the RUN's kernel modules hold tune's winners (the
+# values tests/data/apply/make-run.py wrote). No GPU: nothing launches.
+APPLY_CMD = """
+import glob
+out = {}
+for path in sorted(glob.glob(sys.argv[1] + "/capture/kernels/triton_*/kernel.py")):
+    for t in load(path):
+        out[t.fn.__name__] = [[dict(c.kwargs), c.num_warps] for c in t.configs]
+print(json.dumps({"ms_per_step": 1.0, "loss": 2.5, "configs": out}))
+"""
+
+
+def test_tko_apply_plans_what_real_inductor_looks_up(tmp_path):
+    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
+    if not os.access(tko, os.X_OK):
+        pytest.skip("no tko binary (make, or set TKO)")
+    run = tmp_path / "run"
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    script = tmp_path / "cmd.py"
+    script.write_text(LOADER + APPLY_CMD)
+    proc = subprocess.run([tko, "-q", "apply", "--json", str(tmp_path / "doc.json"), str(run), "--",
+                           TORCH_PY, str(script), str(run)],
+                          env=dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c")),
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads((tmp_path / "doc.json").read_text())
+    got = {k["kernel"]: (k["mechanism"], k["constructed"], k["status"])
+           for k in doc["kernels"] if k["planned"]}
+    assert got == {"triton_poi_fused_zeros_0": ("lookup_table", ["lookup_hit"], "not_launched"),
+                   RED_NAME: ("lookup_table", ["lookup_hit"], "not_launched"),
+                   "scale_add_kernel": ("autotune_narrow", None, "not_launched")}
+    line = (run / "apply" / "runs" / "1-applied" / "stdout.txt").read_text().splitlines()[-1]
+    configs = json.loads(line)["configs"]
+    assert configs["triton_poi_fused_zeros_0"] == [[{"XBLOCK": 512}, 4]]
+    assert configs[RED_NAME] == [[{"XBLOCK": 2, "R0_BLOCK": 2048}, 16]]
+    # not planned (confirmation refused; the default won): Inductor's own configs
+    assert configs["triton_poi_fused_add_addmm_gelu_mul_view_1"] == [[{"XBLOCK": 1024}, 4],
+                                                                   [{"XBLOCK": 512}, 8]]
