@@ -78,7 +78,9 @@ test_expect_success 'the command fails in one arm: exit 5, one line naming the a
 	test_line_count -eq 1 err.txt &&
 	test ! -e run/apply/apply.json &&
 	test_expect_code 5 tko -q apply run -- /nonexistent/cmd >out.txt 2>err.txt &&
-	test_one_line_error err.txt
+	test_one_line_error err.txt &&
+	test_expect_code 124 tko -q apply --timeout 1 run -- sleep 30 >out.txt 2>err.txt &&
+	test_grep "ran past --timeout in arm applied" err.txt && test_one_line_error err.txt
 '
 
 test_expect_success 'bad input: missing RUN, no tune results, two targets' '
