@@ -11,9 +11,14 @@
 # alone); a run of the model under tko apply about 27 s with warm caches, and
 # in the warm-up round 30 s (default, applied), 67 s (coordesc), 185 s
 # (max-autotune). All of it does not fit one 600 s call, so the phases can
-# run in separate calls on a warm machine (the work folder stays):
+# run in separate calls on a warm machine (the work folder stays while the
+# machine is warm: 30 s after a call), e.g.
 #
-#   APPLY_AB_PHASES="capture tune"   ... then   APPLY_AB_PHASES="ab check"
+#   1. APPLY_AB_PHASES="capture tune"                       about 250 s
+#   2. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=4 \
+#      APPLY_AB_ARMS=default,coordesc,applied                about 470 s
+#   3. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=3 \
+#      APPLY_AB_ARMS=default,max-autotune,applied            about 500 s
 #
 # APPLY_AB_WORK (default build-apply-ab/ in the tree), APPLY_AB_BUDGET (tune
 # seconds a kernel, default 15), APPLY_AB_ROUNDS (measured rounds after one
