@@ -109,8 +109,9 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 	const struct ab_arm_info *arm = &ab_arms[a];
 	char *dir = xstrfmt("%s/runs/%ld-%s", s->o->out, ++s->n, arm->name);
 	char *cache = xstrfmt("%s/cache/%s", s->o->out, arm->name);
-	struct apply_run r = { s->o->cmd, s->plan_path, dir, arm->mode, arm->env, cache,
-			       s->o->timeout_s, 0, 0, 0, 0, NAN, NULL };
+	struct apply_run r = { .cmd = s->o->cmd, .plan = s->plan_path, .dir = dir, .mode = arm->mode,
+			       .env = arm->env, .cache = cache, .timeout_s = s->o->timeout_s,
+			       .ms_per_step = NAN };
 	int ret = -1;
 
 	msg_progress("run %ld: %s%s", s->n, arm->name, measured ? "" : " (warm-up)");
@@ -170,9 +171,12 @@ static int run_all(struct session *s, int *exit_code, struct buf *err)
 
 static int publish(struct session *s, const struct apply_predict *pred, struct buf *err)
 {
-	struct apply_report r = { s->o->run, s->o->out, s->o->artifact, s->o->cmd, &s->plan, pred,
-				  s->proofs, s->nproofs, s->runs, s->o->ab ? s->arms : NULL,
-				  s->narms, s->o->ab, s->o->warmup, s->o->loss_rtol };
+	struct apply_report r = { .run = s->o->run, .out = s->o->out, .artifact = s->o->artifact,
+				  .cmd = s->o->cmd, .plan = &s->plan, .pred = pred,
+				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = s->runs,
+				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
+				  .rounds = s->o->ab, .warmup = s->o->warmup,
+				  .loss_rtol = s->o->loss_rtol };
 	json_t *doc = apply_report_json(&r);
 	char *path = path_join(s->o->out, "apply.json");
 	int ret = json_write_path(doc, path, err);
@@ -245,7 +249,7 @@ done:
 
 int cmd_apply(int argc, const char **argv)
 {
-	struct apply_opts o = { NULL, NULL, NULL, NULL, "default,applied", 0, 1, 1e-3, 0, 0, NULL, NULL };
+	struct apply_opts o = { .arms = "default,applied", .warmup = 1, .loss_rtol = 1e-3 };
 	const struct opt options[] = {
 		OPT_STRING(0, "target", &o.target, "T", "the tune results' target (default: the only one)"),
 		OPT_STRING(0, "out", &o.out, "DIR", "outputs (default RUN/apply)"),
@@ -259,7 +263,7 @@ int cmd_apply(int argc, const char **argv)
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
 		OPT_END(),
 	};
-	struct session s = { &o, APPLY_PLAN_INIT, NULL, { AB_DEFAULT }, 0, NULL, NULL, 0, 0 };
+	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT };
 	int n, rest, code;
 	size_t i;
 
