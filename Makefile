@@ -172,6 +172,7 @@ DECIDE_SRC = \
 	src/decide/isa_scope.c
 
 REPORT_SRC = \
+	src/report/apply_out.c \
 	src/report/autotune_text.c \
 	src/report/collect_text.c \
 	src/report/diff_out.c \
@@ -215,7 +216,17 @@ CLUSTER_SRC = \
 	src/cluster/submit.c \
 	src/cluster/task.c
 
+APPLY_SRC = \
+	src/apply/ab.c \
+	src/apply/artifact.c \
+	src/apply/lookup.c \
+	src/apply/plan.c \
+	src/apply/predict.c \
+	src/apply/proof.c \
+	src/apply/run.c
+
 CMD_SRC = \
+	src/cmd/apply.c \
 	src/cmd/capture.c \
 	src/cmd/cluster.c \
 	src/cmd/cmd.c \
@@ -254,7 +265,7 @@ TUNE_SRC = \
 	src/tune/workspace.c
 
 LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
-	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) \
+	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) $(APPLY_SRC) \
 	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o

@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	  "sweep a kernel's configs and source variants, checked; emit the winner" },
 	{ "cluster", cmd_cluster, 0, NULL,
 	  "tune a RUN across a Slurm cluster: plan, submit, status, gather" },
+	{ "apply", cmd_apply, 0, NULL,
+	  "run a command with a RUN's tune winners installed; prove they ran; A/B the step" },
 	{ "profile", cmd_profile, 0, NULL,
 	  "where a profiled step's GPU time went: torch.profiler, rocprof, nsys" },
 	{ "report", cmd_report, CMD_RUN_OR_FILES, NULL,

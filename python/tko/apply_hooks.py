@@ -12,6 +12,10 @@ and line of each fact are in docs/apply.md.
   triton_heuristics.check_autotune_cache(configs, filename, inductor_meta)
       called by cached_autotune before the autotuner exists: "best_config"
       winners get their .best_config entry written just before it is read.
+  CachingAutotuner._dynamic_scale_rblock()
+      called by precompile after the configs are compiled: for a reduction it
+      adds a copy of a config with the largest R*_BLOCK halved, and autotuning
+      then picks between them; an installed winner is kept from it.
   CachingAutotuner.run / Autotuner.run
       the launch: the first launches of each planned kernel are recorded
       with the config they ran (launchers[0].config, Autotuner.best_config);
@@ -230,7 +234,38 @@ def _patch_heuristics(sess, mod):
     for klass in [cls] + _subclasses(cls):
         if "run" in klass.__dict__ and wrap(klass, "run", _wrap_inductor_run):
             hooks.append(f"{klass.__name__}.run")
+    if sess.applying and wrap(cls, "_dynamic_scale_rblock", _wrap_scale_rblock):
+        hooks.append("CachingAutotuner._dynamic_scale_rblock")
     return hooks
+
+
+# torch 2.11 runtime/triton_heuristics.py:504,532-642: precompile() calls
+# _dynamic_scale_rblock(), which for a reduction whose threads use many
+# registers appends a config with the largest R*_BLOCK halved; the autotuner
+# then benchmarks both, so an installed winner (R0_BLOCK=2048) may launch as
+# R0_BLOCK=1024 (seen on the H200). The winner was measured as it is, so the
+# rescaling is skipped for an autotuner that holds exactly the winner.
+def _wrap_scale_rblock(orig):
+    def _dynamic_scale_rblock(self, *args, **kwargs):
+        if apply.guarded("rblock", _keeps_winner, self):
+            return None
+        return orig(self, *args, **kwargs)
+    return _dynamic_scale_rblock
+
+
+def _keeps_winner(tuner):
+    sess = apply.session()
+    h = lookup.lookup_hash(str(tuner.size_hints), tuner.fn.src)
+    w = _winner_by_hash(sess, h)
+    if w is None or w.mechanism not in ("lookup_table", "hook", "best_config"):
+        return False
+    results = list(getattr(tuner, "compile_results", None) or [])
+    if not results or not all(_is_winner(w, r.config) for r in results):
+        return False
+    st = sess.winner_state(w)
+    if "rblock_scaling_skipped" not in st.notes:
+        st.notes.append("rblock_scaling_skipped")
+    return True
 
 
 def _subclasses(cls):

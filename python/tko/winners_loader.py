@@ -18,6 +18,9 @@ and two small wrappers, for what those tables cannot carry:
     (AMD waves_per_eu / matrix_instr_nonkdim, kernels without "_fused_")
     keyed like the lookup table; it runs where the kernel is built, so with
     `import tko_winners` compile workers are turned off (compile_threads=1);
+  CachingAutotuner._dynamic_scale_rblock         kept from halving the
+    R*_BLOCK of a kernel that runs a winner of either table (Inductor adds
+    that copy of a reduction's config and autotunes between the two);
   triton.runtime.autotuner.Autotuner.__init__    "triton_autotune": a
     hand-written @triton.autotune kernel's configs narrowed to the winner,
     found by the sha256 of its source.
@@ -59,6 +62,7 @@ def install(data, every_process=False):
         from torch._inductor.lookup_table import LookupTableChoices
         cfg.lookup_table.table = dict(cfg.lookup_table.table or {}, **templates)
         cfg.inductor_choices_class = LookupTableChoices
+    _keep_rblock(cfg.autotune_lookup_table, data.get("configs") or {})
     if data.get("configs"):
         _wrap_lookup(data["configs"])
         if not every_process:
@@ -87,6 +91,33 @@ def _wrap_lookup(table):
         config.found_by_coordesc = True   # coordinate descent, if on, keeps it
         return config
     th.lookup_autotune_config = lookup_autotune_config
+
+
+def _keep_rblock(table, configs):
+    """torch 2.11 triton_heuristics.py:504,532: precompile() may add a copy of
+    a reduction's config with R0_BLOCK halved and autotune between the two;
+    a kernel running the winner keeps only the winner."""
+    from torch._inductor.runtime import triton_heuristics as th
+    cls = th.CachingAutotuner
+    inductor_scale = getattr(cls, "_dynamic_scale_rblock", None)
+    if inductor_scale is None:     # a torch without the rescaling
+        return
+
+    def _dynamic_scale_rblock(self, *args, **kwargs):
+        key = _lookup_hash(self.size_hints, self.fn.src)
+        entry = configs.get(key) or table.get(key)
+        results = list(self.compile_results or [])
+        if entry and results and all(_same(entry, r.config) for r in results):
+            return None
+        return inductor_scale(self, *args, **kwargs)
+    cls._dynamic_scale_rblock = _dynamic_scale_rblock
+
+
+def _same(entry, config):
+    kwargs = entry["kwargs"] if "kwargs" in entry else \
+        {k: v for k, v in entry.items() if k not in ("num_warps", "num_stages")}
+    return (dict(config.kwargs) == dict(kwargs) and config.num_warps == entry["num_warps"]
+            and config.num_stages == entry["num_stages"])
 
 
 def _wrap_autotuner(entries):

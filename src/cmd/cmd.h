@@ -62,6 +62,7 @@ int cmd_collect(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
 int cmd_tune(int argc, const char **argv);
 int cmd_cluster(int argc, const char **argv);
+int cmd_apply(int argc, const char **argv);
 int cmd_profile(int argc, const char **argv);
 int cmd_investigate(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);

@@ -10,6 +10,7 @@ loaded fn.src is the reference for tko's key computed from the file's text.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -122,3 +123,111 @@ def test_the_hook_installs_winners_in_real_inductor_autotuners(tmp_path):
     start = [e for e in events if e["event"] == "session_start"]
     assert start and start[0]["torch"].startswith("2.11")
     assert [e for e in events if e["event"] == "error"] == []
+
+
+# torch 2.11 runtime/triton_heuristics.py:532-642 _dynamic_scale_rblock, with
+# device properties that make it halve R0_BLOCK: 128 registers a thread x 32
+# x 4 warps allow 65536 // 16384 = 4 blocks on the one SM, and the kernel's
+# size_hints x=4096 over XBLOCK=2 needs 2048 blocks, so a config with
+# R0_BLOCK 256 // 2 = 128 is appended (that is what ran on the H200).
+SCALE = """
+import types
+def scaled(tuner):
+    tuner.device_props = types.SimpleNamespace(type="cuda", major=9, warp_size=32,
+        regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048,
+        multi_processor_count=1)
+    tuner.deterministic_mode = False
+    tuner.compile_results = [types.SimpleNamespace(config=c, kernel=types.SimpleNamespace(n_regs=128))
+                             for c in tuner.configs]
+    tuner._precompile_config = lambda c: types.SimpleNamespace(config=c, kernel=None)
+    tuner._make_launchers = lambda: None
+    tuner._dynamic_scale_rblock()
+    return [[dict(r.config.kwargs), r.config.num_warps] for r in tuner.compile_results]
+"""
+RED_NAME = "triton_red_fused_embedding_native_layer_norm_0"
+RED_WINNER = {"kwargs": {"XBLOCK": 2, "R0_BLOCK": 256}, "num_warps": 4, "num_stages": 1}
+
+
+def _scaled_configs(tmp_path, env):
+    return child(SCALE + f"print(json.dumps([scaled(t) for t in load({REDUCTION!r})]))\n",
+                 env=env, tmp=tmp_path)
+
+
+@pytest.mark.parametrize("mechanism", ["lookup_table", "hook"])
+def test_an_installed_reduction_winner_is_not_rescaled(tmp_path, mechanism):
+    sys.path.insert(0, PYDIR)
+    from tko import lookup
+    h = lookup.lookup_hash_of_module(open(REDUCTION).read(), RED_NAME)
+    plan = {"schema_version": 1, "backend": "cuda", "kernels": [
+        {"id": "red", "kernel": RED_NAME, "lookup_hash": h, "mechanisms": [mechanism],
+         "config": RED_WINNER}]}
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    env = {"TKO_APPLY_PLAN": str(tmp_path / "plan.json"), "TKO_APPLY_DIR": str(tmp_path)}
+    applied = _scaled_configs(tmp_path, dict(env, TKO_APPLY_MODE="apply"))
+    observed = _scaled_configs(tmp_path, dict(env, TKO_APPLY_MODE="observe"))
+    # Observe mode installs nothing: the first of Inductor's own configs is
+    # rescaled as torch does it, which shows the test can see a rescaling.
+    assert any(len(cfgs) > 1 for cfgs in observed)
+    assert applied == [[[RED_WINNER["kwargs"], 4]]]
+    events = [json.loads(x) for x in (tmp_path / "apply.jsonl").read_text().splitlines()]
+    assert [e for e in events if e["event"] == "error"] == []
+
+
+def test_the_plain_artifact_keeps_its_winner_from_rescaling(tmp_path):
+    sys.path.insert(0, PYDIR)
+    from tko import lookup
+    h = lookup.lookup_hash_of_module(open(REDUCTION).read(), RED_NAME)
+    art = tmp_path / "art"
+    art.mkdir()
+    (art / "tko_winners.py").write_text(open(os.path.join(PYDIR, "tko", "winners_loader.py")).read())
+    (art / "tko_winners.json").write_text(json.dumps({
+        "schema_version": 1, "autotune_lookup_table": {h: lookup.table_entry(RED_WINNER)}}))
+    got = child(SCALE + f"sys.path.insert(0, {str(art)!r})\nimport tko_winners\n"
+                f"print(json.dumps([scaled(t) for t in load({REDUCTION!r})]))\n",
+                env={"PYTHONPATH": ""}, tmp=tmp_path)
+    assert got == [[[RED_WINNER["kwargs"], 4]]]
+    off = child(SCALE + f"print(json.dumps([scaled(t) for t in load({REDUCTION!r})]))\n",
+                env={"PYTHONPATH": ""}, tmp=tmp_path)
+    assert off != got and len(off[0]) == 2
+
+
+# tko apply (C) end to end with the real hook and torch: the plan it makes
+# from tests/data/apply/run must hit real Inductor's lookup table, so the
+# autotuners built from the RUN's kernel modules hold tune's winners (the
+# values tests/data/apply/make-run.py wrote). No GPU: nothing launches.
+APPLY_CMD = """
+import glob
+out = {}
+for path in sorted(glob.glob(sys.argv[1] + "/capture/kernels/triton_*/kernel.py")):
+    for t in load(path):
+        out[t.fn.__name__] = [[dict(c.kwargs), c.num_warps] for c in t.configs]
+print(json.dumps({"ms_per_step": 1.0, "loss": 2.5, "configs": out}))
+"""
+
+
+def test_tko_apply_plans_what_real_inductor_looks_up(tmp_path):
+    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
+    if not os.access(tko, os.X_OK):
+        pytest.skip("no tko binary (make, or set TKO)")
+    run = tmp_path / "run"
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    script = tmp_path / "cmd.py"
+    script.write_text(LOADER + APPLY_CMD)
+    proc = subprocess.run([tko, "-q", "apply", "--json", str(tmp_path / "doc.json"), str(run), "--",
+                           TORCH_PY, str(script), str(run)],
+                          env=dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c")),
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads((tmp_path / "doc.json").read_text())
+    got = {k["kernel"]: (k["mechanism"], k["constructed"], k["status"])
+           for k in doc["kernels"] if k["planned"]}
+    assert got == {"triton_poi_fused_zeros_0": ("lookup_table", ["lookup_hit"], "not_launched"),
+                   RED_NAME: ("lookup_table", ["lookup_hit"], "not_launched"),
+                   "scale_add_kernel": ("autotune_narrow", None, "not_launched")}
+    line = (run / "apply" / "runs" / "1-applied" / "stdout.txt").read_text().splitlines()[-1]
+    configs = json.loads(line)["configs"]
+    assert configs["triton_poi_fused_zeros_0"] == [[{"XBLOCK": 512}, 4]]
+    assert configs[RED_NAME] == [[{"XBLOCK": 2, "R0_BLOCK": 2048}, 16]]
+    # not planned (confirmation refused; the default won): Inductor's own configs
+    assert configs["triton_poi_fused_add_addmm_gelu_mul_view_1"] == [[{"XBLOCK": 1024}, 4],
+                                                                   [{"XBLOCK": 512}, 8]]

@@ -1,0 +1,101 @@
+/*
+ * Arms, order and statistics of the A/B (ab.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply/ab.h"
+#include "banned.h"
+
+const struct ab_arm_info ab_arms[AB_NARMS] = {
+	[AB_DEFAULT] = { "default", "observe", NULL },
+	[AB_COORDESC] = { "coordesc", "observe", "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1" },
+	[AB_MAX_AUTOTUNE] = { "max-autotune", "observe", "TORCHINDUCTOR_MAX_AUTOTUNE=1" },
+	[AB_APPLIED] = { "applied", "apply", NULL },
+};
+
+static int arm_named(const char *s, size_t len)
+{
+	int a;
+
+	for (a = 0; a < AB_NARMS; a++)
+		if (strlen(ab_arms[a].name) == len && !memcmp(ab_arms[a].name, s, len))
+			return a;
+	return -1;
+}
+
+int ab_parse_arms(const char *list, enum ab_arm *arms, size_t *n, struct buf *err)
+{
+	unsigned seen = 0;
+	const char *p = list;
+
+	*n = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int a = arm_named(p, len);
+
+		if (a < 0 || (seen & (1u << a))) {
+			buf_addf(err, "--arms: %s '%.*s' (arms: default, coordesc, max-autotune, applied)",
+				 a < 0 ? "unknown arm" : "repeated arm", (int)len, p);
+			return -1;
+		}
+		seen |= 1u << a;
+		arms[(*n)++] = (enum ab_arm)a;
+		p += len + (p[len] == ',');
+	}
+	if (!(seen & (1u << AB_DEFAULT)) || !(seen & (1u << AB_APPLIED))) {
+		buf_adds(err, "--arms must name default and applied");
+		return -1;
+	}
+	return 0;
+}
+
+size_t ab_order(size_t n, long round, size_t i)
+{
+	return round % 2 ? n - 1 - i : i;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double ab_median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* P(X < k) for X ~ Binomial(n, 1/2). */
+static double below(size_t n, size_t k)
+{
+	double c = 1, sum = 0;
+	size_t j;
+
+	for (j = 0; j < k; j++) {
+		sum += c;
+		c = c * (double)(n - j) / (double)(j + 1);
+	}
+	return sum / pow(2, (double)n);
+}
+
+int ab_ratio_stats(double *v, size_t n, struct ab_stats *out)
+{
+	size_t k = 1;
+
+	if (!n)
+		return -1;
+	out->n = n;
+	out->median = ab_median(v, n);
+	while (k + 1 <= (n + 1) / 2 && below(n, k + 1) <= 0.025)
+		k++;
+	out->lo = v[k - 1];
+	out->hi = v[n - k];
+	out->level = 1 - 2 * below(n, k);
+	return 0;
+}

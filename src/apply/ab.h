@@ -1,0 +1,62 @@
+/*
+ * apply/ab: the A/B of the whole step (docs/apply.md, "A/B of the whole
+ * step"): which arms run in which order, and the statistics of their step
+ * times.
+ *
+ * Arms: default (the unchanged command; the hook only observes), applied
+ * (tko's winners), and optionally coordesc (Inductor's coordinate descent,
+ * TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1) and max-autotune
+ * (TORCHINDUCTOR_MAX_AUTOTUNE=1); every arm runs without CUDA graphs.
+ *
+ * Order: warm-up rounds, then measured rounds; each round runs every arm
+ * once, in the order given in even rounds and reversed in odd ones
+ * (A B, B A, A B, ...), so a drift of the machine over the session falls
+ * on the arms alike.
+ *
+ * Noise: per measured round r the ratio t_arm(r) / t_ref(r) of two arms'
+ * step times (paired: the same round ran both), the median of the ratios
+ * and a distribution-free 95% interval of that median from the order
+ * statistics (the binomial interval of the median: [r_(k), r_(n+1-k)]
+ * with the largest k that leaves at most 2.5% on each side). With fewer
+ * than 6 rounds no such k exists: the interval is [min, max] and `level`
+ * says its lower coverage, 1 - 2/2^n.
+ */
+#ifndef TKO_APPLY_AB_H
+#define TKO_APPLY_AB_H
+
+#include <stddef.h>
+
+#include "util/buf.h"
+
+enum ab_arm { AB_DEFAULT, AB_COORDESC, AB_MAX_AUTOTUNE, AB_APPLIED, AB_NARMS };
+
+struct ab_arm_info {
+	const char *name;	/* as --arms spells it */
+	const char *mode;	/* TKO_APPLY_MODE */
+	const char *env;	/* one more NAME=value, or NULL */
+};
+extern const struct ab_arm_info ab_arms[AB_NARMS];
+
+/*
+ * "default,coordesc,max-autotune,applied" into arms[] (at most AB_NARMS,
+ * no repeats; default and applied must be there). 0, or -1 + err.
+ */
+int ab_parse_arms(const char *list, enum ab_arm *arms, size_t *n, struct buf *err);
+
+/* The arm index (into arms[0..n)) of the i-th run of `round`. */
+size_t ab_order(size_t n, long round, size_t i);
+
+struct ab_stats {
+	size_t n;		/* ratios */
+	double median;
+	double lo, hi;		/* the interval */
+	double level;		/* its coverage: >= 0.95, or less with few rounds */
+};
+
+/* Statistics of n ratios (v is sorted in place). 0, or -1 when n is 0. */
+int ab_ratio_stats(double *v, size_t n, struct ab_stats *out);
+
+/* The median of n values (sorted in place); NAN when n is 0. */
+double ab_median(double *v, size_t n);
+
+#endif

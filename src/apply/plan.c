@@ -1,0 +1,432 @@
+/*
+ * The plan from a RUN's tune results (plan.h).
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply/lookup.h"
+#include "apply/plan.h"
+#include "rundir/layout.h"
+#include "tune/output.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/lines.h"
+#include "util/mem.h"
+#include "util/opts.h"
+#include "util/walk.h"
+#include "banned.h"
+
+static struct apply_item *add_item(struct apply_plan *p)
+{
+	struct apply_item *it;
+
+	if (p->nr == p->alloc) {
+		p->alloc = p->alloc ? 2 * p->alloc : 16;
+		p->v = xrealloc(p->v, p->alloc * sizeof(*p->v));
+	}
+	it = &p->v[p->nr++];
+	memset(it, 0, sizeof(*it));
+	it->speedup = it->time_ms = -1;
+	return it;
+}
+
+static const json_t *variant_of(const json_t *tk, const char *id)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(tk, "variants"), i, v)
+		if (json_str(v, "id") && !strcmp(json_str(v, "id"), id))
+			return v;
+	return NULL;
+}
+
+/* winner.confirmation (tko tune, when it re-times the winner): refused? */
+static int refused(struct apply_item *it, const json_t *w)
+{
+	const json_t *c = json_object_get(w, "confirmation");
+	const json_t *acc = json_object_get(c, "accepted");
+
+	if (!json_is_object(c) || !json_is_false(acc))
+		return 0;
+	it->skip = "not_confirmed";
+	if (json_str(c, "reason"))
+		it->skip_detail = xstrdup(json_str(c, "reason"));
+	return 1;
+}
+
+void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants)
+{
+	const json_t *w = json_object_get(tk, "winner"), *v, *cfg, *set;
+
+	if (!json_is_object(w)) {
+		it->skip = "no_winner";
+		return;
+	}
+	it->speedup = json_num(w, "speedup", -1);
+	it->time_ms = json_num(w, "time_ms", -1);
+	if (json_is_true(json_object_get(w, "is_base"))) {
+		it->skip = "default_is_best";
+		return;
+	}
+	if (refused(it, w))
+		return;
+	v = json_str(w, "id") ? variant_of(tk, json_str(w, "id")) : NULL;
+	cfg = json_object_get(v, "config");
+	if (!json_is_object(cfg)) {
+		it->skip = "no_winner_config";
+		return;
+	}
+	if (json_array_size(json_object_get(v, "source_variants")) && !source_variants) {
+		it->skip = "source_variant";
+		return;
+	}
+	it->entry = json_object();
+	json_set_str(it->entry, "kernel", it->kernel);
+	json_object_set(it->entry, "config", (json_t *)cfg);
+	set = json_object_get(w, "inductor_settings");
+	if (json_is_object(set) && json_object_size(set))
+		json_object_set(it->entry, "inductor_settings", (json_t *)set);
+	json_set_new(it->entry, "predicted", json_pack("{s:f, s:f}", "speedup", it->speedup,
+						       "time_ms", it->time_ms));
+}
+
+static int span_has_template(const char *text, size_t len)
+{
+	return span_find(text, len, "@triton_heuristics.template(") != NULL;
+}
+
+/* The Inductor kernel's identity: its lookup key, from the module it was captured in. */
+static void inductor_identity(struct apply_item *it, const char *text, size_t len)
+{
+	struct buf src = BUF_INIT, hints = BUF_INIT;
+	char key[65];
+
+	if (lookup_function_source(text, len, it->kernel, &src) < 0) {
+		it->skip = "kernel_not_in_module";
+		goto done;
+	}
+	lookup_size_hints(text, len, &hints);
+	lookup_hash(hints.buf, src.buf, src.len, key);
+	json_set_str(it->entry, "lookup_hash", key);
+	json_set_str(it->entry, "size_hints", hints.buf);
+	json_set_bool(it->entry, "fused", strstr(src.buf, "_fused_") != NULL);
+	if (!strncmp(it->kernel, "triton_tem", 10) || span_has_template(text, len)) {
+		/* the template lookup key needs the inputs' layouts: the hook carries it */
+		json_set_str(it->entry, "launcher", "template");
+		json_set_new(it->entry, "mechanisms", json_pack("[s]", "hook"));
+	}
+done:
+	buf_release(&src);
+	buf_release(&hints);
+}
+
+/* Launcher and identity from the kernel folder's capture.json and kernel.py. */
+static void identify(struct apply_plan *p, struct apply_item *it, const char *kdir)
+{
+	char *cap_path = rd_kernel_path(kdir, RD_K_CAPTURE_JSON);
+	char *py_path = rd_kernel_path(kdir, RD_K_KERNEL_PY);
+	struct buf text = BUF_INIT, err = BUF_INIT;
+	json_t *cap = json_load_path(cap_path, &err);
+	const char *kind = json_str(cap, "kind");
+
+	if (!cap || !kind) {
+		it->skip = "no_capture";
+	} else if (!strcmp(kind, "user_autotune")) {
+		json_set_str(it->entry, "launcher", "triton");
+		json_set_str(it->entry, "source_hash", json_str(cap, "source_hash"));
+	} else if (strcmp(kind, "inductor")) {
+		it->skip = "not_autotuned";	/* a plain @triton.jit: its config is in the code */
+	} else if (file_read(py_path, 0, &text, &err) < 0) {
+		it->skip = "no_kernel_module";
+	} else {
+		inductor_identity(it, text.buf, text.len);
+	}
+	if (cap && !p->versions && json_is_object(json_object_get(cap, "versions")))
+		p->versions = json_pack("{s:O?, s:O?}",
+					"torch", json_object_get(json_object_get(cap, "versions"), "torch"),
+					"triton", json_object_get(json_object_get(cap, "versions"), "triton"));
+	json_decref(cap);
+	buf_release(&text);
+	buf_release(&err);
+	free(cap_path);
+	free(py_path);
+}
+
+/* Merges a winner's settings into the plan's; -1 + err on a conflict. */
+static int merge_settings(struct apply_plan *p, const struct apply_item *it, struct buf *err)
+{
+	const json_t *set = json_object_get(it->entry, "inductor_settings"), *v, *have;
+	const char *key;
+
+	json_object_foreach((json_t *)set, key, v) {
+		have = json_object_get(p->settings, key);
+		if (have && !json_equal(have, v)) {
+			buf_addf(err, "'%s': the winner of %s needs Inductor's %s set otherwise than "
+				 "another winner does (one value for the whole process)",
+				 it->tune_path, it->kernel, key);
+			return -1;
+		}
+		json_object_set(p->settings, key, (json_t *)v);
+	}
+	return 0;
+}
+
+static int add_doc(struct apply_plan *p, const char *kdir, const char *path, const json_t *doc,
+		   struct buf *err)
+{
+	const json_t *tk;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "kernels"), i, tk) {
+		struct apply_item *it = add_item(p);
+		const char *base = path_base(kdir);
+
+		it->id = json_array_size(json_object_get(doc, "kernels")) > 1 ?
+			xstrfmt("%s.%zu", base, i) : xstrdup(base);
+		it->kernel = xstrdup(json_str(tk, "kernel"));
+		it->tune_path = xstrdup(path);
+		apply_item_from_tune(it, tk, p->source_variants);
+		if (it->skip)
+			continue;
+		json_set_str(it->entry, "id", it->id);
+		if (json_array_size(json_object_get(variant_of(tk, json_str(json_object_get(tk, "winner"), "id")),
+						    "source_variants"))) {
+			char *dir = xstrndup(path, (size_t)(path_base(path) - path));
+			char *src = xstrfmt("%swinner/kernel.py", dir);
+
+			json_set_new(it->entry, "source", json_pack("{s:s}", "path", src));
+			free(src);
+			free(dir);
+		}
+		identify(p, it, kdir);
+		if (it->skip) {
+			json_decref(it->entry);
+			it->entry = NULL;
+		} else if (merge_settings(p, it, err) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * `tko tune KERNEL_DIR` writes KERNEL_DIR/tune/tune.json (src/tune/sweep.c,
+ * out_dir); rundir/layout.h names KERNEL_DIR/tune/<target>/tune.json: both
+ * are read, the first for the target its kernels name.
+ */
+static char *flat_doc(const char *kdir)
+{
+	char *tdir = rd_kernel_path(kdir, RD_K_TUNE_DIR), *p = path_join(tdir, RD_TUNE_DOC);
+
+	free(tdir);
+	return p;
+}
+
+/* The target of KERNEL_DIR/tune/tune.json, NULL when there is none; -1 + err when unreadable. */
+static int flat_target(const char *kdir, char **target, struct buf *err)
+{
+	char *path = flat_doc(kdir);
+	json_t *doc = NULL;
+	int ret = 0;
+
+	*target = NULL;
+	if (is_file(path)) {
+		doc = json_load_path(path, err);
+		if (!doc || tune_doc_check(doc, path, err) < 0)
+			ret = -1;
+		else if (json_str(json_array_get(json_object_get(doc, "kernels"), 0), "target"))
+			*target = xstrdup(json_str(json_array_get(json_object_get(doc, "kernels"), 0), "target"));
+	}
+	json_decref(doc);
+	free(path);
+	return ret;
+}
+
+/* The targets a kernel folder was tuned for, appended to `out` (owned strings). */
+static int targets_of(const char *kdir, struct strlist *out, struct buf *err)
+{
+	char *tdir = rd_kernel_path(kdir, RD_K_TUNE_DIR), *flat;
+	DIR *d = opendir(tdir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *doc;
+
+		if (e->d_name[0] == '.')
+			continue;
+		doc = rd_kernel_tune_doc(kdir, e->d_name);
+		if (is_file(doc))
+			strlist_push(out, xstrdup(e->d_name));
+		free(doc);
+	}
+	if (d)
+		closedir(d);
+	free(tdir);
+	if (flat_target(kdir, &flat, err) < 0)
+		return -1;
+	if (flat)
+		strlist_push(out, flat);
+	return 0;
+}
+
+/* The one target of the RUN's tune results, or -1 + err. */
+static int pick_target(struct apply_plan *p, const struct strlist *kdirs, const char *run,
+		       struct buf *err)
+{
+	struct strlist all = STRLIST_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < kdirs->nr && ret == 0; i++)
+		ret = targets_of(kdirs->v[i], &all, err);
+	strlist_sort(&all);
+	if (ret < 0) {
+		;
+	} else if (!all.nr) {
+		buf_addf(err, "'%s' holds no tune results (capture/kernels/*/tune/tune.json): "
+			 "run tko tune on its kernels first", run);
+		ret = -1;
+	} else if (strcmp(all.v[0], all.v[all.nr - 1])) {
+		buf_addf(err, "'%s' was tuned for %s and %s: choose one with --target", run,
+			 all.v[0], all.v[all.nr - 1]);
+		ret = -1;
+	} else {
+		p->target = xstrdup(all.v[0]);
+	}
+	for (i = 0; i < all.nr; i++)
+		free((char *)all.v[i]);
+	strlist_release(&all);
+	return ret;
+}
+
+/* The tune document of `kdir` for the plan's target in *path (NULL: none). 0, or -1 + err. */
+static int doc_for(const struct apply_plan *p, const char *kdir, char **path, struct buf *err)
+{
+	char *flat = NULL;
+
+	*path = rd_kernel_tune_doc(kdir, p->target);
+	if (is_file(*path))
+		return 0;
+	free(*path);
+	*path = NULL;
+	if (flat_target(kdir, &flat, err) < 0)
+		return -1;
+	if (flat && !strcmp(flat, p->target))
+		*path = flat_doc(kdir);
+	free(flat);
+	return 0;
+}
+
+static int read_target(struct apply_plan *p, const struct strlist *kdirs, struct buf *err)
+{
+	size_t i;
+
+	for (i = 0; i < kdirs->nr; i++) {
+		char *path = NULL;
+		json_t *doc = NULL;
+		int bad = doc_for(p, kdirs->v[i], &path, err) < 0;
+
+		if (!bad && path)
+			bad = !(doc = json_load_path(path, err)) || tune_doc_check(doc, path, err) < 0 ||
+			      add_doc(p, kdirs->v[i], path, doc, err) < 0;
+		json_decref(doc);
+		free(path);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
+		     int source_variants, struct buf *err)
+{
+	struct strlist kdirs = STRLIST_INIT;
+	int ret;
+
+	p->source_variants = source_variants;
+	p->settings = json_object();
+	if (!is_dir(run)) {
+		buf_addf(err, "'%s' is not a RUN directory", run);
+		return -1;
+	}
+	rd_kernel_dirs(run, &kdirs);
+	if (target)
+		p->target = xstrdup(target);
+	ret = target ? 0 : pick_target(p, &kdirs, run, err);
+	if (ret == 0)
+		ret = read_target(p, &kdirs, err);
+	if (ret == 0 && !p->nr) {
+		buf_addf(err, "'%s' holds no tune results for %s", run, p->target);
+		ret = -1;
+	}
+	if (ret == 0)
+		p->backend = !strncmp(p->target, "gfx", 3) ? "hip" : "cuda";
+	walk_release(&kdirs);
+	return ret;
+}
+
+json_t *apply_plan_json(const struct apply_plan *p)
+{
+	json_t *doc = json_pack("{s:i, s:s, s:s, s:s}", "schema_version", 1, "tool", "tko apply",
+				"backend", p->backend, "target", p->target);
+	json_t *kernels = json_array(), *skipped = json_array();
+	size_t i;
+
+	json_set_new(doc, "versions", p->versions ? json_incref(p->versions) : json_object());
+	json_object_set(doc, "inductor_settings", p->settings);
+	json_set_bool(doc, "source_variants", p->source_variants);
+	json_set_new(doc, "proof", json_pack("{s:i, s:i}", "launches_per_kernel", 3,
+					     "max_kernels", 1000));
+	for (i = 0; i < p->nr; i++) {
+		const struct apply_item *it = &p->v[i];
+
+		if (it->entry)
+			json_array_append(kernels, it->entry);
+		else
+			json_array_append_new(skipped, json_pack("{s:s, s:s?, s:s, s:s?}", "id", it->id,
+								  "kernel", it->kernel, "reason", it->skip,
+								  "detail", it->skip_detail));
+	}
+	json_set_new(doc, "kernels", kernels);
+	json_set_new(doc, "skipped", skipped);
+	return doc;
+}
+
+size_t apply_plan_planned(const struct apply_plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nr; i++)
+		n += p->v[i].entry != NULL;
+	return n;
+}
+
+const struct apply_item *apply_plan_find(const struct apply_plan *p, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!strcmp(p->v[i].id, id))
+			return &p->v[i];
+	return NULL;
+}
+
+void apply_plan_release(struct apply_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		free(p->v[i].id);
+		free(p->v[i].kernel);
+		free(p->v[i].tune_path);
+		free(p->v[i].skip_detail);
+		json_decref(p->v[i].entry);
+	}
+	free(p->v);
+	free(p->target);
+	json_decref(p->settings);
+	json_decref(p->versions);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,73 @@
+/*
+ * apply/plan: the plan `tko apply` gives the in-process hook (docs/apply.md,
+ * "The plan"), made from a RUN's tune results: every kernel folder's
+ * tune/<target>/tune.json (rundir/layout.h), its capture.json and kernel.py.
+ *
+ * A kernel is planned when tune found a winner other than Inductor's own
+ * choice and, where tune.json holds winner.confirmation (rounds, ratio,
+ * ci95, accepted, reason), that confirmation accepted it. Every other
+ * kernel is kept with the reason it is not applied, so the report lists
+ * it. Inductor kernels are named by their lookup key (apply/lookup.h),
+ * hand-written @triton.autotune kernels by capture's source_hash.
+ *
+ *	struct apply_plan p = APPLY_PLAN_INIT;
+ *	if (apply_plan_build(&p, run, NULL, 0, &err) < 0) ... err
+ *	doc = apply_plan_json(&p);	(written as plan.json)
+ *	apply_plan_release(&p);
+ */
+#ifndef TKO_APPLY_PLAN_H
+#define TKO_APPLY_PLAN_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "util/buf.h"
+
+struct apply_item {
+	char *id;		/* the kernel folder's name: unique in the RUN */
+	char *kernel;		/* the kernel's name */
+	char *tune_path;	/* the tune.json it came from */
+	const char *skip;	/* why it is not planned (a fixed word), NULL when planned */
+	char *skip_detail;	/* more on it (the confirmation's reason), or NULL */
+	double speedup;		/* tune's winner over the base, -1 unknown */
+	double time_ms;		/* the winner's time, -1 unknown */
+	json_t *entry;		/* the plan's kernel entry, when planned */
+};
+
+struct apply_plan {
+	struct apply_item *v;
+	size_t nr, alloc;
+	char *target;		/* "sm_90", "gfx942": the tune results' target */
+	const char *backend;	/* "cuda" or "hip" */
+	json_t *settings;	/* the merged inductor_settings */
+	json_t *versions;	/* {"torch", "triton"} of the capture */
+	int source_variants;	/* --source-variants */
+};
+#define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, NULL, 0 }
+
+/*
+ * Reads every tune result of `run` for `target` (NULL: the only target the
+ * RUN was tuned for). 0, or -1 with one line in err: no tune results, two
+ * targets and no choice, a tune.json that is not tko tune's, two winners
+ * needing different values of one Inductor setting.
+ */
+int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
+		     int source_variants, struct buf *err);
+
+/*
+ * One kernel of a tune document: whether it has a winner to apply and its
+ * config (it->entry gets "kernel", "config", and "inductor_settings" when
+ * the winner needs some), else it->skip. Exposed for the unit tests.
+ */
+void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants);
+
+/* The plan document (a new reference). */
+json_t *apply_plan_json(const struct apply_plan *p);
+/* Kernels planned. */
+size_t apply_plan_planned(const struct apply_plan *p);
+/* The item of plan id `id`, or NULL. */
+const struct apply_item *apply_plan_find(const struct apply_plan *p, const char *id);
+void apply_plan_release(struct apply_plan *p);
+
+#endif

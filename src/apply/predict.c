@@ -1,0 +1,110 @@
+/*
+ * The step gain the winners predict (predict.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyse/stepprof.h"
+#include "apply/predict.h"
+#include "profile/attrib.h"
+#include "profile/prof.h"
+#include "rundir/index.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/opts.h"
+#include "banned.h"
+
+/* The largest file of RUN/profile/ (the trace of the main process). */
+static char *largest_profile(const char *run)
+{
+	struct strlist files = STRLIST_INIT;
+	char *best = NULL;
+	off_t best_size = -1;
+	size_t i;
+
+	rd_profile_files(run, &files);
+	for (i = 0; i < files.nr; i++) {
+		struct stat st;
+
+		if (stat(files.v[i], &st) == 0 && st.st_size > best_size) {
+			best_size = st.st_size;
+			free(best);
+			best = xstrdup(files.v[i]);
+		}
+		free((char *)files.v[i]);
+	}
+	strlist_release(&files);
+	return best;
+}
+
+static const struct prof_group *group_of(const struct prof *prof, const char *kernel)
+{
+	size_t i;
+
+	for (i = 0; i < prof->ngroups; i++)
+		if (prof->groups[i].cls == PROF_CLASS_TRITON &&
+		    !strcmp(prof_str(prof, prof->groups[i].key), kernel))
+			return &prof->groups[i];
+	return NULL;
+}
+
+static void per_kernel(struct apply_predict *pr, const struct apply_plan *p, const struct prof *prof)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct apply_item *it = &p->v[i];
+		const struct prof_group *g = group_of(prof, it->kernel);
+		double ms;
+
+		if (!g)
+			continue;
+		ms = g->total / 1e3 / (double)pr->steps;
+		json_object_set_new(pr->kernels, it->id,
+				    json_pack("{s:f, s:f}", "ms_per_step", ms, "share", ms / pr->step_ms));
+		if (it->entry && it->speedup > 0)
+			pr->saved_ms += ms * (1 - 1 / it->speedup);
+	}
+}
+
+void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, const char *run)
+{
+	struct buf err = BUF_INIT;
+	struct prof prof;
+
+	pr->kernels = json_object();
+	pr->step_ms = pr->gain = NAN;
+	pr->profile = largest_profile(run);
+	if (!pr->profile) {
+		pr->note = xstrdup("the RUN has no profile (tko capture records one unless --no-profile)");
+		return;
+	}
+	prof_init(&prof);
+	if (prof_read_path(&prof, pr->profile, &err) < 0) {
+		pr->note = xstrfmt("the profile cannot be read: %s", err.buf);
+		goto done;
+	}
+	prof_attribute(&prof);
+	pr->steps = (long)prof.nsteps;
+	if (prof.nsteps < 2 || !isfinite(prof.step_time)) {
+		pr->note = xstrfmt("'%s' has %ld ProfilerStep ranges: no step time", pr->profile,
+				   pr->steps);
+		goto done;
+	}
+	pr->step_ms = prof.step_time / 1e3;
+	per_kernel(pr, p, &prof);
+	pr->gain = pr->step_ms / (pr->step_ms - pr->saved_ms);
+done:
+	prof_release(&prof);
+	buf_release(&err);
+}
+
+void apply_predict_release(struct apply_predict *pr)
+{
+	free(pr->profile);
+	free(pr->note);
+	json_decref(pr->kernels);
+	memset(pr, 0, sizeof(*pr));
+}

@@ -1,0 +1,36 @@
+/*
+ * apply/predict: the step gain tune's winners predict, from the RUN's
+ * whole-step profile (RUN/profile/, issue 19; read by src/profile/). Per
+ * planned kernel, its GPU time a step in the profiled window (the
+ * kernel's group: activities of that Triton kernel name, their summed
+ * durations over the window's ProfilerStep count) and share of the step;
+ * a winner with speedup s saves time*(1 - 1/s) a step, and the step's
+ * predicted gain is step / (step - the savings), with the step time the
+ * profile's (the mean distance between consecutive steps' first GPU
+ * starts). Kernels are assumed not to overlap one another.
+ */
+#ifndef TKO_APPLY_PREDICT_H
+#define TKO_APPLY_PREDICT_H
+
+#include <jansson.h>
+
+#include "apply/plan.h"
+#include "util/buf.h"
+
+struct apply_predict {
+	char *profile;		/* the profile read, NULL when the RUN has none */
+	long steps;		/* ProfilerStep ranges in it */
+	double step_ms;		/* its step time, NAN unknown */
+	double saved_ms;	/* the planned winners' predicted saving a step */
+	double gain;		/* step / (step - saved), NAN unknown */
+	json_t *kernels;	/* id -> {"ms_per_step", "share"} of kernels found in it */
+	char *note;		/* why there is no prediction, or NULL */
+};
+#define APPLY_PREDICT_INIT { NULL, 0, 0, 0, 0, NULL, NULL }
+
+/* Fills `pr` from the RUN's largest profile; never fails (a note says why not). */
+void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, const char *run);
+
+void apply_predict_release(struct apply_predict *pr);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * apply/proof: what apply.jsonl (docs/apply.md, "apply.jsonl") says about
+ * each planned kernel: its outcome in the main process (session_end's
+ * outcomes: status ran_winner / ran_mixed / ran_other / not_launched and
+ * the reason), merged with how every process, compile workers included,
+ * constructed it (`construct` events), and the hook's own errors.
+ *
+ * A planned kernel that no process reported on (the command died before
+ * its session_end) gets status "no_record".
+ */
+#ifndef TKO_APPLY_PROOF_H
+#define TKO_APPLY_PROOF_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "util/buf.h"
+
+struct apply_proof {
+	json_t *outcomes;	/* id -> the main process's outcome object */
+	json_t *constructed;	/* id -> ["lookup_hit", ...] from every process */
+	long errors;		/* `error` events */
+	long sessions;		/* session_start events */
+	long bad_lines;		/* lines that are not JSON objects (a process killed mid-line) */
+};
+#define APPLY_PROOF_INIT { NULL, NULL, 0, 0, 0 }
+
+/* Reads `path`. 0, or -1 + err when it cannot be read at all. */
+int apply_proof_read(struct apply_proof *pr, const char *path, struct buf *err);
+
+/*
+ * The status and reason of plan id `id`: "ran_winner" (reason NULL), the
+ * outcome's, or "no_record".
+ */
+const char *apply_proof_status(const struct apply_proof *pr, const char *id, const char **reason);
+
+void apply_proof_release(struct apply_proof *pr);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * One run of the command under the hook (run.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "apply/run.h"
+#include "live/pyenv.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/opts.h"
+#include "util/spawn.h"
+#include "banned.h"
+
+struct sink {
+	FILE *fp[2];		/* stdout.txt, stderr.txt */
+	struct buf *out;	/* stdout kept for the step report */
+};
+
+static void to_files(void *data, int stream, const char *p, size_t n)
+{
+	struct sink *s = data;
+
+	if (s->fp[stream == 2])
+		fwrite(p, 1, n, s->fp[stream == 2]);
+	if (stream == 1)
+		buf_add(s->out, p, n);
+}
+
+int apply_step_report(const char *out, size_t len, double *ms, json_t **losses)
+{
+	size_t end = len;
+
+	while (end > 0) {
+		size_t start = end - 1;
+		json_t *j;
+
+		while (start > 0 && out[start - 1] != '\n')
+			start--;
+		if (out[start] == '{' && (j = json_loadb(out + start, end - start, 0, NULL))) {
+			json_t *l = json_object_get(j, "losses"), *one = json_object_get(j, "loss");
+
+			if (json_is_number(json_object_get(j, "ms_per_step"))) {
+				*ms = json_number_value(json_object_get(j, "ms_per_step"));
+				*losses = json_is_array(l) ? json_incref(l) :
+					  json_is_number(one) ? json_pack("[O]", one) : NULL;
+				json_decref(j);
+				return 0;
+			}
+			json_decref(j);
+		}
+		end = start;
+	}
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The environment entries (owned strings in `keep`). */
+static void build_env(const struct apply_run *r, const char *pkg, struct strlist *keep)
+{
+	char *hook = xstrfmt("%s/tko/_hook", pkg);
+
+	strlist_push(keep, pyenv_pythonpath_entry(hook, pkg));
+	strlist_push(keep, xstrfmt("TKO_PYTHONPATH=%s", pkg));
+	strlist_push(keep, xstrfmt("TKO_APPLY_PLAN=%s", r->plan));
+	strlist_push(keep, xstrfmt("TKO_APPLY_DIR=%s", r->dir));
+	strlist_push(keep, xstrfmt("TKO_APPLY_MODE=%s", r->mode));
+	strlist_push(keep, xstrfmt("TORCHINDUCTOR_CACHE_DIR=%s", r->cache));
+	strlist_push(keep, xstrfmt("TRITON_CACHE_DIR=%s/triton", r->cache));
+	strlist_push(keep, xstrdup("TORCHINDUCTOR_CUDAGRAPHS=0"));
+	if (r->env)
+		strlist_push(keep, xstrdup(r->env));
+	free(hook);
+}
+
+static int open_sink(struct sink *s, const struct apply_run *r, struct buf *err)
+{
+	static const char *const names[2] = { "stdout.txt", "stderr.txt" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char *p = path_join(r->dir, names[i]);
+
+		s->fp[i] = fopen(p, "w");
+		if (!s->fp[i])
+			buf_addf(err, "cannot write '%s': %s", p, strerror(errno));
+		free(p);
+		if (!s->fp[i])
+			return -1;
+	}
+	return 0;
+}
+
+/* The hook appends to apply.jsonl: an earlier tko apply's events must not count. */
+static int forget_events(const struct apply_run *r, struct buf *err)
+{
+	char *p = path_join(r->dir, "apply.jsonl");
+	int ret = unlink(p) == 0 || errno == ENOENT ? 0 : -1;
+
+	if (ret < 0)
+		buf_addf(err, "cannot remove '%s': %s", p, strerror(errno));
+	free(p);
+	return ret;
+}
+
+int apply_run_one(struct apply_run *r, struct buf *err)
+{
+	static const char *const del[] = { "TKO_CAPTURE_DIR", "TKO_RUN_DIR", NULL };
+	struct strlist env = STRLIST_INIT;
+	struct child c = CHILD_INIT;
+	struct buf out = BUF_INIT;
+	struct sink s = { { NULL, NULL }, &out };
+	char *pkg = NULL;
+	double t0;
+	size_t i;
+	int ret = -1;
+
+	r->ms_per_step = NAN;
+	if (mkdir_p(r->dir, err) < 0 || mkdir_p(r->cache, err) < 0 ||
+	    !(pkg = pyenv_package_dir(err)) || open_sink(&s, r, err) < 0 || forget_events(r, err) < 0)
+		goto done;
+	build_env(r, pkg, &env);
+	strlist_push(&env, NULL);
+	c.argv = r->cmd;
+	c.env_add = env.v;
+	c.env_del = del;
+	c.capture_out = c.capture_err = 1;
+	c.null_in = 1;
+	c.timeout_s = r->timeout_s;
+	c.on_output = to_files;
+	c.on_output_data = &s;
+	t0 = now_s();
+	if (child_run(&c, err) < 0)
+		goto done;
+	r->wall_s = now_s() - t0;
+	r->exit_status = c.exit_status;
+	r->timed_out = c.timed_out;
+	r->not_found = c.not_found;
+	apply_step_report(out.buf, out.len, &r->ms_per_step, &r->losses);
+	ret = 0;
+done:
+	for (i = 0; i < 2; i++)
+		if (s.fp[i])
+			fclose(s.fp[i]);
+	for (i = 0; env.nr && i < env.nr - 1; i++)
+		free((char *)env.v[i]);
+	strlist_release(&env);
+	child_release(&c);
+	buf_release(&out);
+	free(pkg);
+	return ret;
+}
+
+void apply_run_release(struct apply_run *r)
+{
+	json_decref(r->losses);
+	r->losses = NULL;
+}

@@ -1,0 +1,284 @@
+/*
+ * tko apply RUN [options] [-- CMD ARGS...]: runs the user's unchanged
+ * command with the confirmed winners of the RUN's tune results installed
+ * by tko's in-process hook, shows which ran (apply.jsonl), and with --ab
+ * times the whole step against Inductor's default and other arms. Wiring
+ * only: src/apply/ (plan, run, proof, ab, predict, artifact) and
+ * report/apply_out.c do the work; docs/apply.md is the design.
+ * Exit codes: 0; 1 bad input (no tune results, a bad tune.json, an
+ * output that cannot be written); 2 usage; 5 the command failed;
+ * 124 it ran past --timeout.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply/ab.h"
+#include "apply/artifact.h"
+#include "apply/plan.h"
+#include "apply/predict.h"
+#include "apply/proof.h"
+#include "apply/run.h"
+#include "cmd/cmd.h"
+#include "cmd/exitcode.h"
+#include "report/apply_out.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/msg.h"
+#include "util/opts.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"tko apply [--target T] [--out DIR] [--write-artifact DIR] [--source-variants]\n"
+	"          [--ab N [--warmup N] [--arms LIST] [--loss-rtol X]] [--timeout S]\n"
+	"          [--json FILE] RUN [-- CMD ARGS...]",
+	"",
+	"Plans the winners of RUN's tune results (capture/kernels/*/tune/<target>/tune.json)",
+	"that tune accepted, and runs CMD unchanged with tko's hook installing them",
+	"(Inductor's autotune_lookup_table, or a hook where the table cannot carry the",
+	"winner; @triton.autotune kernels narrowed to the winner). apply.jsonl records the",
+	"config every planned kernel launched with; each winner that did not run is listed",
+	"with the reason. Without CMD only the plan (and --write-artifact) is written.",
+	"",
+	"--ab N: after --warmup rounds, N rounds of every arm (default: the command as it",
+	"is, the hook only observing; applied: the winners; coordesc: Inductor's",
+	"coordinate descent; max-autotune: TORCHINDUCTOR_MAX_AUTOTUNE=1; no CUDA graphs),",
+	"order reversed every other round. Step times and losses come from the last line",
+	"of CMD's output that is a JSON object with \"ms_per_step\" (and \"losses\" or",
+	"\"loss\"). The ratio to default: median and a 95% interval; the step gain",
+	"measured against the one the RUN's profile predicts. Outputs: DIR/plan.json,",
+	"DIR/apply.json (docs/json.md, \"tko apply\"), DIR/runs/<n>-<arm>/; DIR defaults",
+	"to RUN/apply.",
+	NULL,
+};
+
+struct apply_opts {
+	const char *target, *out, *artifact, *json, *arms;
+	long ab, warmup;
+	double loss_rtol, timeout_s;
+	int source_variants;
+	const char *const *cmd;
+	const char *run;
+};
+
+struct session {
+	struct apply_opts *o;
+	struct apply_plan plan;
+	char *plan_path;
+	enum ab_arm arms[AB_NARMS];
+	size_t narms;
+	json_t *runs;
+	struct apply_proof *proofs;
+	size_t nproofs;
+	long n;			/* runs so far */
+};
+
+static int write_plan(struct session *s, struct buf *err)
+{
+	json_t *doc = apply_plan_json(&s->plan);
+	int ret;
+
+	s->plan_path = path_join(s->o->out, "plan.json");
+	ret = mkdir_p(s->o->out, err) < 0 ? -1 : json_write_path(doc, s->plan_path, err);
+	json_decref(doc);
+	return ret;
+}
+
+static int run_failed(const struct apply_run *r, const char *arm, struct buf *err)
+{
+	if (r->not_found) {
+		if (!err->len)	/* child_run says why, when it knows */
+			buf_addf(err, "cannot run '%s': not found", r->cmd[0]);
+	}
+	else if (r->timed_out)
+		buf_addf(err, "the command ran past --timeout in arm %s; see %s/stderr.txt", arm, r->dir);
+	else if (r->exit_status)
+		buf_addf(err, "the command failed in arm %s (exit %d); see %s/stderr.txt", arm,
+			 r->exit_status, r->dir);
+	else
+		return 0;
+	return 1;
+}
+
+/* Runs one arm once; records it in s->runs and, for a measured applied run, its proof. */
+static int run_arm(struct session *s, enum ab_arm a, long round, int measured, int *exit_code,
+		   struct buf *err)
+{
+	const struct ab_arm_info *arm = &ab_arms[a];
+	char *dir = xstrfmt("%s/runs/%ld-%s", s->o->out, ++s->n, arm->name);
+	char *cache = xstrfmt("%s/cache/%s", s->o->out, arm->name);
+	struct apply_run r = { .cmd = s->o->cmd, .plan = s->plan_path, .dir = dir, .mode = arm->mode,
+			       .env = arm->env, .cache = cache, .timeout_s = s->o->timeout_s,
+			       .ms_per_step = NAN };
+	int ret = -1;
+
+	msg_progress("run %ld: %s%s", s->n, arm->name, measured ? "" : " (warm-up)");
+	if (apply_run_one(&r, err) < 0)
+		goto done;
+	msg_progress_done();
+	if (run_failed(&r, arm->name, err)) {
+		*exit_code = r.timed_out ? EXIT_TIMEOUT : EXIT_CHILD;
+		goto done;
+	}
+	msg_note("run %ld: %s%s: %.3f ms/step, %.1f s", s->n, arm->name,
+		 measured ? "" : " (warm-up)", r.ms_per_step, r.wall_s);
+	json_array_append_new(s->runs, json_pack("{s:i, s:s, s:i, s:b, s:i, s:o, s:f, s:O?, s:s}",
+						 "n", (int)s->n, "arm", arm->name, "round", (int)round,
+						 "measured", measured, "exit_status", r.exit_status,
+						 "ms_per_step", isfinite(r.ms_per_step) ?
+						 json_real(r.ms_per_step) : json_null(),
+						 "wall_s", r.wall_s, "losses", r.losses, "dir", dir));
+	if (a == AB_APPLIED && measured) {
+		char *jsonl = path_join(dir, "apply.jsonl");
+		struct apply_proof *pr;
+
+		s->proofs = xrealloc(s->proofs, (s->nproofs + 1) * sizeof(*s->proofs));
+		pr = &s->proofs[s->nproofs++];
+		*pr = (struct apply_proof)APPLY_PROOF_INIT;
+		if (apply_proof_read(pr, jsonl, err) < 0)
+			buf_reset(err);	/* no apply.jsonl: every winner is reported as no_record */
+		free(jsonl);
+	}
+	ret = 0;
+done:
+	apply_run_release(&r);
+	free(dir);
+	free(cache);
+	return ret;
+}
+
+static int run_all(struct session *s, int *exit_code, struct buf *err)
+{
+	long rounds = s->o->ab ? s->o->ab : 1, warm = s->o->ab ? s->o->warmup : 0, k;
+	size_t i;
+
+	if (!s->o->ab) {
+		s->arms[0] = AB_APPLIED;
+		s->narms = 1;
+	}
+	for (k = -warm; k < rounds; k++)
+		for (i = 0; i < s->narms; i++) {
+			/* warm-up rounds count down to -1; the order alternates across all rounds */
+			size_t at = ab_order(s->narms, k + warm, i);
+
+			if (run_arm(s, s->arms[at], k < 0 ? -1 : k, k >= 0, exit_code, err) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+static int publish(struct session *s, const struct apply_predict *pred, struct buf *err)
+{
+	struct apply_report r = { .run = s->o->run, .out = s->o->out, .artifact = s->o->artifact,
+				  .cmd = s->o->cmd, .plan = &s->plan, .pred = pred,
+				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = s->runs,
+				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
+				  .rounds = s->o->ab, .warmup = s->o->warmup,
+				  .loss_rtol = s->o->loss_rtol };
+	json_t *doc = apply_report_json(&r);
+	char *path = path_join(s->o->out, "apply.json");
+	int ret = json_write_path(doc, path, err);
+
+	if (ret == 0 && s->o->json)
+		ret = json_write_path(doc, s->o->json, err);
+	if (ret == 0 && (!s->o->json || strcmp(s->o->json, "-")))
+		apply_report_text(stdout, doc);
+	json_decref(doc);
+	free(path);
+	return ret;
+}
+
+static int check_opts(struct apply_opts *o, int n, int rest, const char **argv)
+{
+	if (n < 1 || (rest != 1 && !(rest < 0 && n == 1))) {
+		msg_error(n < 1 ? "missing RUN (see 'tko apply --help')" :
+			  "give one RUN before '--' (see 'tko apply --help')");
+		return -1;
+	}
+	o->run = argv[0];
+	o->cmd = rest == 1 && n > 1 ? argv + 1 : NULL;
+	if (o->ab < 0 || o->warmup < 0 || o->loss_rtol < 0 || o->timeout_s < 0) {
+		msg_error("--ab, --warmup, --loss-rtol and --timeout must not be negative");
+		return -1;
+	}
+	if (o->ab && !o->cmd) {
+		msg_error("--ab needs the command to time: give it after '--'");
+		return -1;
+	}
+	if (o->ab == 1) {
+		msg_error("--ab needs at least 2 rounds for a noise estimate");
+		return -1;
+	}
+	return 0;
+}
+
+static int apply_main(struct apply_opts *o, struct session *s)
+{
+	struct apply_predict pred = APPLY_PREDICT_INIT;
+	struct buf err = BUF_INIT;
+	int code = EXIT_FAIL;
+	char *out = NULL;
+
+	if (o->arms && ab_parse_arms(o->arms, s->arms, &s->narms, &err) < 0) {
+		msg_error("%s", err.buf);
+		buf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (!o->out)
+		o->out = out = path_join(o->run, "apply");
+	if (apply_plan_build(&s->plan, o->run, o->target, o->source_variants, &err) < 0 ||
+	    write_plan(s, &err) < 0 ||
+	    (o->artifact && apply_artifact_write(&s->plan, o->artifact, &err) < 0))
+		goto done;
+	msg_note("%zu winners planned of %zu tuned kernels; plan in %s", apply_plan_planned(&s->plan),
+		 s->plan.nr, s->plan_path);
+	apply_predict_step(&pred, &s->plan, o->run);
+	if (o->cmd && run_all(s, &code, &err) < 0)
+		goto done;
+	code = publish(s, &pred, &err) < 0 ? EXIT_FAIL : EXIT_OK;
+done:
+	if (code != EXIT_OK)
+		msg_error("%s", err.buf);
+	apply_predict_release(&pred);
+	buf_release(&err);
+	free(out);
+	return code;
+}
+
+int cmd_apply(int argc, const char **argv)
+{
+	struct apply_opts o = { .arms = "default,applied", .warmup = 1, .loss_rtol = 1e-3 };
+	const struct opt options[] = {
+		OPT_STRING(0, "target", &o.target, "T", "the tune results' target (default: the only one)"),
+		OPT_STRING(0, "out", &o.out, "DIR", "outputs (default RUN/apply)"),
+		OPT_STRING(0, "write-artifact", &o.artifact, "DIR", "write the plain artifact: tko_winners.json, tko_winners.py, sitecustomize.py"),
+		OPT_BOOL(0, "source-variants", &o.source_variants, "also apply winners that change the kernel's source"),
+		OPT_INT(0, "ab", &o.ab, "N", "A/B: N measured rounds of every arm"),
+		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
+		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied (default: default,applied)"),
+		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
+		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "time limit of one run of CMD (default none)"),
+		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
+		OPT_END(),
+	};
+	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT };
+	int n, rest, code;
+	size_t i;
+
+	n = opts_parse(argc, argv, options, usage, OPTS_REST, &rest);
+	if (n < 0)
+		return opts_exit_code(n);
+	if (check_opts(&o, n, rest, argv) < 0)
+		return EXIT_USAGE;
+	s.runs = json_array();
+	code = apply_main(&o, &s);
+	for (i = 0; i < s.nproofs; i++)
+		apply_proof_release(&s.proofs[i]);
+	free(s.proofs);
+	json_decref(s.runs);
+	apply_plan_release(&s.plan);
+	free(s.plan_path);
+	return code;
+}

@@ -1,0 +1,387 @@
+/*
+ * tko apply's document and text (apply_out.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/apply_out.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "util/table.h"
+#include "banned.h"
+
+static json_t *path_json(const char *dir, const char *name)
+{
+	char *p = path_join(dir, name);
+	json_t *j = json_string(p);
+
+	free(p);
+	return j;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+double apply_loss_diff(const json_t *a, const json_t *b)
+{
+	double worst = 0;
+	size_t i, n = json_array_size(a);
+
+	if (!n || n != json_array_size(b))
+		return NAN;
+	for (i = 0; i < n; i++) {
+		double x = json_number_value(json_array_get(a, i));
+		double y = json_number_value(json_array_get(b, i));
+		double d = fabs(x - y) / fmax(fabs(y), 1e-12);
+
+		if (!isfinite(x) || !isfinite(y))
+			return NAN;
+		worst = fmax(worst, d);
+	}
+	return worst;
+}
+
+/* A planned kernel's status over every applied run: the first that is not ran_winner. */
+static void merged_status(const struct apply_report *r, const char *id, json_t *row)
+{
+	const char *status = "not_run", *reason = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nproofs; i++) {
+		const char *why, *s = apply_proof_status(&r->proofs[i], id, &why);
+		const json_t *o = json_object_get(r->proofs[i].outcomes, id);
+
+		if (i == 0 || strcmp(s, "ran_winner")) {
+			json_set_new(row, "mechanism", json_incref(json_object_get(o, "mechanism")));
+			json_set_new(row, "launches", json_incref(json_object_get(o, "launches")));
+			json_set_new(row, "notes", json_incref(json_object_get(o, "notes")));
+			json_set_new(row, "constructed",
+				     json_incref(json_object_get(r->proofs[i].constructed, id)));
+		}
+		if (i == 0 || !strcmp(status, "ran_winner")) {
+			status = s;
+			reason = why;
+		}
+	}
+	json_set_str(row, "status", status);
+	json_set_new(row, "reason", reason ? json_string(reason) : NULL);
+}
+
+static json_t *kernel_rows(const struct apply_report *r)
+{
+	json_t *rows = json_array();
+	size_t i;
+
+	for (i = 0; i < r->plan->nr; i++) {
+		const struct apply_item *it = &r->plan->v[i];
+		const json_t *k = json_object_get(r->pred->kernels, it->id);
+		double ms = json_num(k, "ms_per_step", NAN);
+		json_t *row = json_pack("{s:s, s:s, s:b}", "id", it->id, "kernel", it->kernel,
+					"planned", it->entry != NULL);
+
+		json_set_str(row, "tune", it->tune_path);
+		json_set_new(row, "predicted_speedup", it->speedup > 0 ? json_real(it->speedup) : NULL);
+		json_set_new(row, "ms_per_step", num_or_null(ms));
+		json_set_new(row, "share", num_or_null(json_num(k, "share", NAN)));
+		json_set_new(row, "predicted_saving_ms", it->entry && it->speedup > 0 ?
+			     num_or_null(ms * (1 - 1 / it->speedup)) : NULL);
+		json_set_new(row, "measured_speedup", NULL);
+		if (it->entry && r->cmd) {
+			merged_status(r, it->id, row);
+		} else {
+			json_set_str(row, "status", it->entry ? "not_run" : "not_planned");
+			json_set_str(row, "reason", it->skip);
+			json_set_new(row, "detail", it->skip_detail ? json_string(it->skip_detail) : NULL);
+		}
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
+static json_t *stats_json(const struct ab_stats *s, int ok)
+{
+	if (!ok)
+		return json_null();
+	return json_pack("{s:i, s:f, s:[f, f], s:f}", "rounds", (int)s->n, "median", s->median,
+			 "ci95", s->lo, s->hi, "level", s->level);
+}
+
+/* The measured step times of `arm`, by round (NAN where that round has none). */
+static void arm_times(const json_t *runs, const char *arm, long rounds, double *ms)
+{
+	const json_t *run;
+	size_t i;
+	long k;
+
+	for (k = 0; k < rounds; k++)
+		ms[k] = NAN;
+	json_array_foreach(runs, i, run) {
+		long round = json_int(run, "round", -1);
+
+		if (json_is_true(json_object_get(run, "measured")) && !strcmp(json_str(run, "arm"), arm) &&
+		    round >= 0 && round < rounds)
+			ms[round] = json_num(run, "ms_per_step", NAN);
+	}
+}
+
+/* Ratio statistics of a / b over the rounds both have. */
+static json_t *ratio(const double *a, const double *b, long rounds, struct ab_stats *s)
+{
+	double *v = xcalloc((size_t)rounds + 1, sizeof(*v));
+	size_t n = 0;
+	long k;
+	int ok;
+
+	for (k = 0; k < rounds; k++)
+		if (isfinite(a[k]) && isfinite(b[k]) && b[k] > 0)
+			v[n++] = a[k] / b[k];
+	ok = ab_ratio_stats(v, n, s) == 0;
+	free(v);
+	return stats_json(s, ok);
+}
+
+static const json_t *ref_losses(const json_t *runs)
+{
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run)
+		if (json_is_true(json_object_get(run, "measured")) && !strcmp(json_str(run, "arm"), "default"))
+			return json_object_get(run, "losses");
+	return NULL;
+}
+
+static double arm_loss(const json_t *runs, const char *arm, const json_t *ref)
+{
+	const json_t *run;
+	double worst = -1;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		double d;
+
+		if (!json_is_true(json_object_get(run, "measured")) || strcmp(json_str(run, "arm"), arm))
+			continue;
+		d = apply_loss_diff(json_object_get(run, "losses"), ref);
+		if (!isfinite(d))
+			return NAN;
+		worst = fmax(worst, d);
+	}
+	return worst < 0 ? NAN : worst;
+}
+
+static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms, const double *def)
+{
+	const char *name = ab_arms[a].name;
+	double *copy = xcalloc((size_t)r->rounds + 1, sizeof(*copy)), loss;
+	struct ab_stats s;
+	size_t n = 0;
+	long k;
+	json_t *j = json_pack("{s:s}", "arm", name), *list = json_array();
+
+	arm_times(r->runs, name, r->rounds, ms);
+	for (k = 0; k < r->rounds; k++) {
+		json_array_append_new(list, num_or_null(ms[k]));
+		if (isfinite(ms[k]))
+			copy[n++] = ms[k];
+	}
+	json_set_new(j, "ms_per_step", list);
+	json_set_new(j, "median_ms", num_or_null(ab_median(copy, n)));
+	json_set_new(j, "vs_default", a == AB_DEFAULT ? json_null() : ratio(ms, def, r->rounds, &s));
+	loss = arm_loss(r->runs, name, ref_losses(r->runs));
+	json_set_new(j, "loss_max_rel_diff", num_or_null(loss));
+	json_set_new(j, "loss_equal", isfinite(loss) ? json_boolean(loss <= r->loss_rtol) : json_null());
+	free(copy);
+	return j;
+}
+
+static json_t *step_json(const struct apply_report *r, const json_t *applied_vs_default)
+{
+	double median = json_num(applied_vs_default, "median", NAN);
+	double measured = median > 0 ? 1 / median : NAN, predicted = r->pred->gain;
+	double pp = (measured - predicted) * 100;
+	json_t *j = json_object();
+
+	json_set_new(j, "predicted_gain", num_or_null(predicted));
+	json_set_new(j, "predicted_saving_ms", num_or_null(r->pred->saved_ms));
+	json_set_new(j, "profile_step_ms", num_or_null(r->pred->step_ms));
+	json_set_new(j, "measured_gain", num_or_null(measured));
+	json_set_new(j, "difference_pp", num_or_null(pp));
+	json_set_new(j, "within_1pp", isfinite(pp) ? json_boolean(fabs(pp) <= 1) : json_null());
+	json_set_new(j, "profile", r->pred->profile ? json_string(r->pred->profile) : NULL);
+	json_set_new(j, "note", r->pred->note ? json_string(r->pred->note) : NULL);
+	return j;
+}
+
+static json_t *ab_json(const struct apply_report *r)
+{
+	size_t nr = (size_t)r->rounds + 1, i;
+	double *ms = xcalloc(AB_NARMS * nr, sizeof(*ms));
+	json_t *arms = json_array(), *vs = json_array(), *ab, *applied_vs_default = NULL;
+	struct ab_stats s;
+
+	arm_times(r->runs, "default", r->rounds, ms);
+	for (i = 0; i < r->narms; i++) {
+		json_t *a = arm_json(r, r->arms[i], ms + r->arms[i] * nr, ms);
+
+		if (r->arms[i] == AB_APPLIED)
+			applied_vs_default = json_object_get(a, "vs_default");
+		json_array_append_new(arms, a);
+	}
+	for (i = 0; i < r->narms; i++) {
+		json_t *st;
+
+		if (r->arms[i] == AB_APPLIED)
+			continue;
+		st = ratio(ms + AB_APPLIED * nr, ms + r->arms[i] * nr, r->rounds, &s);
+		json_array_append_new(vs, json_pack("{s:s, s:o, s:o?}", "arm", ab_arms[r->arms[i]].name,
+						    "ratio", st, "slower_beyond_noise",
+						    json_is_object(st) ? json_boolean(s.lo > 1) : NULL));
+	}
+	ab = json_pack("{s:i, s:i, s:f, s:o, s:o}", "rounds", (int)r->rounds, "warmup", (int)r->warmup,
+		       "loss_rtol", r->loss_rtol, "arms", arms, "applied_vs", vs);
+	json_set_new(ab, "step", step_json(r, applied_vs_default));
+	free(ms);
+	return ab;
+}
+
+static json_t *summary_json(const json_t *rows)
+{
+	const json_t *row;
+	size_t i;
+	long planned = 0, ran = 0, not_planned = 0;
+
+	json_array_foreach(rows, i, row) {
+		if (!json_is_true(json_object_get(row, "planned")))
+			not_planned++;
+		else
+			planned++;
+		ran += !strcmp(json_str(row, "status"), "ran_winner");
+	}
+	return json_pack("{s:i, s:i, s:i, s:b}", "planned", (int)planned, "ran_winner", (int)ran,
+			 "not_planned", (int)not_planned, "every_winner_ran", planned && ran == planned);
+}
+
+json_t *apply_report_json(const struct apply_report *r)
+{
+	json_t *doc = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s}", "schema_version", 1, "tool", "tko apply",
+				"run", r->run, "target", r->plan->target, "backend", r->plan->backend,
+				"out_dir", r->out);
+	json_t *cmd = json_array(), *rows = kernel_rows(r);
+	size_t i;
+
+	for (i = 0; r->cmd && r->cmd[i]; i++)
+		json_array_append_new(cmd, json_string(r->cmd[i]));
+	json_set_new(doc, "command", r->cmd ? cmd : (json_decref(cmd), json_null()));
+	json_set_new(doc, "plan", path_json(r->out, "plan.json"));
+	json_set_new(doc, "artifact", r->artifact ? json_string(r->artifact) : NULL);
+	json_object_set(doc, "inductor_settings", r->plan->settings);
+	json_set_new(doc, "summary", summary_json(rows));
+	json_set_new(doc, "kernels", rows);
+	json_set_new(doc, "runs", r->runs ? json_deep_copy(r->runs) : json_array());
+	json_set_new(doc, "ab", r->arms ? ab_json(r) : NULL);
+	if (!r->arms)
+		json_set_new(doc, "step", step_json(r, NULL));
+	return doc;
+}
+
+/* "1.234" or "-" for a missing number, into b. */
+static const char *fmt_num(char *b, size_t n, const char *fmt, const json_t *v, double scale)
+{
+	if (!json_is_number(v))
+		return "-";
+	snprintf(b, n, fmt, json_number_value(v) * scale);
+	return b;
+}
+
+static void kernels_text(FILE *fp, const json_t *rows)
+{
+	struct table t = TABLE_INIT;
+	const json_t *row;
+	char b1[32], b2[32];
+	size_t i;
+
+	table_columns(&t, "kernel|tune speedup|share of step|status|reason", "lrrll");
+	json_array_foreach(rows, i, row) {
+		const char *reason = json_str(row, "reason");
+
+		table_row(&t);
+		table_cell(&t, "%s", json_str(row, "kernel"));
+		table_cell(&t, "%s", fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1));
+		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.1f%%", json_object_get(row, "share"), 100));
+		table_cell(&t, "%s", json_str(row, "status"));
+		table_cell(&t, "%s%s%s", reason ? reason : "", json_str(row, "detail") ? ": " : "",
+			   json_str(row, "detail") ? json_str(row, "detail") : "");
+	}
+	table_print(&t, fp);
+	table_release(&t);
+}
+
+static void ab_text(FILE *fp, const json_t *ab)
+{
+	struct table t = TABLE_INIT;
+	const json_t *a, *vs;
+	char b1[32], b2[32], b3[32], b4[32];
+	size_t i;
+
+	fprintf(fp, "\nA/B: %lld measured rounds after %lld warm-up (order reversed every other round)\n",
+		json_int(ab, "rounds", 0), json_int(ab, "warmup", 0));
+	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff", "lrrrr");
+	json_array_foreach(json_object_get(ab, "arms"), i, a) {
+		vs = json_object_get(a, "vs_default");
+		table_row(&t);
+		table_cell(&t, "%s", json_str(a, "arm"));
+		table_cell(&t, "%s", fmt_num(b1, sizeof(b1), "%.3f", json_object_get(a, "median_ms"), 1));
+		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.4f", json_object_get(vs, "median"), 1));
+		if (json_is_object(vs))
+			table_cell(&t, "[%.4f, %.4f]", json_number_value(json_array_get(json_object_get(vs, "ci95"), 0)),
+				   json_number_value(json_array_get(json_object_get(vs, "ci95"), 1)));
+		else
+			table_cell(&t, "-");
+		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.2e", json_object_get(a, "loss_max_rel_diff"), 1));
+	}
+	table_print(&t, fp);
+	table_release(&t);
+	json_array_foreach(json_object_get(ab, "applied_vs"), i, a)
+		fprintf(fp, "applied vs %s: %s%s\n", json_str(a, "arm"),
+			fmt_num(b4, sizeof(b4), "%.4f", json_object_get(json_object_get(a, "ratio"), "median"), 1),
+			json_is_true(json_object_get(a, "slower_beyond_noise")) ? ", slower beyond noise" : "");
+}
+
+static void step_text(FILE *fp, const json_t *st)
+{
+	char b1[32], b2[32], b3[32];
+
+	if (!st)
+		return;
+	fprintf(fp, "step gain: predicted %s (from the profile), measured %s, difference %s pp\n",
+		fmt_num(b1, sizeof(b1), "%.4fx", json_object_get(st, "predicted_gain"), 1),
+		fmt_num(b2, sizeof(b2), "%.4fx", json_object_get(st, "measured_gain"), 1),
+		fmt_num(b3, sizeof(b3), "%+.2f", json_object_get(st, "difference_pp"), 1));
+	if (json_str(st, "note"))
+		fprintf(fp, "note: %s\n", json_str(st, "note"));
+}
+
+void apply_report_text(FILE *fp, const json_t *doc)
+{
+	const json_t *s = json_object_get(doc, "summary"), *ab = json_object_get(doc, "ab");
+
+	fprintf(fp, "%s (%s): %lld winners planned, %lld ran as planned, %lld kernels not planned\n",
+		json_str(doc, "run"), json_str(doc, "target"), json_int(s, "planned", 0),
+		json_int(s, "ran_winner", 0), json_int(s, "not_planned", 0));
+	kernels_text(fp, json_object_get(doc, "kernels"));
+	if (json_is_object(ab)) {
+		ab_text(fp, ab);
+		step_text(fp, json_object_get(ab, "step"));
+	} else {
+		step_text(fp, json_object_get(doc, "step"));
+	}
+	fprintf(fp, "plan: %s\n", json_str(doc, "plan"));
+	if (json_str(doc, "artifact"))
+		fprintf(fp, "plain artifact: %s (tko_winners.json, tko_winners.py, sitecustomize.py)\n",
+			json_str(doc, "artifact"));
+}

@@ -1,0 +1,76 @@
+"""A stand-in for a user's training script under `tko apply`, for the CLI
+tests (run with `python3 -S`, so tko's real hook is not loaded): it writes
+what tko's hook would write to $TKO_APPLY_DIR/apply.jsonl (docs/apply.md,
+"apply.jsonl") for the plan in $TKO_APPLY_PLAN, and prints the step report
+line tko apply reads.
+
+  FAKE_LOG       each run appends its arm here ("default", "applied", ...)
+  FAKE_MS        "arm=ms,ms,...;arm=...": the k-th run of an arm reports the
+                 k-th time of its list (warm-up runs included), the last one
+                 once the list is used up
+  FAKE_MISS      a kernel name: in apply mode it is reported as not
+                 launched, reason source_changed
+  FAKE_LOSS_applied  losses of the applied arm ("2.5,2.4"; default 2.5,2.4)
+  FAKE_FAIL_ARM  the run of this arm exits 3
+"""
+import json
+import os
+import sys
+import time
+
+mode = os.environ["TKO_APPLY_MODE"]
+if os.environ.get("TORCHINDUCTOR_COORDINATE_DESCENT_TUNING") == "1":
+    arm = "coordesc"
+elif os.environ.get("TORCHINDUCTOR_MAX_AUTOTUNE") == "1":
+    arm = "max-autotune"
+else:
+    arm = "applied" if mode == "apply" else "default"
+
+log = os.environ.get("FAKE_LOG")
+previous = 0
+if log:
+    if os.path.exists(log):
+        previous = sum(1 for line in open(log) if line.strip() == arm)
+    with open(log, "a") as f:
+        f.write(arm + "\n")
+if os.environ.get("FAKE_FAIL_ARM") == arm:
+    print("fake: failing on purpose", file=sys.stderr)
+    sys.exit(3)
+
+plan = json.load(open(os.environ["TKO_APPLY_PLAN"]))
+out = open(os.path.join(os.environ["TKO_APPLY_DIR"], "apply.jsonl"), "a")
+
+
+def emit(event, **fields):
+    out.write(json.dumps(dict(schema_version=1, event=event, time=time.time(), pid=os.getpid(),
+                              role="main", **fields)) + "\n")
+
+
+emit("session_start", argv=sys.argv, tko="fake", mode=mode, plan=os.environ["TKO_APPLY_PLAN"],
+     winners=len(plan["kernels"]), torch="2.11.0", triton="3.6.0", planned_versions=None)
+outcomes = []
+for k in plan["kernels"]:
+    miss = mode == "apply" and k["kernel"] == os.environ.get("FAKE_MISS")
+    if mode == "apply" and not miss:
+        emit("construct", id=k["id"], kernel=k["kernel"], mechanism="lookup_table",
+             how="lookup_hit", config=k["config"])
+    status = "ran_winner" if mode == "apply" and not miss else (
+        "not_launched" if miss else "ran_other")
+    reason = None if status == "ran_winner" else ("source_changed" if miss else "observe")
+    outcomes.append({"id": k["id"], "kernel": k["kernel"], "launcher": k.get("launcher", "inductor"),
+                     "mechanism": "lookup_table", "refused": [], "installed": None,
+                     "constructed": [], "status": status, "reason": reason,
+                     "launches": 0 if miss else 5, "configs": [], "other_hashes": [],
+                     "notes": [], "template_keys": []})
+emit("session_end", hooks=[], installed=[], errors=0, outcomes=outcomes)
+
+times = {}
+for part in filter(None, os.environ.get("FAKE_MS", "").split(";")):
+    name, values = part.split("=")
+    times[name] = [float(v) for v in values.split(",")]
+listed = times.get(arm, [10.0])
+ms = listed[min(previous, len(listed) - 1)]
+losses = [float(v) for v in os.environ.get("FAKE_LOSS_" + arm.replace("-", "_"), "2.5,2.4").split(",")]
+print("step 1 loss 2.5")
+print(json.dumps({"losses": losses, "ms_per_step": ms}))
+print("done")

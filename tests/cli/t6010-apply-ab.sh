@@ -1,0 +1,129 @@
+#!/bin/sh
+# tko apply --ab against the fake command (tests/cli/apply-fake/cmd.py): the
+# order of the arms, the statistics of the step times and the loss check,
+# with every expected value computed by hand below; and bad input.
+# shellcheck disable=SC2016,SC2034
+. "$(dirname "$0")/lib.sh"
+
+D=$SRC_ROOT/tests/data/apply
+FAKE="python3 -S $SRC_ROOT/tests/cli/apply-fake/cmd.py"
+
+fresh_run() {
+	rm -rf run && cp -r "$D/run" run
+}
+
+near() {
+	awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r) }'
+}
+
+# Warm-up times are 99 (the first entry of each list); then per round:
+# default 10; applied 9.0 9.2 9.4 9.6 9.8 8.8; coordesc 10.5; max-autotune 8.
+# applied/default: .90 .92 .94 .96 .98 .88, sorted .88 .90 .92 .94 .96 .98:
+# median .93, 6 rounds -> interval [min, max] = [.88, .98], level 1 - 2/64.
+# applied/coordesc: median 9.3/10.5, upper 9.8/10.5 < 1: not slower.
+# applied/max-autotune: lowest 8.8/8 = 1.1 > 1: slower beyond noise.
+# Measured gain 1/.93; predicted 1000/983 (t6000): difference in pp.
+test_expect_success 'four arms, one warm-up and six rounds: order, ratios, interval, step gain' '
+	fresh_run &&
+	FAKE_LOG=$PWD/arms.log FAKE_MS="default=99,10;applied=99,9.0,9.2,9.4,9.6,9.8,8.8;coordesc=99,10.5;max-autotune=99,8" \
+		tko apply --ab 6 --warmup 1 --arms default,coordesc,max-autotune,applied run -- $FAKE >out.txt 2>err.txt &&
+	fwd="default coordesc max-autotune applied" && rev="applied max-autotune coordesc default" &&
+	echo $fwd $rev $fwd $rev $fwd $rev $fwd | tr " " "\n" >expect.log &&
+	test_cmp expect.log arms.log &&
+	doc=run/apply/apply.json &&
+	json_q $doc ".ab.rounds == 6 and .ab.warmup == 1 and (.runs | length) == 28 and ([.runs[] | select(.measured | not)] | length) == 4" &&
+	json_q $doc ".ab.arms[] | select(.arm == \"applied\") | .ms_per_step == [9, 9.2, 9.4, 9.6, 9.8, 8.8] and .vs_default.rounds == 6" &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .vs_default.median" $doc)" 0.93 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .vs_default.ci95[0]" $doc)" 0.88 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .vs_default.ci95[1]" $doc)" 0.98 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .vs_default.level" $doc)" 0.96875 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .median_ms" $doc)" 9.3 1e-9 &&
+	near "$(jq -r ".ab.applied_vs[] | select(.arm == \"coordesc\") | .ratio.median" $doc)" "$(awk "BEGIN { printf \"%.12f\", 9.3 / 10.5 }")" 1e-9 &&
+	json_q $doc "[.ab.applied_vs[] | {(.arm): .slower_beyond_noise}] | add == {\"default\": false, \"coordesc\": false, \"max-autotune\": true}" &&
+	near "$(jq -r .ab.step.measured_gain $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.93 }")" 1e-9 &&
+	near "$(jq -r .ab.step.difference_pp $doc)" "$(awk "BEGIN { printf \"%.12f\", (1 / 0.93 - 1000 / 983) * 100 }")" 1e-6 &&
+	json_q $doc ".ab.step.within_1pp == false and .summary.every_winner_ran == true" &&
+	test_grep "applied vs max-autotune: 1.1625, slower beyond noise" out.txt
+'
+
+# the keys docs/json.md, "tko apply", lists, in its order
+test_expect_success 'the document follows docs/json.md' '
+	doc=run/apply/apply.json &&
+	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\"]" &&
+	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
+	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"wall_s\", \"losses\", \"dir\"]]" &&
+	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
+	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"ms_per_step\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
+	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"difference_pp\", \"within_1pp\", \"profile\", \"note\"]" &&
+	json_q $doc "[.kernels[] | select(.planned) | has(\"mechanism\") and has(\"launches\") and has(\"constructed\")] | all" &&
+	json_q $doc "[.kernels[] | .status] | sort == [\"not_planned\", \"not_planned\", \"ran_winner\", \"ran_winner\", \"ran_winner\"]"
+'
+
+# losses: the default arm 2.5, 2.4; applied 2.5, 2.4036: |0.0036| / 2.4 = 1.5e-3
+test_expect_success 'losses compared with the tolerance: 1.5e-3 is over 1e-3 and within 2e-3' '
+	fresh_run &&
+	FAKE_LOSS_applied=2.5,2.4036 tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .loss_max_rel_diff" run/apply/apply.json)" 0.0015 1e-12 &&
+	json_q run/apply/apply.json ".ab.arms | map({(.arm): .loss_equal}) | add == {\"default\": true, \"applied\": false}" &&
+	FAKE_LOSS_applied=2.5,2.4036 tko apply --ab 2 --warmup 0 --loss-rtol 2e-3 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == true" &&
+	FAKE_LOSS_applied=2.5 tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == null"
+'
+
+test_expect_success 'the command fails in one arm: exit 5, one line naming the arm, no report' '
+	fresh_run &&
+	export FAKE_FAIL_ARM=applied && test_expect_code 5 tko -q apply --ab 2 run -- $FAKE >out.txt 2>err.txt && unset FAKE_FAIL_ARM &&
+	test_grep "^tko apply: the command failed in arm applied \(exit 3\); see run/apply/runs/2-applied/stderr.txt$" err.txt &&
+	test_line_count -eq 1 err.txt &&
+	test ! -e run/apply/apply.json &&
+	test_expect_code 5 tko -q apply run -- /nonexistent/cmd >out.txt 2>err.txt &&
+	test_one_line_error err.txt &&
+	test_expect_code 124 tko -q apply --timeout 1 run -- sleep 30 >out.txt 2>err.txt &&
+	test_grep "ran past --timeout in arm applied" err.txt && test_one_line_error err.txt
+'
+
+test_expect_success 'bad input: missing RUN, no tune results, two targets' '
+	test_expect_code 1 tko apply nope >out.txt 2>err.txt &&
+	test_grep "^tko apply: .nope. is not a RUN directory$" err.txt &&
+	mkdir -p empty/capture/kernels/k-1 &&
+	test_expect_code 1 tko -q apply empty -- $FAKE >out.txt 2>err.txt &&
+	test_grep "holds no tune results" err.txt && test_one_line_error err.txt &&
+	test ! -e empty/apply/plan.json &&
+	fresh_run &&
+	mkdir run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/gfx942 &&
+	sed "s/\"sm_90\"/\"gfx942\"/" "$D/run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/tune.json" >run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/gfx942/tune.json &&
+	test_expect_code 1 tko apply run >out.txt 2>err.txt &&
+	test_grep "tuned for gfx942 and sm_90: choose one with --target" err.txt &&
+	tko apply --target gfx942 run >out.txt 2>err.txt &&
+	json_q run/apply/plan.json ".backend == \"hip\" and (.kernels | length) == 1" &&
+	echo "{" >run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune/tune.json &&
+	test_expect_code 1 tko -q apply --target sm_90 run >out.txt 2>err.txt &&
+	test_one_line_error err.txt && test_grep "tune.json" err.txt
+'
+
+test_expect_success 'usage: --ab 1, --ab without a command, unknown and missing arms' '
+	fresh_run &&
+	test_expect_code 2 tko apply --ab 1 run -- $FAKE 2>err.txt &&
+	test_grep "at least 2 rounds" err.txt &&
+	test_expect_code 2 tko apply --ab 3 run 2>err.txt &&
+	test_expect_code 2 tko apply --ab 3 --arms default,fast,applied run -- $FAKE 2>err.txt &&
+	test_grep "unknown arm .fast." err.txt &&
+	test_expect_code 2 tko apply --ab 3 --arms default,coordesc run -- $FAKE 2>err.txt &&
+	test_expect_code 2 tko apply 2>err.txt &&
+	tko apply --help >help.txt && test_grep "^usage: tko apply " help.txt
+'
+
+test_expect_success 'the plain artifact: the three files, usable with Python alone' '
+	fresh_run &&
+	tko apply --write-artifact art run >out.txt 2>err.txt &&
+	test_cmp "$SRC_ROOT/python/tko/winners_loader.py" art/tko_winners.py &&
+	test_cmp "$SRC_ROOT/python/tko/winners_sitecustomize.py" art/sitecustomize.py &&
+	key=$(jq -r ".kernels[] | select(.kernel == \"triton_poi_fused_zeros_0\") | .lookup_hash" run/apply/plan.json) &&
+	json_q art/tko_winners.json ".autotune_lookup_table[\"$key\"] == {\"XBLOCK\": 512, \"num_warps\": 4, \"num_stages\": 1}" &&
+	json_q art/tko_winners.json ".triton_autotune[0].kernel == \"scale_add_kernel\" and .configs == {} and .not_carried == []" &&
+	python3 -c "import sys; sys.path.insert(0, \"art\"); import os; os.environ[\"TKO_WINNERS_OFF\"] = \"1\"; import tko_winners; d = tko_winners.load(); print(len(d[\"autotune_lookup_table\"]))" >n.txt &&
+	echo 2 >expect && test_cmp expect n.txt
+'
+
+test_done

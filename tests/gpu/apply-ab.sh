@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Issue 20 end to end on a GPU: tko capture of tests/gpu/apply_model.py
+# (with its profile), tko tune on the kernels it launches, then tko apply
+# --ab with the arms default, coordesc, max-autotune and applied, and the
+# issue's targets checked by tests/gpu/apply_ab_check.py:
+#
+#   OUT=/some/dir TKO_PREBUILT=build-static/tko bash tests/gpu/apply-ab.sh
+#
+# What one H200 call showed (docs/PERFORMANCE.md, "tko apply"): capture 29 s;
+# tune about 2 s a kernel plus its --budget (a budget of 3 s times the base
+# alone); a run of the model under tko apply about 27 s with warm caches, and
+# in the warm-up round 30 s (default, applied), 67 s (coordesc), 185 s
+# (max-autotune). All of it does not fit one 600 s call, so the phases can
+# run in separate calls on a warm machine (the work folder stays while the
+# machine is warm: 30 s after a call), e.g.
+#
+#   1. APPLY_AB_PHASES="capture tune"                       about 250 s
+#   2. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=4 \
+#      APPLY_AB_ARMS=default,coordesc,applied                about 470 s
+#   3. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=3 \
+#      APPLY_AB_ARMS=default,max-autotune,applied            about 500 s
+#
+# APPLY_AB_WORK (default build-apply-ab/ in the tree), APPLY_AB_BUDGET (tune
+# seconds a kernel, default 15), APPLY_AB_ROUNDS (measured rounds after one
+# warm-up, default 3), APPLY_AB_ARMS (default all four), APPLY_AB_STEPS
+# (timed steps of each run, default 500: at 2 ms a step, 40 steps gave
+# run-to-run differences of 10%).
+# Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
+# $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
+# tune results, every run's apply.jsonl and output).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:?set OUT to the folder for the results}
+PY=${TKO_PYTHON:-python3}
+TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+WORK=${APPLY_AB_WORK:-$ROOT/build-apply-ab}
+PHASES=${APPLY_AB_PHASES:-capture tune ab check}
+ROUNDS=${APPLY_AB_ROUNDS:-3}
+export TKO_PYTHON="$PY" PYTHONUNBUFFERED=1
+mkdir -p "$OUT" "$WORK"
+[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
+RUN=$WORK/run
+exec > >(tee -a "$OUT/apply-ab.log") 2>&1
+step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
+want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
+
+step machine
+"$PY" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name())'
+"$TKO" --version || exit 3
+
+if want capture; then
+	step "capture (with the profiled window)"
+	rm -rf "$RUN"
+	STEPS=20 "$TKO" capture --out "$RUN" -- "$PY" "$ROOT/tests/gpu/apply_model.py" >"$WORK/capture.out" 2>&1
+	echo "exit status: $?"
+	tail -3 "$WORK/capture.out"
+	ls "$RUN/profile" 2>/dev/null
+fi
+
+if want tune; then
+	step "tune the kernels the model launches"
+	mapfile -t dirs < <(find "$RUN/capture/kernels" -mindepth 1 -maxdepth 1 -type d |
+		grep -E '/(triton_(poi|red|per|for)_|scale_kernel)' | sort)
+	echo "${#dirs[@]} kernels, --budget ${APPLY_AB_BUDGET:-15} s each"
+	"$TKO" tune "${dirs[@]}" --budget "${APPLY_AB_BUDGET:-15}" --max-variants 30 --timeout 60 \
+		--json "$OUT/tune.json" >"$WORK/tune.out" 2>&1
+	echo "exit status: $?"
+	grep -E "^(winner|no variant)|tko tune:" "$WORK/tune.out" | head -40
+fi
+
+if want ab; then
+	step "tko apply --ab $ROUNDS"
+	rm -rf "$RUN/apply"
+	STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup 1 \
+		--arms "${APPLY_AB_ARMS:-default,coordesc,max-autotune,applied}" --timeout 240 \
+		--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
+		"$PY" "$ROOT/tests/gpu/apply_model.py"
+	echo "exit status: $?"
+fi
+
+rc=0
+if want check; then
+	step "checks"
+	"$PY" "$ROOT/tests/gpu/apply_ab_check.py" "$OUT/apply.json" "$OUT/checks.json"
+	rc=$?
+fi
+(cd "$WORK" && tar czf "$OUT/apply-ab.tar.gz" --exclude='*/cache/*' --exclude='*/inputs/*' \
+	--exclude='*.cubin' --exclude='*/variants/*' --exclude='*.bin' run/apply run/profile \
+	run/capture/kernels run/log artifact tune.out capture.out 2>/dev/null)
+step "done"
+exit $rc

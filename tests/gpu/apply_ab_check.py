@@ -1,0 +1,44 @@
+"""The targets of issue 20, checked on tko apply's document (docs/json.md,
+"tko apply") after tests/gpu/apply-ab.sh:
+
+  every planned winner ran (status ran_winner in every measured applied run)
+  applied is not slower than any other arm beyond noise (the 95% interval
+    of the ratio applied/arm does not lie wholly above 1)
+  the losses of every arm equal the default's within the document's tolerance
+  the measured step gain is within 1 percentage point of the predicted one
+
+  python3 tests/gpu/apply_ab_check.py apply.json checks.json
+
+Prints PASS/FAIL a check; exit 0 when all pass."""
+import json
+import sys
+
+
+def main(path, out):
+    doc = json.load(open(path))
+    ab = doc.get("ab") or {}
+    planned = [k for k in doc["kernels"] if k["planned"]]
+    checks = [{"name": "every planned winner ran",
+               "pass": bool(planned) and all(k["status"] == "ran_winner" for k in planned),
+               "value": {k["kernel"]: [k["status"], k["reason"]] for k in planned}}]
+    for v in ab.get("applied_vs", []):
+        checks.append({"name": f"applied not slower than {v['arm']} beyond noise",
+                       "pass": v["slower_beyond_noise"] is False, "value": v["ratio"]})
+    for a in ab.get("arms", []):
+        checks.append({"name": f"{a['arm']}: loss equal to default's within {ab['loss_rtol']}",
+                       "pass": a["loss_equal"] is True, "value": a["loss_max_rel_diff"]})
+    st = ab.get("step") or {}
+    checks.append({"name": "measured step gain within 1 pp of the predicted",
+                   "pass": st.get("within_1pp") is True,
+                   "value": {k: st.get(k) for k in ("predicted_gain", "measured_gain", "difference_pp")}})
+    with open(out, "w") as f:
+        json.dump({"schema_version": 1, "tool": "tests/gpu/apply_ab_check", "checks": checks,
+                   "not_planned": [[k["kernel"], k["reason"]] for k in doc["kernels"] if not k["planned"]]},
+                  f, indent=1)
+    for c in checks:
+        print(("PASS " if c["pass"] else "FAIL ") + c["name"] + ": " + json.dumps(c["value"]))
+    return 0 if all(c["pass"] for c in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,104 @@
+/*
+ * Unit tests for apply/plan's choice per tune result: a winner is planned
+ * with the config of the variant it names; the base winning, no winner, a
+ * confirmation that refused it (its reason kept) and a source variant
+ * without --source-variants are not. The tune documents are written by
+ * hand in tko tune's schema (docs/json.md, src/tune/output.c).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "apply/plan.h"
+#include "util/jsonio.h"
+
+#define VARIANTS "\"variants\": [{\"id\": \"v000\", \"source_variants\": [], \"config\": " \
+	"{\"num_warps\": 4, \"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 1024}}}, " \
+	"{\"id\": \"v003\", \"source_variants\": [], \"config\": " \
+	"{\"num_warps\": 8, \"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 2048}}}, " \
+	"{\"id\": \"v004\", \"source_variants\": [\"multiple_of\"], \"config\": " \
+	"{\"num_warps\": 4, \"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 1024}}}]"
+
+static void decide(const char *winner, int sv, struct apply_item *it)
+{
+	char text[2048];
+	json_t *tk;
+
+	snprintf(text, sizeof(text), "{\"kernel\": \"k\", " VARIANTS ", \"winner\": %s}", winner);
+	tk = json_loads(text, 0, NULL);
+	assert_non_null(tk);
+	memset(it, 0, sizeof(*it));
+	it->kernel = "k";
+	apply_item_from_tune(it, tk, sv);
+	json_decref(tk);
+}
+
+static void release(struct apply_item *it)
+{
+	json_decref(it->entry);
+	free(it->skip_detail);
+}
+
+static void test_planned_winner(void **state)
+{
+	struct apply_item it;
+	json_t *cfg;
+
+	(void)state;
+	decide("{\"id\": \"v003\", \"speedup\": 1.25, \"time_ms\": 0.5, \"is_base\": false, "
+	       "\"inductor_settings\": {\"online_softmax\": false}}", 0, &it);
+	assert_null(it.skip);
+	assert_non_null(it.entry);
+	cfg = json_object_get(it.entry, "config");
+	assert_int_equal(json_int(cfg, "num_warps", -1), 8);
+	assert_int_equal(json_int(json_object_get(cfg, "kwargs"), "XBLOCK", -1), 2048);
+	assert_true(json_is_false(json_object_get(json_object_get(it.entry, "inductor_settings"),
+						  "online_softmax")));
+	assert_float_equal(it.speedup, 1.25, 0);
+	release(&it);
+	/* a confirmation that accepted it changes nothing */
+	decide("{\"id\": \"v003\", \"speedup\": 1.25, \"is_base\": false, \"confirmation\": "
+	       "{\"rounds\": 5, \"ratio\": 0.8, \"ci95\": [0.78, 0.82], \"accepted\": true}}", 0, &it);
+	assert_null(it.skip);
+	release(&it);
+}
+
+static void test_not_planned(void **state)
+{
+	struct apply_item it;
+
+	(void)state;
+	decide("{\"id\": \"v000\", \"speedup\": 1.0, \"is_base\": true}", 0, &it);
+	assert_string_equal(it.skip, "default_is_best");
+	assert_null(it.entry);
+	decide("null", 0, &it);
+	assert_string_equal(it.skip, "no_winner");
+	decide("{\"id\": \"v003\", \"speedup\": 1.01, \"is_base\": false, \"confirmation\": "
+	       "{\"rounds\": 5, \"ratio\": 0.99, \"ci95\": [0.97, 1.01], \"accepted\": false, "
+	       "\"reason\": \"interval includes 1\"}}", 0, &it);
+	assert_string_equal(it.skip, "not_confirmed");
+	assert_string_equal(it.skip_detail, "interval includes 1");
+	release(&it);
+	decide("{\"id\": \"v004\", \"speedup\": 1.1, \"is_base\": false}", 0, &it);
+	assert_string_equal(it.skip, "source_variant");
+	decide("{\"id\": \"v004\", \"speedup\": 1.1, \"is_base\": false}", 1, &it);
+	assert_null(it.skip);
+	release(&it);
+	decide("{\"id\": \"v009\", \"speedup\": 1.1, \"is_base\": false}", 0, &it);
+	assert_string_equal(it.skip, "no_winner_config");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_planned_winner),
+		cmocka_unit_test(test_not_planned),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
