@@ -141,7 +141,8 @@ ANALYSE_SRC = \
 	src/analyse/tcache.c
 
 MODEL_SRC = \
-	src/model/names.c
+	src/model/names.c \
+	src/model/traffic.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \
