@@ -17,6 +17,7 @@
 #include "analyse/rules_kernel.h"
 #include "analyse/rules_value.h"
 #include "analyse/steprules.h"
+#include "model/traffic.h"
 #include "util/buf.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -24,7 +25,7 @@
 const struct rule_limits rule_limits_default = {
 	.hot_share = 0.02,
 	.near_peak = 0.80,
-	.over_peak = 1.25,
+	.over_peak = TRAFFIC_OVER_COPY,
 	.slow_fraction = 0.50,
 	.tiny_ms = 0.010,
 	.tiny_launches = 100,
@@ -45,9 +46,9 @@ const struct rule_limits rule_limits_default = {
 const struct rule_limit_info rule_limit_info[] = {
 	LIMIT(hot_share, LIM_SHARE, "below this share of the measured kernel time a kernel is not hot"),
 	LIMIT(near_peak, LIM_FRACTION,
-	      "a footprint rate at this fraction of the measured peak or more is near it"),
-	LIMIT(over_peak, LIM_FRACTION, "above this fraction the byte count overstates the traffic"
-	      " (an argument spans more than is read)"),
+	      "a rate at this fraction of the measured copy rate or more is near it"),
+	LIMIT(over_peak, LIM_FRACTION, "above this fraction a rate is no fact: the bytes are"
+	      " over-counted or the data stayed in cache (model/traffic.h, TRAFFIC_OVER_COPY)"),
 	LIMIT(slow_fraction, LIM_FRACTION,
 	      "a memory-bound kernel under this fraction of the peak is slow"),
 	LIMIT(tiny_ms, LIM_MS, "a launch shorter than this is tiny ..."),
@@ -96,7 +97,7 @@ static const struct rule rules[] = {
 	{ "small_copy", DECISION_LEAVE, K, rule_small_copy,
 	  "a copy of under {small_bytes}: launch-bound", NULL, NULL },
 	{ "near_peak", DECISION_LEAVE, RUN, rule_near_peak,
-	  "footprint rate from {near_peak} to {over_peak} of the measured peak", NULL, NULL },
+	  "a rate from {near_peak} to {over_peak} of the measured copy rate", NULL, NULL },
 	{ "no_time", DECISION_MEASURE, K, rule_no_time,
 	  "no time measured: hot or not is unknown", NULL, NULL },
 	{ "scalarised_gemm", DECISION_KEEP_OFF, K, rule_scalarised_gemm,

@@ -43,9 +43,10 @@ int rule_near_peak(const struct rule_ctx *c, const struct an_kernel *k, struct r
 	if (isnan(k->peak_fraction) || k->peak_fraction < c->lim->near_peak ||
 	    k->peak_fraction > c->lim->over_peak)
 		return 0;
-	rk_why(o, "its footprint rate is %.0f GB/s, %.0f%% of the measured %.0f GB/s copy rate:"
-	       " little is left to gain", k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
-	rk_ev(o, "footprint_gbps", k->gbps);
+	rk_why(o, "it moves its bytes at %.0f GB/s%s, %.0f%% of the measured %.0f GB/s copy rate:"
+	       " little is left to gain", k->gbps, k->bytes_estimate ? " (an estimate)" : "",
+	       100 * k->peak_fraction, c->run->peak_gbps);
+	rk_ev(o, "gbps", k->gbps);
 	rk_ev(o, "peak_gbps", c->run->peak_gbps);
 	rk_ev(o, "peak_fraction", k->peak_fraction);
 	return 1;
@@ -271,10 +272,11 @@ int rule_slow_memory(const struct rule_ctx *c, const struct an_kernel *k,
 	if (!rk_memory_bound(k) || isnan(k->peak_fraction) ||
 	    k->peak_fraction >= c->lim->slow_fraction)
 		return 0;
-	rk_why(o, "a memory-bound %s kernel at %.0f GB/s, %.0f%% of the measured %.0f GB/s",
-	       kind_names[k->kind], k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
+	rk_why(o, "a memory-bound %s kernel at %.0f GB/s%s, %.0f%% of the measured %.0f GB/s copy rate",
+	       kind_names[k->kind], k->gbps, k->bytes_estimate ? " (an estimate)" : "",
+	       100 * k->peak_fraction, c->run->peak_gbps);
 	rk_knobs(o, k->kind == KIND_POINTWISE ? "XBLOCK, num_warps" : "R0_BLOCK, XBLOCK, num_warps");
-	rk_ev(o, "footprint_gbps", k->gbps);
+	rk_ev(o, "gbps", k->gbps);
 	rk_ev(o, "peak_fraction", k->peak_fraction);
 	return 1;
 }

@@ -98,12 +98,13 @@ static void cell_mb(struct table *t, const json_t *k)
 }
 
 /* GB/s and its fraction of the copy rate; a doubted rate in brackets, never as a percentage. */
-static void cell_rate(struct table *t, const json_t *cfg)
+static void cell_rate(struct table *t, const json_t *k, const json_t *cfg)
 {
 	int doubt = json_str(cfg, "rate_doubt") != NULL;
+	int est = json_is_true(json_object_get(k, "bytes_estimate"));
 
 	if (json_is_number(json_object_get(cfg, "gbps")))
-		table_cell(t, doubt ? "(%.0f)" : "%.0f", json_num(cfg, "gbps", 0));
+		table_cell(t, doubt ? "(%.0f)" : est ? "%.0f est." : "%.0f", json_num(cfg, "gbps", 0));
 	else
 		table_cell(t, "-");
 	if (doubt)
@@ -151,7 +152,7 @@ static void print_doc(const json_t *doc)
 			cell_ms(&t, cfg, "autotuner_method_ms");
 			cell_ms(&t, cfg, "recorded_time_ms");
 			cell_mb(&t, k);
-			cell_rate(&t, cfg);
+			cell_rate(&t, k, cfg);
 			table_cell(&t, "%s", outputs_word(cfg));
 		}
 	}

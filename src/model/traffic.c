@@ -255,10 +255,16 @@ int traffic_count(struct traffic *t, const json_t *capture, const struct meta_ke
 		u = use_of(json_str(a, "name"), mk, mutated);
 		charge(t, &r, a, &u, lane_bound, &rd, &wr, &why);
 	}
+	if (!rd.nr && !wr.nr && !t->reads && !t->writes) {
+		t->note = xstrdup("capture.json lists no tensor argument with elements");
+		buf_release(&why);
+		return -1;
+	}
 	t->read_bytes += union_bytes(&rd, &t->reads);
 	t->write_bytes += union_bytes(&wr, &t->writes);
 	t->bytes = t->read_bytes + t->write_bytes;
-	t->note = xstrfmt("%ld tensors read, %ld written%s%s%s", t->reads, t->writes,
+	t->note = xstrfmt("%ld tensor%s read, %ld written%s%s%s", t->reads, t->reads == 1 ? "" : "s",
+			  t->writes,
 			  mk ? "" : " (no kernel source: access from argument names)",
 			  why.len ? "; estimate: " : "", why.len ? why.buf : "");
 	free(rd.v);
@@ -287,9 +293,38 @@ static struct meta_kernel *dir_kernel(struct meta_kernel_list *l, const char *di
 	return k;
 }
 
-int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err)
+int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir)
 {
 	struct meta_kernel_list l = META_KERNEL_LIST_INIT;
+	int rc = traffic_count(t, capture, dir_kernel(&l, kernel_dir, json_str(capture, "kernel")));
+	double gb = json_num(capture, "inductor_num_bytes", -1);
+	char *why;
+
+	meta_kernel_list_release(&l);
+	if (rc == 0 || gb <= 0)
+		return rc;
+	why = t->note;
+	t->note = xstrfmt("Inductor's kernel_num_gb, tko could not count (%s)", why);
+	free(why);
+	t->bytes = gb;
+	t->estimate = 1;
+	return 0;
+}
+
+int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path)
+{
+	char *dir = xstrdup(capture_path), *slash = strrchr(dir, '/');
+	int rc;
+
+	if (slash)
+		*slash = '\0';
+	rc = traffic_of_capture(t, capture, slash ? dir : ".");
+	free(dir);
+	return rc;
+}
+
+int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err)
+{
 	char *path = path_join(kernel_dir, "capture.json");
 	json_t *cap = json_load_path(path, err);
 	int rc;
@@ -298,8 +333,7 @@ int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err)
 	reset(t);
 	if (!cap)
 		return -1;
-	rc = traffic_count(t, cap, dir_kernel(&l, kernel_dir, json_str(cap, "kernel")));
-	meta_kernel_list_release(&l);
+	rc = traffic_of_capture(t, cap, kernel_dir);
 	json_decref(cap);
 	return rc;
 }

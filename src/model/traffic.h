@@ -63,9 +63,19 @@ struct traffic {
 /*
  * Counts the bytes of one launch from a capture.json document and the
  * kernel's parsed source (NULL when there is none). 0, or -1 when the
- * arguments cannot be read (t->bytes < 0, note says why).
+ * arguments cannot be read or no tensor argument has elements (t->bytes
+ * < 0, note says why): callers fall back to Inductor's estimate.
  */
 int traffic_count(struct traffic *t, const json_t *capture, const struct meta_kernel *mk);
+
+/*
+ * The same with the source read from kernel_dir/kernel.py (the kernel
+ * capture.json names); when tko cannot count, capture.json's
+ * inductor_num_bytes, marked an estimate.
+ */
+int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir);
+/* ... where capture was read from capture_path, beside that kernel.py. */
+int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path);
 
 /*
  * The same for a captured kernel directory (capture.json, kernel.py).

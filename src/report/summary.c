@@ -92,7 +92,7 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 	size_t i, shown = 0, unranked = 0;
 
 	counts(fp, r);
-	table_columns(&t, "rank|kernel|share|ms/launch|launches|GB/s|of peak|decision", "rlrrrrrl");
+	table_columns(&t, "rank|kernel|share|ms/launch|launches|GB/s|of copy|decision", "rlrrrrrl");
 	for (i = 0; i < r->nkernels; i++) {
 		const struct an_kernel *k = &r->kernels[i];
 
@@ -111,9 +111,9 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 		rt_ms(&b, k->time_ms);
 		cell(&t, &b);
 		table_cell(&t, "%ld", k->launches);
-		rt_gbps(&b, k->gbps);
+		rt_rate(&b, k);
 		cell(&t, &b);
-		rt_pct(&b, k->peak_fraction);
+		rt_rate_fraction(&b, k);
 		cell(&t, &b);
 		table_cell(&t, "%s", rt_decision_title(k->decision));
 	}

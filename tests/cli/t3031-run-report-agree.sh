@@ -1,0 +1,79 @@
+#!/bin/sh
+# tko run and the report print the same bytes and rate for the same kernel
+# and config (issue 17: 54769 GB/s from tko run, 5 GB/s from investigate).
+# The RUN is examples/h200-run; a stand-in tko.replay returns, per kernel
+# directory, the configs and times the H200 replay recorded in that RUN's
+# analysis/replay.json, so `tko run` computes its figures from real
+# captures and times; `tko investigate` then reads what `tko run` kept.
+# The expected relation is equality; the bytes themselves are checked
+# against hand counts in tests/unit/test-traffic.c and t5010.
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted, eval'd by lib.sh
+. "$(dirname "$0")/lib.sh"
+
+EXAMPLE=$SRC_ROOT/examples/h200-run
+export TKO_PYTHONPATH="$TRASH/pkg"
+export TKO_PYTHON="${TKO_TEST_PYTHON:-python3}"
+
+test_expect_success_if python3 'a copy of the example RUN and a replay that returns its recorded times' '
+	cp -R "$EXAMPLE" run && cp run/analysis/replay.json recorded.json &&
+	mkdir -p pkg/tko && : >pkg/tko/__init__.py &&
+	cat >pkg/tko/replay.py <<-\EOF
+	import json, os, sys
+	argv = sys.argv[1:]
+	out = argv[argv.index("--json") + 1]
+	dirs = argv[:argv.index("--json")]
+	rec = json.load(open(os.environ["RECORDED"]))
+	by_dir = {k["kernel_dir"].split("/")[-1]: k for k in rec["kernels"]}
+	keep = ("index", "captured", "config", "time_ms", "min_ms", "recorded_time_ms",
+	        "autotuner_method_ms", "outputs_match", "outputs_exact", "error")
+	kernels = []
+	for d in dirs:
+	    k = by_dir[os.path.basename(d.rstrip("/"))]
+	    kernels.append({"kernel_dir": d, "kernel": k["kernel"], "error": k["error"],
+	                    "configs": [{f: c.get(f) for f in keep} for c in k["configs"]]})
+	json.dump({"schema_version": 1, "tool": "tko.replay", "versions": {"device": "recorded"},
+	           "error": None, "kernels": kernels}, open(out, "w"))
+	EOF
+'
+export RECORDED="$TRASH/recorded.json"
+
+test_expect_success_if python3 'tko run keeps its figures in the RUN, then investigate reads them' '
+	rm run/analysis/replay.json &&
+	tko run run/capture/kernels/* >table &&
+	test_grep "^kept in .*/run/analysis/replay.json$" table &&
+	tko -q investigate run >/dev/null &&
+	test -s run/report/report.json
+'
+
+# Per kernel the model ran: tko run's captured config against the report (jq prints
+# 10 significant digits, hence the relative 1e-9).
+test_expect_success_if python3 'bytes, GB/s and the fraction of copy agree, kernel by kernel' '
+	jq -r ".kernels[] | (.kernel_dir | split(\"/\") | last) as \$d | .bytes as \$b | .configs[] | select(.captured) | \"\(\$d) \(\$b) \(.gbps) \(.copy_fraction) \(.rate_doubt)\"" \
+		run/analysis/replay.json >run-figures &&
+	matched=0 &&
+	while read -r dir bytes gbps frac doubt; do
+		jq -e ".kernels[] | select(.kernel_dir != null and (.kernel_dir | endswith(\"$dir\")) and .time_basis == \"replay\")" \
+			run/report/report.json >/dev/null || continue
+		json_q run/report/report.json ".kernels[] | select(.kernel_dir | endswith(\"$dir\")) | .bytes == $bytes and ((.gbps - $gbps) | fabs) < 1e-9 * $gbps" || exit 1
+		if test "$doubt" = null; then
+			json_q run/report/report.json ".kernels[] | select(.kernel_dir | endswith(\"$dir\")) | ((.peak_fraction - $frac) | fabs) < 1e-9 * $frac and .rate_doubt == null" || exit 1
+		fi
+		matched=$((matched + 1))
+	done <run-figures &&
+	echo "$matched kernels compared" &&
+	test "$matched" -eq 7
+'
+
+# The printed tables: the GB/s column of tko run's captured row (cfg "N*")
+# is the report's; "est." must be on both or neither.
+test_expect_success_if python3 'the printed GB/s of tko run and of report.md are the same number' '
+	sed -n "s/^| [0-9]* | \[\([a-z_0-9]*\)\].* | replay | \([0-9]*\)\( est.\)\{0,1\} | .*/\1 \2\3/p" run/report/report.md >report-rates &&
+	awk "/^[^ ]/ { cur = \$1 } { star = 0; for (i = 1; i <= NF; i++) { if (\$i ~ /^[0-9]+[*]\$/) star = 1; if (star && \$i ~ /%\$/) { print cur, (\$(i - 1) == \"est.\" ? \$(i - 2) \" est.\" : \$(i - 1)); break } } }" \
+		table >run-rates &&
+	test_line_count -ge 7 report-rates &&
+	while read -r name rate; do
+		grep -x "$name $rate" run-rates || exit 1
+	done <report-rates
+'
+
+test_done
