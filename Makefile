@@ -132,6 +132,7 @@ ANALYSE_SRC = \
 	src/analyse/rules.c \
 	src/analyse/rules_addr.c \
 	src/analyse/rules_kernel.c \
+	src/analyse/rules_measured.c \
 	src/analyse/rules_value.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \

@@ -168,6 +168,9 @@ struct an_tune {
 	char *failure;		/* the first variant that failed with a known signature
 				 * (tune/errsig.h): "<label>: <what it means>", or NULL */
 	int buffer_ops_failed;	/* a variant with AMDGCN_USE_BUFFER_OPS=1 failed that way */
+	double twopass_speedup;	/* the best correct two-pass softmax variant's base / its time, NAN: none */
+	long hints_variants;	/* variants with source hints (tl.multiple_of / max_contiguous) */
+	long hints_same_isa;	/* ... of them compiled to the ISA of a variant without hints */
 };
 
 /* A number a rule used. */

@@ -15,6 +15,7 @@
 #include "analyse/rules.h"
 #include "analyse/rules_addr.h"
 #include "analyse/rules_kernel.h"
+#include "analyse/rules_measured.h"
 #include "analyse/rules_value.h"
 #include "analyse/steprules.h"
 #include "model/traffic.h"
@@ -40,6 +41,8 @@ const struct rule_limits rule_limits_default = {
 	.lib_share = 0.10,
 	.library_bound = 0.50,
 	.idle_fraction = 0.30,
+	.row_multiple = 16,
+	.row_pad = 64,
 };
 
 #define LIMIT(m, unit, doc) { #m, offsetof(struct rule_limits, m), unit, doc }
@@ -68,6 +71,9 @@ const struct rule_limit_info rule_limit_info[] = {
 	      "library groups holding this share of the busy time make the step library-bound"),
 	LIMIT(idle_fraction, LIM_FRACTION,
 	      "the GPU idle this fraction of the profiled span makes the step host-bound"),
+	LIMIT(row_multiple, LIM_COUNT, "a reduction row whose length is not a multiple of this"
+	      " (Triton specialises sizes divisible by 16) cannot be loaded aligned ..."),
+	LIMIT(row_pad, LIM_COUNT, "... and the model code pads it to a multiple of this"),
 };
 #undef LIMIT
 const size_t rule_nlimits = sizeof(rule_limit_info) / sizeof(rule_limit_info[0]);
@@ -134,6 +140,9 @@ static const struct rule rules[] = {
 	  " run this A/B yet", NULL },
 	{ "tuned", DECISION_TUNE, K, rule_tuned,
 	  "tko tune found a correct variant at least {tune_gain} faster", NULL, NULL },
+	{ "row_alignment", DECISION_REWRITE, K, rule_row_alignment,
+	  "a reduction row not a multiple of {row_multiple} long, its accesses narrow",
+	  REWRITE_AT "{rule_knobs}", NULL },
 	{ "online_softmax", DECISION_TUNE, K, rule_online_softmax,
 	  "an online softmax over a looped row: two exps per element", NULL, NULL },
 	{ "tune_failure", DECISION_TUNE, K, rule_tune_failure,
@@ -157,6 +166,8 @@ static const struct rule rules[] = {
 	  "check Inductor's path before a sweep ({why}): try {rule_knobs}", NULL },
 	{ "few_configs", DECISION_TUNE, K, rule_few_configs,
 	  "a hot kernel the autotuner timed {few_configs} or fewer configs of", NULL, NULL },
+	{ "twopass_slower", DECISION_LEAVE, K, rule_twopass_slower,
+	  "tko tune timed the two-pass softmax slower than the online one", NULL, NULL },
 	{ "hot", DECISION_TUNE, K | RULE_FALLBACK, rule_hot,
 	  "a hot kernel (at least {hot_share}) nothing else explains", NULL, NULL },
 	{ "fp32_matmul", DECISION_REWRITE, RULE_GROUP, rule_fp32_matmul,

@@ -11,6 +11,7 @@
 
 #include "analyse/rules_kernel.h"
 #include "analyse/rules_kit.h"
+#include "analyse/rules_measured.h"
 #include "analyse/rules_value.h"
 #include "banned.h"
 
@@ -183,7 +184,9 @@ int rule_online_softmax(const struct rule_ctx *c, const struct an_kernel *k,
 	static const char *const online[] = { "prims.prepare_softmax_online", NULL };
 
 	(void)c;
-	if (k->kind != KIND_REDUCTION || !rk_has_aten(k, online) || k->tune.file)
+	/* a tune result decides: its twopass variant won (tuned) or lost (twopass_slower) */
+	if (k->kind != KIND_REDUCTION || !rk_has_aten(k, online) || k->tune.file ||
+	    !isnan(k->tune.twopass_speedup))
 		return 0;
 	rk_why(o, "an online softmax over a looped row (prims.prepare_softmax_online) computes two exps"
 	       " per element; the two-pass form computes one and reads the row twice");
@@ -217,8 +220,12 @@ int rule_narrow_access(const struct rule_ctx *c, const struct an_kernel *k,
 	rk_why(o, "%ld of %ld global/buffer accesses move 128 bits per lane (%.0f%%), %ld move 32"
 	       " bits or fewer", k->isa.mem_wide, k->isa.mem_ops, 100 * k->isa.vector_share,
 	       k->isa.mem_narrow);
-	rk_knobs(o, "a larger XBLOCK per thread, tl.multiple_of / tl.max_contiguous on offsets"
-		 " (tko tune's hints variant)");
+	if (rule_hints_useless(k))
+		rk_knobs(o, "a larger XBLOCK per thread (not tl.multiple_of / tl.max_contiguous: tko"
+			 " tune's hints variants compiled to the same ISA as without them)");
+	else
+		rk_knobs(o, "a larger XBLOCK per thread, tl.multiple_of / tl.max_contiguous on offsets"
+			 " (tko tune's hints variant)");
 	rk_ev(o, "mem_ops", (double)k->isa.mem_ops);
 	rk_ev(o, "mem_wide", (double)k->isa.mem_wide);
 	rk_ev(o, "vector_share", k->isa.vector_share);

@@ -183,6 +183,9 @@ static const struct rf_field tune_fields[] = {
 	RF_F(T, "online_softmax_off", RF_BOOL, online_softmax_off),
 	RF_F(T, "failure", RF_STR, failure),
 	RF_F(T, "buffer_ops_failed", RF_BOOL, buffer_ops_failed),
+	RF_F(T, "twopass_speedup", RF_NUM, twopass_speedup),
+	RF_F(T, "hints_variants", RF_LONG, hints_variants),
+	RF_F(T, "hints_same_isa", RF_LONG, hints_same_isa),
 	RF_FEND,
 };
 static const struct rf_struct tune_desc = { "tune", sizeof(T), tune_fields };

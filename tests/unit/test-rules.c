@@ -214,6 +214,58 @@ static const struct row rows[] = {
 	  " 'aten': ['prims.prepare_softmax_online'], 'tune': {" TUNE_FILE ", 'winner': 'base',"
 	  " 'speedup': 1.0}}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
+	/* issue 17: rules follow what tko tune measured, and name the row length */
+	{ "twopass timed at 0.87x: not recommended, and said", NULL, "{'kind': 'reduction',"
+	  " 'aten': ['prims.prepare_softmax_online'], 'tune': {" TUNE_FILE ", 'winner': 'base',"
+	  " 'speedup': 1.0, 'twopass_speedup': 0.87}}",
+	  "twopass_slower", DECISION_LEAVE, "leave it alone: tko tune timed the two-pass softmax on"
+	  " this kernel's inputs at 0.87x of the online one", "twopass_speedup=0.87", NULL },
+	{ "twopass timed at 1.00x: no rule about it", NULL, "{'kind': 'reduction',"
+	  " 'aten': ['prims.prepare_softmax_online'], 'tune': {" TUNE_FILE ", 'winner': 'base',"
+	  " 'speedup': 1.0, 'twopass_speedup': 1.0}}",
+	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
+	{ "a 50257-long row with narrow accesses: pad it", "row_multiple", "{'kind': 'reduction',"
+	  " 'args': [{'name': 'r0_numel', 'value': '50257'}], 'isa': {" ISA_PTX ", 'mem_ops': 4,"
+	  " 'mem_wide': 0, 'vector_share': 0}, " ORIGIN "}",
+	  "row_alignment narrow_access", DECISION_REWRITE, "rewrite the model code at model.py:37"
+	  " in forward: pad the reduced dimension from 50257 to 50304 (a multiple of 64), e.g. a"
+	  " vocabulary of 50257 padded to 50304", "row_length=50257", NULL },
+	{ "a 50272-long row (a multiple of 16): the ISA's own rule", "row_multiple",
+	  "{'kind': 'reduction', 'args': [{'name': 'r0_numel', 'value': '50272'}], 'isa': {"
+	  ISA_PTX ", 'mem_ops': 4, 'mem_wide': 0, 'vector_share': 0}}",
+	  "narrow_access", DECISION_TUNE, "tl.multiple_of", NULL, NULL },
+	{ "a 64-long row pads to itself: not fired", "row_pad", "{'kind': 'reduction',"
+	  " 'args': [{'name': 'rnumel', 'value': '64'}], 'isa': {" ISA_PTX ", 'mem_ops': 4,"
+	  " 'mem_wide': 0, 'vector_share': 0}}",
+	  "narrow_access", DECISION_TUNE, "a larger XBLOCK", NULL, NULL },
+	{ "a 65-long row pads to 128", "row_pad", "{'kind': 'persistent_reduction',"
+	  " 'args': [{'name': 'rnumel', 'value': '65'}], 'isa': {" ISA_PTX ", 'mem_ops': 4,"
+	  " 'mem_wide': 0, 'vector_share': 0}}",
+	  "row_alignment narrow_access", DECISION_REWRITE, "from 65 to 128 (a multiple of 64)",
+	  "padded=128", NULL },
+	{ "hints that changed no ISA: the row, not hints", NULL, "{'kind': 'reduction',"
+	  " 'args': [{'name': 'r0_numel', 'value': '50257'}], 'tune': {" TUNE_FILE ","
+	  " 'winner': 'base', 'speedup': 1.0, 'hints_variants': 2, 'hints_same_isa': 2}}",
+	  "row_alignment", DECISION_REWRITE, "pad the reduced dimension from 50257 to 50304",
+	  "row_length=50257", NULL },
+	{ "hints that changed no ISA are not advised for narrow accesses", NULL, "{'kind': 'pointwise',"
+	  " 'isa': {" ISA_PTX ", 'mem_ops': 4, 'mem_wide': 0, 'vector_share': 0}, 'tune': {"
+	  TUNE_FILE ", 'winner': 'base', 'speedup': 1.0, 'hints_variants': 3, 'hints_same_isa': 3}}",
+	  "narrow_access", DECISION_TUNE, "tune it: try a larger XBLOCK per thread (not"
+	  " tl.multiple_of / tl.max_contiguous: tko tune's hints variants compiled to the same ISA"
+	  " as without them) first", NULL, NULL },
+	{ "one hints variant of three changed the ISA: hints still advised", NULL,
+	  "{'kind': 'pointwise', 'isa': {" ISA_PTX ", 'mem_ops': 4, 'mem_wide': 0,"
+	  " 'vector_share': 0}, 'tune': {" TUNE_FILE ", 'winner': 'base', 'speedup': 1.0,"
+	  " 'hints_variants': 3, 'hints_same_isa': 2}}",
+	  "narrow_access", DECISION_TUNE, "tl.multiple_of / tl.max_contiguous on offsets (tko"
+	  " tune's hints variant)", NULL, NULL },
+	{ "// and % where hints changed no ISA", NULL, "{'addr': {'loads': 2, 'stores': 1,"
+	  " 'divmod': 2, 'divmod_line': 30}, 'isa': {" ISA_AMD ", 'mem_ops': 4, 'mem_wide': 1,"
+	  " 'mem_narrow': 3, 'vector_share': 0.25}, 'tune': {" TUNE_FILE ", 'winner': 'base',"
+	  " 'speedup': 1.0, 'hints_variants': 1, 'hints_same_isa': 1}}",
+	  "divmod_offsets narrow_access", DECISION_TUNE, "reshape in the model); not"
+	  " tl.multiple_of hints", NULL, NULL },
 	{ "a persistent online softmax", NULL,
 	  "{'kind': 'persistent_reduction', 'aten': ['prims.prepare_softmax_online']}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
@@ -665,14 +717,14 @@ static void test_limits(void **state)
 {
 	static const char *const texts[] = {
 		"2%", "80%", "105%", "50%", "10 us", "100", "50%", "4", "2", "1", "1.02x", "5%", "25%",
-		"1 MiB", "10%", "50%", "30%",
+		"1 MiB", "10%", "50%", "30%", "16", "64",
 	};
 	size_t i;
 
 	(void)state;
 	assert_int_equal(rule_nlimits, sizeof(texts) / sizeof(texts[0]));
 	assert_int_equal(sizeof(struct rule_limits),
-			 rule_limit_info[rule_nlimits - 1].off + sizeof(double));
+			 rule_limit_info[rule_nlimits - 1].off + sizeof(long));
 	for (i = 0; i < rule_nlimits; i++) {
 		char *s = rule_limit_text(&rule_limits_default, &rule_limit_info[i]);
 
