@@ -76,4 +76,21 @@ test_expect_success_if python3 'the printed GB/s of tko run and of report.md are
 	done <report-rates
 '
 
+# Against a 1000 GB/s copy rate (--peak-gbps), hand-checked: scale_add_kernel's
+# 201.3 MB at 3837 GB/s is over 1050 and dense (a cause other than a bound);
+# the embedding layer norm's 2599 GB/s rests on a gather's bound; the zeros
+# kernel's 1006 GB/s is under 1050: a fact, 100.6%.
+test_expect_success_if python3 'the report flags a rate over 105% of copy with its cause, in every output' '
+	tko -q investigate --out-dir low --peak-gbps 1000 run >/dev/null &&
+	json_q low/report/report.json ".kernels[] | select(.name == \"scale_add_kernel\") | .peak_fraction == null and (.rate_doubt | startswith(\"bytes over-counted: an argument spans more\"))" &&
+	json_q low/report/report.json ".kernels[] | select(.name == \"triton_red_fused_embedding_native_layer_norm_0\") | .rate_doubt == \"bytes over-counted: a gather\u0027s or scatter\u0027s bound\"" &&
+	json_q low/report/report.json ".kernels[] | select(.name == \"triton_poi_fused_zeros_0\") | .rate_doubt == null and ((.peak_fraction - 1.00629) | fabs) < 1e-4" &&
+	test_grep "^\| [0-9]+ \| \[scale_add_kernel\].* \| \(3837\) \| over copy \|" low/report/report.md &&
+	test_grep "Rate: \(3837\) GB/s \(bytes / time per launch\), over 105% of the measured 1000 GB/s copy rate, so not a fact: bytes over-counted" low/report/report.md &&
+	test_grep "over copy: bytes over-counted" low/report/report.html &&
+	grep -o "[0-9.]*% of the measured" low/report/report.md >pcts &&
+	awk "{ if (\$1 + 0 > 105) bad = 1 } END { exit bad }" pcts &&
+	awk -F"|" "/^\| [0-9]/ && \$10 ~ /%/ { if (\$10 + 0 > 105) bad = 1 } END { exit bad }" low/report/report.md
+'
+
 test_done
