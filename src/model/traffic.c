@@ -152,9 +152,12 @@ static struct use use_of(const char *name, const struct meta_kernel *mk, const j
 		u.read = u.known = 1;
 	} else if (starts(name, "out_ptr")) {
 		u.write = u.known = 1;
-	} else if (m && mk->addr.read) {
-		u.known = 1;	/* the source never touches it */
 	}
+	/*
+	 * No tl.load / tl.store starts from it and its name says nothing: a
+	 * tensor descriptor or block pointer may still read it, so it is
+	 * charged once, as read, and the count is an estimate.
+	 */
 	if (in_list(mutated, name)) {
 		u.write = 1;
 		/* only the source can say an in-place argument is not read */

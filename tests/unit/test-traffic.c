@@ -218,6 +218,40 @@ static void test_unknown_access_is_estimate(void **state)
 	traffic_release(&t);
 }
 
+/*
+ * A template reading A and B through tensor descriptors (no tl.load starts
+ * from arg_A / arg_B) and storing C: A and B are charged once each as read,
+ * an estimate; 3 x 2048 x 2048 x 2 = 25,165,824 bytes.
+ */
+static void test_descriptor_reads_are_assumed(void **state)
+{
+	static const char src[] = HEAD
+		"def triton_tem_fused_mm_0(arg_A, arg_B, out_ptr0):\n"
+		"    a_desc = tl.make_tensor_descriptor(arg_A, shape=[2048, 2048], strides=[2048, 1],"
+		" block_shape=[64, 64])\n"
+		"    b_desc = tl.make_tensor_descriptor(arg_B, shape=[2048, 2048], strides=[2048, 1],"
+		" block_shape=[64, 64])\n"
+		"    acc = tl.dot(a_desc.load([0, 0]), b_desc.load([0, 0]))\n"
+		"    idx = tl.arange(0, 64)[:, None] * 2048 + tl.arange(0, 64)[None, :]\n"
+		"    tl.store(out_ptr0 + idx, acc)\n";
+	static const char cap[] = "{\"kernel\":\"triton_tem_fused_mm_0\",\"args\":["
+		"{\"name\":\"arg_A\",\"kind\":\"tensor\",\"shape\":[2048,2048],\"stride\":[2048,1],"
+		"\"storage_offset\":0,\"element_size\":2,\"storage\":0},"
+		"{\"name\":\"arg_B\",\"kind\":\"tensor\",\"shape\":[2048,2048],\"stride\":[2048,1],"
+		"\"storage_offset\":0,\"element_size\":2,\"storage\":1},"
+		"{\"name\":\"out_ptr0\",\"kind\":\"tensor\",\"shape\":[2048,2048],\"stride\":[2048,1],"
+		"\"storage_offset\":0,\"element_size\":2,\"storage\":2}],\"mutated_arg_names\":[]}";
+	struct traffic t;
+
+	(void)state;
+	count(&t, cap, src);
+	assert_true(t.bytes == 25165824.0);
+	assert_int_equal(t.estimate, 1);
+	assert_non_null(strstr(t.note, "arg_A: access unknown, counted once as read"));
+	assert_non_null(strstr(t.note, "arg_B: access unknown"));
+	traffic_release(&t);
+}
+
 static void test_unreadable_args(void **state)
 {
 	static const char cap[] = "{\"args\":[{\"name\":\"x\",\"kind\":\"tensor\",\"shape\":[4]}]}";
@@ -275,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_cross_entropy_gather),
 		cmocka_unit_test(test_broadcast_counts_storage_once),
 		cmocka_unit_test(test_unknown_access_is_estimate),
+		cmocka_unit_test(test_descriptor_reads_are_assumed),
 		cmocka_unit_test(test_unreadable_args),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rate_over_copy_flagged),
