@@ -89,8 +89,8 @@ static void set_bytes(struct an_kernel *k, double peak)
 	struct traffic t;
 
 	pick_bytes(k);
-	if (!isnan(k->bytes) && k->time_ms > 0)
-		k->gbps = k->bytes / (k->time_ms * 1e-3) / 1e9;
+	if (!isnan(k->bytes) && traffic_gbps(k->bytes, k->time_ms) > 0)
+		k->gbps = traffic_gbps(k->bytes, k->time_ms);
 	if (isnan(k->gbps) || !(peak > 0))
 		return;
 	memset(&t, 0, sizeof(t));

@@ -358,7 +358,7 @@ char *traffic_rate_doubt(const struct traffic *t, double gbps, double copy_gbps)
 		return NULL;
 	if (t->estimate)
 		return xstrfmt("bytes over-counted: %s", t->gathered ?
-			       "a gather's or scatter's bound" : "an argument's access is assumed");
+			       "a gather's or scatter's bound" : "the byte count is an estimate");
 	if (t->bytes < TRAFFIC_CACHE_BYTES)
 		return xstrfmt("L2-resident reuse: %.1f MB can stay in cache between accesses",
 			       t->bytes / 1e6);

@@ -35,10 +35,12 @@ static double gbps(const struct tune_sweep *s, double ms)
 	return traffic_gbps(s->traffic.note ? s->traffic.bytes : s->num_gb * 1e9, ms);
 }
 
-/* Why g is no fact (a new string), or NULL; Inductor's bytes (no capture) are never doubted. */
+/* Why g is no fact (a new string), or NULL; Inductor's bytes (no capture) are an estimate. */
 static char *doubt(const struct tune_sweep *s, double g)
 {
-	return s->traffic.note ? traffic_rate_doubt(&s->traffic, g, s->peak_gbps) : NULL;
+	struct traffic inductor = { s->num_gb * 1e9, 0, 0, 0, 0, 0, 1, NULL };
+
+	return traffic_rate_doubt(s->traffic.note ? &s->traffic : &inductor, g, s->peak_gbps);
 }
 
 static void set_num(json_t *j, const char *key, double v)

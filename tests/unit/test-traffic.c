@@ -11,10 +11,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "model/traffic.h"
 #include "parse/triton_meta.h"
+#include "util/file.h"
+#include "util/mem.h"
 
 #define HEAD "import triton\nimport triton.language as tl\n@triton.jit\n"
 
@@ -95,6 +98,29 @@ static const char ce_cap[] =
 	"{\"name\":\"xnumel\",\"kind\":\"scalar\",\"value\":1},"
 	"{\"name\":\"r0_numel\",\"kind\":\"scalar\",\"value\":2048}],"
 	"\"mutated_arg_names\":[\"in_out_ptr0\"]}";
+
+static char tmpdir[] = "/tmp/tko-traffic-XXXXXX";
+
+/* Copies dir/from to tmpdir/to (made on first use). */
+static int copy_as(const char *dir, const char *from, const char *to)
+{
+	struct buf b = BUF_INIT, err = BUF_INIT;
+	char *src = path_join(dir, from), *dst;
+	int rc;
+
+	if (!strchr(tmpdir, 'X') || mkdtemp(tmpdir)) {
+		dst = path_join(tmpdir, to);
+		rc = file_read(src, 1 << 20, &b, &err) == 0 &&
+		     write_file_atomic(dst, b.buf, b.len, &err) == 0 ? 0 : -1;
+		free(dst);
+	} else {
+		rc = -1;
+	}
+	free(src);
+	buf_release(&b);
+	buf_release(&err);
+	return rc;
+}
 
 static struct meta_kernel_list scan(const char *text)
 {
@@ -252,6 +278,43 @@ static void test_descriptor_reads_are_assumed(void **state)
 	traffic_release(&t);
 }
 
+/*
+ * tests/data/traffic: a foreach kernel in Inductor's module shape, two
+ * groups in if-blocks. Read: storages 0-3 (1000 fp32 each) and the two
+ * scalars, 4 x 4000 + 4 + 4 = 16,008; written through the aliasing
+ * out_ptrs: storages 0, 2, 3 and 5, 3 x 4000 + 4 = 12,004. 28,012 bytes.
+ */
+static void test_foreach_module_file(void **state)
+{
+	const char *base = getenv("TESTDATA");
+	char *dir;
+	struct traffic t;
+	struct buf err = BUF_INIT;
+
+	(void)state;
+	assert_non_null(base);
+	dir = xstrfmt("%s/traffic", base);
+	/* traffic_of_dir reads capture.json and kernel.py: the files go by those names in a copy */
+	assert_int_equal(copy_as(dir, "foreach_capture.json", "capture.json"), 0);
+	assert_int_equal(copy_as(dir, "foreach_kernel.py", "kernel.py"), 0);
+	assert_int_equal(traffic_of_dir(&t, tmpdir, &err), 0);
+	assert_true(t.read_bytes == 16008.0);
+	assert_true(t.write_bytes == 12004.0);
+	assert_true(t.bytes == 28012.0);
+	assert_int_equal(t.estimate, 0);
+	assert_string_equal(t.note, "6 tensors read, 4 written");
+	traffic_release(&t);
+	buf_release(&err);
+	free(dir);
+	dir = path_join(tmpdir, "capture.json");
+	unlink(dir);
+	free(dir);
+	dir = path_join(tmpdir, "kernel.py");
+	unlink(dir);
+	free(dir);
+	rmdir(tmpdir);
+}
+
 static void test_unreadable_args(void **state)
 {
 	static const char cap[] = "{\"args\":[{\"name\":\"x\",\"kind\":\"tensor\",\"shape\":[4]}]}";
@@ -310,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_broadcast_counts_storage_once),
 		cmocka_unit_test(test_unknown_access_is_estimate),
 		cmocka_unit_test(test_descriptor_reads_are_assumed),
+		cmocka_unit_test(test_foreach_module_file),
 		cmocka_unit_test(test_unreadable_args),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rate_over_copy_flagged),
