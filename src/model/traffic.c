@@ -29,6 +29,9 @@ static int cmp_span(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* Larger than any device's memory: a capture.json past it is hostile, not a tensor. */
+#define SPAN_MAX (1LL << 50)
+
 /* The byte range a tensor argument's view spans; 0 when it is empty, -1 when unreadable. */
 static int arg_span(const json_t *a, struct span *r)
 {
@@ -38,7 +41,8 @@ static int arg_span(const json_t *a, struct span *r)
 	size_t i;
 
 	if (!json_is_array(shape) || !json_is_array(stride) ||
-	    json_array_size(shape) != json_array_size(stride) || es <= 0 || off < 0)
+	    json_array_size(shape) != json_array_size(stride) || es <= 0 || es > 64 ||
+	    off < 0 || off > SPAN_MAX)
 		return -1;
 	for (i = 0; i < json_array_size(shape); i++) {
 		long long n = json_integer_value(json_array_get(shape, i));
@@ -46,7 +50,11 @@ static int arg_span(const json_t *a, struct span *r)
 
 		if (n <= 0)
 			return 0;
-		last += (n - 1) * (s < 0 ? -s : s);
+		s = s < 0 ? (s < -SPAN_MAX ? SPAN_MAX : -s) : s;
+		/* every term and their sum stay under SPAN_MAX: no overflow below */
+		if (n > SPAN_MAX || s > SPAN_MAX || (s && n - 1 > (SPAN_MAX - last) / s))
+			return -1;
+		last += (n - 1) * s;
 	}
 	r->storage = json_int(a, "storage", -1);
 	r->lo = off * es;

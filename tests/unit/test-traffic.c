@@ -317,16 +317,30 @@ static void test_foreach_module_file(void **state)
 
 static void test_unreadable_args(void **state)
 {
-	static const char cap[] = "{\"args\":[{\"name\":\"x\",\"kind\":\"tensor\",\"shape\":[4]}]}";
-	json_t *doc = json_loads(cap, 0, NULL);
-	struct traffic t;
+	static const char *const caps[] = {
+		"{\"args\":[{\"name\":\"x\",\"kind\":\"tensor\",\"shape\":[4]}]}",
+		/* spans that would overflow 64 bits: refused, not wrapped */
+		"{\"args\":[{\"name\":\"x\",\"kind\":\"tensor\",\"shape\":[9223372036854775807],"
+		"\"stride\":[9223372036854775807],\"storage_offset\":0,\"element_size\":4,\"storage\":0}]}",
+		"{\"args\":[{\"name\":\"x\",\"kind\":\"tensor\",\"shape\":[4,4],"
+		"\"stride\":[-9223372036854775807,1],\"storage_offset\":0,\"element_size\":4,\"storage\":0}]}",
+		"{\"args\":[{\"name\":\"x\",\"kind\":\"tensor\",\"shape\":[4],"
+		"\"stride\":[1],\"storage_offset\":9223372036854775807,\"element_size\":4,\"storage\":0}]}",
+	};
+	size_t i;
 
 	(void)state;
-	assert_int_equal(traffic_count(&t, doc, NULL), -1);
-	assert_true(t.bytes < 0);
-	assert_non_null(strstr(t.note, "argument 0"));
-	traffic_release(&t);
-	json_decref(doc);
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		json_t *doc = json_loads(caps[i], 0, NULL);
+		struct traffic t;
+
+		assert_non_null(doc);
+		assert_int_equal(traffic_count(&t, doc, NULL), -1);
+		assert_true(t.bytes < 0);
+		assert_non_null(strstr(t.note, "argument 0"));
+		traffic_release(&t);
+		json_decref(doc);
+	}
 }
 
 /* 2,227,400,004 bytes in 0.531 ms: 4194.7 GB/s, 98.9% of a 4241 GB/s copy. */
