@@ -85,6 +85,23 @@ static void print_step(FILE *fp, const struct an_run *r, size_t top)
 	buf_release(&b);
 }
 
+/* The rates over 105% of the copy rate among the kernels shown, each with its cause. */
+static void print_doubts(FILE *fp, const struct an_run *r, size_t top)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < r->nkernels && (!top || shown < top); i++) {
+		const struct an_kernel *k = &r->kernels[i];
+
+		if (k->rank < 0)
+			continue;
+		shown++;
+		if (k->rate_doubt)
+			fprintf(fp, "%s: %.0f GB/s is over 105%% of the %.0f GB/s copy rate, not a fact: %s\n",
+				k->id, k->gbps, r->peak_gbps, k->rate_doubt);
+	}
+}
+
 void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 {
 	struct table t = TABLE_INIT;
@@ -119,6 +136,7 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 	}
 	if (table_rows(&t))
 		table_print(&t, fp);
+	print_doubts(fp, r, top);
 	if (top && shown < (size_t)r->timed)
 		fprintf(fp, "... %ld more ranked kernels in the report\n", r->timed - (long)shown);
 	if (unranked)

@@ -365,6 +365,7 @@ void tune_output_table(const struct tune_sweep *s, struct table *t)
 void tune_output_notes(const struct tune_sweep *s, struct buf *out)
 {
 	size_t i;
+	int doubted = 0;
 
 	for (i = 0; i < s->plan.nr && i < s->res.nr; i++) {
 		const struct tune_result *r = &s->res.r[i];
@@ -381,6 +382,15 @@ void tune_output_notes(const struct tune_sweep *s, struct buf *out)
 		else if (r->same_as)
 			buf_addf(out, "v%03zu compiled to the same ISA as %s (line info aside)%s\n",
 				 i, r->same_as, r->status == TUNE_ST_DUPLICATE ? ": not timed" : "");
+		if (!doubted && tune_result_usable(r)) {
+			char *why = doubt(s, gbps(s, r->time_ms));
+
+			if (why)
+				buf_addf(out, "GB/s in brackets is over 105%% of the copy rate, not a fact: %s\n",
+					 why);
+			doubted = why != NULL;
+			free(why);
+		}
 	}
 }
 
