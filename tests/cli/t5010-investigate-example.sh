@@ -56,6 +56,15 @@ test_expect_success 'the peak is env.json s measured copy rate; the rate is the 
 	json_q run/report/report.json ".kernels[] | select(.name == \"scale_add_kernel\") | .bytes_basis == \"traffic\" and .bytes == 201326592 and .bytes_estimate == false and .bytes_note == \"2 tensors read, 1 written\" and ((.gbps - (.bytes / .time_ms / 1e6)) | fabs) < 1e-6 and ((.peak_fraction - .gbps / $peak) | fabs) < 1e-12 and .rate_doubt == null"
 '
 
+# index_add_zeros_1 reads int64 [100000] and float32 [100000, 256] and
+# atomically updates float32 [5000, 256] (read and written): 800000 +
+# 102400000 + 2 x 5120000 = 113440000, the seed skill's count for the same
+# kernel (tests/data/seed-log/README.md); zeros_0 only writes [5000, 256].
+test_expect_success 'an atomic read-modify-write target is counted both ways' '
+	json_q run/report/report.json ".kernels[] | select(.name == \"triton_poi_fused_index_add_zeros_1\") | .bytes == 113440000 and .bytes_estimate == false" &&
+	json_q run/report/report.json ".kernels[] | select(.name == \"triton_poi_fused_zeros_0\") | .bytes == 5120000 and .bytes_note == \"0 tensors read, 1 written\""
+'
+
 test_expect_success 'arguments: shapes, dtypes and strides of capture.json' '
 	cap=run/capture/kernels/triton_poi_fused_index_add_zeros_1-470ead05/capture.json &&
 	for i in 0 1 2; do
