@@ -286,7 +286,7 @@ static json_t *finish_doc(json_t *replay, const struct strlist *dirs, const json
 	double gbps = json_num(peak, "copy_gbps", 0);
 	size_t i;
 
-	json_set_int(doc, "schema_version", 1);
+	json_set_int(doc, "schema_version", REPLAY_SCHEMA_VERSION);
 	json_set_str(doc, "tool", "tko run");
 	json_set_new(doc, "peak", peak);
 	json_set_new(doc, "replay", json_incref(json_object_get(replay, "versions")));

@@ -157,7 +157,7 @@ test_expect_success_if python3 'without --json the result is kept in RUN/analysi
 	rm -rf run/analysis &&
 	tko run $KD >table &&
 	test_grep "^kept in .*/run/analysis/replay.json$" table &&
-	stored ".schema_version == 1 and .tool == \"tko run\"" &&
+	stored ".schema_version == 2 and .tool == \"tko run\"" &&
 	stored "[.kernels[].kernel_dir] == [\"capture/kernels/k-0123abcd\"]" &&
 	stored ".summary.kernels == 1 and .summary.configs == 2" &&
 	test "$(ls -A run/analysis)" = replay.json
