@@ -95,4 +95,22 @@ test_expect_success_if python3 'the report flags a rate over 105% of copy with i
 	awk -F"|" "/^\| [0-9]/ && \$10 ~ /%/ { if (\$10 + 0 > 105) bad = 1 } END { exit bad }" low/report/report.md
 '
 
+# tko tune's num_gb for the same kernel directories (compile-only: the
+# count needs no GPU) is the same figure: run, report and tune agree.
+test_expect_success 'tko tune counts the same bytes for the same kernels' '
+	jq -r ".kernels[] | \"\(.kernel_dir) \(.bytes)\"" run/analysis/replay.json >run-bytes &&
+	n=0 &&
+	while read -r dir bytes; do
+		case "$dir" in *triton_mm-*|*triton_-*) continue ;; esac
+		# a variant that fails to compile here exits 1; the document is written anyway
+		rm -f t.json &&
+		TKO_PYTHON="$SRC_ROOT/.venv/bin/python" tko tune --compile-only --target sm_90 --no-search \
+			--max-variants 1 --out tout --json t.json "run/$dir" >/dev/null 2>&1
+		test -s t.json || exit 1
+		json_q t.json ".kernels[0].num_gb * 1e9 | round == ($bytes | round)" || exit 1
+		n=$((n + 1))
+	done <run-bytes &&
+	test "$n" -eq 7
+'
+
 test_done
