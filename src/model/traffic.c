@@ -127,7 +127,8 @@ static double lanes(const json_t *args)
 	json_array_foreach(args, i, a) {
 		const char *name = json_str(a, "name");
 
-		if (!name || !numel_arg(name) || !json_is_integer(json_object_get(a, "value")))
+		if (!name || !numel_arg(name) || !json_is_integer(json_object_get(a, "value")) ||
+		    json_int(a, "value", 0) <= 0)
 			continue;
 		p = (p ? p : 1) * (double)json_int(a, "value", 0);
 	}
@@ -161,11 +162,6 @@ static struct use use_of(const char *name, const struct meta_kernel *mk, const j
 	} else if (starts(name, "out_ptr")) {
 		u.write = u.known = 1;
 	}
-	/*
-	 * No tl.load / tl.store starts from it and its name says nothing: a
-	 * tensor descriptor or block pointer may still read it, so it is
-	 * charged once, as read, and the count is an estimate.
-	 */
 	if (in_list(mutated, name)) {
 		u.write = 1;
 		/* only the source can say an in-place argument is not read */
@@ -197,6 +193,11 @@ static void charge(struct traffic *t, const struct span *r, const json_t *a, con
 	int gathered = u->read && u->loads > 0 && u->gathers >= u->loads;
 	int scattered = u->write && u->stores > 0 && u->scatters >= u->stores;
 
+	/*
+	 * No tl.load / tl.store starts from it and its name says nothing: a
+	 * tensor descriptor or block pointer may still read it, so it is
+	 * charged once, as read, and the count is an estimate.
+	 */
 	if (!u->known) {
 		add_span(rd, r);
 		buf_addf(why, "%s%s: access unknown, counted once as read", why->len ? "; " : "", name);
