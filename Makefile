@@ -143,6 +143,7 @@ ANALYSE_SRC = \
 	src/analyse/rules.c \
 	src/analyse/rules_addr.c \
 	src/analyse/rules_kernel.c \
+	src/analyse/rules_measured.c \
 	src/analyse/rules_value.c \
 	src/analyse/schema.c \
 	src/analyse/share.c \
@@ -153,7 +154,8 @@ ANALYSE_SRC = \
 
 MODEL_SRC = \
 	src/model/collect.c \
-	src/model/names.c
+	src/model/names.c \
+	src/model/traffic.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \

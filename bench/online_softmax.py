@@ -89,6 +89,10 @@ def main(argv=None):
                      "forward_kernels_us": runs[0][0]["forward_kernels_us"],
                      "forward_ms_each_run": [r[0]["forward_ms"] for r in runs]}
         out[name]["forward_gbps"] = out["logits_bytes"] / (out[name]["forward_ms"] / 1e3) / 1e9
+    # forward_gbps is a scale for the whole forward (several kernels) with the
+    # logits read once, not one launch's bytes: per-launch rates are tko's
+    # count (src/model/traffic.h, docs/json.md "Bytes and rates")
+    out["forward_gbps_basis"] = "logits bytes read once / whole forward time (a scale, not a launch)"
     src = torch.empty(out["logits_bytes"] // 2, dtype=torch.bfloat16, device="cuda")
     dst = torch.empty_like(src)
     copy_ms = do_bench(lambda: dst.copy_(src), warmup=25, rep=200, return_mode="median")

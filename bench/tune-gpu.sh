@@ -11,6 +11,10 @@
 #              tko run (its workers shared), the budget per kernel chosen so
 #              that everything fits the deadline; each winner confirmed in 7
 #              alternating rounds against the base (src/tune/confirm.h)
+#   agree      tko run on the same kernels (RUN_A/analysis/replay.json),
+#              then tko investigate RUN_A with the tune result: the two
+#              documents the criteria compare (run and report agree on
+#              bytes and GB/s; no rate above 105% of copy printed as a fact)
 #   retime     bench/tune_gpu/retime.py: in one process, interleaved, the
 #              default config, coordesc's and tko's winner of every kernel,
 #              same inputs, warm-up and repetitions, L2 flushed; outputs
@@ -20,10 +24,11 @@
 #   OUT=/some/dir TKO_PREBUILT=build-static/tko bash bench/tune-gpu.sh
 #
 # Needs python3 with torch and triton and a GPU; tko is carried in as
-# $TKO_PREBUILT (built where jansson is), else build/tko. Writes to $OUT (7
+# $TKO_PREBUILT (built where jansson is), else build/tko. Writes to $OUT (9
 # files): tune-gpu.log (everything printed), results.json and results.md
 # (per kernel the three times, speedups, correctness, GB/s and the
-# criteria), tune.json and tune.md (tko tune's own report), runs.tar.gz (both
+# criteria), tune.json and tune.md (tko tune's own report), replay.json and
+# report.json (tko run's and the report's figures for RUN_A), runs.tar.gz (both
 # RUNs and the step logs, without input blobs, binaries or IR),
 # tune-files.tar.gz (every variant's source, request and PTX, the winners).
 #
@@ -39,7 +44,7 @@ WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-gpu}
 PY=${TKO_PYTHON:-python3}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
 DEADLINE=${TUNE_GPU_DEADLINE_S:-530}
-STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune retime pack}
+STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune agree retime pack}
 export TKO_PYTHON="$PY"
 mkdir -p "$OUT" "$WORK"
 # absolute: tko finds its Python package beside the binary (<dir>/../python)
@@ -103,6 +108,20 @@ if want tune; then
 	cp "$WORK/tune.json" "$WORK/tune.md" "$OUT/" 2>/dev/null
 fi
 
+if want agree; then
+	step "tko run and tko investigate on RUN_A (the figures the criteria compare)"
+	mapfile -t dirs < <("$PY" "$ROOT/bench/tune_gpu/match.py" "$WORK/run-a")
+	rm -f "$WORK/run-a/analysis/replay.json"
+	"$TKO" run "${dirs[@]}" --timeout 150 >"$WORK/run.out" 2>&1
+	echo "tko run exit status: $?"
+	grep -E "over 105%|^peak:" "$WORK/run.out" | head -20
+	tune_arg=()
+	[ -s "$WORK/tune.json" ] && tune_arg=(--tune "$WORK/tune.json")
+	"$TKO" -q investigate "$WORK/run-a" "${tune_arg[@]}" >"$WORK/investigate.out" 2>&1
+	echo "tko investigate exit status: $?"
+	cp "$WORK/run-a/analysis/replay.json" "$WORK/run-a/report/report.json" "$OUT/" 2>/dev/null
+fi
+
 if want retime; then
 	step "re-time default, coordesc and tko side by side"
 	claims=()
@@ -121,11 +140,15 @@ if want pack; then
 	      --exclude='*.cubin' --exclude='*.hsaco' --exclude='*.llir' --exclude='*.ttir'
 	      --exclude='*.ttgir' --exclude='*.source' --exclude='*.so' --exclude='*.pt')
 	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/runs.tar.gz" run-a run-b run-a.out run-b.out \
-		tune.out retime.out retime.err 2>/dev/null)
+		tune.out run.out investigate.out retime.out retime.err 2>/dev/null)
 	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/tune-files.tar.gz" tune 2>/dev/null)
 	ls -l "$OUT"
 fi
 step "done"
 if [ -f "$OUT/results.json" ]; then
-	"$PY" "$ROOT/bench/tune_gpu/criteria.py" "$OUT/results.json"
+	agree=()
+	[ -s "$OUT/replay.json" ] && agree+=(--run "$OUT/replay.json")
+	[ -s "$OUT/report.json" ] && agree+=(--report "$OUT/report.json")
+	[ -s "$OUT/tune.json" ] && agree+=(--tune "$OUT/tune.json")
+	"$PY" "$ROOT/bench/tune_gpu/criteria.py" "$OUT/results.json" "${agree[@]}"
 fi

@@ -19,6 +19,16 @@ The criteria, as the issue states them, with NOISE = 2%:
   confirmed      every winner tko's confirmation kept (src/tune/confirm.h; not the
                  base): its confirmed gain within CONFIRM_MATCH (2%) of the gain
                  re-timed here (default / tko), and that re-timed gain >= 1.00
+and, from issue 17 (one truth for bytes and rates):
+  rate_within_copy  no rate above 105% of the copy bandwidth: bytes / tko's
+                 time here, and every rate tko run, tko tune and the report
+                 print as a fact (a rate they flag with rate_doubt is not one)
+  run_report_agree  tko run (its replay.json) and the report (report.json)
+                 give every replayed kernel the same bytes and GB/s
+The bytes are tko's own count (src/model/traffic.h, docs/json.md "Bytes and
+rates"), which retime.py reads from tko tune's result (num_gb, bytes_estimate):
+this file never counts bytes itself. A kernel whose bytes are an estimate (a
+gather's bound) is left out of the bandwidth verdict, which it cannot judge.
 A kernel tko gave no winner for counts at the default's time (the user keeps
 Inductor's config). Needs no torch: it runs on any results file.
 
@@ -47,6 +57,8 @@ GEOMEAN_MIN = 1.15
 BANDWIDTH_MIN = 0.85
 BANDWIDTH_BYTES = 64e6
 SWEEP_MAX_S = 60.0
+OVER_COPY = 1.05            # TRAFFIC_OVER_COPY in src/model/traffic.h
+AGREE = 1e-6                # relative: tko run's and the report's GB/s
 CONFIRM_MATCH = 0.02
 MEMORY_KINDS = ("pointwise", "reduction", "persistent_reduction", "foreach")
 
@@ -69,8 +81,60 @@ def speedups(row):
 
 
 def gbps(row):
-    t = tko_ms(row)
-    return row.get("bytes", 0) / (t / 1e3) / 1e9 if t else None
+    """bytes / tko's time in GB/s (bytes from tko's count), or None."""
+    t, b = tko_ms(row), row.get("bytes")
+    return b / (t / 1e3) / 1e9 if t and b else None
+
+
+def over_copy(g, copy):
+    return bool(g and copy and g > OVER_COPY * copy)
+
+
+def _unflagged(doc):
+    """Rates tko printed as facts above 105% of its copy rate: tko run's
+    configs (replay.json), the report's kernels (report.json or
+    kernels.json), tko tune's variants; as 'kernel (where)'."""
+    out = []
+    run, report, tune = doc.get("tko_run"), doc.get("tko_report"), doc.get("tko_tune")
+    peak = ((run or {}).get("peak") or {}).get("copy_gbps")
+    for k in (run or {}).get("kernels") or []:
+        for i, c in enumerate(k.get("configs") or []):
+            if over_copy(c.get("gbps"), peak) and not c.get("rate_doubt"):
+                out.append("%s (tko run cfg %d)" % (k.get("kernel"), i))
+    for k in (report or {}).get("kernels") or []:
+        if over_copy(k.get("gbps"), (report or {}).get("peak_gbps")) and not k.get("rate_doubt"):
+            out.append("%s (report)" % k.get("id", k.get("name")))
+    for k in (tune or {}).get("kernels") or []:
+        for v in k.get("variants") or []:
+            if over_copy(v.get("gbps"), k.get("peak_gbps")) and not v.get("rate_doubt"):
+                out.append("%s (tko tune %s)" % (k.get("kernel"), v.get("id")))
+    return out
+
+
+def _dir_key(path):
+    return os.path.basename(os.path.normpath(path or ""))
+
+
+def run_report_pairs(doc):
+    """[(kernel, run bytes, run GB/s, report bytes, report GB/s)] for every
+    kernel tko run replayed and the report timed from that replay."""
+    report = {_dir_key(k.get("kernel_dir")): k for k in (doc.get("tko_report") or {}).get("kernels") or []
+              if k.get("kernel_dir") and k.get("time_basis") == "replay"}
+    pairs = []
+    for k in (doc.get("tko_run") or {}).get("kernels") or []:
+        rep = report.get(_dir_key(k.get("kernel_dir")))
+        cap = next((c for c in k.get("configs") or [] if c.get("captured")), None)
+        if rep is not None and cap is not None:
+            pairs.append((k.get("kernel"), k.get("bytes"), cap.get("gbps"), rep.get("bytes"), rep.get("gbps")))
+    return pairs
+
+
+def _disagree(pairs):
+    def close(a, b):
+        return a is None and b is None or (a is not None and b is not None and
+                                           abs(a - b) <= AGREE * max(abs(a), abs(b)))
+    return ["%s (run %s B %s GB/s, report %s B %s GB/s)" % p for p in pairs
+            if not (close(p[1], p[3]) and close(p[2], p[4]))]
 
 
 def same_size_fraction(row):
@@ -135,7 +199,11 @@ def evaluate(doc):
     with_cd = [r for r in timed if _ms(r, "coordesc")]
     behind = [r["kernel"] for r in with_cd if tko_ms(r) > _ms(r, "coordesc") * (1 + NOISE)]
     geo = _geomean([_ms(r, "default") / tko_ms(r) for r in inductor])
-    big = [r for r in timed if memory_bound(r) and r.get("bytes", 0) >= BANDWIDTH_BYTES]
+    big = [r for r in timed if memory_bound(r) and (r.get("bytes") or 0) >= BANDWIDTH_BYTES
+           and not r.get("bytes_estimate")]
+    over = ["%s%s" % (r["kernel"], " (bytes an estimate)" if r.get("bytes_estimate") else "")
+            for r in timed if over_copy(gbps(r), copy)]
+    rated = [r for r in timed if gbps(r)]
     slow_bw = [r["kernel"] for r in big if not copy or gbps(r) < BANDWIDTH_MIN * copy]
     sweeps = [r for r in rows if isinstance(r.get("tko"), dict) and r["tko"].get("sweep_s") is not None]
     long_sweeps = [r["kernel"] for r in sweeps if r["tko"]["sweep_s"] > SWEEP_MAX_S]
@@ -160,6 +228,17 @@ def evaluate(doc):
                  "%.0f%% of the re-timed one, re-timed >= 1.00x" % (100 * CONFIRM_MATCH),
                  *confirmation_misses(rows)),
     ]
+    if "tko_run" in doc or "tko_report" in doc or "tko_tune" in doc:
+        out.append(_verdict("rate_within_copy", "no rate above %.0f%% of the copy bandwidth, here or"
+                            " printed by tko as a fact" % (100 * OVER_COPY),
+                            over + _unflagged(doc), len(rated)))
+    else:
+        out.append(_verdict("rate_within_copy", "no rate above %.0f%% of the copy bandwidth"
+                            % (100 * OVER_COPY), over, len(rated)))
+    if "tko_run" in doc and "tko_report" in doc:
+        pairs = run_report_pairs(doc)
+        out.append(_verdict("run_report_agree", "tko run and the report: same bytes and GB/s"
+                            " (within %g) on every replayed kernel" % AGREE, _disagree(pairs), len(pairs)))
     if errors:
         out.append(_verdict("retimed", "every kernel re-timed", errors, len(errors) + len(rows)))
     return out
@@ -181,14 +260,17 @@ def table(doc):
             continue
         s, g = speedups(r), gbps(r)
         ok = all(r[x].get("correct", True) for x in ("coordesc", "tko") if isinstance(r.get(x), dict))
+        over = over_copy(g, copy)
         lines.append((r.get("model", "?"), r["kernel"][:48], (r.get("kind") or "")[:11],
-                      _f(r.get("bytes", 0) / 1e6, "%.1f"), _f(_ms(r, "default"), "%.4f"),
+                      _f((r.get("bytes") or 0) / 1e6 or None,
+                         "%.1f est." if r.get("bytes_estimate") else "%.1f"),
+                      _f(_ms(r, "default"), "%.4f"),
                       _f(_ms(r, "coordesc"), "%.4f"), _f(_ms(r, "tko"), "%.4f"),
                       _f(s["tko_vs_default"], "%.2fx"), _f(confirmed_speedup(r), "%.3fx"),
                       _f(s["tko_vs_coordesc"], "%.2fx"),
                       _f(s["coordesc_vs_default"], "%.2fx"),
-                      _f(r.get("coordesc_logged_speedup"), "%.2fx"), _f(g, "%.0f"),
-                      _f(100 * g / copy if g and copy else None, "%.0f%%"),
+                      _f(r.get("coordesc_logged_speedup"), "%.2fx"), _f(g, "(%.0f)" if over else "%.0f"),
+                      "over" if over else _f(100 * g / copy if g and copy else None, "%.0f%%"),
                       _f(100 * (same_size_fraction(r) or 0) or None, "%.0f%%"),
                       "yes" if ok else "NO"))
     widths = [max(len(str(x[i])) for x in lines) for i in range(len(head))]
@@ -196,7 +278,8 @@ def table(doc):
     text += errors
     text.append("copy bandwidth %.0f GB/s (read + write, same process); size%%: of a copy "
                 "moving the kernel's bytes; tko conf: the gain tko tune's confirmation "
-                "gave its winner" % copy)
+                "gave its winner; MB: tko's count of the bytes read and written "
+                "(est.: an estimate); (n) over: above %.0f%% of copy, not a fact" % (copy, 100 * OVER_COPY))
     claims = descent_claims(doc)
     if claims:
         text.append("coordinate descent's log claimed a gain on %d kernels, geomean %.3fx; "
@@ -228,6 +311,7 @@ def write(doc, json_path, md_path=None):
             r["speedup"] = speedups(r)
             r["gbps"] = gbps(r)
             r["copy_fraction"] = gbps(r) / doc["copy_gbps"] if gbps(r) and doc.get("copy_gbps") else None
+            r["over_copy"] = over_copy(gbps(r), doc.get("copy_gbps"))
             r["same_size_fraction"] = same_size_fraction(r)
     doc["descent_claims"] = descent_claims(doc)
     _write_atomic(json_path, json.dumps(doc, indent=1, default=str) + "\n")
@@ -235,11 +319,26 @@ def write(doc, json_path, md_path=None):
         _write_atomic(md_path, markdown(doc))
 
 
+def _load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def main(argv=None):
+    """criteria.py RESULTS.json [--run REPLAY.json] [--report REPORT.json] [--tune TUNE.json]:
+    tko run's document, the report's JSON and tko tune's add the issue-17 checks."""
+    import argparse
     import sys
-    argv = sys.argv[1:] if argv is None else argv
-    with open(argv[0], encoding="utf-8") as f:
-        doc = json.load(f)
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("results")
+    p.add_argument("--run", help="tko run's JSON (RUN/analysis/replay.json)")
+    p.add_argument("--report", help="the report's JSON (RUN/report/report.json)")
+    p.add_argument("--tune", help="tko tune --json")
+    opts = p.parse_args(sys.argv[1:] if argv is None else argv)
+    doc = _load(opts.results)
+    for key, path in (("tko_run", opts.run), ("tko_report", opts.report), ("tko_tune", opts.tune)):
+        if path:
+            doc[key] = _load(path)
     doc["criteria"] = evaluate(doc)
     print(table(doc))
     return 0 if all(c["pass"] for c in doc["criteria"]) else 1

@@ -230,11 +230,20 @@ def copy_gbps():
     return tune_worker.op_copy_bandwidth({"bytes": 1 << 30})["gbps"]
 
 
-def _bytes(cap):
+def _bytes(cap, tko_entry):
+    """The bytes the kernel moves, as tko counts them (src/model/traffic.h:
+    every read and write, in-place arguments both ways, a gather by its
+    lanes), read from tko tune's result for the kernel: the figure tko run,
+    tko tune and the report print. (bytes, where from, whether an estimate);
+    Inductor's kernel_num_gb, an estimate, only when tune has no figure."""
+    gb = (tko_entry or {}).get("num_gb")
+    if isinstance(gb, (int, float)) and gb > 0:
+        return (gb * 1e9, "tko: " + str(tko_entry.get("bytes_note") or "model/traffic.h"),
+                bool(tko_entry.get("bytes_estimate", True)))
     gb = (cap.get("inductor_meta") or {}).get("kernel_num_gb")
     if isinstance(gb, (int, float)) and gb > 0:
-        return gb * 1e9, "inductor kernel_num_gb"
-    return float(cap.get("inputs_bytes") or 0), "footprint (bytes the arguments occupy)"
+        return gb * 1e9, "inductor kernel_num_gb (no tko figure)", True
+    return None, "unknown: no tko tune result and no kernel_num_gb", True
 
 
 def _source_changed(kdir, variant):
@@ -318,7 +327,7 @@ def _add_request_roles(k, row, run_b, tko_entry, winner, cache):
 def same_size_copy_gbps(row, flush):
     """The rate of a plain copy moving a memory-bound kernel's bytes (L2
     flushed, as the kernel's launches are), for the table's size% column."""
-    if not criteria.memory_bound(row) or row.get("bytes", 0) < 1e6:
+    if not criteria.memory_bound(row) or (row.get("bytes") or 0) < 1e6:
         return None
     ms = copy_sizes.copy_ms(int(row["bytes"]), flush, 50)
     return row["bytes"] / (ms / 1e3) / 1e9
@@ -347,7 +356,7 @@ def retime_kernel(torch, model, kdir, run_b, tko_entry, opts, cache):
     row = {"model": model, "kernel": cap["kernel"], "dir": kdir, "kind": kind,
            "atomic": bool((cap.get("inductor_meta") or {}).get("atomic_add_found")),
            "notes": []}
-    row["bytes"], row["bytes_from"] = _bytes(cap)
+    row["bytes"], row["bytes_from"], row["bytes_estimate"] = _bytes(cap, tko_entry)
     row["footprint_bytes"] = cap.get("inputs_bytes")
     k = Kernel(torch, kdir, cap)
     winner = match.winner_variant(tko_entry)

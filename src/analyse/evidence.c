@@ -12,6 +12,7 @@
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
 #include "live/replay.h"
+#include "model/traffic.h"
 #include "rundir/layout.h"
 #include "target/target.h"
 #include "util/file.h"
@@ -316,6 +317,21 @@ static char *capture_cache_hash(const json_t *cap)
 	return h ? xstrdup(h) : NULL;
 }
 
+/* The bytes the launch moves, as tko run counts them (model/traffic.h). */
+static void from_traffic(struct an_kernel *k, const json_t *cap, const char *capture_path)
+{
+	struct traffic t;
+
+	if (traffic_of_capture_file(&t, cap, capture_path) == 0) {
+		k->traffic_bytes = t.bytes;
+		k->traffic_gathered = t.gathered;
+		k->bytes_estimate = t.estimate;
+		free(k->bytes_note);
+		k->bytes_note = xstrdup(t.note);
+	}
+	traffic_release(&t);
+}
+
 static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_kernel *ek)
 {
 	char *rel, *path;
@@ -338,6 +354,7 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 		fp = footprint_bytes(json_object_get(cap, "args"));
 		if (fp >= 0)
 			k->footprint_bytes = (double)fp;
+		from_traffic(k, cap, path);
 		if (isnan(k->inductor_bytes) && json_is_number(json_object_get(cap, "inductor_num_bytes")))
 			k->inductor_bytes = json_num(cap, "inductor_num_bytes", NAN);
 		ek->cache_hash = capture_cache_hash(cap);

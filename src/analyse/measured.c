@@ -127,6 +127,61 @@ static void known_failure(struct an_kernel *k, const json_t *v)
 					  "a variant", sig->why);
 }
 
+/* Whether a tune.json variant's source_variants name `what` ("hints", "twopass"). */
+static int made_with(const json_t *v, const char *what)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(v, "source_variants"), i, e)
+		if (json_is_string(e) && !strcmp(json_string_value(e), what))
+			return 1;
+	return 0;
+}
+
+/* The variant of kernel entry tk whose id is `id`, or NULL. */
+static const json_t *variant_by_id(const json_t *tk, const char *id)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(tk, "variants"), i, v)
+		if (json_str(v, "id") && !strcmp(json_str(v, "id"), id))
+			return v;
+	return NULL;
+}
+
+/*
+ * What tune measured of the two rules issue 17 found contradicted: the
+ * two-pass softmax's best correct speedup, and whether the hints variants
+ * compiled to the same ISA as a variant without hints (same_as).
+ */
+static void measured_knobs(struct an_kernel *k, const json_t *tk)
+{
+	const json_t *v, *twin;
+	size_t i, hops;
+
+	k->tune.twopass_speedup = NAN;
+	k->tune.hints_variants = k->tune.hints_same_isa = 0;
+	json_array_foreach(json_object_get(tk, "variants"), i, v) {
+		const char *st = json_str(v, "status"), *same = json_str(v, "same_as");
+		double sp = json_num(v, "speedup", NAN);
+
+		if (made_with(v, "twopass") && st && !strcmp(st, "ok") && !isnan(sp) &&
+		    (isnan(k->tune.twopass_speedup) || sp > k->tune.twopass_speedup))
+			k->tune.twopass_speedup = sp;
+		if (!made_with(v, "hints"))
+			continue;
+		k->tune.hints_variants++;
+		/* same_as may name another hints variant: follow it to one without */
+		twin = same ? variant_by_id(tk, same) : NULL;
+		for (hops = 0; twin && made_with(twin, "hints") && hops < 64; hops++)
+			twin = json_str(twin, "same_as") ? variant_by_id(tk, json_str(twin, "same_as")) : NULL;
+		if (twin && !made_with(twin, "hints"))
+			k->tune.hints_same_isa++;
+	}
+}
+
 static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 {
 	const json_t *e, *tk = NULL, *v, *w;
@@ -156,6 +211,7 @@ static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 			k->tune.correct++;
 		known_failure(k, v);
 	}
+	measured_knobs(k, tk);
 }
 
 /* A Python value's text as the logs print it ('tl.float32', True, 64). */

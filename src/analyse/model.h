@@ -168,6 +168,9 @@ struct an_tune {
 	char *failure;		/* the first variant that failed with a known signature
 				 * (tune/errsig.h): "<label>: <what it means>", or NULL */
 	int buffer_ops_failed;	/* a variant with AMDGCN_USE_BUFFER_OPS=1 failed that way */
+	double twopass_speedup;	/* the best correct two-pass softmax variant's base / its time, NAN: none */
+	long hints_variants;	/* variants with source hints (tl.multiple_of / max_contiguous) */
+	long hints_same_isa;	/* ... of them compiled to the ISA of a variant without hints */
 };
 
 /* A number a rule used. */
@@ -230,11 +233,16 @@ struct an_kernel {
 
 	double bytes;		/* bytes used for the rate (see bytes_basis) */
 	enum bytes_basis bytes_basis;	/* which byte count bytes is, BYTES_NONE: none */
+	int bytes_estimate;	/* bytes is an estimate (Inductor's, a gather's bound, ...) */
+	char *bytes_note;	/* how bytes was counted, one phrase */
+	double traffic_bytes;	/* tko's count of the bytes read and written (model/traffic.h) */
+	long traffic_gathered;	/* arguments of it charged by a gather or scatter bound */
 	double inductor_bytes;	/* Inductor's kernel_num_gb x 1e9 */
 	double footprint_bytes;	/* bytes the captured arguments span */
 	double seed_bytes;	/* the seed skill's "Total tensor bytes": numel x element size, mutated args twice */
-	double gbps;		/* footprint rate: bytes / time_ms, 10^9 bytes per second */
-	double peak_fraction;	/* gbps / the run's measured peak */
+	double gbps;		/* bytes / time_ms, 10^9 bytes per second */
+	double peak_fraction;	/* gbps / the run's measured copy rate; NAN when rate_doubt */
+	char *rate_doubt;	/* why gbps is over 105% of the copy rate and no fact, or NULL */
 
 	struct an_arg *args;	/* signature and captured launch, in order */
 	size_t nargs;

@@ -15,8 +15,10 @@
 #include "analyse/rules.h"
 #include "analyse/rules_addr.h"
 #include "analyse/rules_kernel.h"
+#include "analyse/rules_measured.h"
 #include "analyse/rules_value.h"
 #include "analyse/steprules.h"
+#include "model/traffic.h"
 #include "util/buf.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -24,7 +26,7 @@
 const struct rule_limits rule_limits_default = {
 	.hot_share = 0.02,
 	.near_peak = 0.80,
-	.over_peak = 1.25,
+	.over_peak = TRAFFIC_OVER_COPY,
 	.slow_fraction = 0.50,
 	.tiny_ms = 0.010,
 	.tiny_launches = 100,
@@ -39,15 +41,17 @@ const struct rule_limits rule_limits_default = {
 	.lib_share = 0.10,
 	.library_bound = 0.50,
 	.idle_fraction = 0.30,
+	.row_multiple = 16,
+	.row_pad = 64,
 };
 
 #define LIMIT(m, unit, doc) { #m, offsetof(struct rule_limits, m), unit, doc }
 const struct rule_limit_info rule_limit_info[] = {
 	LIMIT(hot_share, LIM_SHARE, "below this share of the measured kernel time a kernel is not hot"),
 	LIMIT(near_peak, LIM_FRACTION,
-	      "a footprint rate at this fraction of the measured peak or more is near it"),
-	LIMIT(over_peak, LIM_FRACTION, "above this fraction the byte count overstates the traffic"
-	      " (an argument spans more than is read)"),
+	      "a rate at this fraction of the measured copy rate or more is near it"),
+	LIMIT(over_peak, LIM_FRACTION, "above this fraction a rate is no fact: the bytes are"
+	      " over-counted or the data stayed in cache (model/traffic.h, TRAFFIC_OVER_COPY)"),
 	LIMIT(slow_fraction, LIM_FRACTION,
 	      "a memory-bound kernel under this fraction of the peak is slow"),
 	LIMIT(tiny_ms, LIM_MS, "a launch shorter than this is tiny ..."),
@@ -67,6 +71,9 @@ const struct rule_limit_info rule_limit_info[] = {
 	      "library groups holding this share of the busy time make the step library-bound"),
 	LIMIT(idle_fraction, LIM_FRACTION,
 	      "the GPU idle this fraction of the profiled span makes the step host-bound"),
+	LIMIT(row_multiple, LIM_COUNT, "a reduction row whose length is not a multiple of this"
+	      " (Triton specialises sizes divisible by 16) cannot be loaded aligned ..."),
+	LIMIT(row_pad, LIM_COUNT, "... and the model code pads it to a multiple of this"),
 };
 #undef LIMIT
 const size_t rule_nlimits = sizeof(rule_limit_info) / sizeof(rule_limit_info[0]);
@@ -96,7 +103,7 @@ static const struct rule rules[] = {
 	{ "small_copy", DECISION_LEAVE, K, rule_small_copy,
 	  "a copy of under {small_bytes}: launch-bound", NULL, NULL },
 	{ "near_peak", DECISION_LEAVE, RUN, rule_near_peak,
-	  "footprint rate from {near_peak} to {over_peak} of the measured peak", NULL, NULL },
+	  "a rate from {near_peak} to {over_peak} of the measured copy rate", NULL, NULL },
 	{ "no_time", DECISION_MEASURE, K, rule_no_time,
 	  "no time measured: hot or not is unknown", NULL, NULL },
 	{ "scalarised_gemm", DECISION_KEEP_OFF, K, rule_scalarised_gemm,
@@ -133,6 +140,9 @@ static const struct rule rules[] = {
 	  " run this A/B yet", NULL },
 	{ "tuned", DECISION_TUNE, K, rule_tuned,
 	  "tko tune found a correct variant at least {tune_gain} faster", NULL, NULL },
+	{ "row_alignment", DECISION_REWRITE, K, rule_row_alignment,
+	  "a reduction row not a multiple of {row_multiple} long, its accesses narrow",
+	  REWRITE_AT "{rule_knobs}", NULL },
 	{ "online_softmax", DECISION_TUNE, K, rule_online_softmax,
 	  "an online softmax over a looped row: two exps per element", NULL, NULL },
 	{ "tune_failure", DECISION_TUNE, K, rule_tune_failure,
@@ -156,6 +166,8 @@ static const struct rule rules[] = {
 	  "check Inductor's path before a sweep ({why}): try {rule_knobs}", NULL },
 	{ "few_configs", DECISION_TUNE, K, rule_few_configs,
 	  "a hot kernel the autotuner timed {few_configs} or fewer configs of", NULL, NULL },
+	{ "twopass_slower", DECISION_LEAVE, K, rule_twopass_slower,
+	  "tko tune timed the two-pass softmax slower than the online one", NULL, NULL },
 	{ "hot", DECISION_TUNE, K | RULE_FALLBACK, rule_hot,
 	  "a hot kernel (at least {hot_share}) nothing else explains", NULL, NULL },
 	{ "fp32_matmul", DECISION_REWRITE, RULE_GROUP, rule_fp32_matmul,

@@ -71,6 +71,8 @@ struct rule_limits {
 	double lib_share;	/* a library group with less of the busy time is left alone */
 	double library_bound;	/* library share of the busy time that makes the step library-bound */
 	double idle_fraction;	/* idle share of the profiled span that makes it host-bound */
+	long row_multiple;	/* a reduction row whose length is no multiple of this defeats alignment */
+	long row_pad;		/* ... and is padded to a multiple of this */
 };
 
 extern const struct rule_limits rule_limits_default;

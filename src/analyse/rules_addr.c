@@ -9,6 +9,7 @@
 
 #include "analyse/rules_addr.h"
 #include "analyse/rules_kit.h"
+#include "analyse/rules_measured.h"
 #include "banned.h"
 
 int rule_divmod_offsets(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
@@ -20,7 +21,11 @@ int rule_divmod_offsets(const struct rule_ctx *c, const struct an_kernel *k, str
 	       " prove those offsets contiguous and aligned", k->addr.divmod,
 	       k->addr.loads + k->addr.stores, k->addr.divmod_line, 100 * k->isa.vector_share,
 	       k->isa.mem_ops);
-	rk_knobs(o, "one flat offset instead of // and % where the tensor is contiguous (a view or"
+	rk_knobs(o, rule_hints_useless(k) ?
+		 "one flat offset instead of // and % where the tensor is contiguous (a view or"
+		 " reshape in the model); not tl.multiple_of hints: tko tune's hints variants compiled"
+		 " to the same ISA as without them" :
+		 "one flat offset instead of // and % where the tensor is contiguous (a view or"
 		 " reshape in the model), or tl.multiple_of / tl.max_contiguous on the inner offset"
 		 " with sizes that are multiples of 16 (tko tune's hints variant)");
 	rk_ev(o, "divmod_accesses", (double)k->addr.divmod);

@@ -11,6 +11,7 @@
 
 #include "analyse/rules_kernel.h"
 #include "analyse/rules_kit.h"
+#include "analyse/rules_measured.h"
 #include "analyse/rules_value.h"
 #include "banned.h"
 
@@ -43,9 +44,10 @@ int rule_near_peak(const struct rule_ctx *c, const struct an_kernel *k, struct r
 	if (isnan(k->peak_fraction) || k->peak_fraction < c->lim->near_peak ||
 	    k->peak_fraction > c->lim->over_peak)
 		return 0;
-	rk_why(o, "its footprint rate is %.0f GB/s, %.0f%% of the measured %.0f GB/s copy rate:"
-	       " little is left to gain", k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
-	rk_ev(o, "footprint_gbps", k->gbps);
+	rk_why(o, "it moves its bytes at %.0f GB/s%s, %.0f%% of the measured %.0f GB/s copy rate:"
+	       " little is left to gain", k->gbps, k->bytes_estimate ? " (an estimate)" : "",
+	       100 * k->peak_fraction, c->run->peak_gbps);
+	rk_ev(o, "gbps", k->gbps);
 	rk_ev(o, "peak_gbps", c->run->peak_gbps);
 	rk_ev(o, "peak_fraction", k->peak_fraction);
 	return 1;
@@ -182,7 +184,9 @@ int rule_online_softmax(const struct rule_ctx *c, const struct an_kernel *k,
 	static const char *const online[] = { "prims.prepare_softmax_online", NULL };
 
 	(void)c;
-	if (k->kind != KIND_REDUCTION || !rk_has_aten(k, online) || k->tune.file)
+	/* a tune result decides: its twopass variant won (tuned) or lost (twopass_slower) */
+	if (k->kind != KIND_REDUCTION || !rk_has_aten(k, online) || k->tune.file ||
+	    !isnan(k->tune.twopass_speedup))
 		return 0;
 	rk_why(o, "an online softmax over a looped row (prims.prepare_softmax_online) computes two exps"
 	       " per element; the two-pass form computes one and reads the row twice");
@@ -216,8 +220,12 @@ int rule_narrow_access(const struct rule_ctx *c, const struct an_kernel *k,
 	rk_why(o, "%ld of %ld global/buffer accesses move 128 bits per lane (%.0f%%), %ld move 32"
 	       " bits or fewer", k->isa.mem_wide, k->isa.mem_ops, 100 * k->isa.vector_share,
 	       k->isa.mem_narrow);
-	rk_knobs(o, "a larger XBLOCK per thread, tl.multiple_of / tl.max_contiguous on offsets"
-		 " (tko tune's hints variant)");
+	if (rule_hints_useless(k))
+		rk_knobs(o, "a larger XBLOCK per thread (not tl.multiple_of / tl.max_contiguous: tko"
+			 " tune's hints variants compiled to the same ISA as without them)");
+	else
+		rk_knobs(o, "a larger XBLOCK per thread, tl.multiple_of / tl.max_contiguous on offsets"
+			 " (tko tune's hints variant)");
 	rk_ev(o, "mem_ops", (double)k->isa.mem_ops);
 	rk_ev(o, "mem_wide", (double)k->isa.mem_wide);
 	rk_ev(o, "vector_share", k->isa.vector_share);
@@ -271,10 +279,11 @@ int rule_slow_memory(const struct rule_ctx *c, const struct an_kernel *k,
 	if (!rk_memory_bound(k) || isnan(k->peak_fraction) ||
 	    k->peak_fraction >= c->lim->slow_fraction)
 		return 0;
-	rk_why(o, "a memory-bound %s kernel at %.0f GB/s, %.0f%% of the measured %.0f GB/s",
-	       kind_names[k->kind], k->gbps, 100 * k->peak_fraction, c->run->peak_gbps);
+	rk_why(o, "a memory-bound %s kernel at %.0f GB/s%s, %.0f%% of the measured %.0f GB/s copy rate",
+	       kind_names[k->kind], k->gbps, k->bytes_estimate ? " (an estimate)" : "",
+	       100 * k->peak_fraction, c->run->peak_gbps);
 	rk_knobs(o, k->kind == KIND_POINTWISE ? "XBLOCK, num_warps" : "R0_BLOCK, XBLOCK, num_warps");
-	rk_ev(o, "footprint_gbps", k->gbps);
+	rk_ev(o, "gbps", k->gbps);
 	rk_ev(o, "peak_fraction", k->peak_fraction);
 	return 1;
 }

@@ -1,10 +1,11 @@
-/* Time shares, ranks and footprint rates (share.h). */
+/* Time shares, ranks and rates (share.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyse/share.h"
 #include "env/peak.h"
+#include "model/traffic.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -57,22 +58,51 @@ static void set_time(struct an_kernel *k)
 	free(table);
 }
 
-static void set_bytes(struct an_kernel *k, double peak)
+static void set_note(struct an_kernel *k, const char *note)
 {
-	if (!isnan(k->inductor_bytes)) {
+	free(k->bytes_note);
+	k->bytes_note = xstrdup(note);
+	k->bytes_estimate = 1;
+}
+
+/* The bytes for the rate: tko's count first, the others only when there is none. */
+static void pick_bytes(struct an_kernel *k)
+{
+	if (!isnan(k->traffic_bytes) && k->traffic_bytes >= 0) {
+		k->bytes = k->traffic_bytes;
+		k->bytes_basis = BYTES_TRAFFIC;
+	} else if (!isnan(k->inductor_bytes)) {
 		k->bytes = k->inductor_bytes;
 		k->bytes_basis = BYTES_INDUCTOR;
+		set_note(k, "Inductor's kernel_num_gb: no captured launch to count");
 	} else if (!isnan(k->footprint_bytes)) {
 		k->bytes = k->footprint_bytes;
 		k->bytes_basis = BYTES_FOOTPRINT;
+		set_note(k, "the span of the captured arguments, each storage once");
 	} else if (!isnan(k->seed_bytes)) {
 		k->bytes = k->seed_bytes;
 		k->bytes_basis = BYTES_SEED_LOG;
+		set_note(k, "the seed log's numel x element size, mutated arguments twice");
 	}
-	if (!isnan(k->bytes) && k->time_ms > 0)
-		k->gbps = k->bytes / (k->time_ms * 1e-3) / 1e9;
-	if (!isnan(k->gbps) && peak > 0)
-		k->peak_fraction = k->gbps / peak;
+}
+
+/* The rate and its fraction of the copy rate, or the doubt that replaces the fraction. */
+static void set_bytes(struct an_kernel *k, double peak)
+{
+	struct traffic t;
+
+	pick_bytes(k);
+	if (!isnan(k->bytes) && traffic_gbps(k->bytes, k->time_ms) > 0)
+		k->gbps = traffic_gbps(k->bytes, k->time_ms);
+	if (isnan(k->gbps) || !(peak > 0))
+		return;
+	memset(&t, 0, sizeof(t));
+	t.bytes = k->bytes;
+	t.estimate = k->bytes_estimate;
+	t.gathered = k->bytes_basis == BYTES_TRAFFIC && k->traffic_gathered > 0 ? k->traffic_gathered : 0;
+	free(k->rate_doubt);
+	k->rate_doubt = traffic_rate_doubt(&t, k->gbps, peak);
+	k->peak_fraction = k->rate_doubt ? NAN : k->gbps / peak;
 }
 
 static int by_rank(const void *pa, const void *pb)

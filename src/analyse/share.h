@@ -1,6 +1,6 @@
 /*
  * share: time per launch, total time, share and rank of every kernel,
- * and its footprint rate against the measured peak.
+ * and its rate against the measured copy rate.
  *
  * Time per launch, first that applies:
  *   replay        tko run's median for the config the model ran
@@ -16,10 +16,13 @@
  * directly: stepprof.h replaces these shares with the profile's when the
  * RUN has one (profile/) or --profile names one.
  *
- * Bytes: Inductor's estimate (kernel_num_gb) when it has one, else the
- * bytes the captured arguments span. The rate bytes / time is a
- * "footprint rate", not measured DRAM traffic, and its fraction of the
- * measured copy bandwidth is the "fraction of peak" the rules read.
+ * Bytes: tko's count of every byte the captured launch reads and writes
+ * (model/traffic.h, the same figure `tko run` prints), else Inductor's
+ * kernel_num_gb, else the arguments' span, else the seed log's count; all
+ * but a count with no bound or assumption in it are marked estimates.
+ * The rate bytes / time and its fraction of the measured copy bandwidth
+ * are what the rules read; a rate over 105% of the copy rate gets
+ * rate_doubt (its cause) and no fraction.
  *
  * Entry point: share_compute(run, peak_gbps_option, env, replay).
  */

@@ -6,9 +6,12 @@
  * each recorded config is timed (median of device-event timings, inputs
  * restored and L2 flushed before every repetition) and its outputs checked
  * against the captured config's. Prints time, the time the autotuner
- * recorded, bytes the arguments occupy, that "footprint rate" in GB/s and
- * its fraction of the measured copy bandwidth (RUN/env.json, from
- * `tko env --measure` or `tko capture --measure`).
+ * recorded, the bytes the launch moves (model/traffic.h: every read and
+ * write, in-place arguments both ways; "est." when a gather's bound or an
+ * assumption is in it), that rate in GB/s and its fraction of the measured
+ * copy bandwidth (RUN/env.json, from `tko env --measure` or
+ * `tko capture --measure`). A rate over 105% of the copy rate is not
+ * printed as a fact: it is bracketed and its cause printed under the table.
  *
  * Without --json, when every kernel directory is RUN/capture/kernels/<name>
  * of one RUN, the document is also kept in RUN/analysis/replay.json
@@ -36,8 +39,8 @@ static const char *const usage[] = {
 	"tko run KERNEL_DIR... [--json FILE] [--timeout S] [--reps N] [--peak-gbps X] [--env FILE]",
 	"The Python interpreter is $TKO_PYTHON (default python3); tko's package is found in",
 	"$TKO_PYTHONPATH, else <folder of the tko binary>/../python. The Triton cache of the",
-	"kernels' RUN is reused unless TRITON_CACHE_DIR is set. GB/s is a footprint rate",
-	"(bytes the arguments occupy / median time), not measured memory traffic.",
+	"kernels' RUN is reused unless TRITON_CACHE_DIR is set. GB/s is the bytes the launch",
+	"reads and writes (docs/json.md, \"Bytes and rates\") / median time.",
 	"Without --json, the kernels of one RUN also get RUN/analysis/replay.json.",
 	NULL,
 };
@@ -82,13 +85,56 @@ static void print_cpu_copy_notes(const json_t *doc)
 	}
 }
 
+/* The bytes a kernel moves, in MB, "est." when they are an estimate. */
+static void cell_mb(struct table *t, const json_t *k)
+{
+	double mb = json_num(k, "bytes", -1) / 1e6;
+
+	if (mb < 0)
+		table_cell(t, "-");
+	else
+		table_cell(t, mb < 0.1 ? "%.4f%s" : "%.1f%s", mb,
+			   json_is_true(json_object_get(k, "bytes_estimate")) ? " est." : "");
+}
+
+/* GB/s and its fraction of the copy rate; a doubted rate in brackets, never as a percentage. */
+static void cell_rate(struct table *t, const json_t *k, const json_t *cfg)
+{
+	int doubt = json_str(cfg, "rate_doubt") != NULL;
+	int est = json_is_true(json_object_get(k, "bytes_estimate"));
+
+	if (json_is_number(json_object_get(cfg, "gbps")))
+		table_cell(t, doubt ? "(%.0f)" : est ? "%.0f est." : "%.0f", json_num(cfg, "gbps", 0));
+	else
+		table_cell(t, "-");
+	if (doubt)
+		table_cell(t, "over copy");
+	else if (json_is_number(json_object_get(cfg, "copy_fraction")))
+		table_cell(t, "%.0f%%", 100 * json_num(cfg, "copy_fraction", 0));
+	else
+		table_cell(t, "-");
+}
+
+static void print_doubts(const json_t *doc)
+{
+	const json_t *k, *cfg;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(doc, "kernels"), i, k)
+		json_array_foreach(json_object_get(k, "configs"), j, cfg)
+			if (json_str(cfg, "rate_doubt"))
+				printf("%s cfg %zu: %.0f GB/s is over 105%% of the copy rate, not a fact: %s"
+				       " (bytes: %s)\n", json_str(k, "kernel"), j, json_num(cfg, "gbps", 0),
+				       json_str(cfg, "rate_doubt"), json_str(k, "bytes_note"));
+}
+
 static void print_doc(const json_t *doc)
 {
 	struct table t = TABLE_INIT;
 	const json_t *k, *cfg, *peak = json_object_get(doc, "peak");
 	size_t i, j;
 
-	table_columns(&t, "kernel|cfg|time ms|autotune ms|recorded ms|MB|footprint GB/s|of peak|outputs",
+	table_columns(&t, "kernel|cfg|time ms|autotune ms|recorded ms|MB moved|GB/s|of copy|outputs",
 		      "lrrrrrrrl");
 	json_array_foreach(json_object_get(doc, "kernels"), i, k) {
 		if (json_str(k, "error")) {
@@ -105,28 +151,23 @@ static void print_doc(const json_t *doc)
 			cell_ms(&t, cfg, "time_ms");
 			cell_ms(&t, cfg, "autotuner_method_ms");
 			cell_ms(&t, cfg, "recorded_time_ms");
-			table_cell(&t, "%.1f", (double)json_int(k, "footprint_bytes", 0) / 1e6);
-			if (json_is_number(json_object_get(cfg, "footprint_gbps")))
-				table_cell(&t, "%.0f", json_num(cfg, "footprint_gbps", 0));
-			else
-				table_cell(&t, "-");
-			if (json_is_number(json_object_get(cfg, "footprint_fraction_of_peak")))
-				table_cell(&t, "%.0f%%", 100 * json_num(cfg, "footprint_fraction_of_peak", 0));
-			else
-				table_cell(&t, "-");
+			cell_mb(&t, k);
+			cell_rate(&t, k, cfg);
 			table_cell(&t, "%s", outputs_word(cfg));
 		}
 	}
 	table_print(&t, stdout);
 	table_release(&t);
 	print_cpu_copy_notes(doc);
+	print_doubts(doc);
 	if (json_is_object(peak))
 		printf("peak: %.0f GB/s device copy (%s)\n", json_num(peak, "copy_gbps", 0),
 		       json_str(peak, "source"));
 	else
 		printf("peak: not measured (run 'tko env --measure --json RUN/env.json')\n");
 	printf("* the captured config; time: median of device-event timings; autotune: timed as the\n"
-	       "autotuner does; footprint GB/s: bytes the arguments occupy / time (not memory traffic)\n");
+	       "autotuner does; MB moved: every byte read and written (in-place arguments both ways,\n"
+	       "a gather by its lanes: est.); GB/s: MB moved / time; (n): over 105%% of copy, see above\n");
 }
 
 /* RUN/analysis/replay.json when every dir is a kernel dir of one RUN; 0 when none is due. */

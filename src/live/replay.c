@@ -8,6 +8,7 @@
 #include "live/envprobe.h"
 #include "live/pyenv.h"
 #include "live/replay.h"
+#include "model/traffic.h"
 #include "util/cleanup.h"
 #include "util/file.h"
 #include "util/jcheck.h"
@@ -164,24 +165,41 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 	return 0;
 }
 
-static void add_rates(json_t *kernel, const json_t *capture, double peak)
+/*
+ * The bytes the launch moves (model/traffic.h, the one definition the
+ * report and tune use too) and, per config, the rate and its fraction of
+ * the copy rate, with the doubt when it is over TRAFFIC_OVER_COPY of it.
+ */
+static void add_rates(json_t *kernel, const char *dir, const json_t *capture, double peak)
 {
-	long long bytes = footprint_bytes(json_object_get(capture, "args"));
+	long long fp = footprint_bytes(json_object_get(capture, "args"));
+	struct traffic t;
+	struct buf err = BUF_INIT;
 	json_t *cfg;
 	size_t i;
 
-	json_set_new(kernel, "footprint_bytes", bytes >= 0 ? json_integer(bytes) : NULL);
+	if (traffic_of_dir(&t, dir, &err) < 0 && !t.note)
+		t.note = xstrdup(err.buf);
+	buf_release(&err);
+	json_set_new(kernel, "footprint_bytes", fp >= 0 ? json_integer(fp) : NULL);
 	json_set_new(kernel, "inductor_num_bytes", json_incref(json_object_get(capture, "inductor_num_bytes")));
+	json_set_new(kernel, "bytes", t.bytes >= 0 ? json_real(t.bytes) : NULL);
+	json_set_new(kernel, "bytes_estimate", json_boolean(t.bytes < 0 || t.estimate));
+	json_set_str(kernel, "bytes_note", t.note ? t.note : "unknown");
 	json_array_foreach(json_object_get(kernel, "configs"), i, cfg) {
 		double ms = json_num(cfg, "time_ms", 0), rec = json_num(cfg, "recorded_time_ms", 0);
 		double like = json_num(cfg, "autotuner_method_ms", 0);
-		double gbps = ms > 0 && bytes >= 0 ? (double)bytes / (ms * 1e-3) / 1e9 : 0;
+		double gbps = traffic_gbps(t.bytes, ms);
+		char *doubt = traffic_rate_doubt(&t, gbps, peak);
 
-		json_set_new(cfg, "footprint_gbps", gbps > 0 ? json_real(gbps) : NULL);
-		json_set_new(cfg, "footprint_fraction_of_peak", gbps > 0 && peak > 0 ? json_real(gbps / peak) : NULL);
+		json_set_new(cfg, "gbps", gbps > 0 ? json_real(gbps) : NULL);
+		json_set_new(cfg, "copy_fraction", gbps > 0 && peak > 0 ? json_real(gbps / peak) : NULL);
+		json_set_new(cfg, "rate_doubt", doubt ? json_string(doubt) : NULL);
 		json_set_new(cfg, "autotuner_method_vs_recorded",
 			     like > 0 && rec > 0 ? json_real(like / rec) : NULL);
+		free(doubt);
 	}
+	traffic_release(&t);
 }
 
 static int outputs_disagree(const json_t *kernel)
@@ -205,8 +223,9 @@ static const struct jc_field replay_config_fields[] = {
 	OPT("autotuner_method_ms", JC_TIME),
 	OPT("autotuner_method_no_cpu_copy_ms", JC_TIME),
 	OPT("autotuner_method_cpu_copy_args", JC_LIST),
-	OPT("footprint_gbps", JC_RATE),
-	OPT("footprint_fraction_of_peak", JC_RATE),
+	OPT("gbps", JC_RATE),
+	OPT("copy_fraction", JC_RATE),
+	OPT("rate_doubt", JC_STR),
 	OPT("outputs_match", JC_BOOL),
 	OPT("outputs_exact", JC_BOOL),
 	OPT("error", JC_STR),
@@ -218,6 +237,9 @@ static const struct jc_field replay_kernel_fields[] = {
 	OPT("kernel", JC_STR),
 	OPT("error", JC_STR),
 	OPT("footprint_bytes", JC_COUNT),
+	OPT("bytes", JC_RATE),
+	OPT("bytes_estimate", JC_BOOL),
+	OPT("bytes_note", JC_STR),
 	{ "configs", JC_LIST, JC_NULL, replay_config_fields },
 	{ NULL, 0, 0, NULL },
 };
@@ -257,18 +279,19 @@ json_t *replay_summary(const json_t *kernels)
 }
 
 /* The "tko run" document from the replay's one, in place. */
-static json_t *finish_doc(json_t *replay, const json_t *captures, json_t *peak)
+static json_t *finish_doc(json_t *replay, const struct strlist *dirs, const json_t *captures,
+			  json_t *peak)
 {
 	json_t *doc = json_object(), *kernels = json_object_get(replay, "kernels"), *k;
 	double gbps = json_num(peak, "copy_gbps", 0);
 	size_t i;
 
-	json_set_int(doc, "schema_version", 1);
+	json_set_int(doc, "schema_version", REPLAY_SCHEMA_VERSION);
 	json_set_str(doc, "tool", "tko run");
 	json_set_new(doc, "peak", peak);
 	json_set_new(doc, "replay", json_incref(json_object_get(replay, "versions")));
 	json_array_foreach(kernels, i, k)
-		add_rates(k, json_array_get(captures, i), gbps);
+		add_rates(k, dirs->v[i], json_array_get(captures, i), gbps);
 	json_set_new(doc, "kernels", json_incref(kernels));
 	json_set_new(doc, "summary", replay_summary(kernels));
 	return doc;
@@ -417,7 +440,7 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 		*status = REPLAY_CRASHED;
 		json_decref(replay);
 	} else {
-		*doc = finish_doc(replay, captures, peak_section(dirs, o));
+		*doc = finish_doc(replay, dirs, captures, peak_section(dirs, o));
 		json_decref(replay);
 		*status = json_int(json_object_get(*doc, "summary"), "failed", 0) ||
 			  json_int(json_object_get(*doc, "summary"), "mismatched", 0) ||

@@ -19,6 +19,13 @@
 #include "util/buf.h"
 #include "util/opts.h"
 
+/*
+ * The "tko run" document's schema_version: 2 since its rates come from
+ * model/traffic.h (bytes, gbps, copy_fraction, rate_doubt replaced
+ * footprint_gbps and footprint_fraction_of_peak).
+ */
+#define REPLAY_SCHEMA_VERSION 2
+
 /* Bytes the tensor arguments of a capture.json "args" list occupy; -1 when unreadable. */
 long long footprint_bytes(const json_t *args);
 

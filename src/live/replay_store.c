@@ -84,7 +84,9 @@ static json_t *load_stored(const char *path)
 	const char *tool = json_str(old, "tool");
 
 	buf_release(&err);
-	if (old && (json_int(old, "schema_version", 0) != 1 || !tool || strcmp(tool, "tko run") ||
+	/* an older version's entries lack this version's fields: replaced, not merged */
+	if (old && (json_int(old, "schema_version", 0) != REPLAY_SCHEMA_VERSION || !tool ||
+		    strcmp(tool, "tko run") ||
 		    !json_is_array(json_object_get(old, "kernels")))) {
 		json_decref(old);
 		return NULL;

@@ -184,7 +184,7 @@ const char *const launch_basis_words[LAUNCH_NR] = {
 };
 
 const char *const bytes_basis_names[BYTES_NR + 1] = {
-	"inductor", "footprint", "seed_log", NULL,
+	"inductor", "footprint", "seed_log", "traffic", NULL,
 };
 
 const char *const at_method_names[AT_METHOD_NR + 1] = {

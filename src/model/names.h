@@ -148,6 +148,7 @@ enum bytes_basis {
 	BYTES_INDUCTOR,		/* Inductor's kernel_num_gb */
 	BYTES_FOOTPRINT,	/* the bytes the captured arguments span */
 	BYTES_SEED_LOG,		/* the seed skill's "Total tensor bytes" */
+	BYTES_TRAFFIC,		/* tko's count of every byte read and written (model/traffic.h) */
 	BYTES_NR
 };
 extern const char *const bytes_basis_names[BYTES_NR + 1];

@@ -268,18 +268,60 @@ static void first_line(size_t *at, size_t line)
 		*at = line;
 }
 
-/* The pointer operand's first name, when it is a kernel parameter. */
-static void note_zero(struct scan *sc, const struct pysrc_arg *ptr)
+/* The pointer operand's first name when it is a kernel parameter (new string), else NULL. */
+static char *ptr_param(const struct scan *sc, const struct pysrc_arg *ptr)
 {
 	struct tok t = { T_END, 0, 0 };
 	size_t p = ptr->off;
 
-	if (sc->out->zero_param)
-		return;
 	while ((t = next_tok(sc->s, &p, ptr->off + ptr->len)).kind == T_OP && tok_is(sc->s, &t, "("))
 		;
 	if (t.kind == T_NAME && is_param(sc, sc->s + t.off, t.len))
-		sc->out->zero_param = xstrndup(sc->s + t.off, t.len);
+		return xstrndup(sc->s + t.off, t.len);
+	return NULL;
+}
+
+static void note_zero(struct scan *sc, const struct pysrc_arg *ptr)
+{
+	if (!sc->out->zero_param)
+		sc->out->zero_param = ptr_param(sc, ptr);
+}
+
+/* Counts a gather (store = 0) or scatter through the parameter ptr starts from. */
+static void note_indirect(struct scan *sc, const struct pysrc_arg *ptr, int store)
+{
+	struct tl_addr *o = sc->out;
+	char *name = ptr_param(sc, ptr);
+	struct tl_addr_indirect *e = NULL;
+	size_t i;
+
+	if (!name)
+		return;
+	for (i = 0; i < o->nindirect && !e; i++)
+		if (!strcmp(o->indirect[i].param, name))
+			e = &o->indirect[i];
+	if (!e) {
+		ALLOC_GROW(o->indirect, o->nindirect + 1, o->indirect_alloc);
+		e = &o->indirect[o->nindirect++];
+		e->param = name;
+		e->gathers = e->scatters = 0;
+		name = NULL;
+	}
+	free(name);
+	if (store)
+		e->scatters++;
+	else
+		e->gathers++;
+}
+
+const struct tl_addr_indirect *tl_addr_indirect_of(const struct tl_addr *a, const char *param)
+{
+	size_t i;
+
+	for (i = 0; i < a->nindirect; i++)
+		if (!strcmp(a->indirect[i].param, param))
+			return &a->indirect[i];
+	return NULL;
 }
 
 static const struct pysrc_arg *arg_at(const char *s, const struct pysrc_args *args,
@@ -318,6 +360,8 @@ static void access(struct scan *sc, size_t open, size_t end, int store, size_t l
 		o->loads++;
 	if (a.divmod && !o->divmod++)
 		o->divmod_line = line;
+	if (a.indirect)
+		note_indirect(sc, ptr, store);
 	if (a.indirect && !store) {
 		o->gathers++;
 		if (!a.contiguous && !o->gather_elems++)
@@ -431,6 +475,11 @@ void tl_addr_scan(struct tl_addr *out, const struct pysrc *src, const struct pys
 
 void tl_addr_release(struct tl_addr *a)
 {
+	size_t i;
+
+	for (i = 0; i < a->nindirect; i++)
+		free(a->indirect[i].param);
+	free(a->indirect);
 	free(a->zero_param);
 	memset(a, 0, sizeof(*a));
 }

@@ -31,6 +31,13 @@ struct pysrc;
 struct pysrc_func;
 struct tl_aliases;
 
+/* A pointer parameter that some access reaches through a loaded value. */
+struct tl_addr_indirect {
+	char *param;		/* the kernel parameter the pointer operand starts from (owned) */
+	long gathers;		/* tl.load sites through a loaded value */
+	long scatters;		/* tl.store sites through a loaded value */
+};
+
 /* Counts are of access sites in the source; lines are file lines, 0 when there is none. */
 struct tl_addr {
 	int read;		/* the body was read (0: counts unknown) */
@@ -47,7 +54,12 @@ struct tl_addr {
 	long strided_stride;	/* that access's smallest stride; -2 when symbolic */
 	long zero_stores;	/* tl.store of a constant zero */
 	char *zero_param;	/* the pointer argument the first of them starts from, or NULL (owned) */
+	struct tl_addr_indirect *indirect;	/* per parameter, the gathers and scatters from it */
+	size_t nindirect, indirect_alloc;
 };
+
+/* The indirect-access counts of parameter `param`, or NULL when it has none. */
+const struct tl_addr_indirect *tl_addr_indirect_of(const struct tl_addr *a, const char *param);
 
 /*
  * Reads the body of def `f` of `src` into *out (which it first clears);

@@ -125,7 +125,7 @@ struct column {
 static const struct column columns[] = {
 	{ "rank", "rank", 1 }, { "kernel", "kernel", 0 }, { "kind", "kind", 0 },
 	{ "share", "share", 1 }, { "launches", "launches", 1 }, { "ms", "ms/launch", 1 },
-	{ "basis", "time from", 0 }, { "gbps", "footprint GB/s", 1 }, { "peak", "of peak", 1 },
+	{ "basis", "time from", 0 }, { "gbps", "GB/s", 1 }, { "peak", "of copy", 1 },
 	{ "decision", "decision", 0 },
 };
 
@@ -170,9 +170,9 @@ static void table_row(FILE *fp, const struct an_kernel *k)
 	fputs("<td>", fp);
 	esc(fp, NAME_OF(time_basis_names, k->time_basis));
 	fputs("</td>", fp);
-	rt_gbps(&b, k->gbps);
+	rt_rate(&b, k);
 	num_cell(fp, k->gbps, &b);
-	rt_pct(&b, k->peak_fraction);
+	rt_rate_fraction(&b, k);
 	num_cell(fp, k->peak_fraction, &b);
 	fprintf(fp, "<td data-v=\"%s\">", k->decision != DECISION_NONE ? decision_name(k->decision) : "");
 	decision_span(fp, k->decision);
@@ -192,9 +192,9 @@ static void html_table(FILE *fp, const struct an_run *r)
 	fputs("</tr></thead>\n<tbody>\n", fp);
 	for (i = 0; i < r->nkernels; i++)
 		table_row(fp, &r->kernels[i]);
-	fputs("</tbody></table></div>\n<p>Click a heading to sort. Footprint GB/s is bytes / time per"
-	      " launch (Inductor's byte estimate, else what the arguments span): a footprint rate,"
-	      " not measured DRAM traffic.</p>\n", fp);
+	fputs("</tbody></table></div>\n<p>Click a heading to sort. ", fp);
+	esc(fp, RT_RATE_NOTE);
+	fputs("</p>\n", fp);
 }
 
 /* Bars for the kernels that have `value` (the first `max` of them). */
@@ -210,9 +210,13 @@ static size_t gather_bars(const struct an_run *r, struct svg_bar *bars, struct b
 		if (isnan(v))
 			continue;
 		if (rate) {
-			rt_gbps(&texts[n], k->gbps);
+			rt_rate(&texts[n], k);
 			buf_adds(&texts[n], " GB/s");
-			if (!isnan(k->peak_fraction)) {
+			if (k->rate_doubt) {
+				buf_adds(&texts[n], " (over copy: ");
+				buf_adds(&texts[n], k->rate_doubt);
+				buf_adds(&texts[n], ")");
+			} else if (!isnan(k->peak_fraction)) {
 				buf_adds(&texts[n], " (");
 				rt_pct(&texts[n], k->peak_fraction);
 				buf_adds(&texts[n], ")");
@@ -254,7 +258,7 @@ static void html_charts(FILE *fp, const struct an_run *r)
 		buf_reset(&texts[i]);
 	n = gather_bars(r, bars, texts, MAX_BARS, 1);
 	c.id = "chart-rate";
-	c.title = "Footprint rate per kernel against the measured peak";
+	c.title = "Rate (bytes moved / time) per kernel against the measured copy rate";
 	c.unit = "GB/s";
 	c.ref = r->peak_gbps;
 	if (!isnan(r->peak_gbps))

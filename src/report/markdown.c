@@ -44,8 +44,8 @@ static void md_table(FILE *fp, const struct an_run *r)
 	size_t i;
 
 	fputs("## Kernels by share of GPU time\n\n", fp);
-	table_columns(&t, "rank|kernel|kind|share|launches|ms/launch|time from|footprint GB/s|"
-		      "of peak|decision", "rllrrrlrrl");
+	table_columns(&t, "rank|kernel|kind|share|launches|ms/launch|time from|GB/s|"
+		      "of copy|decision", "rllrrrlrrl");
 	for (i = 0; i < r->nkernels; i++) {
 		const struct an_kernel *k = &r->kernels[i];
 
@@ -60,15 +60,14 @@ static void md_table(FILE *fp, const struct an_run *r)
 		rt_ms(&b, k->time_ms);
 		cell_text(&t, &b);
 		table_cell(&t, "%s", k->time_basis != TIME_NONE ? time_basis_names[k->time_basis] : "-");
-		rt_gbps(&b, k->gbps);
+		rt_rate(&b, k);
 		cell_text(&t, &b);
-		rt_pct(&b, k->peak_fraction);
+		rt_rate_fraction(&b, k);
 		cell_text(&t, &b);
 		table_cell(&t, "%s", rt_decision_title(k->decision));
 	}
 	table_print_md(&t, fp);
-	fprintf(fp, "\nFootprint GB/s is bytes / time per launch (Inductor's byte estimate, else"
-		" what the arguments span): a footprint rate, not measured DRAM traffic.\n\n");
+	fprintf(fp, "\n%s\n\n", RT_RATE_NOTE);
 	table_release(&t);
 	buf_release(&b);
 }

@@ -113,39 +113,64 @@ void rt_time(struct buf *b, const struct an_kernel *k)
 	buf_addf(b, " of the measured kernel time, rank %ld", k->rank);
 }
 
+void rt_rate(struct buf *b, const struct an_kernel *k)
+{
+	if (isnan(k->gbps))
+		buf_adds(b, "-");
+	else
+		buf_addf(b, k->rate_doubt ? "(%.0f)" : k->bytes_estimate ? "%.0f est." : "%.0f", k->gbps);
+}
+
+void rt_rate_fraction(struct buf *b, const struct an_kernel *k)
+{
+	if (k->rate_doubt)
+		buf_adds(b, "over copy");
+	else
+		rt_pct(b, k->peak_fraction);
+}
+
+static const char *bytes_source(enum bytes_basis basis)
+{
+	switch (basis) {
+	case BYTES_TRAFFIC:
+		return "tko's count";
+	case BYTES_INDUCTOR:
+		return "Inductor's estimate";
+	case BYTES_FOOTPRINT:
+		return "the arguments' span";
+	case BYTES_SEED_LOG:
+		return "the seed log's count";
+	default:
+		return "unknown";
+	}
+}
+
 void rt_bytes(struct buf *b, const struct an_kernel *k, const struct an_run *r)
 {
 	if (isnan(k->bytes)) {
-		buf_adds(b, "bytes moved unknown (no Inductor estimate, no captured launch)");
+		buf_adds(b, "bytes moved unknown (no captured launch, no Inductor estimate)");
 		return;
 	}
-	if (!isnan(k->inductor_bytes)) {
-		buf_adds(b, "Inductor's estimate of the bytes moved ");
+	buf_adds(b, k->bytes_estimate ? "about " : "");
+	rt_mb(b, k->bytes);
+	buf_addf(b, " read and written per launch (%s%s: %s)", k->bytes_estimate ? "an estimate, " : "",
+		 bytes_source(k->bytes_basis), k->bytes_note ? k->bytes_note : "no note");
+	if (k->bytes_basis != BYTES_INDUCTOR && !isnan(k->inductor_bytes)) {
+		buf_adds(b, "; Inductor's kernel_num_gb says ");
 		rt_mb(b, k->inductor_bytes);
-	}
-	if (!isnan(k->footprint_bytes)) {
-		buf_adds(b, !isnan(k->inductor_bytes) ? "; the captured arguments span " :
-			 "the captured arguments span ");
-		rt_mb(b, k->footprint_bytes);
-	}
-	if (isnan(k->inductor_bytes) && isnan(k->footprint_bytes) && !isnan(k->seed_bytes)) {
-		buf_adds(b, "the seed skill's autotune.log counts ");
-		rt_mb(b, k->seed_bytes);
-		buf_adds(b, " of tensor arguments (mutated ones twice)");
 	}
 	if (isnan(k->gbps))
 		return;
-	buf_addf(b, ". Footprint rate (%s bytes / time per launch, not measured DRAM traffic): ",
-		 k->bytes_basis == BYTES_NONE ? "the" : k->bytes_basis == BYTES_INDUCTOR ? "Inductor's" :
-		 k->bytes_basis == BYTES_SEED_LOG ? "the seed log's" : "the arguments'");
-	rt_gbps(b, k->gbps);
-	buf_adds(b, " GB/s");
-	if (!isnan(k->peak_fraction)) {
+	buf_adds(b, ". Rate: ");
+	rt_rate(b, k);
+	buf_adds(b, " GB/s (bytes / time per launch)");
+	if (k->rate_doubt)
+		buf_addf(b, ", over 105%% of the measured %.0f GB/s copy rate, so not a fact: %s",
+			 r->peak_gbps, k->rate_doubt);
+	else if (!isnan(k->peak_fraction)) {
 		buf_adds(b, ", ");
 		rt_pct(b, k->peak_fraction);
 		buf_addf(b, " of the measured %.0f GB/s copy rate", r->peak_gbps);
-		if (k->peak_fraction > 1.0)
-			buf_adds(b, " (over 100%: the byte count exceeds what the kernel touches)");
 	}
 }
 

@@ -88,6 +88,23 @@ static void print_step(FILE *fp, const struct an_run *r, size_t top)
 	buf_release(&b);
 }
 
+/* The rates over 105% of the copy rate among the kernels shown, each with its cause. */
+static void print_doubts(FILE *fp, const struct an_run *r, size_t top)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < r->nkernels && (!top || shown < top); i++) {
+		const struct an_kernel *k = &r->kernels[i];
+
+		if (k->rank < 0)
+			continue;
+		shown++;
+		if (k->rate_doubt)
+			fprintf(fp, "%s: %.0f GB/s is over 105%% of the %.0f GB/s copy rate, not a fact: %s\n",
+				k->id, k->gbps, r->peak_gbps, k->rate_doubt);
+	}
+}
+
 void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 {
 	struct table t = TABLE_INIT;
@@ -95,7 +112,7 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 	size_t i, shown = 0, unranked = 0;
 
 	counts(fp, r);
-	table_columns(&t, "rank|kernel|share|ms/launch|launches|GB/s|of peak|decision", "rlrrrrrl");
+	table_columns(&t, "rank|kernel|share|ms/launch|launches|GB/s|of copy|decision", "rlrrrrrl");
 	for (i = 0; i < r->nkernels; i++) {
 		const struct an_kernel *k = &r->kernels[i];
 
@@ -114,14 +131,15 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 		rt_ms(&b, k->time_ms);
 		cell(&t, &b);
 		table_cell(&t, "%ld", k->launches);
-		rt_gbps(&b, k->gbps);
+		rt_rate(&b, k);
 		cell(&t, &b);
-		rt_pct(&b, k->peak_fraction);
+		rt_rate_fraction(&b, k);
 		cell(&t, &b);
 		table_cell(&t, "%s", rt_decision_title(k->decision));
 	}
 	if (table_rows(&t))
 		table_print(&t, fp);
+	print_doubts(fp, r, top);
 	if (top && shown < (size_t)r->timed)
 		fprintf(fp, "... %ld more ranked kernels in the report\n", r->timed - (long)shown);
 	if (unranked)

@@ -1,9 +1,10 @@
 /*
  * A sweep's JSON, table and winner files (see output.h).
  *
- * GB/s is Inductor's kernel_num_gb (its estimate of the bytes a kernel
- * moves, present with TORCHINDUCTOR_BENCHMARK_KERNEL=1) over the time; it
- * is labelled as Inductor's estimate, never as measured HBM traffic.
+ * GB/s is the bytes the launch reads and writes (model/traffic.h, the
+ * figure tko run and the report print; Inductor's kernel_num_gb only for a
+ * kernel file without a capture) over the time; a rate over 105% of the
+ * copy rate gets its cause (rate_doubt) instead of a fraction.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,15 @@ static double base_ms(const struct tune_sweep *s)
 
 static double gbps(const struct tune_sweep *s, double ms)
 {
-	return s->num_gb > 0 && ms > 0 ? s->num_gb / (ms / 1e3) : -1;
+	return traffic_gbps(s->traffic.note ? s->traffic.bytes : s->num_gb * 1e9, ms);
+}
+
+/* Why g is no fact (a new string), or NULL; Inductor's bytes (no capture) are an estimate. */
+static char *doubt(const struct tune_sweep *s, double g)
+{
+	struct traffic inductor = { s->num_gb * 1e9, 0, 0, 0, 0, 0, 1, NULL };
+
+	return traffic_rate_doubt(s->traffic.note ? &s->traffic : &inductor, g, s->peak_gbps);
 }
 
 static void set_num(json_t *j, const char *key, double v)
@@ -136,8 +145,8 @@ static json_t *variant_json(const struct tune_sweep *s, const struct tune_varian
 {
 	json_t *j = json_object();
 	const struct tune_errsig *sig;
-	double b = base_ms(s);
-	char id[24];
+	double b = base_ms(s), g;
+	char id[24], *why;
 
 	snprintf(id, sizeof(id), "v%03zu", v->index);
 	json_set_str(j, "id", id);
@@ -154,9 +163,12 @@ static json_t *variant_json(const struct tune_sweep *s, const struct tune_varian
 	set_num(j, "time_ms", r->time_ms);
 	set_num(j, "inductor_ms", v->inductor_ms);
 	set_num(j, "speedup", b > 0 && tune_result_usable(r) ? b / r->time_ms : -1);
-	set_num(j, "gbps", tune_result_usable(r) ? gbps(s, r->time_ms) : -1);
-	set_num(j, "peak_fraction", tune_result_usable(r) && s->peak_gbps > 0 &&
-		gbps(s, r->time_ms) > 0 ? gbps(s, r->time_ms) / s->peak_gbps : -1);
+	g = tune_result_usable(r) ? gbps(s, r->time_ms) : -1;
+	why = doubt(s, g);
+	set_num(j, "gbps", g);
+	set_num(j, "peak_fraction", !why && s->peak_gbps > 0 && g > 0 ? g / s->peak_gbps : -1);
+	json_set_new(j, "rate_doubt", why ? json_string(why) : json_null());
+	free(why);
 	set_num(j, "compile_ms", r->compile_ms);
 	json_set_new(j, "shared_bytes", r->shared_bytes >= 0 ? json_integer(r->shared_bytes) : NULL);
 	json_set_new(j, "source", r->source ? json_string(r->source) : NULL);
@@ -305,6 +317,9 @@ json_t *tune_output_json(const struct tune_sweep *s)
 	json_set_new(j, "stopped", s->plan.stop_reason ? json_string(s->plan.stop_reason) : NULL);
 	set_num(j, "wall_s", s->wall_s);
 	set_num(j, "num_gb", s->num_gb);
+	json_set_new(j, "bytes_estimate", json_boolean(!s->traffic.note || s->traffic.estimate));
+	json_set_new(j, "bytes_note", json_string(s->traffic.note ? s->traffic.note :
+						  "Inductor's kernel_num_gb: no capture to count"));
 	set_num(j, "peak_gbps", s->peak_gbps > 0 ? s->peak_gbps : -1);
 	json_set_new(j, "device", s->pool && s->pool->device ? json_deep_copy(s->pool->device)
 		     : json_null());
@@ -338,6 +353,7 @@ void tune_output_table(const struct tune_sweep *s, struct table *t)
 		const struct tune_result *r = result(s, i);
 		int ok = r && tune_result_usable(r);
 		double g = ok ? gbps(s, r->time_ms) : -1;
+		char *why = doubt(s, g);
 
 		if (!v->done || !r)
 			continue;
@@ -346,8 +362,12 @@ void tune_output_table(const struct tune_sweep *s, struct table *t)
 		table_cell(t, "%s", v->label);
 		table_cell(t, "%s", tune_status_name(r->status));
 		cell_ms(t, r->time_ms, "%.4f");
-		cell_ms(t, g, "%.0f");
-		cell_ms(t, g > 0 && s->peak_gbps > 0 ? 100 * g / s->peak_gbps : -1, "%.0f%%");
+		cell_ms(t, g, why ? "(%.0f)" : s->traffic.note && !s->traffic.estimate ? "%.0f" : "%.0f est.");
+		if (why)
+			table_cell(t, "over copy");
+		else
+			cell_ms(t, g > 0 && s->peak_gbps > 0 ? 100 * g / s->peak_gbps : -1, "%.0f%%");
+		free(why);
 		cell_ms(t, ok && b > 0 ? b / r->time_ms : -1, "%.2fx");
 		cell_ms(t, r->compile_ms, "%.0f");
 		if (r->shared_bytes >= 0)
@@ -365,6 +385,7 @@ void tune_output_table(const struct tune_sweep *s, struct table *t)
 void tune_output_notes(const struct tune_sweep *s, struct buf *out)
 {
 	size_t i;
+	int doubted = 0;
 
 	for (i = 0; i < s->plan.nr && i < s->res.nr; i++) {
 		const struct tune_result *r = &s->res.r[i];
@@ -381,6 +402,15 @@ void tune_output_notes(const struct tune_sweep *s, struct buf *out)
 		else if (r->same_as)
 			buf_addf(out, "v%03zu compiled to the same ISA as %s (line info aside)%s\n",
 				 i, r->same_as, r->status == TUNE_ST_DUPLICATE ? ": not timed" : "");
+		if (!doubted && tune_result_usable(r)) {
+			char *why = doubt(s, gbps(s, r->time_ms));
+
+			if (why)
+				buf_addf(out, "GB/s in brackets is over 105%% of the copy rate, not a fact: %s\n",
+					 why);
+			doubted = why != NULL;
+			free(why);
+		}
 	}
 }
 

@@ -535,9 +535,14 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	*fail = TUNE_FAIL_INPUT;
 	if (apply_args(s, err) < 0 || plan(s, err) < 0)
 		return -1;
+	/* the bytes tko run and the report use (model/traffic.h), Inductor's only without a capture */
 	s->num_gb = s->k.num_gb;
 	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
 		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
+	if (s->capture && traffic_of_capture_file(&s->traffic, s->capture, s->capture_path) == 0)
+		s->num_gb = s->traffic.bytes / 1e9;
+	else
+		traffic_release(&s->traffic);
 	s->peak_gbps = peak_of(o, pool);
 	s->out_dir = out_dir(s);
 	if (check_out_dir(s->out_dir, err) < 0 || mkdir_p(s->out_dir, err) < 0)
@@ -595,5 +600,6 @@ void tune_sweep_release(struct tune_sweep *s)
 	free(s->source);
 	free(s->capture_path);
 	free(s->out_dir);
+	traffic_release(&s->traffic);
 	memset(s, 0, sizeof(*s));
 }

@@ -23,6 +23,8 @@
 
 #include <jansson.h>
 
+#include "model/traffic.h"
+
 #include "target/target.h"
 #include "tune/confirm.h"
 #include "tune/kernel.h"
@@ -97,6 +99,7 @@ struct tune_sweep {
 	long winner;				/* the winning variant, or -1 */
 	double peak_gbps;			/* for the fraction-of-peak column, or 0 */
 	double num_gb;				/* bytes the kernel moves / 1e9, or -1 */
+	struct traffic traffic;			/* how num_gb was counted (model/traffic.h) */
 	double wall_s;				/* seconds the sweep took */
 	struct tune_confirm confirm;		/* the winner's confirmation (confirm.h) */
 	char *refused;				/* why tko does not tune this kind, or NULL */

@@ -1,8 +1,8 @@
 #!/bin/sh
 # tko run: checking kernel directories, driving the replay child (a fake
 # tko.replay here, steered by FAKE_REPLAY), the time limit (exit 124), the
-# exit statuses, and the footprint / GB/s / fraction-of-peak arithmetic,
-# whose expected values are computed here with awk.
+# exit statuses, and the bytes moved / GB/s / fraction-of-copy arithmetic,
+# whose expected values are computed here with awk or by hand.
 # Test bodies are single-quoted for eval, as lib.sh wants; variables set
 # here are read inside them.
 # shellcheck disable=SC2016,SC2034
@@ -60,19 +60,32 @@ test_expect_success_if python3 'setup a RUN with one kernel dir and a fake repla
 export TKO_TEST_TRASH="$TRASH"
 KD=run/capture/kernels/k-0123abcd
 
-test_expect_success_if python3 'times, footprint, GB/s and fraction of the measured peak' '
+test_expect_success_if python3 'times, bytes moved, GB/s and fraction of the measured copy rate' '
 	tko run $KD --json out.json >table &&
 	bytes=$((1024 * 256 * 4 * 2)) &&
-	json_q out.json ".kernels[0].footprint_bytes == $bytes" &&
+	json_q out.json ".kernels[0].footprint_bytes == $bytes and .kernels[0].bytes == $bytes" &&
+	json_q out.json ".kernels[0].bytes_estimate == false" &&
 	want=$(awk "BEGIN { printf \"%.6f\", $bytes / 0.01e-3 / 1e9 }") &&
-	json_q out.json ".kernels[0].configs[0].footprint_gbps * 1000000 | round / 1000000" >got &&
+	json_q out.json ".kernels[0].configs[0].gbps * 1000000 | round / 1000000" >got &&
 	awk "BEGIN { exit !(($(cat got) - $want)^2 < 1e-6) }" &&
-	json_q out.json ".kernels[0].configs[1].footprint_fraction_of_peak" >got &&
+	json_q out.json ".kernels[0].configs[1].copy_fraction" >got &&
 	awk "BEGIN { exit !(($(cat got) - $bytes / 0.04e-3 / 1e9 / 4000)^2 < 1e-9) }" &&
+	json_q out.json "[.kernels[0].configs[].rate_doubt] == [null, null]" &&
 	json_q out.json ".peak.copy_gbps == 4000 and (.peak.source | endswith(\"env.json\"))" &&
 	json_q out.json ".summary.kernels == 1 and .summary.failed == 0 and .summary.configs == 2" &&
 	json_q out.json ".kernels[0].configs[0].autotuner_method_vs_recorded * 1000 | round == 1050" &&
-	test_grep "^k +0\* +0.0100" table && test_grep "peak: 4000 GB/s" table
+	test_grep "^k +0\* +0.0100 +0.0210 +0.0200 +2.1 +210 +5% +identical" table &&
+	test_grep "peak: 4000 GB/s" table
+'
+
+# 2,097,152 bytes in 0.01 ms is 209.7 GB/s: over 105% of a 100 GB/s copy.
+test_expect_success_if python3 'a rate over 105% of the copy rate is flagged with its cause, not printed as a fact' '
+	tko run $KD --peak-gbps 100 --json out.json >table &&
+	json_q out.json ".kernels[0].configs[0].rate_doubt | startswith(\"L2-resident reuse: 2.1 MB\")" &&
+	json_q out.json ".kernels[0].configs[1].rate_doubt == null" &&
+	test_grep "^k +0\* +0.0100 +0.0210 +0.0200 +2.1 +[(]210[)] +over copy +identical" table &&
+	test_grep "^k cfg 0: 210 GB/s is over 105% of the copy rate, not a fact: L2-resident reuse" table &&
+	test_grep -v "^k .* 210%" table
 '
 
 test_expect_success_if python3 'the child gets the package, the RUN s Triton cache and the dirs' '
@@ -144,7 +157,7 @@ test_expect_success_if python3 'without --json the result is kept in RUN/analysi
 	rm -rf run/analysis &&
 	tko run $KD >table &&
 	test_grep "^kept in .*/run/analysis/replay.json$" table &&
-	stored ".schema_version == 1 and .tool == \"tko run\"" &&
+	stored ".schema_version == 2 and .tool == \"tko run\"" &&
 	stored "[.kernels[].kernel_dir] == [\"capture/kernels/k-0123abcd\"]" &&
 	stored ".summary.kernels == 1 and .summary.configs == 2" &&
 	test "$(ls -A run/analysis)" = replay.json
@@ -190,6 +203,27 @@ test_expect_success_if python3 'progress: the kernel the replay is on, and the t
 	test $((left - 2 * t)) -ge -2 && test $((left - 2 * t)) -le 2 &&
 	test_line_count = 1 err &&
 	test ! -e "$(sed -n "s/.*--progress \([^ ]*\).*/\1/p" child-env)"
+'
+
+# in_out_ptr0 is read and written in place: 2 x 1 MiB, in_ptr0 1 MiB read.
+test_expect_success_if python3 'an in-place argument is counted both ways' '
+	mkdir -p inplace/k-11111111 &&
+	cat >inplace/k-11111111/capture.json <<-\EOF &&
+	{"schema_version": 1, "kernel": "k", "args": [
+	  {"name": "in_out_ptr0", "kind": "tensor", "shape": [1024, 256], "stride": [256, 1],
+	   "storage_offset": 0, "element_size": 4, "storage": 0},
+	  {"name": "in_ptr0", "kind": "tensor", "shape": [1024, 256], "stride": [256, 1],
+	   "storage_offset": 0, "element_size": 4, "storage": 1}],
+	 "mutated_arg_names": ["in_out_ptr0"], "configs": [{}, {}]}
+	EOF
+	printf "%s\n" "import triton" "import triton.language as tl" "@triton.jit" \
+		"def k(in_out_ptr0, in_ptr0, xnumel, XBLOCK: tl.constexpr):" \
+		"    x0 = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)" \
+		"    tmp0 = tl.load(in_out_ptr0 + x0)" "    tmp1 = tl.load(in_ptr0 + x0)" \
+		"    tl.store(in_out_ptr0 + x0, tmp0 + tmp1)" >inplace/k-11111111/kernel.py &&
+	tko run inplace/k-11111111 --peak-gbps 4000 --json out.json >/dev/null &&
+	json_q out.json ".kernels[0].bytes == $((3 * 1024 * 256 * 4)) and .kernels[0].footprint_bytes == $((2 * 1024 * 256 * 4))" &&
+	json_q out.json ".kernels[0].bytes_note == \"2 tensors read, 1 written\""
 '
 
 test_done

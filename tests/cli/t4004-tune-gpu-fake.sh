@@ -106,4 +106,16 @@ test_expect_success '--json - puts only JSON on stdout' '
 	test "$(json_q only.json ".kernels[0].winner.label")" = XBLOCK=2048
 '
 
+# The capture has no tensor argument, so the bytes are Inductor's 201326592,
+# an estimate: 201 GB/s at the base's 1 ms, over 105% of a 100 GB/s copy.
+test_expect_success 'GB/s over 105% of the copy rate is flagged, and an estimate says so' '
+	tko tune --out out3 --peak-gbps 100 --json g3.json kdir >table3 &&
+	json_q g3.json ".kernels[0].bytes_estimate == true and (.kernels[0].bytes_note | startswith(\"Inductor\"))" &&
+	json_q g3.json ".kernels[0].variants[0] | .peak_fraction == null and .rate_doubt == \"bytes over-counted: the byte count is an estimate\"" &&
+	test_grep "^v000 +base +ok +1\.0000 +\(201\) +over copy " table3 &&
+	test_grep "^GB/s in brackets is over 105% of the copy rate, not a fact: bytes over-counted" table3 &&
+	tko tune --out out4 --json g4.json kdir >table4 &&
+	test_grep "^v000 +base +ok +1\.0000 +201 est\. +5% " table4
+'
+
 test_done

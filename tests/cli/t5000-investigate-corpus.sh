@@ -88,7 +88,7 @@ test_expect_success 'every kernel in the Markdown, the terminal summary and the 
 		grep -q "id=\"k-$name\"" out/report/report.html || exit 1
 	done &&
 	test_grep "^   1  triton_poi_fused_gelu_gelu_backward_mul_view_3 " stdout &&
-	test_grep "footprint rate" out/report/report.md &&
+	test_grep "GB/s is the bytes a launch reads and writes" out/report/report.md &&
 	test_grep -v "HBM utili" out/report/report.md
 '
 

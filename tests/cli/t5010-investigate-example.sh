@@ -48,11 +48,21 @@ test_expect_success 'a kernel whose replay failed keeps its autotune time and sa
 	json_q f/report/report.json ".kernels[] | select(.name == \"triton_tem_fused_mm_relu_0\") | [.gaps[].what] | any(. == \"the replay failed: TypeError: x\")"
 '
 
-test_expect_success 'the peak is env.json s measured copy rate; rates are footprint rates' '
+# scale_add_kernel loads x_ptr and y_ptr and stores out_ptr, 16777216 fp32
+# each (its kernel.py and capture.json): 3 x 67108864 = 201326592 bytes.
+test_expect_success 'the peak is env.json s measured copy rate; the rate is the bytes read and written' '
 	peak=$(jq .bandwidth.copy_gbps run/env.json) &&
 	json_q run/report/report.json ".peak_gbps == $peak" &&
-	bytes=$(jq ".kernels[] | select(.kernel == \"scale_add_kernel\") | .footprint_bytes" run/analysis/replay.json) &&
-	json_q run/report/report.json ".kernels[] | select(.name == \"scale_add_kernel\") | .bytes_basis == \"footprint\" and .bytes == $bytes and ((.footprint_gbps - (.bytes / .time_ms / 1e6)) | fabs) < 1e-6 and ((.peak_fraction - .footprint_gbps / $peak) | fabs) < 1e-12"
+	json_q run/report/report.json ".kernels[] | select(.name == \"scale_add_kernel\") | .bytes_basis == \"traffic\" and .bytes == 201326592 and .bytes_estimate == false and .bytes_note == \"2 tensors read, 1 written\" and ((.gbps - (.bytes / .time_ms / 1e6)) | fabs) < 1e-6 and ((.peak_fraction - .gbps / $peak) | fabs) < 1e-12 and .rate_doubt == null"
+'
+
+# index_add_zeros_1 reads int64 [100000] and float32 [100000, 256] and
+# atomically updates float32 [5000, 256] (read and written): 800000 +
+# 102400000 + 2 x 5120000 = 113440000, the seed skill's count for the same
+# kernel (tests/data/seed-log/README.md); zeros_0 only writes [5000, 256].
+test_expect_success 'an atomic read-modify-write target is counted both ways' '
+	json_q run/report/report.json ".kernels[] | select(.name == \"triton_poi_fused_index_add_zeros_1\") | .bytes == 113440000 and .bytes_estimate == false" &&
+	json_q run/report/report.json ".kernels[] | select(.name == \"triton_poi_fused_zeros_0\") | .bytes == 5120000 and .bytes_note == \"0 tensors read, 1 written\""
 '
 
 test_expect_success 'arguments: shapes, dtypes and strides of capture.json' '

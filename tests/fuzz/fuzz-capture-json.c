@@ -1,12 +1,14 @@
 /*
  * Fuzzes what tko run and tko tune read from a captured kernel's
- * capture.json: the arguments' byte footprint (live/replay.c), the
+ * capture.json: the arguments' byte footprint (live/replay.c) and the
+ * bytes a launch moves (model/traffic.c, without a kernel source), the
  * argument types and constexprs a hand-written kernel gets from them
  * (tune/kernel.c), and the captured configs read over a search space
  * (tune/space.c), as tune/sweep.c does.
  */
 #include "fuzz.h"
 #include "live/replay.h"
+#include "model/traffic.h"
 #include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/space.h"
@@ -53,7 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *d;
 
 	if (cap) {
+		struct traffic t;
+
 		footprint_bytes(args);
+		traffic_count(&t, cap, NULL);
+		traffic_release(&t);
 		d = describe_of(args);
 		tune_kernel_init(&k);
 		if (!tune_kernel_from_describe(d, "kernel.py", &k, &err)) {

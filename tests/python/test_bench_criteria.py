@@ -163,6 +163,75 @@ def test_descent_claims_from_a_summary(tmp_path):
     assert retime.descent_claims(None) == {}
 
 
+def _issue17_doc():
+    """Two kernels of one step, hand-made: the AdamW foreach update (4 fp32
+    tensors read, 3 written, 79.55 M elements: 2,227,400,000 bytes in
+    0.531 ms = 4194.7 GB/s, 98.9% of 4241) and a cross-entropy forward whose
+    bytes are a gather's bound (40,968 bytes in 0.0075 ms = 5.46 GB/s)."""
+    return {"copy_gbps": 4241.0, "kernels": [
+        {"kernel": "triton_for_fused_1", "kind": "foreach", "bytes": 2227400000,
+         "bytes_estimate": False, "default": {"ms": 0.531}},
+        {"kernel": "triton_red_fused_nll_loss_forward_4", "kind": "reduction", "bytes": 40968,
+         "bytes_estimate": True, "default": {"ms": 0.0075}}]}
+
+
+def test_rate_within_copy_from_tko_bytes():
+    doc = _issue17_doc()
+    v = {c["name"]: c for c in criteria.evaluate(doc)}
+    assert v["rate_within_copy"]["pass"] and v["rate_within_copy"]["applies_to"] == 2
+    # the AdamW kernel is memory-bound, moves >= 64 MB and reaches 98.9% >= 85%
+    assert v["bandwidth"]["pass"] and v["bandwidth"]["applies_to"] == 1
+    # the issue's footprint: 411.9 MB for the cross-entropy forward in 0.0075 ms
+    # is 54,920 GB/s, 1295% of copy: that must fail the criterion
+    doc["kernels"][1]["bytes"] = 411.9e6
+    v = {c["name"]: c for c in criteria.evaluate(doc)}
+    assert v["rate_within_copy"]["failing"] == ["triton_red_fused_nll_loss_forward_4 (bytes an estimate)"]
+    text = criteria.table(dict(doc, criteria=list(v.values())))
+    row = next(ln for ln in text.splitlines() if "nll_loss" in ln)
+    assert re.search(r" 411\.9 est\. .* \(54920\) +over ", row)
+
+
+def test_tko_documents_flag_rates_over_copy():
+    doc = _issue17_doc()
+    run = {"peak": {"copy_gbps": 4241.0}, "kernels": [
+        {"kernel": "k", "kernel_dir": "capture/kernels/k-1", "bytes": 40968,
+         "configs": [{"captured": True, "gbps": 54769.0, "rate_doubt": None},
+                     {"captured": False, "gbps": 54000.0, "rate_doubt": "bytes over-counted: x"}]}]}
+    report = {"peak_gbps": 4241.0, "kernels": [
+        {"id": "k", "kernel_dir": "capture/kernels/k-1", "time_basis": "replay",
+         "bytes": 40968, "gbps": 54769.0, "rate_doubt": "bytes over-counted: x"}]}
+    doc.update(tko_run=run, tko_report=report)
+    v = {c["name"]: c for c in criteria.evaluate(doc)}
+    # only the unflagged config of tko run is a rate printed as a fact
+    assert v["rate_within_copy"]["failing"] == ["k (tko run cfg 0)"]
+    assert v["run_report_agree"]["pass"] and v["run_report_agree"]["applies_to"] == 1
+
+
+def test_run_and_report_must_agree():
+    doc = _issue17_doc()
+    # issue 17: tko run 1460 GB/s, the report 2919 GB/s for the same kernel
+    doc["tko_run"] = {"kernels": [{"kernel": "bwd", "kernel_dir": "/r/capture/kernels/bwd-2/",
+                                   "bytes": 411.9e6, "configs": [{"captured": True, "gbps": 1460.0}]}]}
+    doc["tko_report"] = {"kernels": [{"id": "bwd", "kernel_dir": "capture/kernels/bwd-2",
+                                      "time_basis": "replay", "bytes": 823.8e6, "gbps": 2919.0}]}
+    v = {c["name"]: c for c in criteria.evaluate(doc)}
+    assert not v["run_report_agree"]["pass"]
+    assert v["run_report_agree"]["failing"][0].startswith("bwd (run 411900000.0 B 1460.0 GB/s")
+    doc["tko_report"]["kernels"][0].update(bytes=411.9e6, gbps=1460.0 * (1 + 1e-7))
+    v = {c["name"]: c for c in criteria.evaluate(doc)}
+    assert v["run_report_agree"]["pass"]
+
+
+def test_retime_takes_the_bytes_from_tko():
+    from tune_gpu import retime
+    cap = {"inductor_meta": {"kernel_num_gb": 1.2728}}
+    entry = {"num_gb": 2.2274, "bytes_estimate": False, "bytes_note": "5 tensors read, 3 written"}
+    assert retime._bytes(cap, entry) == (2.2274e9, "tko: 5 tensors read, 3 written", False)
+    b, where, est = retime._bytes(cap, None)
+    assert abs(b - 1.2728e9) < 1 and est and where.startswith("inductor")
+    assert retime._bytes({}, None)[0] is None
+
+
 def _row(name, default_ms, tko_ms, confirmed):
     return {"kernel": name, "kind": "pointwise", "default": {"ms": default_ms},
             "tko": {"ms": tko_ms, "confirmed_speedup": confirmed}}

@@ -109,15 +109,15 @@ static const struct row rows[] = {
 	{ "a copy next to a computing op", NULL, "{'aten': ['aten.clone', 'aten.add'],"
 	  " 'src_loads': 1, 'src_stores': 1, 'bytes': 1024}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
-	{ "at near_peak", "near_peak", "{'peak_fraction': 0.80, 'footprint_gbps': 3200}",
-	  "near_peak", DECISION_LEAVE, "its footprint rate is 3200 GB/s, 80% of the measured 4000"
+	{ "at near_peak", "near_peak", "{'peak_fraction': 0.80, 'gbps': 3200}",
+	  "near_peak", DECISION_LEAVE, "it moves its bytes at 3200 GB/s, 80% of the measured 4000"
 	  " GB/s copy rate", "peak_fraction=0.8", NULL },
-	{ "under near_peak", "near_peak", "{'peak_fraction': 0.7999, 'footprint_gbps': 3199.6}",
+	{ "under near_peak", "near_peak", "{'peak_fraction': 0.7999, 'gbps': 3199.6}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
-	{ "at over_peak", "over_peak", "{'peak_fraction': 1.25, 'footprint_gbps': 5000}",
-	  "near_peak", DECISION_LEAVE, "125% of the measured", "peak_gbps=4000", NULL },
+	{ "at over_peak", "over_peak", "{'peak_fraction': 1.05, 'gbps': 4200}",
+	  "near_peak", DECISION_LEAVE, "105% of the measured", "peak_gbps=4000", NULL },
 	{ "over over_peak: the bytes overstate", "over_peak",
-	  "{'peak_fraction': 1.2501, 'footprint_gbps': 5000.4}",
+	  "{'peak_fraction': 1.0501, 'gbps': 4200.4}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
 	/* keep TorchInductor off */
 	{ "a GEMM with tl.dot and no matrix instructions", NULL, "{'aten': ['aten.mm'],"
@@ -136,18 +136,18 @@ static const struct row rows[] = {
 	  " 'src_dot': 0, 'isa': {" ISA_AMD ", 'matrix_ops': 0}}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
 	{ "configs alike far below the peak", "far_fraction",
-	  "{'peak_fraction': 0.2499, 'footprint_gbps': 999.6, " FLAT("1.04") "}",
+	  "{'peak_fraction': 0.2499, 'gbps': 999.6, " FLAT("1.04") "}",
 	  "flat_configs", DECISION_KEEP_OFF, "tuning will not help: A/B the whole step with"
 	  " TorchInductor kept off the smallest region around k (that code", "configs_timed=2",
 	  NULL },
 	{ "configs alike at far_fraction", "far_fraction",
-	  "{'peak_fraction': 0.25, 'footprint_gbps': 1000, " FLAT("1.04") "}",
+	  "{'peak_fraction': 0.25, 'gbps': 1000, " FLAT("1.04") "}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
 	{ "configs within flat_spread", "flat_spread",
-	  "{'peak_fraction': 0.1, 'footprint_gbps': 400, " FLAT("1.04") "}",
+	  "{'peak_fraction': 0.1, 'gbps': 400, " FLAT("1.04") "}",
 	  "flat_configs", DECISION_KEEP_OFF, "tuning will not help", "spread=0.04", NULL },
 	{ "configs beyond flat_spread", "flat_spread",
-	  "{'peak_fraction': 0.1, 'footprint_gbps': 400, " FLAT("1.06") "}",
+	  "{'peak_fraction': 0.1, 'gbps': 400, " FLAT("1.06") "}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
 	/* rewrite the model code */
 	{ "atomics in the ISA", NULL, "{'src_atomics': 1, 'isa': {" ISA_PTX ", 'atomics': 2,"
@@ -214,6 +214,58 @@ static const struct row rows[] = {
 	  " 'aten': ['prims.prepare_softmax_online'], 'tune': {" TUNE_FILE ", 'winner': 'base',"
 	  " 'speedup': 1.0}}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
+	/* issue 17: rules follow what tko tune measured, and name the row length */
+	{ "twopass timed at 0.87x: not recommended, and said", NULL, "{'kind': 'reduction',"
+	  " 'aten': ['prims.prepare_softmax_online'], 'tune': {" TUNE_FILE ", 'winner': 'base',"
+	  " 'speedup': 1.0, 'twopass_speedup': 0.87}}",
+	  "twopass_slower", DECISION_LEAVE, "leave it alone: tko tune timed the two-pass softmax on"
+	  " this kernel's inputs at 0.87x of the online one", "twopass_speedup=0.87", NULL },
+	{ "twopass timed at 1.00x: no rule about it", NULL, "{'kind': 'reduction',"
+	  " 'aten': ['prims.prepare_softmax_online'], 'tune': {" TUNE_FILE ", 'winner': 'base',"
+	  " 'speedup': 1.0, 'twopass_speedup': 1.0}}",
+	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
+	{ "a 50257-long row with narrow accesses: pad it", "row_multiple", "{'kind': 'reduction',"
+	  " 'args': [{'name': 'r0_numel', 'value': '50257'}], 'isa': {" ISA_PTX ", 'mem_ops': 4,"
+	  " 'mem_wide': 0, 'vector_share': 0}, " ORIGIN "}",
+	  "row_alignment narrow_access", DECISION_REWRITE, "rewrite the model code at model.py:37"
+	  " in forward: pad the reduced dimension from 50257 to 50304 (a multiple of 64), e.g. a"
+	  " vocabulary of 50257 padded to 50304", "row_length=50257", NULL },
+	{ "a 50272-long row (a multiple of 16): the ISA's own rule", "row_multiple",
+	  "{'kind': 'reduction', 'args': [{'name': 'r0_numel', 'value': '50272'}], 'isa': {"
+	  ISA_PTX ", 'mem_ops': 4, 'mem_wide': 0, 'vector_share': 0}}",
+	  "narrow_access", DECISION_TUNE, "tl.multiple_of", NULL, NULL },
+	{ "a 64-long row pads to itself: not fired", "row_pad", "{'kind': 'reduction',"
+	  " 'args': [{'name': 'rnumel', 'value': '64'}], 'isa': {" ISA_PTX ", 'mem_ops': 4,"
+	  " 'mem_wide': 0, 'vector_share': 0}}",
+	  "narrow_access", DECISION_TUNE, "a larger XBLOCK", NULL, NULL },
+	{ "a 65-long row pads to 128", "row_pad", "{'kind': 'persistent_reduction',"
+	  " 'args': [{'name': 'rnumel', 'value': '65'}], 'isa': {" ISA_PTX ", 'mem_ops': 4,"
+	  " 'mem_wide': 0, 'vector_share': 0}}",
+	  "row_alignment narrow_access", DECISION_REWRITE, "from 65 to 128 (a multiple of 64)",
+	  "padded=128", NULL },
+	{ "hints that changed no ISA: the row, not hints", NULL, "{'kind': 'reduction',"
+	  " 'args': [{'name': 'r0_numel', 'value': '50257'}], 'tune': {" TUNE_FILE ","
+	  " 'winner': 'base', 'speedup': 1.0, 'hints_variants': 2, 'hints_same_isa': 2}}",
+	  "row_alignment", DECISION_REWRITE, "pad the reduced dimension from 50257 to 50304",
+	  "row_length=50257", NULL },
+	{ "hints that changed no ISA are not advised for narrow accesses", NULL, "{'kind': 'pointwise',"
+	  " 'isa': {" ISA_PTX ", 'mem_ops': 4, 'mem_wide': 0, 'vector_share': 0}, 'tune': {"
+	  TUNE_FILE ", 'winner': 'base', 'speedup': 1.0, 'hints_variants': 3, 'hints_same_isa': 3}}",
+	  "narrow_access", DECISION_TUNE, "tune it: try a larger XBLOCK per thread (not"
+	  " tl.multiple_of / tl.max_contiguous: tko tune's hints variants compiled to the same ISA"
+	  " as without them) first", NULL, NULL },
+	{ "one hints variant of three changed the ISA: hints still advised", NULL,
+	  "{'kind': 'pointwise', 'isa': {" ISA_PTX ", 'mem_ops': 4, 'mem_wide': 0,"
+	  " 'vector_share': 0}, 'tune': {" TUNE_FILE ", 'winner': 'base', 'speedup': 1.0,"
+	  " 'hints_variants': 3, 'hints_same_isa': 2}}",
+	  "narrow_access", DECISION_TUNE, "tl.multiple_of / tl.max_contiguous on offsets (tko"
+	  " tune's hints variant)", NULL, NULL },
+	{ "// and % where hints changed no ISA", NULL, "{'addr': {'loads': 2, 'stores': 1,"
+	  " 'divmod': 2, 'divmod_line': 30}, 'isa': {" ISA_AMD ", 'mem_ops': 4, 'mem_wide': 1,"
+	  " 'mem_narrow': 3, 'vector_share': 0.25}, 'tune': {" TUNE_FILE ", 'winner': 'base',"
+	  " 'speedup': 1.0, 'hints_variants': 1, 'hints_same_isa': 1}}",
+	  "divmod_offsets narrow_access", DECISION_TUNE, "reshape in the model); not"
+	  " tl.multiple_of hints", NULL, NULL },
 	{ "a persistent online softmax", NULL,
 	  "{'kind': 'persistent_reduction', 'aten': ['prims.prepare_softmax_online']}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
@@ -254,7 +306,7 @@ static const struct row rows[] = {
 	  "no_buffer_ops", DECISION_TUNE, "compile-probe buffer ops first",
 	  "pointers_without_range=2", NULL },
 	{ "global ops near the peak", NULL, "{'kind': 'pointwise', 'peak_fraction': 0.8,"
-	  " 'footprint_gbps': 3200, 'isa': {" ISA_AMD ", 'global_ops': 4, 'buffer_ops': 0},"
+	  " 'gbps': 3200, 'isa': {" ISA_AMD ", 'global_ops': 4, 'buffer_ops': 0},"
 	  " 'no_pointer_range': ['in_ptr0']}",
 	  "near_peak", DECISION_LEAVE, "little is left to gain", NULL, NULL },
 	{ "global ops after a failed buffer-op variant", NULL, "{'kind': 'pointwise',"
@@ -277,18 +329,18 @@ static const struct row rows[] = {
 	  " 'resources': {'occupancy': 1}}}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
 	{ "a slow pointwise kernel", "slow_fraction", "{'kind': 'pointwise', 'peak_fraction': 0.4999,"
-	  " 'footprint_gbps': 1999.6}",
+	  " 'gbps': 1999.6}",
 	  "slow_memory", DECISION_TUNE, "tune it: try XBLOCK, num_warps first", "peak_fraction=0.4999",
 	  NULL },
 	{ "a pointwise kernel at slow_fraction", "slow_fraction", "{'kind': 'pointwise',"
-	  " 'peak_fraction': 0.5, 'footprint_gbps': 2000}",
+	  " 'peak_fraction': 0.5, 'gbps': 2000}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
 	{ "a slow reduction", NULL, "{'kind': 'reduction', 'peak_fraction': 0.1,"
-	  " 'footprint_gbps': 400}",
+	  " 'gbps': 400}",
 	  "slow_memory", DECISION_TUNE, "tune it: try R0_BLOCK, XBLOCK, num_warps first",
-	  "footprint_gbps=400", NULL },
+	  "gbps=400", NULL },
 	{ "a slow kernel with tl.dot", NULL, "{'kind': 'pointwise', 'src_dot': 1,"
-	  " 'peak_fraction': 0.1, 'footprint_gbps': 400}",
+	  " 'peak_fraction': 0.1, 'gbps': 400}",
 	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
 	{ "a config from the autotune cache", NULL, "{'chosen_by': 'cache_hit', 'configs_timed': 0}",
 	  "no_autotune", DECISION_TUNE, "check Inductor's path before a sweep (its config came from"
@@ -616,7 +668,7 @@ static void test_summaries(void **state)
 	static const char *const want[][2] = {
 		{ "not_hot", "under 2% of the measured kernel time" },
 		{ "small_copy", "a copy of under 1 MiB: launch-bound" },
-		{ "near_peak", "footprint rate from 80% to 125% of the measured peak" },
+		{ "near_peak", "a rate from 80% to 105% of the measured copy rate" },
 		{ "tiny_launch", "100 or more launches under 10 us each" },
 		{ "flat_configs", "configs within 5% of each other, all under 25% of the peak" },
 		{ "tuned", "tko tune found a correct variant at least 1.02x faster" },
@@ -664,15 +716,15 @@ static void test_summaries(void **state)
 static void test_limits(void **state)
 {
 	static const char *const texts[] = {
-		"2%", "80%", "125%", "50%", "10 us", "100", "50%", "4", "2", "1", "1.02x", "5%", "25%",
-		"1 MiB", "10%", "50%", "30%",
+		"2%", "80%", "105%", "50%", "10 us", "100", "50%", "4", "2", "1", "1.02x", "5%", "25%",
+		"1 MiB", "10%", "50%", "30%", "16", "64",
 	};
 	size_t i;
 
 	(void)state;
 	assert_int_equal(rule_nlimits, sizeof(texts) / sizeof(texts[0]));
 	assert_int_equal(sizeof(struct rule_limits),
-			 rule_limit_info[rule_nlimits - 1].off + sizeof(double));
+			 rule_limit_info[rule_nlimits - 1].off + sizeof(long));
 	for (i = 0; i < rule_nlimits; i++) {
 		char *s = rule_limit_text(&rule_limits_default, &rule_limit_info[i]);
 

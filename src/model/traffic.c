@@ -1,0 +1,390 @@
+/* The bytes a launch moves and the rates made from them (traffic.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/traffic.h"
+#include "parse/triton_meta.h"
+#include "util/file.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "banned.h"
+
+struct span {
+	long long storage;	/* storage index */
+	long long lo, hi;	/* bytes [lo, hi) */
+};
+
+struct spans {
+	struct span *v;
+	size_t nr, alloc;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->storage != y->storage)
+		return x->storage < y->storage ? -1 : 1;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Larger than any device's memory: a capture.json past it is hostile, not a tensor. */
+#define SPAN_MAX (1LL << 50)
+
+/* The byte range a tensor argument's view spans; 0 when it is empty, -1 when unreadable. */
+static int arg_span(const json_t *a, struct span *r)
+{
+	const json_t *shape = json_object_get(a, "shape"), *stride = json_object_get(a, "stride");
+	long long es = json_int(a, "element_size", 0), off = json_int(a, "storage_offset", -1);
+	long long last = 0;
+	size_t i;
+
+	if (!json_is_array(shape) || !json_is_array(stride) ||
+	    json_array_size(shape) != json_array_size(stride) || es <= 0 || es > 64 ||
+	    off < 0 || off > SPAN_MAX)
+		return -1;
+	for (i = 0; i < json_array_size(shape); i++) {
+		long long n = json_integer_value(json_array_get(shape, i));
+		long long s = json_integer_value(json_array_get(stride, i));
+
+		if (n <= 0)
+			return 0;
+		s = s < 0 ? (s < -SPAN_MAX ? SPAN_MAX : -s) : s;
+		/* every term and their sum stay under SPAN_MAX: no overflow below */
+		if (n > SPAN_MAX || s > SPAN_MAX || (s && n - 1 > (SPAN_MAX - last) / s))
+			return -1;
+		last += (n - 1) * s;
+	}
+	r->storage = json_int(a, "storage", -1);
+	r->lo = off * es;
+	r->hi = (off + last + 1) * es;
+	return r->storage >= 0 ? 1 : -1;
+}
+
+/* Bytes in the union of the spans, per storage; *pieces += the disjoint ranges. */
+static double union_bytes(struct spans *s, long *pieces)
+{
+	long long total = 0, end = -1, storage = -1;
+	size_t i;
+
+	if (s->nr)
+		qsort(s->v, s->nr, sizeof(*s->v), cmp_span);
+	for (i = 0; i < s->nr; i++) {
+		const struct span *r = &s->v[i];
+
+		if (r->storage != storage || r->lo >= end) {
+			(*pieces)++;
+			total += r->hi - r->lo;
+			storage = r->storage;
+			end = r->hi;
+		} else if (r->hi > end) {
+			total += r->hi - end;
+			end = r->hi;
+		}
+	}
+	return (double)total;
+}
+
+static void add_span(struct spans *s, const struct span *r)
+{
+	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	s->v[s->nr++] = *r;
+}
+
+static int in_list(const json_t *list, const char *name)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e)
+		if (json_is_string(e) && !strcmp(json_string_value(e), name))
+			return 1;
+	return 0;
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* An Inductor size argument: xnumel, ynumel, rnumel, r0_numel, r1_numel. */
+static int numel_arg(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n >= 6 && !strcmp(name + n - 5, "numel") &&
+	       (n == 6 || (name[0] == 'r' && name[n - 6] == '_'));
+}
+
+/* The lanes the kernel runs at most: the product of its size arguments; 0 when it has none. */
+static double lanes(const json_t *args)
+{
+	const json_t *a;
+	double p = 0;
+	size_t i;
+
+	json_array_foreach(args, i, a) {
+		const char *name = json_str(a, "name");
+
+		if (!name || !numel_arg(name) || !json_is_integer(json_object_get(a, "value")) ||
+		    json_int(a, "value", 0) <= 0)
+			continue;
+		p = (p ? p : 1) * (double)json_int(a, "value", 0);
+	}
+	return p;
+}
+
+/* How a kernel uses one argument. */
+struct use {
+	int read, write;
+	int known;		/* from the source or Inductor's names, not assumed */
+	long gathers, scatters;	/* its loads / stores through a loaded index */
+	long loads, stores;
+};
+
+static struct use use_of(const char *name, const struct meta_kernel *mk, const json_t *mutated)
+{
+	const struct meta_arg *m = mk ? meta_kernel_arg(mk, name) : NULL;
+	const struct tl_addr_indirect *ind = mk ? tl_addr_indirect_of(&mk->addr, name) : NULL;
+	struct use u = { 0, 0, 0, 0, 0, 0, 0 };
+
+	if (m && (m->loads || m->stores || m->atomics)) {
+		u.read = m->loads || m->atomics;
+		u.write = m->stores || m->atomics;
+		u.loads = m->loads;
+		u.stores = m->stores;
+		u.known = 1;
+	} else if (starts(name, "in_out_ptr")) {
+		u.read = u.write = u.known = 1;
+	} else if (starts(name, "in_ptr")) {
+		u.read = u.known = 1;
+	} else if (starts(name, "out_ptr")) {
+		u.write = u.known = 1;
+	}
+	if (in_list(mutated, name)) {
+		u.write = 1;
+		/* only the source can say an in-place argument is not read */
+		u.read |= !(m && (m->loads || m->stores || m->atomics));
+		u.known = 1;
+	}
+	if (ind) {
+		u.gathers = ind->gathers;
+		u.scatters = ind->scatters;
+	}
+	return u;
+}
+
+static void note_estimate(struct traffic *t, struct buf *why, const char *what)
+{
+	if (why->len)
+		buf_adds(why, "; ");
+	buf_adds(why, what);
+	t->estimate = 1;
+}
+
+/* Charges one tensor argument: its span, or its gather / scatter bound. */
+static void charge(struct traffic *t, const struct span *r, const json_t *a, const struct use *u,
+		   double lane_bound, struct spans *rd, struct spans *wr, struct buf *why)
+{
+	double es = (double)json_int(a, "element_size", 0), span = (double)(r->hi - r->lo);
+	double bound = lane_bound > 0 ? fmin(span, lane_bound * es) : span;
+	const char *name = json_str(a, "name");
+	int gathered = u->read && u->loads > 0 && u->gathers >= u->loads;
+	int scattered = u->write && u->stores > 0 && u->scatters >= u->stores;
+
+	/*
+	 * No tl.load / tl.store starts from it and its name says nothing: a
+	 * tensor descriptor or block pointer may still read it, so it is
+	 * charged once, as read, and the count is an estimate.
+	 */
+	if (!u->known) {
+		add_span(rd, r);
+		buf_addf(why, "%s%s: access unknown, counted once as read", why->len ? "; " : "", name);
+		t->estimate = 1;
+		return;
+	}
+	if (u->read) {
+		if (gathered) {
+			t->reads++;
+			t->read_bytes += bound;
+		} else {
+			add_span(rd, r);
+		}
+	}
+	if (u->write) {
+		if (scattered) {
+			t->writes++;
+			t->write_bytes += bound;
+		} else {
+			add_span(wr, r);
+		}
+	}
+	if ((gathered && u->read) || (scattered && u->write)) {
+		char *what = xstrfmt("%s: %s through a loaded index, at most %s", name,
+				     gathered ? "gathered" : "scattered",
+				     lane_bound > 0 ? "one element per lane" : "its span");
+
+		t->gathered++;
+		note_estimate(t, why, what);
+		free(what);
+	}
+}
+
+static void reset(struct traffic *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->bytes = -1;
+}
+
+int traffic_count(struct traffic *t, const json_t *capture, const struct meta_kernel *mk)
+{
+	const json_t *args = json_object_get(capture, "args"), *a;
+	const json_t *mutated = json_object_get(capture, "mutated_arg_names");
+	struct spans rd = { NULL, 0, 0 }, wr = { NULL, 0, 0 };
+	struct buf why = BUF_INIT;
+	double lane_bound = lanes(args);
+	size_t i;
+
+	reset(t);
+	json_array_foreach(args, i, a) {
+		struct span r;
+		struct use u;
+		int got;
+
+		if (!json_str(a, "kind") || strcmp(json_str(a, "kind"), "tensor"))
+			continue;
+		if ((got = arg_span(a, &r)) < 0 || !json_str(a, "name")) {
+			t->note = xstrfmt("argument %zu of capture.json has no readable shape, stride,"
+					  " offset or storage", i);
+			free(rd.v);
+			free(wr.v);
+			buf_release(&why);
+			return -1;
+		}
+		if (!got)
+			continue;
+		u = use_of(json_str(a, "name"), mk, mutated);
+		charge(t, &r, a, &u, lane_bound, &rd, &wr, &why);
+	}
+	if (!rd.nr && !wr.nr && !t->reads && !t->writes) {
+		t->note = xstrdup("capture.json lists no tensor argument with elements");
+		buf_release(&why);
+		return -1;
+	}
+	t->read_bytes += union_bytes(&rd, &t->reads);
+	t->write_bytes += union_bytes(&wr, &t->writes);
+	t->bytes = t->read_bytes + t->write_bytes;
+	t->note = xstrfmt("%ld tensor%s read, %ld written%s%s%s", t->reads, t->reads == 1 ? "" : "s",
+			  t->writes,
+			  mk ? "" : " (no kernel source: access from argument names)",
+			  why.len ? "; estimate: " : "", why.len ? why.buf : "");
+	free(rd.v);
+	free(wr.v);
+	buf_release(&why);
+	return 0;
+}
+
+/* The kernel of kernel.py that capture.json names, parsed; NULL when there is none. */
+static struct meta_kernel *dir_kernel(struct meta_kernel_list *l, const char *dir,
+				      const char *name)
+{
+	char *path = path_join(dir, "kernel.py");
+	struct buf src = BUF_INIT, err = BUF_INIT;
+	struct meta_kernel *k = NULL;
+	size_t i;
+
+	if (is_file(path) && file_read(path, 64 << 20, &src, &err) == 0 &&
+	    triton_meta_scan(l, path, src.buf, src.len, 0, &err) > 0)
+		for (i = 0; i < l->nr && !k; i++)
+			if (!name || !strcmp(l->v[i]->name, name))
+				k = l->v[i];
+	free(path);
+	buf_release(&src);
+	buf_release(&err);
+	return k;
+}
+
+int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir)
+{
+	struct meta_kernel_list l = META_KERNEL_LIST_INIT;
+	int rc = traffic_count(t, capture, dir_kernel(&l, kernel_dir, json_str(capture, "kernel")));
+	double gb = json_num(capture, "inductor_num_bytes", -1);
+	char *why;
+
+	meta_kernel_list_release(&l);
+	if (rc == 0 || gb <= 0)
+		return rc;
+	why = t->note;
+	t->note = xstrfmt("Inductor's kernel_num_gb, tko could not count (%s)", why);
+	free(why);
+	t->bytes = gb;
+	t->estimate = 1;
+	return 0;
+}
+
+int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path)
+{
+	char *dir = xstrdup(capture_path), *slash = strrchr(dir, '/');
+	int rc;
+
+	if (slash)
+		*slash = '\0';
+	rc = traffic_of_capture(t, capture, slash ? dir : ".");
+	free(dir);
+	return rc;
+}
+
+int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err)
+{
+	char *path = path_join(kernel_dir, "capture.json");
+	json_t *cap = json_load_path(path, err);
+	int rc;
+
+	free(path);
+	reset(t);
+	if (!cap)
+		return -1;
+	rc = traffic_of_capture(t, cap, kernel_dir);
+	json_decref(cap);
+	return rc;
+}
+
+void traffic_release(struct traffic *t)
+{
+	free(t->note);
+	reset(t);
+}
+
+double traffic_gbps(double bytes, double ms)
+{
+	return bytes > 0 && ms > 0 ? bytes / (ms * 1e-3) / 1e9 : -1;
+}
+
+char *traffic_rate_doubt(const struct traffic *t, double gbps, double copy_gbps)
+{
+	if (!(copy_gbps > 0) || !(gbps > 0) || gbps <= TRAFFIC_OVER_COPY * copy_gbps)
+		return NULL;
+	if (t->estimate)
+		return xstrfmt("bytes over-counted: %s", t->gathered ?
+			       "a gather's or scatter's bound" : "the byte count is an estimate");
+	if (t->bytes < TRAFFIC_CACHE_BYTES)
+		return xstrfmt("L2-resident reuse: %.1f MB can stay in cache between accesses",
+			       t->bytes / 1e6);
+	return xstrdup("bytes over-counted: an argument spans more than the kernel touches"
+		       " (a slice or a broadcast read through its index)");
+}
+
+const char *traffic_label(const struct traffic *t)
+{
+	return t->estimate ? "estimate: " : "";
+}
+
+json_t *traffic_json(const struct traffic *t)
+{
+	if (t->bytes < 0)
+		return json_pack("{s:n, s:n, s:n, s:b, s:s}", "bytes", "read_bytes", "write_bytes",
+				 "estimate", 1, "note", t->note ? t->note : "unknown");
+	return json_pack("{s:f, s:f, s:f, s:b, s:s}", "bytes", t->bytes, "read_bytes", t->read_bytes,
+			 "write_bytes", t->write_bytes, "estimate", t->estimate, "note", t->note);
+}
