@@ -140,20 +140,22 @@ struct use {
 	int read, write;
 	int known;		/* from the source or Inductor's names, not assumed */
 	long gathers, scatters;	/* its loads / stores through a loaded index */
-	long loads, stores;
+	long atomic_scatters;	/* its atomics through a loaded index */
+	long loads, stores, atomics;
 };
 
 static struct use use_of(const char *name, const struct meta_kernel *mk, const json_t *mutated)
 {
 	const struct meta_arg *m = mk ? meta_kernel_arg(mk, name) : NULL;
 	const struct tl_addr_indirect *ind = mk ? tl_addr_indirect_of(&mk->addr, name) : NULL;
-	struct use u = { 0, 0, 0, 0, 0, 0, 0 };
+	struct use u = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 
 	if (m && (m->loads || m->stores || m->atomics)) {
 		u.read = m->loads || m->atomics;
 		u.write = m->stores || m->atomics;
 		u.loads = m->loads;
 		u.stores = m->stores;
+		u.atomics = m->atomics;
 		u.known = 1;
 	} else if (starts(name, "in_out_ptr")) {
 		u.read = u.write = u.known = 1;
@@ -171,6 +173,7 @@ static struct use use_of(const char *name, const struct meta_kernel *mk, const j
 	if (ind) {
 		u.gathers = ind->gathers;
 		u.scatters = ind->scatters;
+		u.atomic_scatters = ind->atomics;
 	}
 	return u;
 }
@@ -190,8 +193,15 @@ static void charge(struct traffic *t, const struct span *r, const json_t *a, con
 	double es = (double)json_int(a, "element_size", 0), span = (double)(r->hi - r->lo);
 	double bound = lane_bound > 0 ? fmin(span, lane_bound * es) : span;
 	const char *name = json_str(a, "name");
-	int gathered = u->read && u->loads > 0 && u->gathers >= u->loads;
-	int scattered = u->write && u->stores > 0 && u->scatters >= u->stores;
+	/*
+	 * An atomic read-modify-writes what it touches: an atomic_add into an
+	 * embedding's gradient through the token ids touches the rows the
+	 * tokens name, not the table (an H200 run charged a 131 MB table both
+	 * ways to a 0.045 ms kernel: 7798 GB/s).
+	 */
+	long reads = u->loads + u->atomics, writes = u->stores + u->atomics;
+	int gathered = u->read && reads > 0 && u->gathers + u->atomic_scatters >= reads;
+	int scattered = u->write && writes > 0 && u->scatters + u->atomic_scatters >= writes;
 
 	/*
 	 * No tl.load / tl.store starts from it and its name says nothing: a
@@ -222,6 +232,7 @@ static void charge(struct traffic *t, const struct span *r, const json_t *a, con
 	}
 	if ((gathered && u->read) || (scattered && u->write)) {
 		char *what = xstrfmt("%s: %s through a loaded index, at most %s", name,
+				     u->atomic_scatters ? "updated atomically" :
 				     gathered ? "gathered" : "scattered",
 				     lane_bound > 0 ? "one element per lane" : "its span");
 

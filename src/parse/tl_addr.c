@@ -287,8 +287,10 @@ static void note_zero(struct scan *sc, const struct pysrc_arg *ptr)
 		sc->out->zero_param = ptr_param(sc, ptr);
 }
 
-/* Counts a gather (store = 0) or scatter through the parameter ptr starts from. */
-static void note_indirect(struct scan *sc, const struct pysrc_arg *ptr, int store)
+enum { ACC_LOAD, ACC_STORE, ACC_ATOMIC };
+
+/* Counts a gather, scatter or atomic scatter through the parameter ptr starts from. */
+static void note_indirect(struct scan *sc, const struct pysrc_arg *ptr, int kind)
 {
 	struct tl_addr *o = sc->out;
 	char *name = ptr_param(sc, ptr);
@@ -304,11 +306,13 @@ static void note_indirect(struct scan *sc, const struct pysrc_arg *ptr, int stor
 		ALLOC_GROW(o->indirect, o->nindirect + 1, o->indirect_alloc);
 		e = &o->indirect[o->nindirect++];
 		e->param = name;
-		e->gathers = e->scatters = 0;
+		e->gathers = e->scatters = e->atomics = 0;
 		name = NULL;
 	}
 	free(name);
-	if (store)
+	if (kind == ACC_ATOMIC)
+		e->atomics++;
+	else if (kind == ACC_STORE)
 		e->scatters++;
 	else
 		e->gathers++;
@@ -339,6 +343,23 @@ static const struct pysrc_arg *arg_at(const char *s, const struct pysrc_args *ar
 	return NULL;
 }
 
+/*
+ * A tl.atomic_*( whose '(' is at s[open]: only its pointer matters here,
+ * for the per-parameter count (the rules count atomics from tl_uses).
+ */
+static void atomic_access(struct scan *sc, size_t open, size_t end)
+{
+	struct pysrc_args args = PYSRC_ARGS_INIT;
+	const struct pysrc_arg *ptr;
+	size_t close;
+
+	if (pysrc_split_args(sc->s, end, open, &args, &close) == 0 &&
+	    (ptr = arg_at(sc->s, &args, "pointer", 0)) &&
+	    read_addr(sc, ptr->off, ptr->off + ptr->len).indirect)
+		note_indirect(sc, ptr, ACC_ATOMIC);
+	pysrc_args_release(&args);
+}
+
 /* A tl.load (store = 0) or tl.store (store = 1) whose '(' is at s[open]. */
 static void access(struct scan *sc, size_t open, size_t end, int store, size_t line)
 {
@@ -361,7 +382,7 @@ static void access(struct scan *sc, size_t open, size_t end, int store, size_t l
 	if (a.divmod && !o->divmod++)
 		o->divmod_line = line;
 	if (a.indirect)
-		note_indirect(sc, ptr, store);
+		note_indirect(sc, ptr, store ? ACC_STORE : ACC_LOAD);
 	if (a.indirect && !store) {
 		o->gathers++;
 		if (!a.contiguous && !o->gather_elems++)
@@ -392,12 +413,17 @@ static void accesses(struct scan *sc, const struct pysrc_stmt *st)
 	while (pysrc_next_name(&c, &t)) {
 		const char *w = sc->s + t.off;
 		int load = member_of(sc->a, w, t.len, "load", 0);
+		int atomic = !load && member_of(sc->a, w, t.len, "atomic_", 1);
 		size_t open;
 
-		if (t.after_dot || (!load && !member_of(sc->a, w, t.len, "store", 0)))
+		if (t.after_dot || (!load && !atomic && !member_of(sc->a, w, t.len, "store", 0)))
 			continue;
 		open = pysrc_skip_blanks(sc->s, t.off + t.len, st->end);
-		if (open < st->end && sc->s[open] == '(')
+		if (open >= st->end || sc->s[open] != '(')
+			continue;
+		if (atomic)
+			atomic_access(sc, open, st->end);
+		else
 			access(sc, open, st->end, !load, t.line + sc->line_base);
 	}
 }

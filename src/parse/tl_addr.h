@@ -36,6 +36,7 @@ struct tl_addr_indirect {
 	char *param;		/* the kernel parameter the pointer operand starts from (owned) */
 	long gathers;		/* tl.load sites through a loaded value */
 	long scatters;		/* tl.store sites through a loaded value */
+	long atomics;		/* tl.atomic_* sites through a loaded value (an embedding's grad) */
 };
 
 /* Counts are of access sites in the source; lines are file lines, 0 when there is none. */

@@ -99,6 +99,40 @@ static const char ce_cap[] =
 	"{\"name\":\"r0_numel\",\"kind\":\"scalar\",\"value\":2048}],"
 	"\"mutated_arg_names\":[\"in_out_ptr0\"]}";
 
+/*
+ * An embedding's backward (the shape of a real H200 capture of 2026-12-04,
+ * bench/models/second.py): the gradient rows of 4 tokens, [4, 1024] fp32,
+ * atomically added into a [32000, 1024] fp32 table at the token ids.
+ */
+static const char emb_src[] = HEAD
+	"def triton_poi_fused_embedding_dense_backward_5(in_ptr0, in_ptr1, out_ptr0,"
+	" xnumel, XBLOCK : tl.constexpr):\n"
+	"    xnumel = 4096\n"
+	"    xoffset = tl.program_id(0) * XBLOCK\n"
+	"    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+	"    xmask = tl.full([XBLOCK], True, tl.int1)\n"
+	"    x1 = xindex // 1024\n"
+	"    x0 = (xindex % 1024)\n"
+	"    x2 = xindex\n"
+	"    tmp0 = tl.load(in_ptr0 + (x1), None, eviction_policy='evict_last')\n"
+	"    tmp7 = tl.load(in_ptr1 + (x2), None)\n"
+	"    tmp1 = tl.full([XBLOCK], 32000, tl.int32)\n"
+	"    tmp2 = tmp0 + tmp1\n"
+	"    tmp3 = tmp0 < 0\n"
+	"    tmp4 = tl.where(tmp3, tmp2, tmp0)\n"
+	"    tl.atomic_add(out_ptr0 + (x0 + 1024*tmp4), tmp7, None, sem='relaxed')\n";
+
+static const char emb_cap[] =
+	"{\"kernel\":\"triton_poi_fused_embedding_dense_backward_5\",\"args\":["
+	"{\"name\":\"in_ptr0\",\"kind\":\"tensor\",\"shape\":[4],\"stride\":[1],"
+	"\"storage_offset\":0,\"element_size\":8,\"storage\":0},"
+	"{\"name\":\"in_ptr1\",\"kind\":\"tensor\",\"shape\":[4,1024],\"stride\":[1024,1],"
+	"\"storage_offset\":0,\"element_size\":4,\"storage\":1},"
+	"{\"name\":\"out_ptr0\",\"kind\":\"tensor\",\"shape\":[32000,1024],\"stride\":[1024,1],"
+	"\"storage_offset\":0,\"element_size\":4,\"storage\":2},"
+	"{\"name\":\"xnumel\",\"kind\":\"scalar\",\"value\":4096}],"
+	"\"mutated_arg_names\":[\"out_ptr0\"]}";
+
 static char tmpdir[] = "/tmp/tko-traffic-XXXXXX";
 
 /* Copies dir/from to tmpdir/to (made on first use). */
@@ -195,6 +229,25 @@ static void test_cross_entropy_gather(void **state)
 	assert_int_equal(t.estimate, 1);
 	assert_int_equal(t.gathered, 1);
 	assert_non_null(strstr(t.note, "in_ptr1: gathered"));
+	traffic_release(&t);
+}
+
+/*
+ * The table is touched where the tokens point: one fp32 read and one
+ * written per lane, xnumel 4096 x 4 x 2 = 32,768 (an estimate: a
+ * scatter's bound), plus the ids 4 x 8 = 32 and the rows 4096 x 4 =
+ * 16,384 read: 49,184, not the table's 131,072,000 bytes both ways.
+ */
+static void test_embedding_backward_atomic_scatter(void **state)
+{
+	struct traffic t;
+
+	(void)state;
+	count(&t, emb_cap, emb_src);
+	assert_true(t.bytes == 49184.0);
+	assert_int_equal(t.estimate, 1);
+	assert_int_equal(t.gathered, 1);
+	assert_non_null(strstr(t.note, "out_ptr0: updated atomically through a loaded index"));
 	traffic_release(&t);
 }
 
@@ -384,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_adamw_in_place),
 		cmocka_unit_test(test_adamw_from_names),
 		cmocka_unit_test(test_cross_entropy_gather),
+		cmocka_unit_test(test_embedding_backward_atomic_scatter),
 		cmocka_unit_test(test_broadcast_counts_storage_once),
 		cmocka_unit_test(test_unknown_access_is_estimate),
 		cmocka_unit_test(test_descriptor_reads_are_assumed),
