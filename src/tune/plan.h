@@ -113,18 +113,18 @@ struct tune_variant {
 };
 
 struct tune_plan_opts {
-	double budget_s;	/* stop planning past this much work after the base (0: no limit) */
+	double budget_s;	/* stop planning past this much work after the base (0: no limit);
+				 * judged on measured costs, so one search variant always runs */
 	size_t max_variants;	/* at most this many variants (0: no limit) */
 	size_t grid_max;	/* coarse-grid points at most */
 	double noise;		/* relative improvement that counts (0.01) */
-	double first_cost_s;	/* cost guess for one variant before any was measured */
 	int no_source;		/* plan no source variants */
 	int no_search;		/* plan no grid, descent or pairs */
 	int timed;		/* variants will be timed: the order of best odds first */
 	double widen;		/* runners-up this much slower than the best, at most,
 				 * get a descent round of their own (0: none) */
 };
-#define TUNE_PLAN_OPTS_INIT { 60.0, 40, 8, 0.01, 4.0, 0, 0, 0, 0.10 }
+#define TUNE_PLAN_OPTS_INIT { 60.0, 40, 8, 0.01, 0, 0, 0, 0.10 }
 
 enum tune_phase {
 	TUNE_PH_BASE, TUNE_PH_STARTS, TUNE_PH_SOURCE, TUNE_PH_DESCENT, TUNE_PH_PAIRS,

@@ -240,6 +240,28 @@ static void test_budget_and_max_variants(void **state)
 	assert_string_equal(p.stop_reason, "budget");
 	tune_plan_release(&p);
 
+	/* a budget below one variant's cost still times one: 1 s each within
+	 * 3 s gives the base and three more (a fourth would make 4 s) */
+	o.budget_s = 3;
+	n = 0;
+	base_plan(&p, &k, "gfx942", &o, "XBLOCK=1024,num_warps=4");
+	while ((v = tune_plan_next(&p))) {
+		tune_plan_record(&p, v->index, -1, 1, 1.0);
+		n++;
+	}
+	assert_int_equal(n, 4);
+	assert_string_equal(p.stop_reason, "budget");
+	tune_plan_release(&p);
+	o.budget_s = 0.5;
+	n = 0;
+	base_plan(&p, &k, "gfx942", &o, "XBLOCK=1024,num_warps=4");
+	while ((v = tune_plan_next(&p))) {
+		tune_plan_record(&p, v->index, -1, 1, 1.0);
+		n++;
+	}
+	assert_int_equal(n, 2);
+	tune_plan_release(&p);
+
 	o.budget_s = 0;
 	o.max_variants = 3;
 	n = 0;
