@@ -635,6 +635,22 @@ void rd_index_release(struct rd_index *ix)
 	*ix = (struct rd_index)RD_INDEX_INIT;
 }
 
+/* Adds root/doc to out when it is a file inside the RUN; a link out of it, to refused. */
+static void push_tune_doc(const char *root, const char *doc, struct strlist *out,
+			  struct strlist *refused)
+{
+	struct buf why = BUF_INIT;
+	char *p = rd_inside(root, doc, &why);
+
+	if (why.len && refused)
+		strlist_push(refused, buf_detach(&why, NULL));
+	if (p && is_file(p))
+		strlist_push(out, p);
+	else
+		free(p);
+	buf_release(&why);
+}
+
 void rd_kernel_tunes(const char *root, const char *kernel_dir, struct strlist *out,
 		     struct strlist *refused)
 {
@@ -655,16 +671,16 @@ void rd_kernel_tunes(const char *root, const char *kernel_dir, struct strlist *o
 		closedir(d);
 	strlist_sort(&targets);
 	for (i = 0; i < targets.nr; i++) {
-		char *doc = rd_kernel_tune_doc(kernel_dir, targets.v[i]), *p;
+		char *doc = rd_kernel_tune_doc(kernel_dir, targets.v[i]);
 
-		buf_reset(&why);
-		p = rd_inside(root, doc, &why);
-		if (why.len && refused)
-			strlist_push(refused, buf_detach(&why, NULL));
-		if (p && is_file(p))
-			strlist_push(out, p);
-		else
-			free(p);
+		push_tune_doc(root, doc, out, refused);
+		free(doc);
+	}
+	/* where `tko tune KERNEL_DIR` writes without --out: tune/tune.json */
+	if (targets.nr) {
+		char *doc = xstrfmt("%s/%s", rel, RD_TUNE_DOC);
+
+		push_tune_doc(root, doc, out, refused);
 		free(doc);
 	}
 	walk_release(&targets);

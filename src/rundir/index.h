@@ -115,7 +115,8 @@ int rd_kernel_spec_ok(const char *spec);
 
 /*
  * The tune documents of the kernel folder `kernel_dir` (relative to the
- * RUN `root`): <kernel_dir>/tune/<target>/tune.json, sorted by target, as
+ * RUN `root`): <kernel_dir>/tune/<target>/tune.json, sorted by target,
+ * then <kernel_dir>/tune/tune.json (what `tko tune KERNEL_DIR` writes), as
  * root/<path>; each part a link leads out of adds its line to `refused`
  * (owned strings) instead.
  */

@@ -89,6 +89,9 @@ static void make_run(const char *root)
 	put(root, "capture/kernels/k1-dd4c5ed5/tune/sm_90/tune.json", "{}");
 	put(root, "capture/kernels/k1-dd4c5ed5/tune/gfx942/tune.json", "{}");
 	put(root, "capture/kernels/k1-deadbeef/capture.json", "{\"configs\": []}");
+	/* where `tko tune KERNEL_DIR` writes by default */
+	put(root, "capture/kernels/k1-deadbeef/tune/tune.json", "{}");
+	put(root, "capture/kernels/k1-deadbeef/tune/winner/config.json", "{}");
 }
 
 /* The RUN `root`, opened as tko collect opens it. */
@@ -163,6 +166,9 @@ static void test_hand_built_run(void **state)
 	assert_null(v[0]->module);
 	assert_null(v[0]->source_hash);
 	assert_int_equal(v[0]->cache_dirs.nr, 0);
+	/* tune's own default place, not its winner's config.json */
+	assert_int_equal(v[0]->tunes.nr, 1);
+	assert_string_equal(tail(v[0]->tunes.v[0], root), "capture/kernels/k1-deadbeef/tune/tune.json");
 	assert_int_equal(ix.refused.nr, 0);
 	rd_index_release(&ix);
 	rd_release(&rd);
