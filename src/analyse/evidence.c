@@ -351,7 +351,7 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 	if (cap) {
 		json_array_foreach(json_object_get(cap, "args"), i, a)
 			arg_from_capture(k, a);
-		fp = footprint_bytes(json_object_get(cap, "args"));
+		fp = traffic_footprint(json_object_get(cap, "args"));
 		if (fp >= 0)
 			k->footprint_bytes = (double)fp;
 		from_traffic(k, cap, path);

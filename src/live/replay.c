@@ -18,78 +18,6 @@
 #include "util/spawn.h"
 #include "banned.h"
 
-struct range {
-	long long storage;	/* storage index */
-	long long lo, hi;	/* bytes [lo, hi) */
-};
-
-static int cmp_range(const void *a, const void *b)
-{
-	const struct range *x = a, *y = b;
-
-	if (x->storage != y->storage)
-		return x->storage < y->storage ? -1 : 1;
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* The byte range a tensor argument spans; 0 when it is empty, -1 when unreadable. */
-static int arg_range(const json_t *a, struct range *r)
-{
-	const json_t *shape = json_object_get(a, "shape"), *stride = json_object_get(a, "stride");
-	long long es = json_int(a, "element_size", 0), off = json_int(a, "storage_offset", -1);
-	long long last = 0;
-	size_t i;
-
-	if (!json_is_array(shape) || !json_is_array(stride) ||
-	    json_array_size(shape) != json_array_size(stride) || es <= 0 || off < 0)
-		return -1;
-	for (i = 0; i < json_array_size(shape); i++) {
-		long long n = json_integer_value(json_array_get(shape, i));
-		long long s = json_integer_value(json_array_get(stride, i));
-
-		if (n <= 0)
-			return 0;
-		last += (n - 1) * (s < 0 ? -s : s);
-	}
-	r->storage = json_int(a, "storage", -1);
-	r->lo = off * es;
-	r->hi = (off + last + 1) * es;
-	return r->storage >= 0 ? 1 : -1;
-}
-
-long long footprint_bytes(const json_t *args)
-{
-	struct range *r = xcalloc(json_array_size(args) + 1, sizeof(*r));
-	size_t i, n = 0;
-	long long total = 0, end = -1, storage = -1;
-	const json_t *a;
-
-	json_array_foreach(args, i, a) {
-		int got;
-
-		if (!json_str(a, "kind") || strcmp(json_str(a, "kind"), "tensor"))
-			continue;
-		if ((got = arg_range(a, &r[n])) < 0) {
-			free(r);
-			return -1;
-		}
-		n += (size_t)got;
-	}
-	qsort(r, n, sizeof(*r), cmp_range);
-	for (i = 0; i < n; i++) {
-		if (r[i].storage != storage || r[i].lo >= end) {
-			total += r[i].hi - r[i].lo;
-			storage = r[i].storage;
-			end = r[i].hi;
-		} else if (r[i].hi > end) {
-			total += r[i].hi - end;
-			end = r[i].hi;
-		}
-	}
-	free(r);
-	return total;
-}
-
 /* RUN/env.json of a kernel directory RUN/capture/kernels/<name>/. */
 static char *run_env_of(const char *kernel_dir)
 {
@@ -172,7 +100,7 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
  */
 static void add_rates(json_t *kernel, const char *dir, const json_t *capture, double peak)
 {
-	long long fp = footprint_bytes(json_object_get(capture, "args"));
+	long long fp = traffic_footprint(json_object_get(capture, "args"));
 	struct traffic t;
 	struct buf err = BUF_INIT;
 	json_t *cfg;

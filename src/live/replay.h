@@ -26,9 +26,6 @@
  */
 #define REPLAY_SCHEMA_VERSION 2
 
-/* Bytes the tensor arguments of a capture.json "args" list occupy; -1 when unreadable. */
-long long footprint_bytes(const json_t *args);
-
 struct replay_opts {
 	double timeout_s;	/* for the whole child */
 	long reps;		/* timed repetitions per config, 0: automatic */

@@ -92,6 +92,32 @@ static void add_span(struct spans *s, const struct span *r)
 	s->v[s->nr++] = *r;
 }
 
+long long traffic_footprint(const json_t *args)
+{
+	struct spans all = { NULL, 0, 0 };
+	const json_t *a;
+	long pieces = 0;
+	double total;
+	size_t i;
+
+	json_array_foreach(args, i, a) {
+		struct span r;
+		int got;
+
+		if (!json_str(a, "kind") || strcmp(json_str(a, "kind"), "tensor"))
+			continue;
+		if ((got = arg_span(a, &r)) < 0) {
+			free(all.v);
+			return -1;
+		}
+		if (got)
+			add_span(&all, &r);
+	}
+	total = union_bytes(&all, &pieces);
+	free(all.v);
+	return (long long)total;
+}
+
 static int in_list(const json_t *list, const char *name)
 {
 	const json_t *e;

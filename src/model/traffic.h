@@ -86,6 +86,13 @@ int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err);
 
 void traffic_release(struct traffic *t);
 
+/*
+ * The footprint: the union of the tensor arguments' spans, each storage's
+ * bytes once (what a launch can touch, not what it moves); -1 when an
+ * argument is unreadable. capture.json's "args" array.
+ */
+long long traffic_footprint(const json_t *args);
+
 /* bytes / (ms * 1e-3) / 1e9; < 0 when either is unknown or not positive. */
 double traffic_gbps(double bytes, double ms);
 

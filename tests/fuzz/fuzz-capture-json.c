@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cap) {
 		struct traffic t;
 
-		footprint_bytes(args);
+		traffic_footprint(args);
 		traffic_count(&t, cap, NULL);
 		traffic_release(&t);
 		d = describe_of(args);

@@ -14,6 +14,7 @@
 #include "rundir/index.h"
 #include "live/outdir.h"
 #include "live/replay.h"
+#include "model/traffic.h"
 
 static long long footprint_of(const char *json)
 {
@@ -22,7 +23,7 @@ static long long footprint_of(const char *json)
 	long long n;
 
 	assert_non_null(args);
-	n = footprint_bytes(args);
+	n = traffic_footprint(args);
 	json_decref(args);
 	return n;
 }
