@@ -310,7 +310,7 @@ static char *all_knobs(const struct an_kernel *k)
 		if (k->fired[i].knobs && k->fired[i].decision == DECISION_TUNE)
 			buf_addf(&b, "%s%s", b.len ? "; " : "", k->fired[i].knobs);
 	if (!b.len)
-		buf_adds(&b, "block sizes and num_warps");
+		buf_adds(&b, rules_tune_knobs(k));
 	return buf_detach(&b, NULL);
 }
 

@@ -288,6 +288,22 @@ int rule_slow_memory(const struct rule_ctx *c, const struct an_kernel *k,
 	return 1;
 }
 
+/* Inductor fixes these kernels' block in the body: tko tune sweeps the launch only. */
+static int fixed_block(const struct an_kernel *k)
+{
+	return k->kind == KIND_FOREACH || k->kind == KIND_SPLIT_SCAN ||
+	       k->kind == KIND_FIXED_CONFIG;
+}
+
+const char *rules_tune_knobs(const struct an_kernel *k)
+{
+	if (k->kind == KIND_TEMPLATE)
+		return "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps";
+	if (fixed_block(k))
+		return "num_warps (the block size is fixed in the kernel's body)";
+	return "block sizes and num_warps";
+}
+
 int rule_few_configs(const struct rule_ctx *c, const struct an_kernel *k,
 		     struct rule_out *o)
 {
@@ -298,7 +314,7 @@ int rule_few_configs(const struct rule_ctx *c, const struct an_kernel *k,
 	       k->configs_timed, k->configs_timed == 1 ? "" : "s",
 	       k->chosen_by != AT_METHOD_NONE ? at_method_names[k->chosen_by] : "no choice recorded",
 	       100 * k->share);
-	rk_knobs(o, k->kind == KIND_TEMPLATE ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
+	rk_knobs(o, k->kind == KIND_TEMPLATE || fixed_block(k) ? rules_tune_knobs(k) :
 		 "block sizes and num_warps around the chosen config (coordinate descent)");
 	rk_ev(o, "configs_timed", (double)k->configs_timed);
 	rk_ev(o, "share", k->share);
@@ -323,8 +339,7 @@ int rule_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rule_ou
 		return 0;
 	rk_why(o, "it takes %.1f%% of the measured kernel time and no other rule found a cause",
 	       100 * k->share);
-	rk_knobs(o, k->kind == KIND_TEMPLATE ? "BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps" :
-		 "block sizes and num_warps");
+	rk_knobs(o, rules_tune_knobs(k));
 	rk_ev(o, "share", k->share);
 	return 1;
 }

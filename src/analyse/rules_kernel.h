@@ -10,6 +10,9 @@
 #include "analyse/rules.h"
 
 /* Leave it alone, or measure first. */
+/* What tko tune sweeps for this kind of kernel, for a rule's knobs. */
+const char *rules_tune_knobs(const struct an_kernel *k);
+
 int rule_not_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
 int rule_init_only(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
 int rule_near_peak(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);

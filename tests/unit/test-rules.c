@@ -53,6 +53,10 @@ static const struct row rows[] = {
 	/* the base alone, and hotness */
 	{ "a hot kernel nothing explains", NULL, "{}",
 	  "hot", DECISION_TUNE, "tune it: try block sizes and num_warps first", "share=0.5", NULL },
+	{ "a hot foreach kernel: tune sweeps num_warps, it has no block to try", NULL,
+	  "{'kind': 'foreach'}",
+	  "hot", DECISION_TUNE, "tune it: try num_warps (the block size is fixed in the kernel's body)",
+	  "share=0.5", NULL },
 	{ "under hot_share", "hot_share", "{'share': 0.0199}",
 	  "not_hot", DECISION_LEAVE, "leave it alone: it takes 1.99% of the measured kernel time,"
 	  " under the 2% that makes a kernel hot", "hot_share=0.02", NULL },

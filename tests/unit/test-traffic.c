@@ -134,6 +134,7 @@ static const char emb_cap[] =
 	"\"mutated_arg_names\":[\"out_ptr0\"]}";
 
 static char tmpdir[] = "/tmp/tko-traffic-XXXXXX";
+static int tmpdir_made;	/* not strchr(tmpdir, 'X'): mkdtemp's letters may hold an X */
 
 /* Copies dir/from to tmpdir/to (made on first use). */
 static int copy_as(const char *dir, const char *from, const char *to)
@@ -142,7 +143,7 @@ static int copy_as(const char *dir, const char *from, const char *to)
 	char *src = path_join(dir, from), *dst;
 	int rc;
 
-	if (!strchr(tmpdir, 'X') || mkdtemp(tmpdir)) {
+	if (tmpdir_made || (tmpdir_made = mkdtemp(tmpdir) != NULL)) {
 		dst = path_join(tmpdir, to);
 		rc = file_read(src, 1 << 20, &b, &err) == 0 &&
 		     write_file_atomic(dst, b.buf, b.len, &err) == 0 ? 0 : -1;
