@@ -51,6 +51,12 @@ static const char *const usage[] = {
 	"measured against the one the RUN's profile predicts. Outputs: DIR/plan.json,",
 	"DIR/apply.json (docs/json.md, \"tko apply\"), DIR/runs/<n>-<arm>/; DIR defaults",
 	"to RUN/apply.",
+	"",
+	"Arms that change numerics, only when named in --arms: tf32 (the command with",
+	"torch.set_float32_matmul_precision('high') set by the hook before it runs) and",
+	"applied+tf32 (the winners and that setting). Their loss difference is shown next",
+	"to their time, not held to --loss-rtol: the user decides. Autocast has no arm:",
+	"it cannot be switched on without changing the model's code.",
 	NULL,
 };
 
@@ -257,7 +263,7 @@ int cmd_apply(int argc, const char **argv)
 		OPT_BOOL(0, "source-variants", &o.source_variants, "also apply winners that change the kernel's source"),
 		OPT_INT(0, "ab", &o.ab, "N", "A/B: N measured rounds of every arm"),
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
-		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied (default: default,applied)"),
+		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32 (default: default,applied)"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "time limit of one run of CMD (default none)"),
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
