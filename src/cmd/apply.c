@@ -19,6 +19,7 @@
 #include "apply/plan.h"
 #include "apply/predict.h"
 #include "apply/proof.h"
+#include "apply/recommend.h"
 #include "apply/run.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
@@ -183,9 +184,18 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
 				  .loss_rtol = s->o->loss_rtol };
-	json_t *doc = apply_report_json(&r);
+	struct buf why = BUF_INIT;
+	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, &why), *doc;
 	char *path = path_join(s->o->out, "apply.json");
-	int ret = json_write_path(doc, path, err);
+	int ret;
+
+	if (!rec)	/* the analysis is optional: its damage must not cost the A/B */
+		msg_warn("%s; no arm recommended from it", why.buf);
+	r.recommended = rec;
+	doc = apply_report_json(&r);
+	json_decref(rec);
+	buf_release(&why);
+	ret = json_write_path(doc, path, err);
 
 	if (ret == 0 && s->o->json)
 		ret = json_write_path(doc, s->o->json, err);

@@ -290,6 +290,7 @@ json_t *apply_report_json(const struct apply_report *r)
 	json_set_new(doc, "ab", r->arms ? ab_json(r) : NULL);
 	if (!r->arms)
 		json_set_new(doc, "step", step_json(r, NULL));
+	json_set_new(doc, "recommended_arms", r->recommended ? json_deep_copy(r->recommended) : json_array());
 	return doc;
 }
 
@@ -376,6 +377,26 @@ static void step_text(FILE *fp, const json_t *st)
 		fprintf(fp, "note: %s\n", json_str(st, "note"));
 }
 
+/* Where the RUN's analysis recommends an arm that changes numerics: the user asks for it. */
+static void recommended_text(FILE *fp, const json_t *list)
+{
+	const json_t *a;
+	size_t i;
+
+	json_array_foreach(list, i, a) {
+		const char *arm = json_str(a, "arm");
+
+		fprintf(fp, "the RUN's analysis fired %s on %s (%.1f%% of the GPU busy time): ",
+			json_str(a, "rule"), json_str(a, "op") ? json_str(a, "op") : "?",
+			100 * json_number_value(json_object_get(a, "share")));
+		if (json_is_true(json_object_get(a, "in_ab")))
+			fprintf(fp, "arm %s above (it changes numerics: weigh its loss difference)\n", arm);
+		else
+			fprintf(fp, "try --ab N --arms default,applied,%s,applied+%s (it changes numerics)\n",
+				arm, arm);
+	}
+}
+
 void apply_report_text(FILE *fp, const json_t *doc)
 {
 	const json_t *s = json_object_get(doc, "summary"), *ab = json_object_get(doc, "ab");
@@ -390,6 +411,7 @@ void apply_report_text(FILE *fp, const json_t *doc)
 	} else {
 		step_text(fp, json_object_get(doc, "step"));
 	}
+	recommended_text(fp, json_object_get(doc, "recommended_arms"));
 	fprintf(fp, "plan: %s\n", json_str(doc, "plan"));
 	if (json_str(doc, "artifact"))
 		fprintf(fp, "plain artifact: %s (tko_winners.json, tko_winners.py, sitecustomize.py)\n",

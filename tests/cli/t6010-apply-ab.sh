@@ -49,7 +49,7 @@ test_expect_success 'four arms, one warm-up and six rounds: order, ratios, inter
 # the keys docs/json.md, "tko apply", lists, in its order
 test_expect_success 'the document follows docs/json.md' '
 	doc=run/apply/apply.json &&
-	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\"]" &&
+	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\", \"recommended_arms\"]" &&
 	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
 	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"wall_s\", \"losses\", \"dir\"]]" &&
 	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
@@ -115,6 +115,37 @@ test_expect_success 'the tf32 arms are not in the default arms' '
 	json_q run/apply/apply.json "[.runs[].arm] | unique == [\"applied\", \"default\"]" &&
 	! grep -l "PRECISION=high" run/apply/runs/*/stdout.txt &&
 	! test_grep "not held to --loss-rtol" out.txt
+'
+
+# A hand-made analysis (the keys of docs/json.md, "tko investigate"): the
+# fp32 GEMM group where fp32_matmul fired, 70% of the busy time; another
+# group with another rule. One recommendation, for the tf32 arm.
+test_expect_success 'the RUN analysis fired fp32_matmul: the report points at the tf32 arm' '
+	fresh_run && mkdir run/analysis &&
+	cat >run/analysis/kernels.json <<-\EOF &&
+	{"step_groups": [
+	 {"op": "aten::mm", "kernel": "sm90_xmma_gemm_f32f32", "share": 0.7,
+	  "rules": [{"rule": "fp32_matmul"}, {"rule": "mm_max_autotune"}]},
+	 {"op": "aten::bmm", "kernel": "k2", "share": 0.2, "rules": [{"rule": "mm_max_autotune"}]}]}
+	EOF
+	tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json ".recommended_arms == [{\"arm\": \"tf32\", \"rule\": \"fp32_matmul\", \"op\": \"aten::mm\", \"kernel\": \"sm90_xmma_gemm_f32f32\", \"share\": 0.7, \"in_ab\": false}]" &&
+	test_grep "fired fp32_matmul on aten::mm .70.0% of the GPU busy time.: try --ab N --arms default,applied,tf32,applied.tf32" out.txt &&
+	tko apply --ab 2 --warmup 0 --arms default,applied,tf32 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[].in_ab] == [true]" &&
+	test_grep "fp32_matmul on aten::mm .70.0% of the GPU busy time.: arm tf32 above" out.txt &&
+	rm run/analysis/kernels.json &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/apply.json ".recommended_arms == []" &&
+	! test_grep "fired fp32_matmul" out.txt &&
+	echo "{" >run/analysis/kernels.json &&
+	tko apply run >out.txt 2>err.txt &&
+	test_grep "^tko apply: warning: .*kernels.json.*; no arm recommended from it$" err.txt &&
+	json_q run/apply/apply.json ".recommended_arms == []" &&
+	# what tko investigate itself writes for an fp32 GEMM (the golden suite'"'"'s profile-run)
+	cp "$SRC_ROOT/tests/golden/investigate/profile-run/expected/run/analysis/kernels.json" run/analysis/ &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[] | [.arm, .rule, .op]] == [[\"tf32\", \"fp32_matmul\", \"aten::mm\"]]"
 '
 
 test_expect_success 'the command fails in one arm: exit 5, one line naming the arm, no report' '
