@@ -15,7 +15,9 @@ reason when it did not run. apply.log says the same for people.
 
 Environment: TKO_APPLY_PLAN (required), TKO_APPLY_DIR, TKO_APPLY_MODE
 ("apply", default, or "observe": install nothing, record the same launches;
-the A arm of an A/B runs so, paying the same hook costs).
+the A arm of an A/B runs so, paying the same hook costs), and
+TKO_APPLY_FLOAT32_MATMUL_PRECISION (the A/B's tf32 arms only: the value given
+to torch.set_float32_matmul_precision when torch is imported, in either mode).
 
 As with capture, tko's own failures never change what the model computes:
 they become `error` events and the model runs as without tko.
@@ -120,9 +122,21 @@ class Session:
             outcomes = [outcome(w, self.state[w.id], self.mode) for w in self.plan.winners] \
                 if self.plan and (launched or self.role == "main") else []
             self.emit("session_end", hooks=list(self.hooks), installed=self.installed,
-                      errors=self.errors, outcomes=outcomes)
+                      errors=self.errors, outcomes=outcomes,
+                      float32_matmul_precision=_matmul_precision())
             for o in outcomes:
                 self.log(summary_line(o))
+
+
+def _matmul_precision():
+    """What held at the end (the user's code may have set its own), or None
+    when torch was never imported."""
+    torch = sys.modules.get("torch")
+    get = getattr(torch, "get_float32_matmul_precision", None)
+    try:
+        return get() if get else None
+    except Exception:  # a half-imported torch at exit
+        return None
 
 
 def outcome(w, st, mode):

@@ -3,6 +3,8 @@
 Checked against torch 2.11 (commit 70d99e998b49) and Triton 3.6.0; the file
 and line of each fact are in docs/apply.md.
 
+  torch                             set_float32_matmul_precision, when
+                                    TKO_APPLY_FLOAT32_MATMUL_PRECISION is set
   torch._inductor.config            settings, autotune_lookup_table entries,
                                     lookup_table.table + inductor_choices_class
   triton_heuristics.lookup_autotune_config(size_hints, fn)
@@ -28,6 +30,7 @@ and line of each fact are in docs/apply.md.
 
 import hashlib
 import importlib.util
+import os
 import sys
 import threading
 
@@ -57,6 +60,7 @@ def install(sess):
     """Resolves the hand-written kernels' mechanisms and registers the patches."""
     sess.plan.resolve({"backend": sess.plan.backend}, ("triton",))
     postimport.install({
+        "torch": lambda m: _patch(sess, "float32 matmul precision", _set_matmul_precision, m),
         "torch._inductor.config": lambda m: _patch(sess, "config", _patch_config, m),
         "torch._inductor.runtime.triton_heuristics":
             lambda m: _patch(sess, "triton_heuristics", _patch_heuristics, m),
@@ -162,6 +166,26 @@ def _set_setting(sess, cfg, key, value):
         return
     setattr(obj, last, value)
     sess.installed.append({"what": "setting", "name": key, "value": value, "previous": previous})
+
+
+PRECISION_ENV = "TKO_APPLY_FLOAT32_MATMUL_PRECISION"
+
+
+def _set_matmul_precision(sess, torch):
+    """The A/B's tf32 arms (docs/apply.md): torch.set_float32_matmul_precision
+    before the user's code runs, in observe mode too. It changes numerics, so
+    only `tko apply --arms ...,tf32` sets the variable; the user's own call
+    later in the script still wins (session_end records what held)."""
+    value = os.environ.get(PRECISION_ENV)
+    if not value:
+        return []
+    if value not in ("highest", "high", "medium"):
+        raise ValueError(f"{PRECISION_ENV}={value!r}: expected highest, high or medium")
+    previous = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision(value)
+    sess.installed.append({"what": "float32_matmul_precision", "value": value, "previous": previous})
+    sess.log(f"torch.set_float32_matmul_precision({value!r}) (was {previous!r})")
+    return ["torch.set_float32_matmul_precision"]
 
 
 def _plan_digest(sess):

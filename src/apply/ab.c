@@ -8,11 +8,16 @@
 #include "apply/ab.h"
 #include "banned.h"
 
+/* python/tko/apply.py calls torch.set_float32_matmul_precision with it */
+#define AB_TF32_ENV "TKO_APPLY_FLOAT32_MATMUL_PRECISION=high"
+
 const struct ab_arm_info ab_arms[AB_NARMS] = {
 	[AB_DEFAULT] = { "default", "observe", NULL },
 	[AB_COORDESC] = { "coordesc", "observe", "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1" },
 	[AB_MAX_AUTOTUNE] = { "max-autotune", "observe", "TORCHINDUCTOR_MAX_AUTOTUNE=1" },
 	[AB_APPLIED] = { "applied", "apply", NULL },
+	[AB_TF32] = { "tf32", "observe", AB_TF32_ENV, "tf32" },
+	[AB_APPLIED_TF32] = { "applied+tf32", "apply", AB_TF32_ENV, "tf32" },
 };
 
 static int arm_named(const char *s, size_t len)
@@ -36,7 +41,7 @@ int ab_parse_arms(const char *list, enum ab_arm *arms, size_t *n, struct buf *er
 		int a = arm_named(p, len);
 
 		if (a < 0 || (seen & (1u << a))) {
-			buf_addf(err, "--arms: %s '%.*s' (arms: default, coordesc, max-autotune, applied)",
+			buf_addf(err, "--arms: %s '%.*s' (arms: default, coordesc, max-autotune, applied, tf32, applied+tf32)",
 				 a < 0 ? "unknown arm" : "repeated arm", (int)len, p);
 			return -1;
 		}

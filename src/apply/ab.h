@@ -7,6 +7,12 @@
  * (tko's winners), and optionally coordesc (Inductor's coordinate descent,
  * TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1) and max-autotune
  * (TORCHINDUCTOR_MAX_AUTOTUNE=1); every arm runs without CUDA graphs.
+ * Arms that change numerics only when asked for: tf32 (the unchanged
+ * command with torch.set_float32_matmul_precision('high'), set by the hook
+ * from TKO_APPLY_FLOAT32_MATMUL_PRECISION) and applied+tf32 (the winners
+ * and that setting). Their loss difference is reported next to their time
+ * for the user to judge, never held to the loss tolerance. Autocast has no
+ * arm: it cannot be switched on without changing the model's code.
  *
  * Order: warm-up rounds, then measured rounds; each round runs every arm
  * once, in the order given in even rounds and reversed in odd ones
@@ -28,17 +34,21 @@
 
 #include "util/buf.h"
 
-enum ab_arm { AB_DEFAULT, AB_COORDESC, AB_MAX_AUTOTUNE, AB_APPLIED, AB_NARMS };
+enum ab_arm {
+	AB_DEFAULT, AB_COORDESC, AB_MAX_AUTOTUNE, AB_APPLIED, AB_TF32, AB_APPLIED_TF32,
+	AB_NARMS
+};
 
 struct ab_arm_info {
 	const char *name;	/* as --arms spells it */
 	const char *mode;	/* TKO_APPLY_MODE */
 	const char *env;	/* one more NAME=value, or NULL */
+	const char *numerics;	/* what the arm changes in the numerics ("tf32"), or NULL */
 };
 extern const struct ab_arm_info ab_arms[AB_NARMS];
 
 /*
- * "default,coordesc,max-autotune,applied" into arms[] (at most AB_NARMS,
+ * "default,coordesc,max-autotune,applied,tf32,applied+tf32" into arms[] (at most AB_NARMS,
  * no repeats; default and applied must be there). 0, or -1 + err.
  */
 int ab_parse_arms(const char *list, enum ab_arm *arms, size_t *n, struct buf *err);

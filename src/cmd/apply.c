@@ -19,6 +19,7 @@
 #include "apply/plan.h"
 #include "apply/predict.h"
 #include "apply/proof.h"
+#include "apply/recommend.h"
 #include "apply/run.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
@@ -51,6 +52,12 @@ static const char *const usage[] = {
 	"measured against the one the RUN's profile predicts. Outputs: DIR/plan.json,",
 	"DIR/apply.json (docs/json.md, \"tko apply\"), DIR/runs/<n>-<arm>/; DIR defaults",
 	"to RUN/apply.",
+	"",
+	"Arms that change numerics, only when named in --arms: tf32 (the command with",
+	"torch.set_float32_matmul_precision('high') set by the hook before it runs) and",
+	"applied+tf32 (the winners and that setting). Their loss difference is shown next",
+	"to their time, not held to --loss-rtol: the user decides. Autocast has no arm:",
+	"it cannot be switched on without changing the model's code.",
 	NULL,
 };
 
@@ -177,9 +184,18 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
 				  .loss_rtol = s->o->loss_rtol };
-	json_t *doc = apply_report_json(&r);
+	struct buf why = BUF_INIT;
+	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, &why), *doc;
 	char *path = path_join(s->o->out, "apply.json");
-	int ret = json_write_path(doc, path, err);
+	int ret;
+
+	if (!rec)	/* the analysis is optional: its damage must not cost the A/B */
+		msg_warn("%s; no arm recommended from it", why.buf);
+	r.recommended = rec;
+	doc = apply_report_json(&r);
+	json_decref(rec);
+	buf_release(&why);
+	ret = json_write_path(doc, path, err);
 
 	if (ret == 0 && s->o->json)
 		ret = json_write_path(doc, s->o->json, err);
@@ -257,7 +273,7 @@ int cmd_apply(int argc, const char **argv)
 		OPT_BOOL(0, "source-variants", &o.source_variants, "also apply winners that change the kernel's source"),
 		OPT_INT(0, "ab", &o.ab, "N", "A/B: N measured rounds of every arm"),
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
-		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied (default: default,applied)"),
+		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32 (default: default,applied)"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "time limit of one run of CMD (default none)"),
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),

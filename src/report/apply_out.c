@@ -181,7 +181,8 @@ static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms,
 	struct ab_stats s;
 	size_t n = 0;
 	long k;
-	json_t *j = json_pack("{s:s}", "arm", name), *list = json_array();
+	const char *numerics = ab_arms[a].numerics;
+	json_t *j = json_pack("{s:s, s:s?}", "arm", name, "numerics", numerics), *list = json_array();
 
 	arm_times(r->runs, name, r->rounds, ms);
 	for (k = 0; k < r->rounds; k++) {
@@ -194,7 +195,9 @@ static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms,
 	json_set_new(j, "vs_default", a == AB_DEFAULT ? json_null() : ratio(ms, def, r->rounds, &s));
 	loss = arm_loss(r->runs, name, ref_losses(r->runs));
 	json_set_new(j, "loss_max_rel_diff", num_or_null(loss));
-	json_set_new(j, "loss_equal", isfinite(loss) ? json_boolean(loss <= r->loss_rtol) : json_null());
+	/* an arm that changes numerics is not held to the tolerance: the user weighs it */
+	json_set_new(j, "loss_equal", isfinite(loss) && !numerics ?
+		     json_boolean(loss <= r->loss_rtol) : json_null());
 	free(copy);
 	return j;
 }
@@ -238,7 +241,8 @@ static json_t *ab_json(const struct apply_report *r)
 		if (r->arms[i] == AB_APPLIED)
 			continue;
 		st = ratio(ms + AB_APPLIED * nr, ms + r->arms[i] * nr, r->rounds, &s);
-		json_array_append_new(vs, json_pack("{s:s, s:o, s:o?}", "arm", ab_arms[r->arms[i]].name,
+		json_array_append_new(vs, json_pack("{s:s, s:s?, s:o, s:o?}", "arm", ab_arms[r->arms[i]].name,
+						    "numerics", ab_arms[r->arms[i]].numerics,
 						    "ratio", st, "slower_beyond_noise",
 						    json_is_object(st) ? json_boolean(s.lo > 1) : NULL));
 	}
@@ -286,6 +290,7 @@ json_t *apply_report_json(const struct apply_report *r)
 	json_set_new(doc, "ab", r->arms ? ab_json(r) : NULL);
 	if (!r->arms)
 		json_set_new(doc, "step", step_json(r, NULL));
+	json_set_new(doc, "recommended_arms", r->recommended ? json_deep_copy(r->recommended) : json_array());
 	return doc;
 }
 
@@ -326,11 +331,11 @@ static void ab_text(FILE *fp, const json_t *ab)
 	struct table t = TABLE_INIT;
 	const json_t *a, *vs;
 	char b1[32], b2[32], b3[32], b4[32];
-	size_t i;
+	size_t i, numerics = 0;
 
 	fprintf(fp, "\nA/B: %lld measured rounds after %lld warm-up (order reversed every other round)\n",
 		json_int(ab, "rounds", 0), json_int(ab, "warmup", 0));
-	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff", "lrrrr");
+	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics", "lrrrrl");
 	json_array_foreach(json_object_get(ab, "arms"), i, a) {
 		vs = json_object_get(a, "vs_default");
 		table_row(&t);
@@ -343,13 +348,19 @@ static void ab_text(FILE *fp, const json_t *ab)
 		else
 			table_cell(&t, "-");
 		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.2e", json_object_get(a, "loss_max_rel_diff"), 1));
+		table_cell(&t, "%s", json_str(a, "numerics") ? json_str(a, "numerics") : "-");
+		numerics += json_str(a, "numerics") != NULL;
 	}
 	table_print(&t, fp);
 	table_release(&t);
+	if (numerics)
+		fprintf(fp, "arms with numerics changed (TF32 matmuls) are not held to --loss-rtol: weigh"
+			" their loss difference against their time\n");
 	json_array_foreach(json_object_get(ab, "applied_vs"), i, a)
-		fprintf(fp, "applied vs %s: %s%s\n", json_str(a, "arm"),
+		fprintf(fp, "applied vs %s: %s%s%s\n", json_str(a, "arm"),
 			fmt_num(b4, sizeof(b4), "%.4f", json_object_get(json_object_get(a, "ratio"), "median"), 1),
-			json_is_true(json_object_get(a, "slower_beyond_noise")) ? ", slower beyond noise" : "");
+			json_is_true(json_object_get(a, "slower_beyond_noise")) ? ", slower beyond noise" : "",
+			json_str(a, "numerics") ? " (that arm changes numerics)" : "");
 }
 
 static void step_text(FILE *fp, const json_t *st)
@@ -366,6 +377,26 @@ static void step_text(FILE *fp, const json_t *st)
 		fprintf(fp, "note: %s\n", json_str(st, "note"));
 }
 
+/* Where the RUN's analysis recommends an arm that changes numerics: the user asks for it. */
+static void recommended_text(FILE *fp, const json_t *list)
+{
+	const json_t *a;
+	size_t i;
+
+	json_array_foreach(list, i, a) {
+		const char *arm = json_str(a, "arm");
+
+		fprintf(fp, "the RUN's analysis fired %s on %s (%.1f%% of the GPU busy time): ",
+			json_str(a, "rule"), json_str(a, "op") ? json_str(a, "op") : "?",
+			100 * json_number_value(json_object_get(a, "share")));
+		if (json_is_true(json_object_get(a, "in_ab")))
+			fprintf(fp, "arm %s above (it changes numerics: weigh its loss difference)\n", arm);
+		else
+			fprintf(fp, "try --ab N --arms default,applied,%s,applied+%s (it changes numerics)\n",
+				arm, arm);
+	}
+}
+
 void apply_report_text(FILE *fp, const json_t *doc)
 {
 	const json_t *s = json_object_get(doc, "summary"), *ab = json_object_get(doc, "ab");
@@ -380,6 +411,7 @@ void apply_report_text(FILE *fp, const json_t *doc)
 	} else {
 		step_text(fp, json_object_get(doc, "step"));
 	}
+	recommended_text(fp, json_object_get(doc, "recommended_arms"));
 	fprintf(fp, "plan: %s\n", json_str(doc, "plan"));
 	if (json_str(doc, "artifact"))
 		fprintf(fp, "plain artifact: %s (tko_winners.json, tko_winners.py, sitecustomize.py)\n",

@@ -30,6 +30,7 @@ struct apply_report {
 	size_t narms;
 	long rounds, warmup;
 	double loss_rtol;
+	const json_t *recommended;	/* apply_recommend's list, or NULL */
 };
 
 /* The document (a new reference). */

@@ -49,11 +49,13 @@ test_expect_success 'four arms, one warm-up and six rounds: order, ratios, inter
 # the keys docs/json.md, "tko apply", lists, in its order
 test_expect_success 'the document follows docs/json.md' '
 	doc=run/apply/apply.json &&
-	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\"]" &&
+	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\", \"recommended_arms\"]" &&
 	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
 	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"wall_s\", \"losses\", \"dir\"]]" &&
 	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
-	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"ms_per_step\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
+	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
+	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
+	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
 	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"difference_pp\", \"within_1pp\", \"profile\", \"note\"]" &&
 	json_q $doc "[.kernels[] | select(.planned) | has(\"mechanism\") and has(\"launches\") and has(\"constructed\")] | all" &&
 	json_q $doc "[.kernels[] | .status] | sort == [\"not_planned\", \"not_planned\", \"ran_winner\", \"ran_winner\", \"ran_winner\"]"
@@ -69,6 +71,81 @@ test_expect_success 'losses compared with the tolerance: 1.5e-3 is over 1e-3 and
 	json_q run/apply/apply.json ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == true" &&
 	FAKE_LOSS_applied=2.5 tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
 	json_q run/apply/apply.json ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == null"
+'
+
+# The tf32 arms: only when named; the setting reaches those runs alone. Per
+# round (after one warm-up of 99): default 10, applied 9, tf32 7, applied+tf32
+# 6: ratios to default .9, .7, .6 in both rounds. Losses against default's
+# 2.5, 2.4: tf32 2.5, 2.46 -> .06 / 2.4 = .025, applied+tf32 2.5, 2.412 ->
+# .012 / 2.4 = .005; both over 1e-3, neither judged by it (loss_equal null).
+test_expect_success 'tf32 arms: opt-in, the setting in their runs only, time and loss side by side' '
+	fresh_run && rm -f arms.log &&
+	FAKE_LOG=$PWD/arms.log FAKE_MS="default=99,10;applied=99,9;tf32=99,7;applied+tf32=99,6" \
+	FAKE_LOSS_tf32=2.5,2.46 FAKE_LOSS_applied_tf32=2.5,2.412 \
+		tko apply --ab 2 --warmup 1 --arms default,applied,tf32,applied+tf32 run -- $FAKE >out.txt 2>err.txt &&
+	fwd="default applied tf32 applied+tf32" && rev="applied+tf32 tf32 applied default" &&
+	echo $fwd $rev $fwd | tr " " "\n" >expect.log &&
+	test_cmp expect.log arms.log &&
+	for d in run/apply/runs/*; do
+		case $d in
+		*-tf32 | *+tf32) want=high ;;
+		*) want=unset ;;
+		esac &&
+		test_grep "^TKO_APPLY_FLOAT32_MATMUL_PRECISION=$want\$" $d/stdout.txt || return 1
+	done &&
+	test $(grep -l "PRECISION=high" run/apply/runs/*/stdout.txt | wc -l) -eq 6 &&
+	doc=run/apply/apply.json &&
+	json_q $doc ".ab.arms | map({(.arm): .numerics}) | add == {\"default\": null, \"applied\": null, \"tf32\": \"tf32\", \"applied+tf32\": \"tf32\"}" &&
+	json_q $doc ".ab.arms | map({(.arm): .loss_equal}) | add == {\"default\": true, \"applied\": true, \"tf32\": null, \"applied+tf32\": null}" &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"tf32\") | .vs_default.median" $doc)" 0.7 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied+tf32\") | .vs_default.median" $doc)" 0.6 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"tf32\") | .loss_max_rel_diff" $doc)" 0.025 1e-12 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied+tf32\") | .loss_max_rel_diff" $doc)" 0.005 1e-12 &&
+	json_q $doc "[.ab.applied_vs[] | {(.arm): .numerics}] | add == {\"default\": null, \"tf32\": \"tf32\", \"applied+tf32\": \"tf32\"}" &&
+	near "$(jq -r .ab.step.measured_gain $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.9 }")" 1e-9 &&
+	test_grep "^tf32  *7.000  *0.7000  *\[0.7000, 0.7000\]  *2.50e-02  *tf32$" out.txt &&
+	test_grep "^applied.tf32  *6.000  *0.6000 .* 5.00e-03  *tf32$" out.txt &&
+	test_grep "not held to --loss-rtol" out.txt &&
+	test_grep "^applied vs tf32: 1.2857, slower beyond noise .that arm changes numerics.$" out.txt
+'
+
+test_expect_success 'the tf32 arms are not in the default arms' '
+	fresh_run &&
+	tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.runs[].arm] | unique == [\"applied\", \"default\"]" &&
+	! grep -l "PRECISION=high" run/apply/runs/*/stdout.txt &&
+	! test_grep "not held to --loss-rtol" out.txt
+'
+
+# A hand-made analysis (the keys of docs/json.md, "tko investigate"): the
+# fp32 GEMM group where fp32_matmul fired, 70% of the busy time; another
+# group with another rule. One recommendation, for the tf32 arm.
+test_expect_success 'the RUN analysis fired fp32_matmul: the report points at the tf32 arm' '
+	fresh_run && mkdir run/analysis &&
+	cat >run/analysis/kernels.json <<-\EOF &&
+	{"step_groups": [
+	 {"op": "aten::mm", "kernel": "sm90_xmma_gemm_f32f32", "share": 0.7,
+	  "rules": [{"rule": "fp32_matmul"}, {"rule": "mm_max_autotune"}]},
+	 {"op": "aten::bmm", "kernel": "k2", "share": 0.2, "rules": [{"rule": "mm_max_autotune"}]}]}
+	EOF
+	tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json ".recommended_arms == [{\"arm\": \"tf32\", \"rule\": \"fp32_matmul\", \"op\": \"aten::mm\", \"kernel\": \"sm90_xmma_gemm_f32f32\", \"share\": 0.7, \"in_ab\": false}]" &&
+	test_grep "fired fp32_matmul on aten::mm .70.0% of the GPU busy time.: try --ab N --arms default,applied,tf32,applied.tf32" out.txt &&
+	tko apply --ab 2 --warmup 0 --arms default,applied,tf32 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[].in_ab] == [true]" &&
+	test_grep "fp32_matmul on aten::mm .70.0% of the GPU busy time.: arm tf32 above" out.txt &&
+	rm run/analysis/kernels.json &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/apply.json ".recommended_arms == []" &&
+	! test_grep "fired fp32_matmul" out.txt &&
+	echo "{" >run/analysis/kernels.json &&
+	tko apply run >out.txt 2>err.txt &&
+	test_grep "^tko apply: warning: .*kernels.json.*; no arm recommended from it$" err.txt &&
+	json_q run/apply/apply.json ".recommended_arms == []" &&
+	# what tko investigate itself writes for an fp32 GEMM (the golden suite'"'"'s profile-run)
+	cp "$SRC_ROOT/tests/golden/investigate/profile-run/expected/run/analysis/kernels.json" run/analysis/ &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[] | [.arm, .rule, .op]] == [[\"tf32\", \"fp32_matmul\", \"aten::mm\"]]"
 '
 
 test_expect_success 'the command fails in one arm: exit 5, one line naming the arm, no report' '
@@ -109,6 +186,10 @@ test_expect_success 'usage: --ab 1, --ab without a command, unknown and missing 
 	test_expect_code 2 tko apply --ab 3 run 2>err.txt &&
 	test_expect_code 2 tko apply --ab 3 --arms default,fast,applied run -- $FAKE 2>err.txt &&
 	test_grep "unknown arm .fast." err.txt &&
+	test_expect_code 2 tko apply --ab 3 --arms default,applied,autocast run -- $FAKE 2>err.txt &&
+	test_grep "unknown arm .autocast." err.txt &&
+	test_expect_code 2 tko apply --ab 3 --arms default,applied,tf32,tf32 run -- $FAKE 2>err.txt &&
+	test_grep "repeated arm .tf32." err.txt &&
 	test_expect_code 2 tko apply --ab 3 --arms default,coordesc run -- $FAKE 2>err.txt &&
 	test_expect_code 2 tko apply 2>err.txt &&
 	tko apply --help >help.txt && test_grep "^usage: tko apply " help.txt

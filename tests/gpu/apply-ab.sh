@@ -19,6 +19,11 @@
 #      APPLY_AB_ARMS=default,coordesc,applied                about 470 s
 #   3. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=3 \
 #      APPLY_AB_ARMS=default,max-autotune,applied            about 500 s
+#   4. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=3 \
+#      APPLY_AB_ARMS=default,applied,tf32,applied+tf32       (not yet run)
+#      the opt-in arms that change numerics (the model's Linear layers are
+#      fp32): apply.json shows their time and loss difference side by side;
+#      apply_ab_check.py leaves them out of the targets.
 #
 # APPLY_AB_WORK (default build-apply-ab/ in the tree), APPLY_AB_BUDGET (tune
 # seconds a kernel, default 15), APPLY_AB_ROUNDS (measured rounds after one

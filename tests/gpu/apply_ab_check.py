@@ -21,10 +21,11 @@ def main(path, out):
     checks = [{"name": "every planned winner ran",
                "pass": bool(planned) and all(k["status"] == "ran_winner" for k in planned),
                "value": {k["kernel"]: [k["status"], k["reason"]] for k in planned}}]
-    for v in ab.get("applied_vs", []):
+    # Arms that change numerics (tf32) are for the user to weigh, not targets.
+    for v in [v for v in ab.get("applied_vs", []) if not v.get("numerics")]:
         checks.append({"name": f"applied not slower than {v['arm']} beyond noise",
                        "pass": v["slower_beyond_noise"] is False, "value": v["ratio"]})
-    for a in ab.get("arms", []):
+    for a in [a for a in ab.get("arms", []) if not a.get("numerics")]:
         checks.append({"name": f"{a['arm']}: loss equal to default's within {ab['loss_rtol']}",
                        "pass": a["loss_equal"] is True, "value": a["loss_max_rel_diff"]})
     st = ab.get("step") or {}

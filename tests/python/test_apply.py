@@ -91,7 +91,7 @@ def run_model(tmp_path, plan_doc, script=None, env=None, name=FUSED, body=BODY, 
                      TKO_APPLY_PLAN=str(plan_path), TKO_APPLY_DIR=str(out),
                      TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"))
     for key in ("TKO_CAPTURE_DIR", "TKO_APPLY_MODE", "FAKE_HIP",
-                "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING"):
+                "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING", "TKO_APPLY_FLOAT32_MATMUL_PRECISION"):
         child_env.pop(key, None)
     child_env.update(env or {})
     proc = subprocess.run([sys.executable, str(model)], env=child_env, capture_output=True,
@@ -317,6 +317,55 @@ def test_settings_are_set_and_an_unknown_one_reported(tmp_path):
     installed = [x for e in of(events, "session_end") for x in e["installed"]]
     assert {"what": "setting", "name": "online_softmax", "value": False, "previous": True} in installed
     assert ["this torch has no Inductor setting 'no_such'"] == [e["message"] for e in of(events, "error")]
+
+
+PRECISION = """
+import json, torch
+seen = torch.get_float32_matmul_precision()    # before any code of the model's
+{after}
+print(json.dumps(seen))
+"""
+
+
+def session_end(events):
+    ends = of(events, "session_end")
+    assert len(ends) == 1, ends
+    return ends[0]
+
+
+@pytest.mark.parametrize("mode", ["observe", "apply"])
+def test_tf32_arm_sets_the_matmul_precision_before_the_model_runs(tmp_path, mode):
+    env = {"TKO_APPLY_FLOAT32_MATMUL_PRECISION": "high", "TKO_APPLY_MODE": mode}
+    proc, events = run_model(tmp_path, plan([]), script=PRECISION.format(after=""), env=env)
+    assert ran(proc) == "high"
+    end = session_end(events)
+    assert {"what": "float32_matmul_precision", "value": "high", "previous": "highest"} in end["installed"]
+    assert end["float32_matmul_precision"] == "high"
+    assert of(events, "error") == []
+
+
+def test_without_the_variable_the_precision_is_left_alone(tmp_path):
+    proc, events = run_model(tmp_path, plan([]), script=PRECISION.format(after=""))
+    assert ran(proc) == "highest"
+    end = session_end(events)
+    assert [x for x in end["installed"] if x["what"] == "float32_matmul_precision"] == []
+    assert end["float32_matmul_precision"] == "highest"
+
+
+def test_the_models_own_precision_wins_and_is_recorded(tmp_path):
+    env = {"TKO_APPLY_FLOAT32_MATMUL_PRECISION": "high"}
+    after = "torch.set_float32_matmul_precision('highest')"
+    proc, events = run_model(tmp_path, plan([]), script=PRECISION.format(after=after), env=env)
+    assert ran(proc) == "high"
+    assert session_end(events)["float32_matmul_precision"] == "highest"
+
+
+def test_a_bad_precision_is_an_error_and_changes_nothing(tmp_path):
+    env = {"TKO_APPLY_FLOAT32_MATMUL_PRECISION": "fast"}
+    proc, events = run_model(tmp_path, plan([]), script=PRECISION.format(after=""), env=env)
+    assert ran(proc) == "highest"
+    assert ["cannot patch float32 matmul precision: ValueError: TKO_APPLY_FLOAT32_MATMUL_PRECISION="
+            "'fast': expected highest, high or medium"] == [e["message"] for e in of(events, "error")]
 
 
 TEMPLATE = '''

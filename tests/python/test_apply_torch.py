@@ -231,3 +231,29 @@ def test_tko_apply_plans_what_real_inductor_looks_up(tmp_path):
     # not planned (confirmation refused; the default won): Inductor's own configs
     assert configs["triton_poi_fused_add_addmm_gelu_mul_view_1"] == [[{"XBLOCK": 1024}, 4],
                                                                    [{"XBLOCK": 512}, 8]]
+
+
+PRECISION = """
+print(json.dumps([torch.get_float32_matmul_precision(), torch.backends.cuda.matmul.fp32_precision,
+                  torch.backends.cuda.matmul.allow_tf32]))
+"""
+
+
+@pytest.mark.parametrize("value, want", [("high", ["high", "tf32", True]), (None, ["highest", None, False])])
+def test_the_tf32_arm_reaches_real_torch(tmp_path, value, want):
+    """The tf32 arm's variable: torch 2.11's own flags say TF32 before the
+    script's first line (torch/__init__.py set_float32_matmul_precision; the
+    fp32_precision 'tf32' is what Inductor's mm template reads for ALLOW_TF32)."""
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"schema_version": 1, "backend": "cuda", "kernels": []}))
+    env = {"TKO_APPLY_PLAN": str(plan), "TKO_APPLY_DIR": str(tmp_path), "TKO_APPLY_MODE": "observe"}
+    if value:
+        env["TKO_APPLY_FLOAT32_MATMUL_PRECISION"] = value
+    else:
+        os.environ.pop("TKO_APPLY_FLOAT32_MATMUL_PRECISION", None)
+    got = child(PRECISION, env=env, tmp=tmp_path / "c")
+    assert got[0] == want[0] and got[2] == want[2]
+    if want[1]:
+        assert got[1] == want[1]
+    else:
+        assert got[1] != "tf32"

@@ -73,6 +73,20 @@ static void test_order_and_arms(void **state)
 	buf_reset(&err);
 	assert_int_equal(ab_parse_arms("default,fast,applied", arms, &n, &err), -1);
 	assert_non_null(strstr(err.buf, "unknown arm 'fast'"));
+	buf_reset(&err);
+	/* the opt-in numerics arms, and their setting reaching the command's environment */
+	assert_int_equal(ab_parse_arms("default,applied,tf32,applied+tf32", arms, &n, &err), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(arms[2], AB_TF32);
+	assert_int_equal(arms[3], AB_APPLIED_TF32);
+	assert_string_equal(ab_arms[AB_TF32].mode, "observe");
+	assert_string_equal(ab_arms[AB_APPLIED_TF32].mode, "apply");
+	assert_string_equal(ab_arms[AB_TF32].env, "TKO_APPLY_FLOAT32_MATMUL_PRECISION=high");
+	assert_string_equal(ab_arms[AB_APPLIED_TF32].env, "TKO_APPLY_FLOAT32_MATMUL_PRECISION=high");
+	assert_string_equal(ab_arms[AB_TF32].numerics, "tf32");
+	for (i = AB_DEFAULT; i <= AB_APPLIED; i++)
+		assert_null(ab_arms[i].numerics);
+	assert_int_equal(ab_parse_arms("default,applied,tf32+applied", arms, &n, &err), -1);
 	buf_release(&err);
 }
 

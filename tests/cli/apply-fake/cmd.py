@@ -10,7 +10,13 @@ line tko apply reads.
                  once the list is used up
   FAKE_MISS      a kernel name: in apply mode it is reported as not
                  launched, reason source_changed
-  FAKE_LOSS_applied  losses of the applied arm ("2.5,2.4"; default 2.5,2.4)
+  FAKE_LOSS_applied  losses of the applied arm ("2.5,2.4"; default 2.5,2.4);
+                 FAKE_LOSS_<arm> likewise, "-" and "+" in the arm's name as "_"
+
+It prints the TKO_APPLY_FLOAT32_MATMUL_PRECISION it was given ("unset" when
+none) on its standard output, so a test can see which runs had the tf32
+arms' setting, and names its arm from that variable as tko's hook would act
+on it: observe + precision is "tf32", apply + precision "applied+tf32".
   FAKE_FAIL_ARM  the run of this arm exits 3
 """
 import json
@@ -25,6 +31,9 @@ elif os.environ.get("TORCHINDUCTOR_MAX_AUTOTUNE") == "1":
     arm = "max-autotune"
 else:
     arm = "applied" if mode == "apply" else "default"
+precision = os.environ.get("TKO_APPLY_FLOAT32_MATMUL_PRECISION")
+if precision:
+    arm = "tf32" if arm == "default" else arm + "+tf32"
 
 log = os.environ.get("FAKE_LOG")
 previous = 0
@@ -62,7 +71,10 @@ for k in plan["kernels"]:
                      "constructed": [], "status": status, "reason": reason,
                      "launches": 0 if miss else 5, "configs": [], "other_hashes": [],
                      "notes": [], "template_keys": []})
-emit("session_end", hooks=[], installed=[], errors=0, outcomes=outcomes)
+installed = [{"what": "float32_matmul_precision", "value": precision, "previous": "highest"}] \
+    if precision else []
+emit("session_end", hooks=[], installed=installed, errors=0, outcomes=outcomes,
+     float32_matmul_precision=precision or "highest")
 
 times = {}
 for part in filter(None, os.environ.get("FAKE_MS", "").split(";")):
@@ -70,7 +82,9 @@ for part in filter(None, os.environ.get("FAKE_MS", "").split(";")):
     times[name] = [float(v) for v in values.split(",")]
 listed = times.get(arm, [10.0])
 ms = listed[min(previous, len(listed) - 1)]
-losses = [float(v) for v in os.environ.get("FAKE_LOSS_" + arm.replace("-", "_"), "2.5,2.4").split(",")]
+losses = [float(v) for v in os.environ.get("FAKE_LOSS_" + arm.replace("-", "_").replace("+", "_"),
+                                           "2.5,2.4").split(",")]
+print("TKO_APPLY_FLOAT32_MATMUL_PRECISION=" + (precision or "unset"))
 print("step 1 loss 2.5")
 print(json.dumps({"losses": losses, "ms_per_step": ms}))
 print("done")

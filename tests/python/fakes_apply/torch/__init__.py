@@ -13,3 +13,19 @@ class cuda:  # noqa: N801
     @staticmethod
     def is_available():
         return True
+
+
+# torch/__init__.py:1609 set_float32_matmul_precision, and its getter; torch
+# raises for a value it does not know.
+_matmul_precision = "highest"
+
+
+def get_float32_matmul_precision():
+    return _matmul_precision
+
+
+def set_float32_matmul_precision(precision):
+    global _matmul_precision
+    if precision not in ("highest", "high", "medium"):
+        raise RuntimeError(f"Invalid precision {precision}")
+    _matmul_precision = precision

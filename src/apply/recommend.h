@@ -1,0 +1,25 @@
+/*
+ * apply/recommend: the A/B arms the RUN's own analysis recommends
+ * (docs/apply.md, "Arms that change numerics"). `tko investigate` writes
+ * RUN/analysis/kernels.json; a step group on which the `fp32_matmul` rule
+ * fired (src/analyse/steprules.c: an fp32 GEMM group of at least 10% of
+ * the GPU busy time) points at the tf32 arm, which --arms must name since
+ * it changes numerics. No analysis, no recommendation.
+ */
+#ifndef TKO_APPLY_RECOMMEND_H
+#define TKO_APPLY_RECOMMEND_H
+
+#include <jansson.h>
+
+#include "apply/ab.h"
+#include "util/buf.h"
+
+/*
+ * [{arm, rule, op, kernel, share, in_ab}] for the RUN (a new reference; an
+ * empty list without RUN/analysis/kernels.json). in_ab: the A/B ran that
+ * arm (arms[0..narms), narms 0 without --ab). NULL + err when the analysis
+ * exists but cannot be read.
+ */
+json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, struct buf *err);
+
+#endif
