@@ -12,10 +12,10 @@
 #define AB_TF32_ENV "TKO_APPLY_FLOAT32_MATMUL_PRECISION=high"
 
 const struct ab_arm_info ab_arms[AB_NARMS] = {
-	[AB_DEFAULT] = { "default", "observe", NULL },
-	[AB_COORDESC] = { "coordesc", "observe", "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1" },
-	[AB_MAX_AUTOTUNE] = { "max-autotune", "observe", "TORCHINDUCTOR_MAX_AUTOTUNE=1" },
-	[AB_APPLIED] = { "applied", "apply", NULL },
+	[AB_DEFAULT] = { "default", "observe", NULL, NULL },
+	[AB_COORDESC] = { "coordesc", "observe", "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1", NULL },
+	[AB_MAX_AUTOTUNE] = { "max-autotune", "observe", "TORCHINDUCTOR_MAX_AUTOTUNE=1", NULL },
+	[AB_APPLIED] = { "applied", "apply", NULL, NULL },
 	[AB_TF32] = { "tf32", "observe", AB_TF32_ENV, "tf32" },
 	[AB_APPLIED_TF32] = { "applied+tf32", "apply", AB_TF32_ENV, "tf32" },
 };
