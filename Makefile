@@ -368,7 +368,7 @@ fuzz-smoke: fuzz
 
 # One target at a time: script/test runs it beside other suites.
 fuzz-smoke-run:
-	CORPUS=$(CORPUS) bench/fuzz -t 5 -j 1 -n
+	CORPUS=$(CORPUS) bench/fuzz -t 3 -j 1 -n
 
 valgrind: valgrind-unit valgrind-cli valgrind-fuzz
 
@@ -392,7 +392,7 @@ valgrind-fuzz: $(FUZZ_BIN)
 # script/test runs `make -j3 -O suites` on two cores: the three builds and
 # the suites side by side, each suite as soon as its build is done, the
 # long ones first, each printing its wall and CPU time (tests/timed.sh).
-# fuzz-smoke goes first: it is bound by its 5 s a target of wall time, not
+# fuzz-smoke goes first: it is bound by its 3 s a target of wall time, not
 # by CPU, hence one job more than cores. The Python
 # suite runs once, against the ASan build: it tests the Python package, and
 # the tko it calls is checked harder there.
