@@ -139,18 +139,6 @@ static int made_with(const json_t *v, const char *what)
 	return 0;
 }
 
-/* The variant of kernel entry tk whose id is `id`, or NULL. */
-static const json_t *variant_by_id(const json_t *tk, const char *id)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(json_object_get(tk, "variants"), i, v)
-		if (json_str(v, "id") && !strcmp(json_str(v, "id"), id))
-			return v;
-	return NULL;
-}
-
 /*
  * What tune measured of the two rules issue 17 found contradicted: the
  * two-pass softmax's best correct speedup, and whether the hints variants
@@ -158,12 +146,12 @@ static const json_t *variant_by_id(const json_t *tk, const char *id)
  */
 static void measured_knobs(struct an_kernel *k, const json_t *tk)
 {
-	const json_t *v, *twin;
+	const json_t *variants = json_object_get(tk, "variants"), *v, *twin;
 	size_t i, hops;
 
 	k->tune.twopass_speedup = NAN;
 	k->tune.hints_variants = k->tune.hints_same_isa = 0;
-	json_array_foreach(json_object_get(tk, "variants"), i, v) {
+	json_array_foreach(variants, i, v) {
 		const char *st = json_str(v, "status"), *same = json_str(v, "same_as");
 		double sp = json_num(v, "speedup", NAN);
 
@@ -174,9 +162,9 @@ static void measured_knobs(struct an_kernel *k, const json_t *tk)
 			continue;
 		k->tune.hints_variants++;
 		/* same_as may name another hints variant: follow it to one without */
-		twin = same ? variant_by_id(tk, same) : NULL;
+		twin = json_find(variants, "id", same);
 		for (hops = 0; twin && made_with(twin, "hints") && hops < 64; hops++)
-			twin = json_str(twin, "same_as") ? variant_by_id(tk, json_str(twin, "same_as")) : NULL;
+			twin = json_find(variants, "id", json_str(twin, "same_as"));
 		if (twin && !made_with(twin, "hints"))
 			k->tune.hints_same_isa++;
 	}

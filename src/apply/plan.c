@@ -31,17 +31,6 @@ static struct apply_item *add_item(struct apply_plan *p)
 	return it;
 }
 
-static const json_t *variant_of(const json_t *tk, const char *id)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(json_object_get(tk, "variants"), i, v)
-		if (json_str(v, "id") && !strcmp(json_str(v, "id"), id))
-			return v;
-	return NULL;
-}
-
 /* winner.confirmation (tko tune, when it re-times the winner): refused? */
 static int refused(struct apply_item *it, const json_t *w)
 {
@@ -72,7 +61,7 @@ void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_va
 	}
 	if (refused(it, w))
 		return;
-	v = json_str(w, "id") ? variant_of(tk, json_str(w, "id")) : NULL;
+	v = json_find(json_object_get(tk, "variants"), "id", json_str(w, "id"));
 	cfg = json_object_get(v, "config");
 	if (!json_is_object(cfg)) {
 		it->skip = "no_winner_config";
@@ -176,7 +165,7 @@ static int merge_settings(struct apply_plan *p, const struct apply_item *it, str
 static int add_doc(struct apply_plan *p, const char *kdir, const char *path, const json_t *doc,
 		   struct buf *err)
 {
-	const json_t *tk;
+	const json_t *tk, *winner;
 	size_t i;
 
 	json_array_foreach(json_object_get(doc, "kernels"), i, tk) {
@@ -191,8 +180,9 @@ static int add_doc(struct apply_plan *p, const char *kdir, const char *path, con
 		if (it->skip)
 			continue;
 		json_set_str(it->entry, "id", it->id);
-		if (json_array_size(json_object_get(variant_of(tk, json_str(json_object_get(tk, "winner"), "id")),
-						    "source_variants"))) {
+		winner = json_find(json_object_get(tk, "variants"), "id",
+				   json_str(json_object_get(tk, "winner"), "id"));
+		if (json_array_size(json_object_get(winner, "source_variants"))) {
 			char *dir = xstrndup(path, (size_t)(path_base(path) - path));
 			char *src = xstrfmt("%swinner/kernel.py", dir);
 

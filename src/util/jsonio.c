@@ -63,6 +63,19 @@ const char *json_str(const json_t *obj, const char *key)
 	return json_string_value(json_object_get(obj, key));
 }
 
+const json_t *json_find(const json_t *arr, const char *key, const char *value)
+{
+	const json_t *v;
+	size_t i;
+
+	if (!value)
+		return NULL;
+	json_array_foreach(arr, i, v)
+		if (json_str(v, key) && !strcmp(json_str(v, key), value))
+			return v;
+	return NULL;
+}
+
 double json_num(const json_t *obj, const char *key, double fallback)
 {
 	json_t *v = json_object_get(obj, key);

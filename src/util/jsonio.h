@@ -33,6 +33,8 @@ const char *json_str(const json_t *obj, const char *key);
 double json_num(const json_t *obj, const char *key, double fallback);
 long long json_int(const json_t *obj, const char *key, long long fallback);
 int json_has(const json_t *obj, const char *key);
+/* The first object of array `arr` whose string `key` equals `value`; NULL, also for a NULL value. */
+const json_t *json_find(const json_t *arr, const char *key, const char *value);
 
 /* Setters that take ownership of nothing: they copy the value in. */
 void json_set_str(json_t *obj, const char *key, const char *s);
