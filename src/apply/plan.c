@@ -31,17 +31,25 @@ static struct apply_item *add_item(struct apply_plan *p)
 	return it;
 }
 
-/* winner.confirmation (tko tune, when it re-times the winner): refused? */
+/*
+ * Did tune's confirmation refuse the winner? "confirmed" is tune's answer
+ * (docs/json.md): a refused source patch whose config-only variant won in
+ * its place leaves confirmation.accepted false but the winner confirmed.
+ * Results written before "confirmed" existed only have "accepted".
+ */
 static int refused(struct apply_item *it, const json_t *w)
 {
 	const json_t *c = json_object_get(w, "confirmation");
-	const json_t *acc = json_object_get(c, "accepted");
+	const json_t *confirmed = json_object_get(w, "confirmed");
 
-	if (!json_is_object(c) || !json_is_false(acc))
+	if (confirmed ? !json_is_false(confirmed)
+		      : !json_is_object(c) || !json_is_false(json_object_get(c, "accepted")))
 		return 0;
 	it->skip = "not_confirmed";
 	if (json_str(c, "reason"))
 		it->skip_detail = xstrdup(json_str(c, "reason"));
+	else if (!json_is_object(c))
+		it->skip_detail = xstrdup("no confirmation ran (tune's budget)");
 	return 1;
 }
 

@@ -84,6 +84,17 @@ static void test_not_planned(void **state)
 	assert_string_equal(it.skip, "not_confirmed");
 	assert_string_equal(it.skip_detail, "interval includes 1");
 	release(&it);
+	/* the shape tune writes today (an H200 tune.json of 2026-12-04): the patch
+	 * v014 was refused, its config-only v009 won in its place, confirmed */
+	decide("{\"id\": \"v003\", \"speedup\": 1.25, \"is_base\": false, \"confirmed\": true, "
+	       "\"confirmation\": {\"candidate\": \"v014\", \"accepted\": false, \"winner\": \"v003\"}}",
+	       0, &it);
+	assert_null(it.skip);
+	release(&it);
+	decide("{\"id\": \"v003\", \"speedup\": 1.1, \"is_base\": false, \"confirmed\": false}", 0, &it);
+	assert_string_equal(it.skip, "not_confirmed");
+	assert_string_equal(it.skip_detail, "no confirmation ran (tune's budget)");
+	release(&it);
 	decide("{\"id\": \"v004\", \"speedup\": 1.1, \"is_base\": false}", 0, &it);
 	assert_string_equal(it.skip, "source_variant");
 	decide("{\"id\": \"v004\", \"speedup\": 1.1, \"is_base\": false}", 1, &it);
