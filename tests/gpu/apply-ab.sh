@@ -92,10 +92,5 @@ fi
 (cd "$WORK" && tar czf "$OUT/apply-ab.tar.gz" --exclude='*/cache/*' --exclude='*/inputs/*' \
 	--exclude='*.cubin' --exclude='*/variants/*' --exclude='*.bin' run/apply run/profile \
 	run/capture/kernels run/log artifact tune.out capture.out 2>/dev/null)
-# The RUN with its tune results, without input blobs, caches or variants,
-# so that a later call on a fresh machine can run "ab check" on it
-# (unpack into $APPLY_AB_WORK and carry that folder).
-(cd "$WORK" && tar czf "$OUT/run.tar.gz" --exclude='*/inputs/*' --exclude='*.bin' \
-	--exclude='*/cache/*' --exclude='*/variants/*' run 2>/dev/null)
 step "done"
 exit $rc
