@@ -226,7 +226,8 @@ APPLY_SRC = \
 	src/apply/predict.c \
 	src/apply/recommend.c \
 	src/apply/proof.c \
-	src/apply/run.c
+	src/apply/run.c \
+	src/apply/steps.c
 
 CMD_SRC = \
 	src/cmd/apply.c \

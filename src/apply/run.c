@@ -83,6 +83,8 @@ static void build_env(const struct apply_run *r, const char *pkg, struct strlist
 	strlist_push(keep, xstrdup("TORCHINDUCTOR_CUDAGRAPHS=0"));
 	if (r->env)
 		strlist_push(keep, xstrdup(r->env));
+	if (r->step_fn)
+		strlist_push(keep, xstrfmt("TKO_APPLY_STEP=%s", r->step_fn));
 	free(hook);
 }
 
@@ -114,6 +116,23 @@ static int forget_events(const struct apply_run *r, struct buf *err)
 		buf_addf(err, "cannot remove '%s': %s", p, strerror(errno));
 	free(p);
 	return ret;
+}
+
+/* The hook's steps when it timed one, else the command's step report. */
+static void step_figures(struct apply_run *r, const struct buf *out)
+{
+	char *p = path_join(r->dir, "apply.jsonl");
+	struct buf ignored = BUF_INIT;	/* no apply.jsonl: the hook did not load; stdout may say */
+
+	if (apply_steps_read(&r->hook, p, r->step_warmup, &ignored) == 0 && isfinite(r->hook.ms_per_step)) {
+		r->ms_per_step = r->hook.ms_per_step;
+		r->losses = json_incref(r->hook.losses);
+		r->step_source = "hook";
+	} else if (apply_step_report(out->buf, out->len, &r->ms_per_step, &r->losses) == 0) {
+		r->step_source = "stdout";
+	}
+	buf_release(&ignored);
+	free(p);
 }
 
 int apply_run_one(struct apply_run *r, struct buf *err)
@@ -149,7 +168,7 @@ int apply_run_one(struct apply_run *r, struct buf *err)
 	r->exit_status = c.exit_status;
 	r->timed_out = c.timed_out;
 	r->not_found = c.not_found;
-	apply_step_report(out.buf, out.len, &r->ms_per_step, &r->losses);
+	step_figures(r, &out);
 	ret = 0;
 done:
 	for (i = 0; i < 2; i++)
@@ -168,4 +187,5 @@ void apply_run_release(struct apply_run *r)
 {
 	json_decref(r->losses);
 	r->losses = NULL;
+	apply_steps_release(&r->hook);
 }

@@ -174,6 +174,25 @@ static double arm_loss(const json_t *runs, const char *arm, const json_t *ref)
 	return worst < 0 ? NAN : worst;
 }
 
+/* Where the arm's measured times came from: "hook", "stdout", "mixed", or null. */
+static json_t *arm_source(const json_t *runs, const char *arm)
+{
+	const json_t *run;
+	const char *seen = NULL;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const char *src = json_str(run, "step_source");
+
+		if (!json_is_true(json_object_get(run, "measured")) || strcmp(json_str(run, "arm"), arm) || !src)
+			continue;
+		if (seen && strcmp(seen, src))
+			return json_string("mixed");
+		seen = src;
+	}
+	return seen ? json_string(seen) : json_null();
+}
+
 static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms, const double *def)
 {
 	const char *name = ab_arms[a].name;
@@ -191,6 +210,7 @@ static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms,
 			copy[n++] = ms[k];
 	}
 	json_set_new(j, "ms_per_step", list);
+	json_set_new(j, "step_source", arm_source(r->runs, name));
 	json_set_new(j, "median_ms", num_or_null(ab_median(copy, n)));
 	json_set_new(j, "vs_default", a == AB_DEFAULT ? json_null() : ratio(ms, def, r->rounds, &s));
 	loss = arm_loss(r->runs, name, ref_losses(r->runs));
@@ -335,7 +355,7 @@ static void ab_text(FILE *fp, const json_t *ab)
 
 	fprintf(fp, "\nA/B: %lld measured rounds after %lld warm-up (order reversed every other round)\n",
 		json_int(ab, "rounds", 0), json_int(ab, "warmup", 0));
-	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics", "lrrrrl");
+	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrll");
 	json_array_foreach(json_object_get(ab, "arms"), i, a) {
 		vs = json_object_get(a, "vs_default");
 		table_row(&t);
@@ -349,6 +369,7 @@ static void ab_text(FILE *fp, const json_t *ab)
 			table_cell(&t, "-");
 		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.2e", json_object_get(a, "loss_max_rel_diff"), 1));
 		table_cell(&t, "%s", json_str(a, "numerics") ? json_str(a, "numerics") : "-");
+		table_cell(&t, "%s", json_str(a, "step_source") ? json_str(a, "step_source") : "-");
 		numerics += json_str(a, "numerics") != NULL;
 	}
 	table_print(&t, fp);

@@ -51,9 +51,9 @@ test_expect_success 'the document follows docs/json.md' '
 	doc=run/apply/apply.json &&
 	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\", \"recommended_arms\"]" &&
 	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
-	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"wall_s\", \"losses\", \"dir\"]]" &&
+	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"step_source\", \"hook_steps\", \"wall_s\", \"losses\", \"dir\"]]" &&
 	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
-	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
+	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
 	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
 	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
 	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"difference_pp\", \"within_1pp\", \"profile\", \"note\"]" &&
@@ -103,8 +103,8 @@ test_expect_success 'tf32 arms: opt-in, the setting in their runs only, time and
 	near "$(jq -r ".ab.arms[] | select(.arm == \"applied+tf32\") | .loss_max_rel_diff" $doc)" 0.005 1e-12 &&
 	json_q $doc "[.ab.applied_vs[] | {(.arm): .numerics}] | add == {\"default\": null, \"tf32\": \"tf32\", \"applied+tf32\": \"tf32\"}" &&
 	near "$(jq -r .ab.step.measured_gain $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.9 }")" 1e-9 &&
-	test_grep "^tf32  *7.000  *0.7000  *\[0.7000, 0.7000\]  *2.50e-02  *tf32$" out.txt &&
-	test_grep "^applied.tf32  *6.000  *0.6000 .* 5.00e-03  *tf32$" out.txt &&
+	test_grep "^tf32  *7.000  *0.7000  *\[0.7000, 0.7000\]  *2.50e-02  *tf32  *stdout$" out.txt &&
+	test_grep "^applied.tf32  *6.000  *0.6000 .* 5.00e-03  *tf32  *stdout$" out.txt &&
 	test_grep "not held to --loss-rtol" out.txt &&
 	test_grep "^applied vs tf32: 1.2857, slower beyond noise .that arm changes numerics.$" out.txt
 '
@@ -146,6 +146,49 @@ test_expect_success 'the RUN analysis fired fp32_matmul: the report points at th
 	cp "$SRC_ROOT/tests/golden/investigate/profile-run/expected/run/analysis/kernels.json" run/analysis/ &&
 	tko apply run >out.txt 2>err.txt &&
 	json_q run/apply/apply.json "[.recommended_arms[] | [.arm, .rule, .op]] == [[\"tf32\", \"fp32_matmul\", \"aten::mm\"]]"
+'
+
+# The hook's steps (FAKE_STEPS=20: ms null, 500, then 18 times the arm's
+# time): the auto warm-up is ceil(20 / 10) = 2 steps, so the time is the
+# arm's own (default 10, applied 9), not the 77 the printed line claims.
+# With --step-warmup 1 the 500 counts: default (500 + 18 * 10) / 19,
+# applied (500 + 18 * 9) / 19, ratio 662 / 680.
+test_expect_success 'step times from the hook are preferred to the printed line' '
+	fresh_run &&
+	FAKE_STEPS=20 FAKE_STDOUT_MS=77 FAKE_MS="default=10;applied=9" \
+		tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc "[.runs[] | .step_source] | unique == [\"hook\"]" &&
+	json_q $doc "[.runs[] | .hook_steps] | unique == [{\"source\": \"optimizer\", \"clock\": \"perf_counter\", \"steps\": 20, \"warmup\": 2, \"timed\": 18}]" &&
+	json_q $doc ".ab.arms | map({(.arm): [.step_source, .median_ms]}) | add == {\"default\": [\"hook\", 10], \"applied\": [\"hook\", 9]}" &&
+	json_q $doc ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == true" &&
+	test_grep "^applied  *9.000  *0.9000 .* hook$" out.txt &&
+	FAKE_STEPS=20 FAKE_STDOUT_MS=77 FAKE_MS="default=10;applied=9" \
+		tko apply --ab 2 --warmup 0 --step-warmup 1 run -- $FAKE >out.txt 2>err.txt &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"default\") | .median_ms" $doc)" "$(awk "BEGIN { printf \"%.12f\", 680 / 19 }")" 1e-6 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .vs_default.median" $doc)" "$(awk "BEGIN { printf \"%.12f\", 662 / 680 }")" 1e-6 &&
+	json_q $doc "[.runs[] | .hook_steps.warmup] | unique == [1]"
+'
+
+test_expect_success 'no step from the hook: the printed line; neither: one line saying so' '
+	fresh_run &&
+	FAKE_STEPS=1 FAKE_MS="default=10;applied=9" tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.runs[] | .step_source] | unique == [\"stdout\"]" &&
+	json_q run/apply/apply.json "[.ab.arms[] | .step_source] | unique == [\"stdout\"]" &&
+	json_q run/apply/apply.json "[.runs[] | .hook_steps.steps] | unique == [1]" &&
+	rm run/apply/apply.json && export FAKE_STDOUT_MS=none &&
+	test_expect_code 1 tko -q apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	test_one_line_error err.txt &&
+	test_grep "^tko apply: no step time in arm default: the hook saw no optimizer step and the command printed no JSON line with .ms_per_step. .name the step function with --step MODULE:QUALNAME.; see run/apply/runs/1-default/apply.jsonl$" err.txt &&
+	test ! -e run/apply/apply.json &&
+	export FAKE_STEPS=1 && test_expect_code 1 tko -q apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	unset FAKE_STEPS &&
+	test_grep "the hook saw 1 steps, all within the warm-up of 1 .--step-warmup." err.txt &&
+	tko apply run -- $FAKE >out.txt 2>err.txt && unset FAKE_STDOUT_MS &&
+	json_q run/apply/apply.json ".runs[0] | .step_source == null and .ms_per_step == null" &&
+	test_expect_code 2 tko apply --ab 2 --step train_step run -- $FAKE 2>err.txt &&
+	test_grep "expected MODULE:QUALNAME" err.txt &&
+	test_expect_code 2 tko apply --ab 2 --step "__main__:" run -- $FAKE 2>err.txt
 '
 
 test_expect_success 'the command fails in one arm: exit 5, one line naming the arm, no report' '

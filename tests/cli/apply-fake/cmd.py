@@ -18,6 +18,11 @@ none) on its standard output, so a test can see which runs had the tf32
 arms' setting, and names its arm from that variable as tko's hook would act
 on it: observe + precision is "tf32", apply + precision "applied+tf32".
   FAKE_FAIL_ARM  the run of this arm exits 3
+  FAKE_STEPS     n: also write the `steps` event tko's hook writes
+                 (python/tko/apply_steps.py) for n steps: ms null, 500,
+                 then the run's FAKE_MS time n - 2 times; the losses as above
+  FAKE_STDOUT_MS the time the printed JSON line reports, when it must differ
+                 from the hook's ("none": no JSON line at all)
 """
 import json
 import os
@@ -84,7 +89,13 @@ listed = times.get(arm, [10.0])
 ms = listed[min(previous, len(listed) - 1)]
 losses = [float(v) for v in os.environ.get("FAKE_LOSS_" + arm.replace("-", "_").replace("+", "_"),
                                            "2.5,2.4").split(",")]
+steps = int(os.environ.get("FAKE_STEPS", 0))
+if steps:
+    emit("steps", source="optimizer", step_fn=None, clock="perf_counter",
+         ms=([None, 500.0] + [ms] * steps)[:steps], losses=losses)
+printed = os.environ.get("FAKE_STDOUT_MS")
 print("TKO_APPLY_FLOAT32_MATMUL_PRECISION=" + (precision or "unset"))
 print("step 1 loss 2.5")
-print(json.dumps({"losses": losses, "ms_per_step": ms}))
+if printed != "none":
+    print(json.dumps({"losses": losses, "ms_per_step": float(printed) if printed else ms}))
 print("done")
