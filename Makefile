@@ -223,6 +223,7 @@ APPLY_SRC = \
 	src/apply/artifact.c \
 	src/apply/lookup.c \
 	src/apply/plan.c \
+	src/apply/kwindow.c \
 	src/apply/predict.c \
 	src/apply/recommend.c \
 	src/apply/proof.c \

@@ -18,12 +18,23 @@ after the one torch.cuda.synchronize() a boundary costs when CUDA is in use,
 so the step gains no synchronisation of its own. Without CUDA the clock is
 time.perf_counter alone.
 
+The kernel window (TKO_APPLY_KERNEL_WINDOW=K, `tko apply --kernel-window`;
+TKO_APPLY_KERNEL_WINDOW_START=S, default 1): torch.profiler records steps
+S .. S+K-1 (CUDA activities; CPU ones where CUDA is not in use, which give
+no kernels) and writes its Chrome trace to TKO_APPLY_DIR/kernel_window.json
+when they end (or at exit, when the command ran fewer steps). tko apply
+reads it with its own trace reader (src/profile/chrome.c) and leaves those
+steps out of the step time; starting and stopping the profiler happens
+between two steps' clocks, so it is in no step's time.
+
 Output: one `steps` event in apply.jsonl when the process ends, from the
 main process only: {"source": "optimizer"|"step_fn", "clock":
-"cuda_synchronize"|"perf_counter", "ms": [...], "losses": [...]}, ms[i]
-the time from the end of step i-1 to the end of step i (None for the first
-step, whose start is unknown), losses[i] its loss or None. Which steps are
-warm-up is tko apply's decision (--step-warmup), not the hook's.
+"cuda_synchronize"|"perf_counter", "ms": [...], "losses": [...],
+"window": [S, E] or None}, ms[i] the time from the end of step i-1 to the
+end of step i (None for the first step, whose start is unknown, except for
+--step's, whose first call is seen), losses[i] its loss or None, and the
+profiled steps S .. E-1. Which steps are warm-up is tko apply's decision
+(--step-warmup), not the hook's.
 """
 
 import atexit
@@ -46,6 +57,9 @@ class Steps:
         self.clock = "perf_counter"
         self.handle = None
         self.ended = False
+        self.window = _window_env()   # (S, K) or None
+        self.prof = None
+        self.profiled = None          # [S, E] once the profiler started
 
     def begin(self):
         """A --step call starts: the first one's start is the clock's origin."""
@@ -64,14 +78,56 @@ class Steps:
         self.last = now
         self.losses.append(_as_float(loss))
         self.pending, self.backwards = None, 0
+        if self.window is not None:
+            try:  # boundary runs inside apply.guarded already: no nesting of it
+                self.profile_window()
+            except Exception as e:  # no kernel window: the steps are still timed
+                self.window = None
+                self.sess.error("kernel_window", e)
+            self.last = time.perf_counter()   # the profiler's start and stop in no step
+
+    def profile_window(self):
+        start, k = self.window
+        if self.prof is None and self.profiled is None and len(self.ms) == start:
+            self.prof = _start_profiler()
+            self.profiled = [start, start]
+        elif self.prof is not None and len(self.ms) >= start + k:
+            self.stop_window()
+
+    def stop_window(self):
+        prof, self.prof = self.prof, None
+        self.profiled[1] = len(self.ms)
+        prof.stop()
+        prof.export_chrome_trace(os.path.join(self.sess.out_dir, "kernel_window.json"))
 
     def end(self):
         if self.ended or self.sess.role != "main":
             return
         self.ended = True
+        if self.prof is not None:
+            apply.guarded("kernel_window", self.stop_window)
         if self.ms:
             self.sess.emit("steps", source="step_fn" if self.spec else "optimizer",
-                           step_fn=self.spec, clock=self.clock, ms=self.ms, losses=self.losses)
+                           step_fn=self.spec, clock=self.clock, ms=self.ms, losses=self.losses,
+                           window=self.profiled)
+
+
+def _window_env():
+    try:
+        k = int(os.environ.get("TKO_APPLY_KERNEL_WINDOW") or 0)
+        start = int(os.environ.get("TKO_APPLY_KERNEL_WINDOW_START") or 1)
+    except ValueError:
+        return None
+    return (max(start, 1), k) if k > 0 else None
+
+
+def _start_profiler():
+    import torch.profiler as tp
+    cuda = sys.modules["torch"].cuda
+    gpu = cuda.is_available() and cuda.is_initialized()
+    prof = tp.profile(activities=[tp.ProfilerActivity.CUDA if gpu else tp.ProfilerActivity.CPU])
+    prof.start()
+    return prof
 
 
 def _as_float(loss):

@@ -85,6 +85,12 @@ static void build_env(const struct apply_run *r, const char *pkg, struct strlist
 		strlist_push(keep, xstrdup(r->env));
 	if (r->step_fn)
 		strlist_push(keep, xstrfmt("TKO_APPLY_STEP=%s", r->step_fn));
+	if (r->kernel_window > 0) {
+		/* after an explicit warm-up, else right after step 0 (compilation, autotuning) */
+		strlist_push(keep, xstrfmt("TKO_APPLY_KERNEL_WINDOW=%ld", r->kernel_window));
+		strlist_push(keep, xstrfmt("TKO_APPLY_KERNEL_WINDOW_START=%ld",
+					   r->step_warmup > 1 ? r->step_warmup : 1L));
+	}
 	free(hook);
 }
 
@@ -106,15 +112,21 @@ static int open_sink(struct sink *s, const struct apply_run *r, struct buf *err)
 	return 0;
 }
 
-/* The hook appends to apply.jsonl: an earlier tko apply's events must not count. */
+/* The hook appends to apply.jsonl: an earlier tko apply's events (and kernel window) must not count. */
 static int forget_events(const struct apply_run *r, struct buf *err)
 {
-	char *p = path_join(r->dir, "apply.jsonl");
-	int ret = unlink(p) == 0 || errno == ENOENT ? 0 : -1;
+	static const char *const names[] = { "apply.jsonl", "kernel_window.json" };
+	int ret = 0;
+	size_t i;
 
-	if (ret < 0)
-		buf_addf(err, "cannot remove '%s': %s", p, strerror(errno));
-	free(p);
+	for (i = 0; i < 2 && ret == 0; i++) {
+		char *p = path_join(r->dir, names[i]);
+
+		ret = unlink(p) == 0 || errno == ENOENT ? 0 : -1;
+		if (ret < 0)
+			buf_addf(err, "cannot remove '%s': %s", p, strerror(errno));
+		free(p);
+	}
 	return ret;
 }
 

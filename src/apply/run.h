@@ -33,6 +33,7 @@ struct apply_run {
 	double timeout_s;	/* 0: none */
 	const char *step_fn;	/* MODULE:QUALNAME for TKO_APPLY_STEP, or NULL */
 	long step_warmup;	/* the hook's steps left out (< 0: chosen, steps.h) */
+	long kernel_window;	/* steps the hook profiles (apply/kwindow.h), 0: none */
 	/* what happened */
 	int exit_status, timed_out, not_found;
 	double wall_s;

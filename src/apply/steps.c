@@ -23,15 +23,19 @@ void apply_steps_from_event(struct apply_steps *st, const json_t *ev, long warmu
 {
 	const json_t *ms = json_object_get(ev, "ms"), *v;
 	const json_t *losses = json_object_get(ev, "losses");
+	const json_t *win = json_object_get(ev, "window");
 	double total = 0;
 	size_t i;
 
 	apply_steps_release(st);
+	st->window[0] = json_is_integer(json_array_get(win, 0)) ? (long)json_integer_value(json_array_get(win, 0)) : -1;
+	st->window[1] = json_is_integer(json_array_get(win, 1)) ? (long)json_integer_value(json_array_get(win, 1)) : -1;
 	st->steps = (long)json_array_size(ms);
 	st->warmup = warmup < 0 ? apply_steps_auto_warmup(st->steps) : warmup;
 	st->timed = 0;
 	json_array_foreach(ms, i, v)
-		if ((long)i >= st->warmup && json_is_number(v)) {
+		if ((long)i >= st->warmup && json_is_number(v) &&
+		    !((long)i >= st->window[0] && (long)i < st->window[1])) {
 			total += json_number_value(v);
 			st->timed++;
 		}

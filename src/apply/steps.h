@@ -10,7 +10,9 @@
  * a tenth of the steps rounded up, at least 1 and at most
  * APPLY_STEPS_AUTO_MAX. The time is the mean of the remaining steps'
  * ms (their total over their count: the throughput a user sees); steps
- * with no ms (null) are not counted. The losses are every step's.
+ * with no ms (null) are not counted, nor those of the kernel window
+ * ("window": [S, E], the steps S .. E-1 ran under torch.profiler,
+ * apply/kwindow.h). The losses are every step's.
  */
 #ifndef TKO_APPLY_STEPS_H
 #define TKO_APPLY_STEPS_H
@@ -26,11 +28,12 @@ struct apply_steps {
 	long steps;		/* steps the hook saw */
 	long warmup;		/* W as applied */
 	long timed;		/* steps in ms_per_step */
+	long window[2];		/* the profiled steps [S, E), or -1 -1 */
 	char *source;		/* "optimizer" or "step_fn" */
 	char *clock;		/* "cuda_synchronize" or "perf_counter" */
 	json_t *losses;		/* a list (nulls where none), or NULL */
 };
-#define APPLY_STEPS_INIT { 0, 0, 0, 0, NULL, NULL, NULL }
+#define APPLY_STEPS_INIT { 0, 0, 0, 0, { -1, -1 }, NULL, NULL, NULL }
 
 /* W for n steps when none is given. */
 long apply_steps_auto_warmup(long n);

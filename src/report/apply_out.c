@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply/kwindow.h"
 #include "report/apply_out.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -71,6 +72,21 @@ static void merged_status(const struct apply_report *r, const char *id, json_t *
 	json_set_new(row, "reason", reason ? json_string(reason) : NULL);
 }
 
+/* The kernel's gain from the A/B's kernel windows (apply/kwindow.h). */
+static void measured_gain(const struct apply_report *r, const char *kernel, json_t *row)
+{
+	struct apply_kgain g;
+
+	if (!apply_kernel_gain(r->runs, kernel, r->rounds, &g)) {
+		json_set_new(row, "measured", NULL);
+		return;
+	}
+	json_set_num(row, "measured_speedup", g.gain);
+	json_set_new(row, "measured", json_pack("{s:i, s:f, s:f}", "rounds", (int)g.rounds,
+						"default_us_per_step", g.default_us,
+						"applied_us_per_step", g.applied_us));
+}
+
 static json_t *kernel_rows(const struct apply_report *r)
 {
 	json_t *rows = json_array();
@@ -90,6 +106,8 @@ static json_t *kernel_rows(const struct apply_report *r)
 		json_set_new(row, "predicted_saving_ms", it->entry && it->speedup > 0 ?
 			     num_or_null(ms * (1 - 1 / it->speedup)) : NULL);
 		json_set_new(row, "measured_speedup", NULL);
+		if (r->arms)
+			measured_gain(r, it->kernel, row);
 		if (it->entry && r->cmd) {
 			merged_status(r, it->id, row);
 		} else {
@@ -327,16 +345,17 @@ static void kernels_text(FILE *fp, const json_t *rows)
 {
 	struct table t = TABLE_INIT;
 	const json_t *row;
-	char b1[32], b2[32];
+	char b1[32], b2[32], b3[32];
 	size_t i;
 
-	table_columns(&t, "kernel|tune speedup|share of step|status|reason", "lrrll");
+	table_columns(&t, "kernel|predicted|measured|share of step|status|reason", "lrrrll");
 	json_array_foreach(rows, i, row) {
 		const char *reason = json_str(row, "reason");
 
 		table_row(&t);
 		table_cell(&t, "%s", json_str(row, "kernel"));
 		table_cell(&t, "%s", fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1));
+		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.3fx", json_object_get(row, "measured_speedup"), 1));
 		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.1f%%", json_object_get(row, "share"), 100));
 		table_cell(&t, "%s", json_str(row, "status"));
 		table_cell(&t, "%s%s%s", reason ? reason : "", json_str(row, "detail") ? ": " : "",

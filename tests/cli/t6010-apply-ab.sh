@@ -51,7 +51,7 @@ test_expect_success 'the document follows docs/json.md' '
 	doc=run/apply/apply.json &&
 	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\", \"recommended_arms\"]" &&
 	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
-	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"step_source\", \"hook_steps\", \"wall_s\", \"losses\", \"dir\"]]" &&
+	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"step_source\", \"hook_steps\", \"kernel_window\", \"wall_s\", \"losses\", \"dir\"]]" &&
 	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
 	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
 	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
@@ -168,6 +168,33 @@ test_expect_success 'step times from the hook are preferred to the printed line'
 	near "$(jq -r ".ab.arms[] | select(.arm == \"default\") | .median_ms" $doc)" "$(awk "BEGIN { printf \"%.12f\", 680 / 19 }")" 1e-6 &&
 	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .vs_default.median" $doc)" "$(awk "BEGIN { printf \"%.12f\", 662 / 680 }")" 1e-6 &&
 	json_q $doc "[.runs[] | .hook_steps.warmup] | unique == [1]"
+'
+
+# The kernel window (default K = 5, from step 1): every planned kernel's
+# GPU time a step is default 20 us, applied 16 us, so each measured gain is
+# 20 / 16 = 1.25 against tune's predicted one. FAKE_STEPS=20: the window
+# [1, 6) and the warm-up of 2 leave steps 6..19 timed (14); with
+# --step-warmup 3 the window is [3, 8) and 12 steps are timed.
+test_expect_success 'per-kernel measured gain from the kernel window, next to the predicted one' '
+	fresh_run &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		tko apply --ab 2 --warmup 1 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc "[.runs[] | select(.measured) | .hook_steps.timed] | unique == [14]" &&
+	json_q $doc "[.runs[] | select(.measured | not) | .kernel_window] | unique == [null]" &&
+	json_q $doc "[.runs[] | select(.measured) | .kernel_window.steps] | unique == [5]" &&
+	json_q $doc "[.runs[] | select(.measured and .arm == \"applied\") | .kernel_window.kernels.triton_poi_fused_zeros_0] | unique == [{\"calls_per_step\": 2, \"us_per_step\": 16}]" &&
+	json_q $doc "[.kernels[] | select(.planned) | [.kernel, .predicted_speedup, .measured_speedup, .measured]] == [[\"scale_add_kernel\", 1.1, 1.25, {\"rounds\": 2, \"default_us_per_step\": 20, \"applied_us_per_step\": 16}], [\"triton_poi_fused_zeros_0\", 1.25, 1.25, {\"rounds\": 2, \"default_us_per_step\": 20, \"applied_us_per_step\": 16}], [\"triton_red_fused_embedding_native_layer_norm_0\", 1.6, 1.25, {\"rounds\": 2, \"default_us_per_step\": 20, \"applied_us_per_step\": 16}]]" &&
+	test_grep "^kernel  *predicted  *measured  *share of step" out.txt &&
+	test_grep "^triton_red_fused_embedding_native_layer_norm_0  *1.600x  *1.250x  *4.0%  *ran_winner" out.txt &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		tko apply --ab 2 --warmup 0 --step-warmup 3 run -- $FAKE >out.txt 2>err.txt &&
+	json_q $doc "[.runs[] | .hook_steps.timed] | unique == [12]" &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		tko apply --ab 2 --warmup 0 --kernel-window 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q $doc "[.runs[] | .kernel_window] | unique == [null]" &&
+	json_q $doc "[.kernels[] | .measured_speedup] | unique == [null]" &&
+	test_grep "^triton_red_fused_embedding_native_layer_norm_0  *1.600x  *-  *4.0%" out.txt
 '
 
 test_expect_success 'no step from the hook: the printed line; neither: one line saying so' '

@@ -97,6 +97,19 @@ def test_optimizer_steps_and_losses_equal_an_independent_run(tmp_path):
     assert len(ev["ms"]) == 13 and ev["ms"][0] is None and all(m > 0 for m in ev["ms"][1:])
 
 
+def test_the_kernel_window_profiles_k_steps_and_writes_its_trace(tmp_path):
+    run(tmp_path, TRAIN, {"TKO_APPLY_KERNEL_WINDOW": "3", "TKO_APPLY_KERNEL_WINDOW_START": "4"})
+    (ev,) = steps_events(tmp_path)
+    assert ev["window"] == [4, 7] and len(ev["ms"]) == 13
+    trace = json.loads((tmp_path / "kernel_window.json").read_text())
+    # the CPU profile of steps 4..6: each step's optimizer step, once
+    steps = [e for e in trace["traceEvents"] if e.get("name", "").startswith("Optimizer.step#Adam")]
+    assert len(steps) == 3
+    # a run shorter than the window: the profiler stops at exit, the window ends there
+    run(tmp_path, TRAIN, {"TKO_APPLY_KERNEL_WINDOW": "5", "TKO_APPLY_KERNEL_WINDOW_START": "10"})
+    assert steps_events(tmp_path)[-1]["window"] == [10, 13]
+
+
 def test_step_function_without_an_optimizer(tmp_path):
     ref = json.loads(run(tmp_path, NO_OPT, {"PRINT": "1"}, hooked=False))
     run(tmp_path, NO_OPT, {"TKO_APPLY_STEP": "__main__:train_step"})
@@ -127,10 +140,16 @@ def test_tko_apply_ab_times_an_unchanged_script(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     doc = json.loads((tmp_path / "doc.json").read_text())
     assert [r["step_source"] for r in doc["runs"]] == ["hook"] * 4
-    # 13 steps: a warm-up of 2 (a tenth rounded up), 11 timed
+    # 13 steps: a warm-up of 2 (a tenth rounded up) and the kernel window
+    # (5 steps from step 1) leave steps 6..12 timed
     assert {json.dumps(r["hook_steps"], sort_keys=True) for r in doc["runs"]} == {json.dumps(
-        {"source": "optimizer", "clock": "perf_counter", "steps": 13, "warmup": 2, "timed": 11},
+        {"source": "optimizer", "clock": "perf_counter", "steps": 13, "warmup": 2, "timed": 7},
         sort_keys=True)}
+    # on the CPU the window's profile has no GPU kernel: no per-kernel gain, and the note says why
+    for r in doc["runs"]:
+        assert r["kernel_window"]["steps"] == 5 and r["kernel_window"]["kernels"] == {}
+        assert "no GPU kernels" in r["kernel_window"]["note"]
+    assert all(k["measured_speedup"] is None for k in doc["kernels"])
     # the document's numbers are written with 10 significant digits (util/jsonio.c)
     assert all(r["losses"] == pytest.approx(ref, rel=1e-9, abs=0) and r["ms_per_step"] > 0
                for r in doc["runs"])
