@@ -35,7 +35,7 @@ void apply_steps_from_event(struct apply_steps *st, const json_t *ev, long warmu
 	st->timed = 0;
 	json_array_foreach(ms, i, v)
 		if ((long)i >= st->warmup && json_is_number(v) &&
-		    !((long)i >= st->window[0] && (long)i < st->window[1])) {
+		    !((long)i >= st->window[0] && (long)i <= st->window[1])) {
 			total += json_number_value(v);
 			st->timed++;
 		}

@@ -173,14 +173,14 @@ test_expect_success 'step times from the hook are preferred to the printed line'
 # The kernel window (default K = 5, from step 1): every planned kernel's
 # GPU time a step is default 20 us, applied 16 us, so each measured gain is
 # 20 / 16 = 1.25 against tune's predicted one. FAKE_STEPS=20: the window
-# [1, 6) and the warm-up of 2 leave steps 6..19 timed (14); with
-# --step-warmup 3 the window is [3, 8) and 12 steps are timed.
+# [1, 6), the step after it and the warm-up of 2 leave steps 7..19 timed
+# (13); with --step-warmup 3 the window is [3, 8): steps 9..19, 11.
 test_expect_success 'per-kernel measured gain from the kernel window, next to the predicted one' '
 	fresh_run &&
 	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
 		tko apply --ab 2 --warmup 1 run -- $FAKE >out.txt 2>err.txt &&
 	doc=run/apply/apply.json &&
-	json_q $doc "[.runs[] | select(.measured) | .hook_steps.timed] | unique == [14]" &&
+	json_q $doc "[.runs[] | select(.measured) | .hook_steps.timed] | unique == [13]" &&
 	json_q $doc "[.runs[] | select(.measured | not) | .kernel_window] | unique == [null]" &&
 	json_q $doc "[.runs[] | select(.measured) | .kernel_window.steps] | unique == [5]" &&
 	json_q $doc "[.runs[] | select(.measured and .arm == \"applied\") | .kernel_window.kernels.triton_poi_fused_zeros_0] | unique == [{\"calls_per_step\": 2, \"us_per_step\": 16}]" &&
@@ -189,7 +189,7 @@ test_expect_success 'per-kernel measured gain from the kernel window, next to th
 	test_grep "^triton_red_fused_embedding_native_layer_norm_0  *1.600x  *1.250x  *4.0%  *ran_winner" out.txt &&
 	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
 		tko apply --ab 2 --warmup 0 --step-warmup 3 run -- $FAKE >out.txt 2>err.txt &&
-	json_q $doc "[.runs[] | .hook_steps.timed] | unique == [12]" &&
+	json_q $doc "[.runs[] | .hook_steps.timed] | unique == [11]" &&
 	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
 		tko apply --ab 2 --warmup 0 --kernel-window 0 run -- $FAKE >out.txt 2>err.txt &&
 	json_q $doc "[.runs[] | .kernel_window] | unique == [null]" &&
