@@ -100,8 +100,8 @@ class Steps:
         self.profiled[1] = len(self.ms)
         prof.stop()
         prof.export_chrome_trace(os.path.join(self.sess.out_dir, "kernel_window.json"))
-        # The profiler's events are cyclic garbage: collected here, between two
-        # steps' clocks, not by the collector inside the steps after the window.
+        # Whatever the profiler left to the cycle collector is collected here,
+        # between two steps' clocks, rather than inside a step after the window.
         del prof
         gc.collect()
 

@@ -339,7 +339,7 @@ int cmd_apply(int argc, const char **argv)
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
 		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32 (default: default,applied)"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
-		OPT_STRING(0, "step", &o.step_fn, "MODULE:QUALNAME", "a step is a call of this function (default: an optimizer step)"),
+		OPT_STRING(0, "step", &o.step_fn, "MOD:QUALNAME", "a step is a call of this function (default: an optimizer step)"),
 		OPT_INT(0, "step-warmup", &o.step_warmup, "N", "steps of each run left out of its time (default: a tenth, 1 to 50)"),
 		OPT_INT(0, "kernel-window", &o.kernel_window, "K", "steps profiled for the per-kernel gain (default 5, 0: none)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "time limit of one run of CMD (default none)"),
