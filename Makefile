@@ -223,10 +223,12 @@ APPLY_SRC = \
 	src/apply/artifact.c \
 	src/apply/lookup.c \
 	src/apply/plan.c \
+	src/apply/kwindow.c \
 	src/apply/predict.c \
 	src/apply/recommend.c \
 	src/apply/proof.c \
-	src/apply/run.c
+	src/apply/run.c \
+	src/apply/steps.c
 
 CMD_SRC = \
 	src/cmd/apply.c \

@@ -13,6 +13,8 @@ installed, which kernels matched, the config of the first launches of every
 planned kernel, and at exit each winner's outcome in this process with the
 reason when it did not run. apply.log says the same for people.
 
+Step times and losses for the A/B: tko.apply_steps (TKO_APPLY_STEP).
+
 Environment: TKO_APPLY_PLAN (required), TKO_APPLY_DIR, TKO_APPLY_MODE
 ("apply", default, or "observe": install nothing, record the same launches;
 the A arm of an A/B runs so, paying the same hook costs), and
@@ -72,6 +74,7 @@ class Session:
         self.installed = []       # {"what", ...} process-wide installs (settings, tables)
         self.by_hash = {}         # lookup hash -> Inductor winners, once resolved
         self.resolved_torch = False
+        self.steps = None         # tko.apply_steps.Steps in the main process
 
     @property
     def applying(self):
@@ -227,6 +230,9 @@ def install(plan_path=None, out_dir=None, mode=None, stderr=None):
         problem = e
     sess = Session(plan, out_dir, mode if mode in ("apply", "observe") else "apply", stderr)
     _SESSION = sess
+    # the A/B's step times come from here even when the plan is bad (tko.apply_steps)
+    from . import apply_steps
+    apply_steps.install(sess)
     if problem is not None or mode not in ("apply", "observe"):
         sess.error("plan", problem or ValueError(mode),
                    message=str(problem) if problem else f"TKO_APPLY_MODE {mode!r}: expected apply or observe")

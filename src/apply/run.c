@@ -83,6 +83,14 @@ static void build_env(const struct apply_run *r, const char *pkg, struct strlist
 	strlist_push(keep, xstrdup("TORCHINDUCTOR_CUDAGRAPHS=0"));
 	if (r->env)
 		strlist_push(keep, xstrdup(r->env));
+	if (r->step_fn)
+		strlist_push(keep, xstrfmt("TKO_APPLY_STEP=%s", r->step_fn));
+	if (r->kernel_window > 0) {
+		/* after an explicit warm-up, else right after step 0 (compilation, autotuning) */
+		strlist_push(keep, xstrfmt("TKO_APPLY_KERNEL_WINDOW=%ld", r->kernel_window));
+		strlist_push(keep, xstrfmt("TKO_APPLY_KERNEL_WINDOW_START=%ld",
+					   r->step_warmup > 1 ? r->step_warmup : 1L));
+	}
 	free(hook);
 }
 
@@ -104,16 +112,39 @@ static int open_sink(struct sink *s, const struct apply_run *r, struct buf *err)
 	return 0;
 }
 
-/* The hook appends to apply.jsonl: an earlier tko apply's events must not count. */
+/* The hook appends to apply.jsonl: an earlier tko apply's events (and kernel window) must not count. */
 static int forget_events(const struct apply_run *r, struct buf *err)
 {
-	char *p = path_join(r->dir, "apply.jsonl");
-	int ret = unlink(p) == 0 || errno == ENOENT ? 0 : -1;
+	static const char *const names[] = { "apply.jsonl", "kernel_window.json" };
+	int ret = 0;
+	size_t i;
 
-	if (ret < 0)
-		buf_addf(err, "cannot remove '%s': %s", p, strerror(errno));
-	free(p);
+	for (i = 0; i < 2 && ret == 0; i++) {
+		char *p = path_join(r->dir, names[i]);
+
+		ret = unlink(p) == 0 || errno == ENOENT ? 0 : -1;
+		if (ret < 0)
+			buf_addf(err, "cannot remove '%s': %s", p, strerror(errno));
+		free(p);
+	}
 	return ret;
+}
+
+/* The hook's steps when it timed one, else the command's step report. */
+static void step_figures(struct apply_run *r, const struct buf *out)
+{
+	char *p = path_join(r->dir, "apply.jsonl");
+	struct buf ignored = BUF_INIT;	/* no apply.jsonl: the hook did not load; stdout may say */
+
+	if (apply_steps_read(&r->hook, p, r->step_warmup, &ignored) == 0 && isfinite(r->hook.ms_per_step)) {
+		r->ms_per_step = r->hook.ms_per_step;
+		r->losses = json_incref(r->hook.losses);
+		r->step_source = "hook";
+	} else if (apply_step_report(out->buf, out->len, &r->ms_per_step, &r->losses) == 0) {
+		r->step_source = "stdout";
+	}
+	buf_release(&ignored);
+	free(p);
 }
 
 int apply_run_one(struct apply_run *r, struct buf *err)
@@ -149,7 +180,7 @@ int apply_run_one(struct apply_run *r, struct buf *err)
 	r->exit_status = c.exit_status;
 	r->timed_out = c.timed_out;
 	r->not_found = c.not_found;
-	apply_step_report(out.buf, out.len, &r->ms_per_step, &r->losses);
+	step_figures(r, &out);
 	ret = 0;
 done:
 	for (i = 0; i < 2; i++)
@@ -168,4 +199,5 @@ void apply_run_release(struct apply_run *r)
 {
 	json_decref(r->losses);
 	r->losses = NULL;
+	apply_steps_release(&r->hook);
 }

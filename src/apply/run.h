@@ -7,15 +7,19 @@
  * arm's extra setting. What it prints goes to DIR/stdout.txt and
  * DIR/stderr.txt; the hook writes DIR/apply.jsonl.
  *
- * The step report: the command's own figures, the last line of its
- * standard output that is a JSON object with "ms_per_step" (a number),
- * and optionally "losses" (a list of numbers, one a step) or "loss".
+ * The step time and losses: the hook's own measurement (apply/steps.h,
+ * the `steps` event of DIR/apply.jsonl) when it saw a step left after the
+ * warm-up; else the step report, the command's own figures: the last line
+ * of its standard output that is a JSON object with "ms_per_step" (a
+ * number), and optionally "losses" (a list of numbers, one a step) or
+ * "loss". step_source says which ("hook", "stdout"), NULL when neither.
  */
 #ifndef TKO_APPLY_RUN_H
 #define TKO_APPLY_RUN_H
 
 #include <jansson.h>
 
+#include "apply/steps.h"
 #include "util/buf.h"
 
 struct apply_run {
@@ -27,11 +31,16 @@ struct apply_run {
 	const char *env;	/* one more NAME=value, or NULL */
 	const char *cache;	/* the folder of the arm's Inductor and Triton caches */
 	double timeout_s;	/* 0: none */
+	const char *step_fn;	/* MODULE:QUALNAME for TKO_APPLY_STEP, or NULL */
+	long step_warmup;	/* the hook's steps left out (< 0: chosen, steps.h) */
+	long kernel_window;	/* steps the hook profiles (apply/kwindow.h), 0: none */
 	/* what happened */
 	int exit_status, timed_out, not_found;
 	double wall_s;
-	double ms_per_step;	/* the step report's, NAN when none */
-	json_t *losses;		/* the step report's losses (a list), or NULL */
+	double ms_per_step;	/* the hook's or the step report's, NAN when none */
+	json_t *losses;		/* their losses (a list), or NULL */
+	const char *step_source;	/* "hook", "stdout" or NULL */
+	struct apply_steps hook;	/* the hook's steps (hook.steps 0: none) */
 };
 
 /* Runs it. 0 when it ran (see exit_status), -1 + err when it could not start. */

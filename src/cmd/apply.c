@@ -16,6 +16,7 @@
 
 #include "apply/ab.h"
 #include "apply/artifact.h"
+#include "apply/kwindow.h"
 #include "apply/plan.h"
 #include "apply/predict.h"
 #include "apply/proof.h"
@@ -34,6 +35,7 @@
 static const char *const usage[] = {
 	"tko apply [--target T] [--out DIR] [--write-artifact DIR] [--source-variants]\n"
 	"          [--ab N [--warmup N] [--arms LIST] [--loss-rtol X]] [--timeout S]\n"
+	"          [--step MODULE:QUALNAME] [--step-warmup N] [--kernel-window K]\n"
 	"          [--json FILE] RUN [-- CMD ARGS...]",
 	"",
 	"Plans the winners of RUN's tune results (capture/kernels/*/tune/<target>/tune.json)",
@@ -46,9 +48,16 @@ static const char *const usage[] = {
 	"--ab N: after --warmup rounds, N rounds of every arm (default: the command as it",
 	"is, the hook only observing; applied: the winners; coordesc: Inductor's",
 	"coordinate descent; max-autotune: TORCHINDUCTOR_MAX_AUTOTUNE=1; no CUDA graphs),",
-	"order reversed every other round. Step times and losses come from the last line",
-	"of CMD's output that is a JSON object with \"ms_per_step\" (and \"losses\" or",
-	"\"loss\"). The ratio to default: median and a 95% interval; the step gain",
+	"order reversed every other round. Step times and losses: tko's hook ends a step",
+	"at every optimizer step (torch's global optimizer post hook; the loss is the",
+	"scalar given to backward) or, with --step MODULE:QUALNAME, at every return of",
+	"that function (its return value the loss); the first --step-warmup steps (default",
+	"a tenth, 1 to 50) are left out. Where the hook saw no step, the last line of CMD's",
+	"output that is a JSON object with \"ms_per_step\" (and \"losses\" or \"loss\").",
+	"The ratio to default: median and a 95% interval. Per kernel: torch.profiler over",
+	"--kernel-window K steps of every measured run (after --step-warmup, or step 0; left",
+	"out of the step time), the GPU time of each tuned kernel, default over applied per",
+	"round, median over the rounds, next to tune's predicted gain. The step gain",
 	"measured against the one the RUN's profile predicts. Outputs: DIR/plan.json,",
 	"DIR/apply.json (docs/json.md, \"tko apply\"), DIR/runs/<n>-<arm>/; DIR defaults",
 	"to RUN/apply.",
@@ -62,8 +71,8 @@ static const char *const usage[] = {
 };
 
 struct apply_opts {
-	const char *target, *out, *artifact, *json, *arms;
-	long ab, warmup;
+	const char *target, *out, *artifact, *json, *arms, *step_fn;
+	long ab, warmup, step_warmup, kernel_window;
 	double loss_rtol, timeout_s;
 	int source_variants;
 	const char *const *cmd;
@@ -109,6 +118,49 @@ static int run_failed(const struct apply_run *r, const char *arm, struct buf *er
 	return 1;
 }
 
+/* What the hook saw of the steps, or null when it saw none. */
+static json_t *hook_json(const struct apply_steps *h)
+{
+	if (!h->steps)
+		return json_null();
+	return json_pack("{s:s?, s:s?, s:i, s:i, s:i}", "source", h->source, "clock", h->clock,
+			 "steps", (int)h->steps, "warmup", (int)h->warmup, "timed", (int)h->timed);
+}
+
+/* The A/B needs every run's time: -1 + err (one line) when neither the hook nor the command gave one. */
+static int no_step_time(const struct apply_run *r, const char *arm, struct buf *err)
+{
+	if (isfinite(r->ms_per_step))
+		return 0;
+	if (r->hook.steps)
+		buf_addf(err, "no step time in arm %s: the hook saw %ld steps, all within the warm-up of %ld"
+			 " (--step-warmup), and the command printed no JSON line with \"ms_per_step\"; see %s",
+			 arm, r->hook.steps, r->hook.warmup, r->dir);
+	else
+		buf_addf(err, "no step time in arm %s: the hook saw no optimizer step%s and the command"
+			 " printed no JSON line with \"ms_per_step\" (name the step function with --step"
+			 " MODULE:QUALNAME); see %s/apply.jsonl", arm,
+			 r->step_fn ? " nor a call of --step's function" : "", r->dir);
+	return -1;
+}
+
+/* The run's kernel window, for the kernels of the plan (apply/kwindow.h); null when the hook profiled none. */
+static json_t *window_json(const struct session *s, const struct apply_run *r)
+{
+	const char **names = xcalloc(s->plan.nr + 1, sizeof(*names));
+	char *trace = path_join(r->dir, "kernel_window.json");
+	json_t *j = json_null();
+	size_t i;
+
+	for (i = 0; i < s->plan.nr; i++)
+		names[i] = s->plan.v[i].kernel;
+	if (r->hook.window[0] >= 0)
+		j = apply_kwindow_read(trace, r->hook.window[1] - r->hook.window[0], names, s->plan.nr);
+	free(names);
+	free(trace);
+	return j;
+}
+
 /* Runs one arm once; records it in s->runs and, for a measured applied run, its proof. */
 static int run_arm(struct session *s, enum ab_arm a, long round, int measured, int *exit_code,
 		   struct buf *err)
@@ -118,7 +170,9 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 	char *cache = xstrfmt("%s/cache/%s", s->o->out, arm->name);
 	struct apply_run r = { .cmd = s->o->cmd, .plan = s->plan_path, .dir = dir, .mode = arm->mode,
 			       .env = arm->env, .cache = cache, .timeout_s = s->o->timeout_s,
-			       .ms_per_step = NAN };
+			       .step_fn = s->o->step_fn, .step_warmup = s->o->step_warmup,
+			       .kernel_window = s->o->ab && measured ? s->o->kernel_window : 0,
+			       .ms_per_step = NAN, .hook = APPLY_STEPS_INIT };
 	int ret = -1;
 
 	msg_progress("run %ld: %s%s", s->n, arm->name, measured ? "" : " (warm-up)");
@@ -129,13 +183,17 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 		*exit_code = r.timed_out ? EXIT_TIMEOUT : EXIT_CHILD;
 		goto done;
 	}
-	msg_note("run %ld: %s%s: %.3f ms/step, %.1f s", s->n, arm->name,
-		 measured ? "" : " (warm-up)", r.ms_per_step, r.wall_s);
-	json_array_append_new(s->runs, json_pack("{s:i, s:s, s:i, s:b, s:i, s:o, s:f, s:O?, s:s}",
+	if (s->o->ab && no_step_time(&r, arm->name, err) < 0)
+		goto done;
+	msg_note("run %ld: %s%s: %.3f ms/step (%s), %.1f s", s->n, arm->name,
+		 measured ? "" : " (warm-up)", r.ms_per_step, r.step_source ? r.step_source : "none", r.wall_s);
+	json_array_append_new(s->runs, json_pack("{s:i, s:s, s:i, s:b, s:i, s:o, s:s?, s:o, s:o, s:f, s:O?, s:s}",
 						 "n", (int)s->n, "arm", arm->name, "round", (int)round,
 						 "measured", measured, "exit_status", r.exit_status,
 						 "ms_per_step", isfinite(r.ms_per_step) ?
 						 json_real(r.ms_per_step) : json_null(),
+						 "step_source", r.step_source, "hook_steps", hook_json(&r.hook),
+						 "kernel_window", r.kernel_window ? window_json(s, &r) : json_null(),
 						 "wall_s", r.wall_s, "losses", r.losses, "dir", dir));
 	if (a == AB_APPLIED && measured) {
 		char *jsonl = path_join(dir, "apply.jsonl");
@@ -215,8 +273,13 @@ static int check_opts(struct apply_opts *o, int n, int rest, const char **argv)
 	}
 	o->run = argv[0];
 	o->cmd = rest == 1 && n > 1 ? argv + 1 : NULL;
-	if (o->ab < 0 || o->warmup < 0 || o->loss_rtol < 0 || o->timeout_s < 0) {
-		msg_error("--ab, --warmup, --loss-rtol and --timeout must not be negative");
+	if (o->step_fn && (!strchr(o->step_fn, ':') || o->step_fn[0] == ':' ||
+			   !strchr(o->step_fn, ':')[1])) {
+		msg_error("--step '%s': expected MODULE:QUALNAME (e.g. __main__:train_step)", o->step_fn);
+		return -1;
+	}
+	if (o->ab < 0 || o->warmup < 0 || o->loss_rtol < 0 || o->timeout_s < 0 || o->kernel_window < 0) {
+		msg_error("--ab, --warmup, --loss-rtol, --kernel-window and --timeout must not be negative");
 		return -1;
 	}
 	if (o->ab && !o->cmd) {
@@ -265,7 +328,8 @@ done:
 
 int cmd_apply(int argc, const char **argv)
 {
-	struct apply_opts o = { .arms = "default,applied", .warmup = 1, .loss_rtol = 1e-3 };
+	struct apply_opts o = { .arms = "default,applied", .warmup = 1, .loss_rtol = 1e-3,
+				.step_warmup = -1, .kernel_window = 5 };
 	const struct opt options[] = {
 		OPT_STRING(0, "target", &o.target, "T", "the tune results' target (default: the only one)"),
 		OPT_STRING(0, "out", &o.out, "DIR", "outputs (default RUN/apply)"),
@@ -275,6 +339,9 @@ int cmd_apply(int argc, const char **argv)
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
 		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32 (default: default,applied)"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
+		OPT_STRING(0, "step", &o.step_fn, "MOD:QUALNAME", "a step is a call of this function (default: an optimizer step)"),
+		OPT_INT(0, "step-warmup", &o.step_warmup, "N", "steps of each run left out of its time (default: a tenth, 1 to 50)"),
+		OPT_INT(0, "kernel-window", &o.kernel_window, "K", "steps profiled for the per-kernel gain (default 5, 0: none)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "time limit of one run of CMD (default none)"),
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
 		OPT_END(),

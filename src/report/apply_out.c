@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply/kwindow.h"
 #include "report/apply_out.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -71,6 +72,21 @@ static void merged_status(const struct apply_report *r, const char *id, json_t *
 	json_set_new(row, "reason", reason ? json_string(reason) : NULL);
 }
 
+/* The kernel's gain from the A/B's kernel windows (apply/kwindow.h). */
+static void measured_gain(const struct apply_report *r, const char *kernel, json_t *row)
+{
+	struct apply_kgain g;
+
+	if (!apply_kernel_gain(r->runs, kernel, r->rounds, &g)) {
+		json_set_new(row, "measured", NULL);
+		return;
+	}
+	json_set_num(row, "measured_speedup", g.gain);
+	json_set_new(row, "measured", json_pack("{s:i, s:f, s:f}", "rounds", (int)g.rounds,
+						"default_us_per_step", g.default_us,
+						"applied_us_per_step", g.applied_us));
+}
+
 static json_t *kernel_rows(const struct apply_report *r)
 {
 	json_t *rows = json_array();
@@ -90,6 +106,8 @@ static json_t *kernel_rows(const struct apply_report *r)
 		json_set_new(row, "predicted_saving_ms", it->entry && it->speedup > 0 ?
 			     num_or_null(ms * (1 - 1 / it->speedup)) : NULL);
 		json_set_new(row, "measured_speedup", NULL);
+		if (r->arms)
+			measured_gain(r, it->kernel, row);
 		if (it->entry && r->cmd) {
 			merged_status(r, it->id, row);
 		} else {
@@ -174,6 +192,25 @@ static double arm_loss(const json_t *runs, const char *arm, const json_t *ref)
 	return worst < 0 ? NAN : worst;
 }
 
+/* Where the arm's measured times came from: "hook", "stdout", "mixed", or null. */
+static json_t *arm_source(const json_t *runs, const char *arm)
+{
+	const json_t *run;
+	const char *seen = NULL;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const char *src = json_str(run, "step_source");
+
+		if (!json_is_true(json_object_get(run, "measured")) || strcmp(json_str(run, "arm"), arm) || !src)
+			continue;
+		if (seen && strcmp(seen, src))
+			return json_string("mixed");
+		seen = src;
+	}
+	return seen ? json_string(seen) : json_null();
+}
+
 static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms, const double *def)
 {
 	const char *name = ab_arms[a].name;
@@ -191,6 +228,7 @@ static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms,
 			copy[n++] = ms[k];
 	}
 	json_set_new(j, "ms_per_step", list);
+	json_set_new(j, "step_source", arm_source(r->runs, name));
 	json_set_new(j, "median_ms", num_or_null(ab_median(copy, n)));
 	json_set_new(j, "vs_default", a == AB_DEFAULT ? json_null() : ratio(ms, def, r->rounds, &s));
 	loss = arm_loss(r->runs, name, ref_losses(r->runs));
@@ -307,16 +345,17 @@ static void kernels_text(FILE *fp, const json_t *rows)
 {
 	struct table t = TABLE_INIT;
 	const json_t *row;
-	char b1[32], b2[32];
+	char b1[32], b2[32], b3[32];
 	size_t i;
 
-	table_columns(&t, "kernel|tune speedup|share of step|status|reason", "lrrll");
+	table_columns(&t, "kernel|predicted|measured|share of step|status|reason", "lrrrll");
 	json_array_foreach(rows, i, row) {
 		const char *reason = json_str(row, "reason");
 
 		table_row(&t);
 		table_cell(&t, "%s", json_str(row, "kernel"));
 		table_cell(&t, "%s", fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1));
+		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.3fx", json_object_get(row, "measured_speedup"), 1));
 		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.1f%%", json_object_get(row, "share"), 100));
 		table_cell(&t, "%s", json_str(row, "status"));
 		table_cell(&t, "%s%s%s", reason ? reason : "", json_str(row, "detail") ? ": " : "",
@@ -335,7 +374,7 @@ static void ab_text(FILE *fp, const json_t *ab)
 
 	fprintf(fp, "\nA/B: %lld measured rounds after %lld warm-up (order reversed every other round)\n",
 		json_int(ab, "rounds", 0), json_int(ab, "warmup", 0));
-	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics", "lrrrrl");
+	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrll");
 	json_array_foreach(json_object_get(ab, "arms"), i, a) {
 		vs = json_object_get(a, "vs_default");
 		table_row(&t);
@@ -349,6 +388,7 @@ static void ab_text(FILE *fp, const json_t *ab)
 			table_cell(&t, "-");
 		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.2e", json_object_get(a, "loss_max_rel_diff"), 1));
 		table_cell(&t, "%s", json_str(a, "numerics") ? json_str(a, "numerics") : "-");
+		table_cell(&t, "%s", json_str(a, "step_source") ? json_str(a, "step_source") : "-");
 		numerics += json_str(a, "numerics") != NULL;
 	}
 	table_print(&t, fp);

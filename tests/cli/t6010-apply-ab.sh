@@ -51,9 +51,9 @@ test_expect_success 'the document follows docs/json.md' '
 	doc=run/apply/apply.json &&
 	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\", \"recommended_arms\"]" &&
 	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
-	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"wall_s\", \"losses\", \"dir\"]]" &&
+	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"step_source\", \"hook_steps\", \"kernel_window\", \"wall_s\", \"losses\", \"dir\"]]" &&
 	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
-	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
+	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
 	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
 	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
 	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"difference_pp\", \"within_1pp\", \"profile\", \"note\"]" &&
@@ -103,8 +103,8 @@ test_expect_success 'tf32 arms: opt-in, the setting in their runs only, time and
 	near "$(jq -r ".ab.arms[] | select(.arm == \"applied+tf32\") | .loss_max_rel_diff" $doc)" 0.005 1e-12 &&
 	json_q $doc "[.ab.applied_vs[] | {(.arm): .numerics}] | add == {\"default\": null, \"tf32\": \"tf32\", \"applied+tf32\": \"tf32\"}" &&
 	near "$(jq -r .ab.step.measured_gain $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.9 }")" 1e-9 &&
-	test_grep "^tf32  *7.000  *0.7000  *\[0.7000, 0.7000\]  *2.50e-02  *tf32$" out.txt &&
-	test_grep "^applied.tf32  *6.000  *0.6000 .* 5.00e-03  *tf32$" out.txt &&
+	test_grep "^tf32  *7.000  *0.7000  *\[0.7000, 0.7000\]  *2.50e-02  *tf32  *stdout$" out.txt &&
+	test_grep "^applied.tf32  *6.000  *0.6000 .* 5.00e-03  *tf32  *stdout$" out.txt &&
 	test_grep "not held to --loss-rtol" out.txt &&
 	test_grep "^applied vs tf32: 1.2857, slower beyond noise .that arm changes numerics.$" out.txt
 '
@@ -146,6 +146,76 @@ test_expect_success 'the RUN analysis fired fp32_matmul: the report points at th
 	cp "$SRC_ROOT/tests/golden/investigate/profile-run/expected/run/analysis/kernels.json" run/analysis/ &&
 	tko apply run >out.txt 2>err.txt &&
 	json_q run/apply/apply.json "[.recommended_arms[] | [.arm, .rule, .op]] == [[\"tf32\", \"fp32_matmul\", \"aten::mm\"]]"
+'
+
+# The hook's steps (FAKE_STEPS=20: ms null, 500, then 18 times the arm's
+# time): the auto warm-up is ceil(20 / 10) = 2 steps, so the time is the
+# arm's own (default 10, applied 9), not the 77 the printed line claims.
+# With --step-warmup 1 the 500 counts: default (500 + 18 * 10) / 19,
+# applied (500 + 18 * 9) / 19, ratio 662 / 680.
+test_expect_success 'step times from the hook are preferred to the printed line' '
+	fresh_run &&
+	FAKE_STEPS=20 FAKE_STDOUT_MS=77 FAKE_MS="default=10;applied=9" \
+		tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc "[.runs[] | .step_source] | unique == [\"hook\"]" &&
+	json_q $doc "[.runs[] | .hook_steps] | unique == [{\"source\": \"optimizer\", \"clock\": \"perf_counter\", \"steps\": 20, \"warmup\": 2, \"timed\": 18}]" &&
+	json_q $doc ".ab.arms | map({(.arm): [.step_source, .median_ms]}) | add == {\"default\": [\"hook\", 10], \"applied\": [\"hook\", 9]}" &&
+	json_q $doc ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == true" &&
+	test_grep "^applied  *9.000  *0.9000 .* hook$" out.txt &&
+	FAKE_STEPS=20 FAKE_STDOUT_MS=77 FAKE_MS="default=10;applied=9" \
+		tko apply --ab 2 --warmup 0 --step-warmup 1 run -- $FAKE >out.txt 2>err.txt &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"default\") | .median_ms" $doc)" "$(awk "BEGIN { printf \"%.12f\", 680 / 19 }")" 1e-6 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .vs_default.median" $doc)" "$(awk "BEGIN { printf \"%.12f\", 662 / 680 }")" 1e-6 &&
+	json_q $doc "[.runs[] | .hook_steps.warmup] | unique == [1]"
+'
+
+# The kernel window (default K = 5, from step 1): every planned kernel's
+# GPU time a step is default 20 us, applied 16 us, so each measured gain is
+# 20 / 16 = 1.25 against tune's predicted one. FAKE_STEPS=20: the window
+# [1, 6), the step after it and the warm-up of 2 leave steps 7..19 timed
+# (13); with --step-warmup 3 the window is [3, 8): steps 9..19, 11.
+test_expect_success 'per-kernel measured gain from the kernel window, next to the predicted one' '
+	fresh_run &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		tko apply --ab 2 --warmup 1 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc "[.runs[] | select(.measured) | .hook_steps.timed] | unique == [13]" &&
+	json_q $doc "[.runs[] | select(.measured | not) | .kernel_window] | unique == [null]" &&
+	json_q $doc "[.runs[] | select(.measured) | .kernel_window.steps] | unique == [5]" &&
+	json_q $doc "[.runs[] | select(.measured and .arm == \"applied\") | .kernel_window.kernels.triton_poi_fused_zeros_0] | unique == [{\"calls_per_step\": 2, \"us_per_step\": 16}]" &&
+	json_q $doc "[.kernels[] | select(.planned) | [.kernel, .predicted_speedup, .measured_speedup, .measured]] == [[\"scale_add_kernel\", 1.1, 1.25, {\"rounds\": 2, \"default_us_per_step\": 20, \"applied_us_per_step\": 16}], [\"triton_poi_fused_zeros_0\", 1.25, 1.25, {\"rounds\": 2, \"default_us_per_step\": 20, \"applied_us_per_step\": 16}], [\"triton_red_fused_embedding_native_layer_norm_0\", 1.6, 1.25, {\"rounds\": 2, \"default_us_per_step\": 20, \"applied_us_per_step\": 16}]]" &&
+	test_grep "^kernel  *predicted  *measured  *share of step" out.txt &&
+	test_grep "^triton_red_fused_embedding_native_layer_norm_0  *1.600x  *1.250x  *4.0%  *ran_winner" out.txt &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		tko apply --ab 2 --warmup 0 --step-warmup 3 run -- $FAKE >out.txt 2>err.txt &&
+	json_q $doc "[.runs[] | .hook_steps.timed] | unique == [11]" &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		tko apply --ab 2 --warmup 0 --kernel-window 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q $doc "[.runs[] | .kernel_window] | unique == [null]" &&
+	json_q $doc "[.kernels[] | .measured_speedup] | unique == [null]" &&
+	test_grep "^triton_red_fused_embedding_native_layer_norm_0  *1.600x  *-  *4.0%" out.txt
+'
+
+test_expect_success 'no step from the hook: the printed line; neither: one line saying so' '
+	fresh_run &&
+	FAKE_STEPS=1 FAKE_MS="default=10;applied=9" tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.runs[] | .step_source] | unique == [\"stdout\"]" &&
+	json_q run/apply/apply.json "[.ab.arms[] | .step_source] | unique == [\"stdout\"]" &&
+	json_q run/apply/apply.json "[.runs[] | .hook_steps.steps] | unique == [1]" &&
+	rm run/apply/apply.json && export FAKE_STDOUT_MS=none &&
+	test_expect_code 1 tko -q apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	test_one_line_error err.txt &&
+	test_grep "^tko apply: no step time in arm default: the hook saw no optimizer step and the command printed no JSON line with .ms_per_step. .name the step function with --step MODULE:QUALNAME.; see run/apply/runs/1-default/apply.jsonl$" err.txt &&
+	test ! -e run/apply/apply.json &&
+	export FAKE_STEPS=1 && test_expect_code 1 tko -q apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	unset FAKE_STEPS &&
+	test_grep "the hook saw 1 steps, all within the warm-up of 1 .--step-warmup." err.txt &&
+	tko apply run -- $FAKE >out.txt 2>err.txt && unset FAKE_STDOUT_MS &&
+	json_q run/apply/apply.json ".runs[0] | .step_source == null and .ms_per_step == null" &&
+	test_expect_code 2 tko apply --ab 2 --step train_step run -- $FAKE 2>err.txt &&
+	test_grep "expected MODULE:QUALNAME" err.txt &&
+	test_expect_code 2 tko apply --ab 2 --step "__main__:" run -- $FAKE 2>err.txt
 '
 
 test_expect_success 'the command fails in one arm: exit 5, one line naming the arm, no report' '

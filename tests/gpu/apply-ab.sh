@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Issue 20 end to end on a GPU: tko capture of tests/gpu/apply_model.py
 # (with its profile), tko tune on the kernels it launches, then tko apply
-# --ab with the arms default, coordesc, max-autotune and applied, and the
+# --ab with the arms default, coordesc, max-autotune and applied, the model
+# printing no step report (APPLY_MODEL_PRINT=0: tko's hook times the steps
+# and profiles a 5-step kernel window in every measured run), and the
 # issue's targets checked by tests/gpu/apply_ab_check.py:
 #
 #   OUT=/some/dir TKO_PREBUILT=build-static/tko bash tests/gpu/apply-ab.sh
@@ -76,7 +78,8 @@ fi
 if want ab; then
 	step "tko apply --ab $ROUNDS"
 	rm -rf "$RUN/apply"
-	STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup 1 \
+	# the model prints no step report: every time must come from tko's hook
+	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup 1 \
 		--arms "${APPLY_AB_ARMS:-default,coordesc,max-autotune,applied}" --timeout 240 \
 		--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
 		"$PY" "$ROOT/tests/gpu/apply_model.py"

@@ -6,6 +6,9 @@
     of the ratio applied/arm does not lie wholly above 1)
   the losses of every arm equal the default's within the document's tolerance
   the measured step gain is within 1 percentage point of the predicted one
+  every arm's step times came from tko's hook (step_source "hook"), the
+    model printing none
+  every winner that ran has a measured per-kernel gain (its kernel window)
 
   python3 tests/gpu/apply_ab_check.py apply.json checks.json
 
@@ -28,6 +31,13 @@ def main(path, out):
     for a in [a for a in ab.get("arms", []) if not a.get("numerics")]:
         checks.append({"name": f"{a['arm']}: loss equal to default's within {ab['loss_rtol']}",
                        "pass": a["loss_equal"] is True, "value": a["loss_max_rel_diff"]})
+    checks.append({"name": "every arm's step time from the hook",
+                   "pass": bool(ab.get("arms")) and all(a.get("step_source") == "hook" for a in ab["arms"]),
+                   "value": {a["arm"]: a.get("step_source") for a in ab.get("arms", [])}})
+    ran = [k for k in planned if k["status"] == "ran_winner"]
+    checks.append({"name": "a measured per-kernel gain for every winner that ran",
+                   "pass": bool(ran) and all(isinstance(k.get("measured_speedup"), (int, float)) for k in ran),
+                   "value": {k["kernel"]: [k.get("predicted_speedup"), k.get("measured_speedup")] for k in ran}})
     st = ab.get("step") or {}
     checks.append({"name": "measured step gain within 1 pp of the predicted",
                    "pass": st.get("within_1pp") is True,

@@ -1,0 +1,106 @@
+/*
+ * The kernel window and the per-kernel join (kwindow.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apply/ab.h"
+#include "apply/kwindow.h"
+#include "profile/prof.h"
+#include "util/jsonio.h"
+#include "util/mem.h"
+#include "banned.h"
+
+static int named(const char *s, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return 1;
+	return 0;
+}
+
+static void add_kernels(json_t *out, const struct prof *p, long steps, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < p->nacts; i++) {
+		const struct prof_act *a = &p->acts[i];
+		const char *name = prof_str(p, a->name);
+		json_t *k;
+
+		if (a->kind != PROF_ACT_KERNEL || !named(name, names, n))
+			continue;
+		k = json_object_get(out, name);
+		if (!k) {
+			k = json_pack("{s:f, s:f}", "calls_per_step", 0.0, "us_per_step", 0.0);
+			json_object_set_new(out, name, k);
+		}
+		json_set_num(k, "calls_per_step", json_num(k, "calls_per_step", 0) + (double)a->calls / (double)steps);
+		json_set_num(k, "us_per_step", json_num(k, "us_per_step", 0) + a->dur / (double)steps);
+	}
+}
+
+json_t *apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n)
+{
+	json_t *out = json_pack("{s:i, s:s, s:n, s:{}}", "steps", (int)steps, "trace", trace, "note", "kernels");
+	struct buf err = BUF_INIT;
+	struct prof p;
+
+	prof_init(&p);
+	if (steps <= 0)
+		json_set_str(out, "note", "the window holds no step");
+	else if (prof_read_path(&p, trace, &err) < 0)
+		json_set_str(out, "note", err.buf);	/* a CPU run: no GPU kernels */
+	else
+		add_kernels(json_object_get(out, "kernels"), &p, steps, names, n);
+	prof_release(&p);
+	buf_release(&err);
+	return out;
+}
+
+/* The kernel's us_per_step in the measured run of `arm` in `round`, NAN when none. */
+static double us_in(const json_t *runs, const char *arm, long round, const char *kernel)
+{
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		const json_t *k;
+
+		if (!json_is_true(json_object_get(run, "measured")) || json_int(run, "round", -1) != round ||
+		    strcmp(json_str(run, "arm") ? json_str(run, "arm") : "", arm))
+			continue;
+		k = json_object_get(json_object_get(json_object_get(run, "kernel_window"), "kernels"), kernel);
+		return json_num(k, "us_per_step", NAN);
+	}
+	return NAN;
+}
+
+long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g)
+{
+	double *ratio = xcalloc((size_t)rounds + 1, sizeof(*ratio));
+	double *d = xcalloc((size_t)rounds + 1, sizeof(*d));
+	double *a = xcalloc((size_t)rounds + 1, sizeof(*a));
+	long r, n = 0;
+
+	for (r = 0; r < rounds; r++) {
+		double x = us_in(runs, "default", r, kernel), y = us_in(runs, "applied", r, kernel);
+
+		if (isfinite(x) && isfinite(y) && x > 0 && y > 0) {
+			d[n] = x;
+			a[n] = y;
+			ratio[n++] = x / y;
+		}
+	}
+	g->rounds = n;
+	g->gain = ab_median(ratio, (size_t)n);
+	g->default_us = ab_median(d, (size_t)n);
+	g->applied_us = ab_median(a, (size_t)n);
+	free(ratio);
+	free(d);
+	free(a);
+	return n;
+}

@@ -1,0 +1,50 @@
+/*
+ * apply/kwindow: the per-kernel measured gain of tko apply --ab
+ * (docs/apply.md, "Per-kernel measured gain").
+ *
+ * In every measured run the hook profiles a short window of steps
+ * (python/tko/apply_steps.py: torch.profiler over --kernel-window K steps,
+ * its Chrome trace in DIR/kernel_window.json). apply_kwindow_read reads it
+ * with tko's own trace reader (profile/prof.h) and keeps, for the kernels
+ * named, their launches and GPU time per step:
+ *
+ *	{"steps": K, "trace": "DIR/kernel_window.json", "note": null,
+ *	 "kernels": {"triton_poi_fused_add_0": {"calls_per_step": 2,
+ *	             "us_per_step": 13.5}, ...}}
+ *
+ * Kernels are joined by name (several kernels of one name, as a forward
+ * and a backward graph may both have, are summed). A kernel the window did
+ * not see is absent.
+ *
+ * apply_kernel_gain joins the arms: per measured round r, the default
+ * run's us_per_step of the kernel over the applied run's of the same round
+ * (paired, as the step's ratio is); the measured gain is the median of
+ * those ratios over the rounds where both saw the kernel, next to the
+ * medians of the two times.
+ */
+#ifndef TKO_APPLY_KWINDOW_H
+#define TKO_APPLY_KWINDOW_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "util/buf.h"
+
+/* The window of one run (a new reference): never NULL; a trace that cannot be read gives a note. */
+json_t *apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n);
+
+struct apply_kgain {
+	long rounds;		/* rounds where both arms saw the kernel */
+	double gain;		/* median of default / applied us_per_step, NAN when rounds is 0 */
+	double default_us;	/* median us_per_step of the default arm's rounds */
+	double applied_us;	/* ... of the applied arm's */
+};
+
+/*
+ * The gain of `kernel` over the runs (apply.json's "runs", each with
+ * "kernel_window" or null) of `rounds` measured rounds. Returns g->rounds.
+ */
+long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * Unit tests for apply/steps, expected values by hand:
+ * - the warm-up chosen: 1 step for 1 to 10 steps, 2 for 11 to 20, 50 from
+ *   491 steps on;
+ * - ms [null, 100, 4, 2, 3, 5, 6, 1, 3, 2, 4, 2] (12 steps): the chosen
+ *   warm-up is 2 (a tenth of 12 rounded up), so steps 2..11 are timed,
+ *   (4+2+3+5+6+1+3+2+4+2) / 10 = 3.2; with warm-up 1, 100 counts too:
+ *   132 / 11 = 12; with warm-up 12 nothing is left (NAN);
+ * - a null inside the timed steps is not counted: [null, 9, 2, null, 4]
+ *   with warm-up 2: (2 + 4) / 2 = 3; the kernel window's steps and the
+ *   one after it neither: window [3, 6) of the 12 steps above, auto
+ *   warm-up 2: steps 2, 7..11, (4 + 1+3+2+4+2) / 6 = 16 / 6;
+ * - the kernel window of tests/data/apply/kernel_window.json (2 steps):
+ *   triton_poi_fused_zeros_0 3 launches, 10+12+14 us: 1.5 calls and 18 us
+ *   a step; triton_red_fused_x_1 (5+7)/2 = 6 us, 1 call; the GEMM not named;
+ * - the join: default 20, 22, 18 us and applied 16, 20, 15 us in rounds
+ *   0..2: ratios 1.25, 1.1, 1.2, median 1.2; medians 20 and 16; round 3
+ *   has no applied window and the warm-up run (round -1) is not measured.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "apply/kwindow.h"
+#include "apply/steps.h"
+
+static void test_auto_warmup(void **state)
+{
+	(void)state;
+	assert_int_equal(apply_steps_auto_warmup(0), 1);
+	assert_int_equal(apply_steps_auto_warmup(1), 1);
+	assert_int_equal(apply_steps_auto_warmup(10), 1);
+	assert_int_equal(apply_steps_auto_warmup(11), 2);
+	assert_int_equal(apply_steps_auto_warmup(20), 2);
+	assert_int_equal(apply_steps_auto_warmup(490), 49);
+	assert_int_equal(apply_steps_auto_warmup(491), 50);
+	assert_int_equal(apply_steps_auto_warmup(100000), 50);
+}
+
+static void test_mean_after_warmup(void **state)
+{
+	json_t *ev = json_loads("{\"event\": \"steps\", \"role\": \"main\", \"source\": \"optimizer\","
+				" \"clock\": \"perf_counter\", \"ms\": [null, 100, 4, 2, 3, 5, 6, 1, 3, 2, 4, 2],"
+				" \"losses\": [2.5, 2.4, 2.3]}", 0, NULL);
+	struct apply_steps st = APPLY_STEPS_INIT;
+
+	(void)state;
+	apply_steps_from_event(&st, ev, -1);
+	assert_int_equal(st.steps, 12);
+	assert_int_equal(st.warmup, 2);
+	assert_int_equal(st.timed, 10);
+	assert_true(fabs(st.ms_per_step - 3.2) < 1e-12);
+	assert_string_equal(st.source, "optimizer");
+	assert_string_equal(st.clock, "perf_counter");
+	assert_int_equal(json_array_size(st.losses), 3);
+	apply_steps_from_event(&st, ev, 1);
+	assert_int_equal(st.timed, 11);
+	assert_true(fabs(st.ms_per_step - 12) < 1e-12);
+	apply_steps_from_event(&st, ev, 12);
+	assert_int_equal(st.timed, 0);
+	assert_true(isnan(st.ms_per_step));
+	apply_steps_release(&st);
+	json_decref(ev);
+	ev = json_loads("{\"ms\": [null, 9, 2, null, 4]}", 0, NULL);
+	apply_steps_from_event(&st, ev, 2);
+	assert_int_equal(st.timed, 2);
+	assert_true(fabs(st.ms_per_step - 3) < 1e-12);
+	assert_null(st.source);
+	assert_null(st.losses);
+	apply_steps_release(&st);
+	json_decref(ev);
+}
+
+static void test_window_left_out(void **state)
+{
+	json_t *ev = json_loads("{\"ms\": [null, 100, 4, 2, 3, 5, 6, 1, 3, 2, 4, 2], \"window\": [3, 6]}", 0, NULL);
+	struct apply_steps st = APPLY_STEPS_INIT;
+
+	(void)state;
+	apply_steps_from_event(&st, ev, -1);
+	assert_int_equal(st.window[0], 3);
+	assert_int_equal(st.window[1], 6);
+	assert_int_equal(st.timed, 6);
+	assert_true(fabs(st.ms_per_step - 16.0 / 6) < 1e-12);
+	apply_steps_release(&st);
+	json_decref(ev);
+}
+
+static void test_kernel_window_read(void **state)
+{
+	static const char *const names[] = { "triton_poi_fused_zeros_0", "triton_red_fused_x_1", "absent" };
+	json_t *w = apply_kwindow_read("tests/data/apply/kernel_window.json", 2, names, 3);
+	json_t *k = json_object_get(w, "kernels");
+
+	(void)state;
+	assert_true(json_is_null(json_object_get(w, "note")));
+	assert_int_equal(json_object_size(k), 2);
+	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[0]), "calls_per_step")) - 1.5) < 1e-12);
+	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[0]), "us_per_step")) - 18) < 1e-12);
+	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[1]), "calls_per_step")) - 1) < 1e-12);
+	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[1]), "us_per_step")) - 6) < 1e-12);
+	json_decref(w);
+	w = apply_kwindow_read("/nonexistent/kernel_window.json", 2, names, 3);
+	assert_non_null(strstr(json_string_value(json_object_get(w, "note")), "/nonexistent/kernel_window.json"));
+	assert_int_equal(json_object_size(json_object_get(w, "kernels")), 0);
+	json_decref(w);
+}
+
+static void test_kernel_gain_join(void **state)
+{
+	const char *text =
+		"[{\"arm\": \"default\", \"round\": -1, \"measured\": false,"
+		"  \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 900}}}},"
+		" {\"arm\": \"default\", \"round\": 0, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 20}}}},"
+		" {\"arm\": \"applied\", \"round\": 0, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 16}}}},"
+		" {\"arm\": \"applied\", \"round\": 1, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 20}}}},"
+		" {\"arm\": \"default\", \"round\": 1, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 22}}}},"
+		" {\"arm\": \"coordesc\", \"round\": 1, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 1}}}},"
+		" {\"arm\": \"default\", \"round\": 2, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 18}}}},"
+		" {\"arm\": \"applied\", \"round\": 2, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 15}}}},"
+		" {\"arm\": \"default\", \"round\": 3, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 30}}}},"
+		" {\"arm\": \"applied\", \"round\": 3, \"measured\": true, \"kernel_window\": null}]";
+	json_t *runs = json_loads(text, 0, NULL);
+	struct apply_kgain g;
+
+	(void)state;
+	assert_non_null(runs);
+	assert_int_equal(apply_kernel_gain(runs, "k", 4, &g), 3);
+	assert_true(fabs(g.gain - 1.2) < 1e-12);
+	assert_true(fabs(g.default_us - 20) < 1e-12);
+	assert_true(fabs(g.applied_us - 16) < 1e-12);
+	assert_int_equal(apply_kernel_gain(runs, "other", 4, &g), 0);
+	assert_true(isnan(g.gain));
+	json_decref(runs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_auto_warmup),
+		cmocka_unit_test(test_mean_after_warmup),
+		cmocka_unit_test(test_window_left_out),
+		cmocka_unit_test(test_kernel_window_read),
+		cmocka_unit_test(test_kernel_gain_join),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
