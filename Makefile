@@ -221,6 +221,7 @@ CLUSTER_SRC = \
 APPLY_SRC = \
 	src/apply/ab.c \
 	src/apply/artifact.c \
+	src/apply/keepoff.c \
 	src/apply/lookup.c \
 	src/apply/plan.c \
 	src/apply/predict.c \

@@ -83,6 +83,8 @@ static void build_env(const struct apply_run *r, const char *pkg, struct strlist
 	strlist_push(keep, xstrdup("TORCHINDUCTOR_CUDAGRAPHS=0"));
 	if (r->env)
 		strlist_push(keep, xstrdup(r->env));
+	if (r->keep_off)
+		strlist_push(keep, xstrfmt("TKO_APPLY_KEEP_OFF=%s", r->keep_off));
 	free(hook);
 }
 

@@ -16,6 +16,7 @@
 
 #include "apply/ab.h"
 #include "apply/artifact.h"
+#include "apply/keepoff.h"
 #include "apply/plan.h"
 #include "apply/predict.h"
 #include "apply/proof.h"
@@ -33,7 +34,8 @@
 
 static const char *const usage[] = {
 	"tko apply [--target T] [--out DIR] [--write-artifact DIR] [--source-variants]\n"
-	"          [--ab N [--warmup N] [--arms LIST] [--loss-rtol X]] [--timeout S]\n"
+	"          [--ab N [--warmup N] [--arms LIST] [--loss-rtol X]]\n"
+	"          [--keep-off MODULE:QUALNAME]... [--timeout S]\n"
 	"          [--json FILE] RUN [-- CMD ARGS...]",
 	"",
 	"Plans the winners of RUN's tune results (capture/kernels/*/tune/<target>/tune.json)",
@@ -58,11 +60,20 @@ static const char *const usage[] = {
 	"applied+tf32 (the winners and that setting). Their loss difference is shown next",
 	"to their time, not held to --loss-rtol: the user decides. Autocast has no arm:",
 	"it cannot be switched on without changing the model's code.",
+	"",
+	"--keep-off MODULE:QUALNAME (repeatable; e.g. mymodel:Block.attn): arms keep-off",
+	"(the command with that function or method under torch._dynamo.disable, put there",
+	"by the hook before the script's first line or when MODULE is imported) and",
+	"applied+keep-off; without --arms, the arms are default,applied,keep-off. Every",
+	"keep-off run must prove the region was replaced and called, or tko apply stops",
+	"with an error naming it. The verdict: keep-off faster, not faster (within the",
+	"noise) or slower than default, confirming or withdrawing the RUN's proposal.",
 	NULL,
 };
 
 struct apply_opts {
 	const char *target, *out, *artifact, *json, *arms;
+	struct strlist keep_off;	/* --keep-off, as given */
 	long ab, warmup;
 	double loss_rtol, timeout_s;
 	int source_variants;
@@ -80,6 +91,7 @@ struct session {
 	struct apply_proof *proofs;
 	size_t nproofs;
 	long n;			/* runs so far */
+	char *keep_off;		/* TKO_APPLY_KEEP_OFF of the keep-off arms, or NULL */
 };
 
 static int write_plan(struct session *s, struct buf *err)
@@ -109,6 +121,18 @@ static int run_failed(const struct apply_run *r, const char *arm, struct buf *er
 	return 1;
 }
 
+/* A keep-off run's proof: its regions into the run's record; -1 + err unless all took effect. */
+static int prove_keep_off(const char *dir, const char *arm, json_t *run, struct buf *err)
+{
+	char *jsonl = path_join(dir, "apply.jsonl");
+	json_t *regions = keepoff_read(jsonl);
+	int ret = keepoff_check(regions, arm, jsonl, err);
+
+	json_set_new(run, "keep_off", regions ? regions : json_null());
+	free(jsonl);
+	return ret;
+}
+
 /* Runs one arm once; records it in s->runs and, for a measured applied run, its proof. */
 static int run_arm(struct session *s, enum ab_arm a, long round, int measured, int *exit_code,
 		   struct buf *err)
@@ -118,6 +142,7 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 	char *cache = xstrfmt("%s/cache/%s", s->o->out, arm->name);
 	struct apply_run r = { .cmd = s->o->cmd, .plan = s->plan_path, .dir = dir, .mode = arm->mode,
 			       .env = arm->env, .cache = cache, .timeout_s = s->o->timeout_s,
+			       .keep_off = ab_keeps_off(a) ? s->keep_off : NULL,
 			       .ms_per_step = NAN };
 	int ret = -1;
 
@@ -137,6 +162,10 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 						 "ms_per_step", isfinite(r.ms_per_step) ?
 						 json_real(r.ms_per_step) : json_null(),
 						 "wall_s", r.wall_s, "losses", r.losses, "dir", dir));
+	if (ab_keeps_off(a) && prove_keep_off(dir, arm->name, json_array_get(s->runs, json_array_size(s->runs) - 1), err) < 0) {
+		*exit_code = EXIT_FAIL;
+		goto done;
+	}
 	if (a == AB_APPLIED && measured) {
 		char *jsonl = path_join(dir, "apply.jsonl");
 		struct apply_proof *pr;
@@ -227,6 +256,39 @@ static int check_opts(struct apply_opts *o, int n, int rest, const char **argv)
 		msg_error("--ab needs at least 2 rounds for a noise estimate");
 		return -1;
 	}
+	if (o->keep_off.nr && !o->ab) {
+		msg_error("--keep-off is an arm of the A/B: give --ab N");
+		return -1;
+	}
+	return 0;
+}
+
+/* The --keep-off list, checked, as TKO_APPLY_KEEP_OFF; the arms agree with it. */
+static int keep_off_opts(struct apply_opts *o, struct session *s, struct buf *err)
+{
+	struct buf list = BUF_INIT;
+	size_t i;
+	int arms = 0;
+
+	for (i = 0; i < o->keep_off.nr; i++) {
+		if (keepoff_parse(o->keep_off.v[i], err) < 0) {
+			buf_release(&list);
+			return -1;
+		}
+		buf_addf(&list, "%s%s", i ? "," : "", o->keep_off.v[i]);
+	}
+	for (i = 0; i < s->narms; i++)
+		arms += ab_keeps_off(s->arms[i]);
+	if (arms && !list.len)
+		buf_adds(err, "--arms keep-off and applied+keep-off need --keep-off MODULE:QUALNAME");
+	else if (!arms && list.len)
+		buf_adds(err, "--keep-off needs arm keep-off or applied+keep-off in --arms");
+	if (err->len) {
+		buf_release(&list);
+		return -1;
+	}
+	s->keep_off = list.len ? buf_detach(&list, NULL) : NULL;
+	buf_release(&list);
 	return 0;
 }
 
@@ -237,7 +299,10 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	int code = EXIT_FAIL;
 	char *out = NULL;
 
-	if (o->arms && ab_parse_arms(o->arms, s->arms, &s->narms, &err) < 0) {
+	if (!o->arms)
+		o->arms = o->keep_off.nr ? "default,applied,keep-off" : "default,applied";
+	if ((o->arms && ab_parse_arms(o->arms, s->arms, &s->narms, &err) < 0) ||
+	    keep_off_opts(o, s, &err) < 0) {
 		msg_error("%s", err.buf);
 		buf_release(&err);
 		return EXIT_USAGE;
@@ -265,7 +330,7 @@ done:
 
 int cmd_apply(int argc, const char **argv)
 {
-	struct apply_opts o = { .arms = "default,applied", .warmup = 1, .loss_rtol = 1e-3 };
+	struct apply_opts o = { .warmup = 1, .loss_rtol = 1e-3, .keep_off = STRLIST_INIT };
 	const struct opt options[] = {
 		OPT_STRING(0, "target", &o.target, "T", "the tune results' target (default: the only one)"),
 		OPT_STRING(0, "out", &o.out, "DIR", "outputs (default RUN/apply)"),
@@ -273,7 +338,8 @@ int cmd_apply(int argc, const char **argv)
 		OPT_BOOL(0, "source-variants", &o.source_variants, "also apply winners that change the kernel's source"),
 		OPT_INT(0, "ab", &o.ab, "N", "A/B: N measured rounds of every arm"),
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
-		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32 (default: default,applied)"),
+		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32,keep-off,applied+keep-off (default: default,applied)"),
+		OPT_LIST(0, "keep-off", &o.keep_off, "MODULE:QUALNAME", "keep TorchInductor off this function or method in the keep-off arms (repeatable)"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout_s, "S", "time limit of one run of CMD (default none)"),
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
@@ -296,5 +362,7 @@ int cmd_apply(int argc, const char **argv)
 	json_decref(s.runs);
 	apply_plan_release(&s.plan);
 	free(s.plan_path);
+	free(s.keep_off);
+	strlist_release(&o.keep_off);
 	return code;
 }

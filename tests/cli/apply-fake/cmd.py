@@ -18,6 +18,13 @@ none) on its standard output, so a test can see which runs had the tf32
 arms' setting, and names its arm from that variable as tko's hook would act
 on it: observe + precision is "tf32", apply + precision "applied+tf32".
   FAKE_FAIL_ARM  the run of this arm exits 3
+
+With TKO_APPLY_KEEP_OFF (the keep-off arms) its arm is "keep-off" or
+"applied+keep-off", it prints that variable as it got it, and it writes the
+`keep_off` event tko's hook writes (python/tko/keep_off.py): every region
+took_effect with FAKE_KEEP_OFF_CALLS calls (default 7), or, from the k-th run
+of that arm on (FAKE_KEEP_OFF_BAD="k:status", k from 1), that status with 0
+calls and a message; FAKE_KEEP_OFF_NONE=1 writes no such event.
 """
 import json
 import os
@@ -34,6 +41,9 @@ else:
 precision = os.environ.get("TKO_APPLY_FLOAT32_MATMUL_PRECISION")
 if precision:
     arm = "tf32" if arm == "default" else arm + "+tf32"
+keep_off = os.environ.get("TKO_APPLY_KEEP_OFF")
+if keep_off:
+    arm = "keep-off" if arm == "default" else arm + "+keep-off"
 
 log = os.environ.get("FAKE_LOG")
 previous = 0
@@ -75,6 +85,15 @@ installed = [{"what": "float32_matmul_precision", "value": precision, "previous"
     if precision else []
 emit("session_end", hooks=[], installed=installed, errors=0, outcomes=outcomes,
      float32_matmul_precision=precision or "highest")
+if keep_off and not os.environ.get("FAKE_KEEP_OFF_NONE"):
+    nth, _, bad = os.environ.get("FAKE_KEEP_OFF_BAD", "0:").partition(":")
+    bad = bad if int(nth) and previous + 1 >= int(nth) else None
+    calls = int(os.environ.get("FAKE_KEEP_OFF_CALLS", "7"))
+    emit("keep_off", regions=[{"region": r, "module": r.split(":")[0], "qualname": r.split(":")[1],
+                               "status": bad or "took_effect", "kind": "method",
+                               "calls": 0 if bad else calls,
+                               "message": f"{r}: fake {bad}" if bad else None}
+                              for r in keep_off.split(",")])
 
 times = {}
 for part in filter(None, os.environ.get("FAKE_MS", "").split(";")):
@@ -85,6 +104,7 @@ ms = listed[min(previous, len(listed) - 1)]
 losses = [float(v) for v in os.environ.get("FAKE_LOSS_" + arm.replace("-", "_").replace("+", "_"),
                                            "2.5,2.4").split(",")]
 print("TKO_APPLY_FLOAT32_MATMUL_PRECISION=" + (precision or "unset"))
+print("TKO_APPLY_KEEP_OFF=" + (keep_off or "unset"))
 print("step 1 loss 2.5")
 print(json.dumps({"losses": losses, "ms_per_step": ms}))
 print("done")
