@@ -225,6 +225,7 @@ APPLY_SRC = \
 	src/apply/lookup.c \
 	src/apply/plan.c \
 	src/apply/predict.c \
+	src/apply/pyqual.c \
 	src/apply/recommend.c \
 	src/apply/proof.c \
 	src/apply/run.c

@@ -214,7 +214,8 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
 				  .loss_rtol = s->o->loss_rtol };
 	struct buf why = BUF_INIT;
-	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, &why), *doc;
+	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
+					&why), *doc;
 	char *path = path_join(s->o->out, "apply.json");
 	int ret;
 

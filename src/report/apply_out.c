@@ -461,6 +461,24 @@ static void step_text(FILE *fp, const json_t *st)
 		fprintf(fp, "note: %s\n", json_str(st, "note"));
 }
 
+/* The RUN proposes keeping TorchInductor off a region: the keep-off arm measures it. */
+static void keep_off_recommended_text(FILE *fp, const json_t *a)
+{
+	const char *spec = json_str(a, "keep_off");
+
+	fprintf(fp, "the RUN's analysis proposes keeping TorchInductor off %s (%s on %s, %.1f%% of the"
+		" kernel time): ", json_str(a, "where"), json_str(a, "rule") ? json_str(a, "rule") : "?",
+		json_str(a, "kernel") ? json_str(a, "kernel") : "?",
+		100 * json_number_value(json_object_get(a, "share")));
+	if (json_is_true(json_object_get(a, "in_ab")))
+		fprintf(fp, "the keep-off verdict above confirms or withdraws it\n");
+	else if (spec)
+		fprintf(fp, "try --ab N --keep-off %s (arm keep-off)\n", spec);
+	else
+		fprintf(fp, "try --ab N --keep-off MODULE:QUALNAME naming the function or method"
+			" around that line (arm keep-off)\n");
+}
+
 /* Where the RUN's analysis recommends an arm that changes numerics: the user asks for it. */
 static void recommended_text(FILE *fp, const json_t *list)
 {
@@ -470,6 +488,10 @@ static void recommended_text(FILE *fp, const json_t *list)
 	json_array_foreach(list, i, a) {
 		const char *arm = json_str(a, "arm");
 
+		if (json_str(a, "where")) {
+			keep_off_recommended_text(fp, a);
+			continue;
+		}
 		fprintf(fp, "the RUN's analysis fired %s on %s (%.1f%% of the GPU busy time): ",
 			json_str(a, "rule"), json_str(a, "op") ? json_str(a, "op") : "?",
 			100 * json_number_value(json_object_get(a, "share")));

@@ -113,4 +113,59 @@ test_expect_success 'usage: a malformed region, --keep-off without --ab or witho
 	tko apply --help >help.txt && test_grep "^ *--keep-off MODULE:QUALNAME" help.txt
 '
 
+# A model file and a hand-made analysis (the keys of docs/json.md, "tko
+# investigate") whose keep_off kernels point into it. The qualified names,
+# by hand from the file: line 12 is in Block.attn (after a decorator, a
+# docstring mentioning "def", and a call spread over lines), line 16 in a
+X
+# function loss; a second kernel at line 12 is the same region.
+test_expect_success 'the RUN proposes keeping TorchInductor off a region: the --keep-off to try, then in_ab' '
+	fresh_run && mkdir run/analysis &&
+	cat >mymodel.py <<-\EOF &&
+	import torch
+
+
+	class Block(torch.nn.Module):
+	    @torch.no_grad()
+	    def attn(self, x):
+	        """not a def scope:
+	    def fake(self):
+	        """
+	        y = torch.softmax(
+	    x, -1)
+	        return y @ x
+
+	    def forward(self, x):
+	        def inner(z):
+	            return z * 2
+	        return inner(self.attn(x))
+
+
+	def loss(a, b):
+	    return torch.nn.functional.cross_entropy(a, b)
+	EOF
+	m=$PWD/mymodel.py &&
+	cat >run/analysis/kernels.json <<-EOF &&
+	{"kernels": [
+	 {"name": "k1", "share": 0.5, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	  "origins": [{"file": "$m", "line": 12, "function": "attn"}]},
+	 {"name": "k2", "share": 0.2, "decision": "keep_off", "rules": [{"rule": "scalarised_gemm", "decision": "keep_off"}],
+	  "origins": [{"file": "$m", "line": 16, "function": "inner"}]},
+	 {"name": "k3", "share": 0.1, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	  "origins": [{"file": "$m", "line": 21, "function": "loss"}]},
+	 {"name": "k4", "share": 0.05, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	  "origins": [{"file": "$m", "line": 12, "function": "attn"}]},
+	 {"name": "k5", "share": 0.05, "decision": "tune", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	  "origins": [{"file": "$m", "line": 21, "function": "loss"}]}]}
+	EOF
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[] | [.arm, .rule, .kernel, .where, .keep_off, .in_ab]] == [[\"keep-off\", \"flat_configs\", \"k1\", \"$m:12 in attn\", \"mymodel:Block.attn\", false], [\"keep-off\", \"scalarised_gemm\", \"k2\", \"$m:16 in inner\", null, false], [\"keep-off\", \"flat_configs\", \"k3\", \"$m:21 in loss\", \"mymodel:loss\", false]]" &&
+	test_grep "^the RUN.s analysis proposes keeping TorchInductor off $m:12 in attn .flat_configs on k1, 50.0% of the kernel time.: try --ab N --keep-off mymodel:Block.attn .arm keep-off.$" out.txt &&
+	test_grep "off $m:16 in inner .*: try --ab N --keep-off MODULE:QUALNAME naming the function or method around that line" out.txt &&
+	FAKE_LOG=$PWD/a6.log tko apply --ab 2 --keep-off mymodel:Block.attn run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[] | .in_ab] == [true, true, false]" &&
+	test_grep "off $m:12 in attn .*: the keep-off verdict above confirms or withdraws it$" out.txt &&
+	test_grep "off $m:21 in loss .*: try --ab N --keep-off mymodel:loss .arm keep-off.$" out.txt
+'
+
 test_done
