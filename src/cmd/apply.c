@@ -351,10 +351,10 @@ int cmd_apply(int argc, const char **argv)
 	size_t i;
 
 	n = opts_parse(argc, argv, options, usage, OPTS_REST, &rest);
-	if (n < 0)
-		return opts_exit_code(n);
-	if (check_opts(&o, n, rest, argv) < 0)
-		return EXIT_USAGE;
+	if (n < 0 || check_opts(&o, n, rest, argv) < 0) {
+		strlist_release(&o.keep_off);
+		return n < 0 ? opts_exit_code(n) : EXIT_USAGE;
+	}
 	s.runs = json_array();
 	code = apply_main(&o, &s);
 	for (i = 0; i < s.nproofs; i++)

@@ -117,7 +117,7 @@ test_expect_success 'usage: a malformed region, --keep-off without --ab or witho
 # investigate") whose keep_off kernels point into it. The qualified names,
 # by hand from the file: line 12 is in Block.attn (after a decorator, a
 # docstring mentioning "def", and a call spread over lines), line 16 in a
-X
+# function nested in forward (no attribute path), line 21 in the module's
 # function loss; a second kernel at line 12 is the same region.
 test_expect_success 'the RUN proposes keeping TorchInductor off a region: the --keep-off to try, then in_ab' '
 	fresh_run && mkdir run/analysis &&
