@@ -10,6 +10,7 @@ traces it, False when it runs eagerly).
 """
 import json
 import os
+import shutil
 import subprocess
 import textwrap
 
@@ -140,3 +141,41 @@ def test_a_module_never_imported_and_a_region_never_called(tmp_path):
     # torch's own function, imported with torch: replaced, but the model calls no gelu
     assert regions["torch.nn.functional:gelu"]["status"] == "never_called"
     assert regions["torch.nn.functional:gelu"]["kind"] == "function"
+
+
+def test_tko_apply_keep_off_end_to_end_with_the_real_hook(tmp_path):
+    """tko apply --keep-off: C sets the variable in the keep-off runs only, the
+    real hook wraps the method, C reads its proof into apply.json; then a
+    region the model does not have stops the A/B with one line naming it."""
+    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
+    if not os.access(tko, os.X_OK):
+        pytest.skip("no tko binary (make, or set TKO)")
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    (tmp_path / "s.py").write_text(textwrap.dedent(SCRIPT).replace(
+        'print(json.dumps({"graphs"', 'print(json.dumps({"ms_per_step": 1.0, "loss": float(y.sum()), "graphs"'))
+    run = tmp_path / "run"
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c"))
+
+    def apply(region):
+        return subprocess.run([tko, "-q", "apply", "--ab", "2", "--warmup", "0", "--keep-off", region,
+                               "--json", str(tmp_path / "doc.json"), str(run), "--", TORCH_PY,
+                               str(tmp_path / "s.py")], env=env, cwd=tmp_path, capture_output=True,
+                              text=True, timeout=600)
+    proc = apply("km:Block.attn")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads((tmp_path / "doc.json").read_text())
+    keep = [a for a in doc["ab"]["arms"] if a["arm"] == "keep-off"][0]
+    assert keep["keep_off"]["regions"] == [{"region": "km:Block.attn", "calls": [3, 3]}]
+    assert keep["loss_equal"] is True
+    for r in doc["runs"]:
+        graphs = json.loads((run / "apply" / "runs" / os.path.basename(r["dir"]) / "stdout.txt")
+                            .read_text().splitlines()[-1])["graphs"]
+        # the keep-off runs' graphs lost attn's ops; the others kept them
+        assert ("softmax" in graphs[0]) == (r["arm"] != "keep-off"), (r["arm"], graphs)
+
+    proc = apply("km:Block.atn")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        f"tko apply: keep-off region 'km:Block.atn' not_found in arm keep-off: km:Block.atn: km.Block "
+        f"has no attribute 'atn'; see {run}/apply/runs/3-keep-off/apply.jsonl"]
