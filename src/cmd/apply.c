@@ -6,7 +6,8 @@
  * only: src/apply/ (plan, run, proof, ab, predict, artifact) and
  * report/apply_out.c do the work; docs/apply.md is the design.
  * Exit codes: 0; 1 bad input (no tune results, a bad tune.json, an
- * output that cannot be written); 2 usage; 5 the command failed;
+ * output that cannot be written, a --keep-off region that did not take
+ * effect); 2 usage; 5 the command failed;
  * 124 it ran past --timeout.
  */
 #include <math.h>
