@@ -221,10 +221,12 @@ CLUSTER_SRC = \
 APPLY_SRC = \
 	src/apply/ab.c \
 	src/apply/artifact.c \
+	src/apply/keepoff.c \
 	src/apply/lookup.c \
 	src/apply/plan.c \
 	src/apply/kwindow.c \
 	src/apply/predict.c \
+	src/apply/pyqual.c \
 	src/apply/recommend.c \
 	src/apply/proof.c \
 	src/apply/run.c \

@@ -19,7 +19,9 @@ Environment: TKO_APPLY_PLAN (required), TKO_APPLY_DIR, TKO_APPLY_MODE
 ("apply", default, or "observe": install nothing, record the same launches;
 the A arm of an A/B runs so, paying the same hook costs), and
 TKO_APPLY_FLOAT32_MATMUL_PRECISION (the A/B's tf32 arms only: the value given
-to torch.set_float32_matmul_precision when torch is imported, in either mode).
+to torch.set_float32_matmul_precision when torch is imported, in either mode)
+and TKO_APPLY_KEEP_OFF (the keep-off arms only: the regions tko.keep_off
+puts under torch._dynamo.disable, in either mode).
 
 As with capture, tko's own failures never change what the model computes:
 they become `error` events and the model runs as without tko.
@@ -240,8 +242,9 @@ def install(plan_path=None, out_dir=None, mode=None, stderr=None):
               "tko's winners", file=stderr or sys.stderr)
         if problem is not None:
             return sess
-    from . import apply_hooks
+    from . import apply_hooks, keep_off
     apply_hooks.install(sess)
+    keep_off.install(sess)
     atexit.register(sess.end)
     return sess
 

@@ -18,7 +18,15 @@ const struct ab_arm_info ab_arms[AB_NARMS] = {
 	[AB_APPLIED] = { "applied", "apply", NULL, NULL },
 	[AB_TF32] = { "tf32", "observe", AB_TF32_ENV, "tf32" },
 	[AB_APPLIED_TF32] = { "applied+tf32", "apply", AB_TF32_ENV, "tf32" },
+	/* their TKO_APPLY_KEEP_OFF is the user's --keep-off list: apply_run.keep_off */
+	[AB_KEEP_OFF] = { "keep-off", "observe", NULL, NULL },
+	[AB_APPLIED_KEEP_OFF] = { "applied+keep-off", "apply", NULL, NULL },
 };
+
+int ab_keeps_off(enum ab_arm a)
+{
+	return a == AB_KEEP_OFF || a == AB_APPLIED_KEEP_OFF;
+}
 
 static int arm_named(const char *s, size_t len)
 {
@@ -41,7 +49,7 @@ int ab_parse_arms(const char *list, enum ab_arm *arms, size_t *n, struct buf *er
 		int a = arm_named(p, len);
 
 		if (a < 0 || (seen & (1u << a))) {
-			buf_addf(err, "--arms: %s '%.*s' (arms: default, coordesc, max-autotune, applied, tf32, applied+tf32)",
+			buf_addf(err, "--arms: %s '%.*s' (arms: default, coordesc, max-autotune, applied, tf32, applied+tf32, keep-off, applied+keep-off)",
 				 a < 0 ? "unknown arm" : "repeated arm", (int)len, p);
 			return -1;
 		}

@@ -13,6 +13,10 @@
  * and that setting). Their loss difference is reported next to their time
  * for the user to judge, never held to the loss tolerance. Autocast has no
  * arm: it cannot be switched on without changing the model's code.
+ * Keep-off arms, only when asked for (tko apply --keep-off): keep-off (the
+ * unchanged command with the regions under torch._dynamo.disable, set by
+ * the hook from TKO_APPLY_KEEP_OFF; python/tko/keep_off.py) and
+ * applied+keep-off (the winners too); see apply/keepoff.h.
  *
  * Order: warm-up rounds, then measured rounds; each round runs every arm
  * once, in the order given in even rounds and reversed in odd ones
@@ -36,6 +40,7 @@
 
 enum ab_arm {
 	AB_DEFAULT, AB_COORDESC, AB_MAX_AUTOTUNE, AB_APPLIED, AB_TF32, AB_APPLIED_TF32,
+	AB_KEEP_OFF, AB_APPLIED_KEEP_OFF,
 	AB_NARMS
 };
 
@@ -48,10 +53,13 @@ struct ab_arm_info {
 extern const struct ab_arm_info ab_arms[AB_NARMS];
 
 /*
- * "default,coordesc,max-autotune,applied,tf32,applied+tf32" into arms[] (at most AB_NARMS,
+ * "default,coordesc,max-autotune,applied,tf32,applied+tf32,keep-off,applied+keep-off" into arms[] (at most AB_NARMS,
  * no repeats; default and applied must be there). 0, or -1 + err.
  */
 int ab_parse_arms(const char *list, enum ab_arm *arms, size_t *n, struct buf *err);
+
+/* 1 for the arms that keep TorchInductor off the --keep-off regions. */
+int ab_keeps_off(enum ab_arm a);
 
 /* The arm index (into arms[0..n)) of the i-th run of `round`. */
 size_t ab_order(size_t n, long round, size_t i);

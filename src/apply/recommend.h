@@ -4,7 +4,11 @@
  * RUN/analysis/kernels.json; a step group on which the `fp32_matmul` rule
  * fired (src/analyse/steprules.c: an fp32 GEMM group of at least 10% of
  * the GPU busy time) points at the tf32 arm, which --arms must name since
- * it changes numerics. No analysis, no recommendation.
+ * it changes numerics. A kernel whose decision is keep_off (rules
+ * scalarised_gemm, flat_configs) points at the keep-off arm, with the
+ * region it names (`where`, the first origin's FILE:LINE in FUNCTION) and,
+ * when that file can be read, the --keep-off MODULE:QUALNAME of the function
+ * around the line (apply/pyqual.h). No analysis, no recommendation.
  */
 #ifndef TKO_APPLY_RECOMMEND_H
 #define TKO_APPLY_RECOMMEND_H
@@ -15,11 +19,14 @@
 #include "util/buf.h"
 
 /*
- * [{arm, rule, op, kernel, share, in_ab}] for the RUN (a new reference; an
- * empty list without RUN/analysis/kernels.json). in_ab: the A/B ran that
- * arm (arms[0..narms), narms 0 without --ab). NULL + err when the analysis
- * exists but cannot be read.
+ * [{arm, rule, op, kernel, share, in_ab}] for the RUN, the keep-off ones
+ * with {where, keep_off} too (a new reference; an empty list without
+ * RUN/analysis/kernels.json). in_ab: the A/B ran that arm (arms[0..narms),
+ * narms 0 without --ab), for keep-off with that region among `keep_off`
+ * (the --keep-off list, comma-separated, or NULL). NULL + err when the
+ * analysis exists but cannot be read.
  */
-json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, struct buf *err);
+json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
+			struct buf *err);
 
 #endif

@@ -91,6 +91,8 @@ static void build_env(const struct apply_run *r, const char *pkg, struct strlist
 		strlist_push(keep, xstrfmt("TKO_APPLY_KERNEL_WINDOW_START=%ld",
 					   r->step_warmup > 1 ? r->step_warmup : 1L));
 	}
+	if (r->keep_off)
+		strlist_push(keep, xstrfmt("TKO_APPLY_KEEP_OFF=%s", r->keep_off));
 	free(hook);
 }
 

@@ -29,6 +29,7 @@ struct apply_run {
 	const char *dir;	/* this run's folder (made by apply_run_one) */
 	const char *mode;	/* "apply" or "observe" */
 	const char *env;	/* one more NAME=value, or NULL */
+	const char *keep_off;	/* TKO_APPLY_KEEP_OFF: "MODULE:QUALNAME,...", or NULL */
 	const char *cache;	/* the folder of the arm's Inductor and Triton caches */
 	double timeout_s;	/* 0: none */
 	const char *step_fn;	/* MODULE:QUALNAME for TKO_APPLY_STEP, or NULL */

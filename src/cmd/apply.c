@@ -6,7 +6,8 @@
  * only: src/apply/ (plan, run, proof, ab, predict, artifact) and
  * report/apply_out.c do the work; docs/apply.md is the design.
  * Exit codes: 0; 1 bad input (no tune results, a bad tune.json, an
- * output that cannot be written); 2 usage; 5 the command failed;
+ * output that cannot be written, a --keep-off region that did not take
+ * effect); 2 usage; 5 the command failed;
  * 124 it ran past --timeout.
  */
 #include <math.h>
@@ -17,6 +18,7 @@
 #include "apply/ab.h"
 #include "apply/artifact.h"
 #include "apply/kwindow.h"
+#include "apply/keepoff.h"
 #include "apply/plan.h"
 #include "apply/predict.h"
 #include "apply/proof.h"
@@ -36,6 +38,7 @@ static const char *const usage[] = {
 	"tko apply [--target T] [--out DIR] [--write-artifact DIR] [--source-variants]\n"
 	"          [--ab N [--warmup N] [--arms LIST] [--loss-rtol X]] [--timeout S]\n"
 	"          [--step MODULE:QUALNAME] [--step-warmup N] [--kernel-window K]\n"
+	"          [--keep-off MODULE:QUALNAME]...\n"
 	"          [--json FILE] RUN [-- CMD ARGS...]",
 	"",
 	"Plans the winners of RUN's tune results (capture/kernels/*/tune/<target>/tune.json)",
@@ -67,11 +70,20 @@ static const char *const usage[] = {
 	"applied+tf32 (the winners and that setting). Their loss difference is shown next",
 	"to their time, not held to --loss-rtol: the user decides. Autocast has no arm:",
 	"it cannot be switched on without changing the model's code.",
+	"",
+	"--keep-off MODULE:QUALNAME (repeatable; e.g. mymodel:Block.attn): arms keep-off",
+	"(the command with that function or method under torch._dynamo.disable, put there",
+	"by the hook before the script's first line or when MODULE is imported) and",
+	"applied+keep-off; without --arms, the arms are default,applied,keep-off. Every",
+	"keep-off run must prove the region was replaced and called, or tko apply stops",
+	"with an error naming it. The verdict: keep-off faster, not faster (within the",
+	"noise) or slower than default, confirming or withdrawing the RUN's proposal.",
 	NULL,
 };
 
 struct apply_opts {
 	const char *target, *out, *artifact, *json, *arms, *step_fn;
+	struct strlist keep_off;	/* --keep-off, as given */
 	long ab, warmup, step_warmup, kernel_window;
 	double loss_rtol, timeout_s;
 	int source_variants;
@@ -89,6 +101,7 @@ struct session {
 	struct apply_proof *proofs;
 	size_t nproofs;
 	long n;			/* runs so far */
+	char *keep_off;		/* TKO_APPLY_KEEP_OFF of the keep-off arms, or NULL */
 };
 
 static int write_plan(struct session *s, struct buf *err)
@@ -161,6 +174,18 @@ static json_t *window_json(const struct session *s, const struct apply_run *r)
 	return j;
 }
 
+/* A keep-off run's proof: its regions into the run's record; -1 + err unless all took effect. */
+static int prove_keep_off(const char *dir, const char *arm, json_t *run, struct buf *err)
+{
+	char *jsonl = path_join(dir, "apply.jsonl");
+	json_t *regions = keepoff_read(jsonl);
+	int ret = keepoff_check(regions, arm, jsonl, err);
+
+	json_set_new(run, "keep_off", regions ? regions : json_null());
+	free(jsonl);
+	return ret;
+}
+
 /* Runs one arm once; records it in s->runs and, for a measured applied run, its proof. */
 static int run_arm(struct session *s, enum ab_arm a, long round, int measured, int *exit_code,
 		   struct buf *err)
@@ -172,6 +197,7 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 			       .env = arm->env, .cache = cache, .timeout_s = s->o->timeout_s,
 			       .step_fn = s->o->step_fn, .step_warmup = s->o->step_warmup,
 			       .kernel_window = s->o->ab && measured ? s->o->kernel_window : 0,
+			       .keep_off = ab_keeps_off(a) ? s->keep_off : NULL,
 			       .ms_per_step = NAN, .hook = APPLY_STEPS_INIT };
 	int ret = -1;
 
@@ -195,6 +221,10 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 						 "step_source", r.step_source, "hook_steps", hook_json(&r.hook),
 						 "kernel_window", r.kernel_window ? window_json(s, &r) : json_null(),
 						 "wall_s", r.wall_s, "losses", r.losses, "dir", dir));
+	if (ab_keeps_off(a) && prove_keep_off(dir, arm->name, json_array_get(s->runs, json_array_size(s->runs) - 1), err) < 0) {
+		*exit_code = EXIT_FAIL;
+		goto done;
+	}
 	if (a == AB_APPLIED && measured) {
 		char *jsonl = path_join(dir, "apply.jsonl");
 		struct apply_proof *pr;
@@ -243,7 +273,8 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
 				  .loss_rtol = s->o->loss_rtol };
 	struct buf why = BUF_INIT;
-	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, &why), *doc;
+	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
+					&why), *doc;
 	char *path = path_join(s->o->out, "apply.json");
 	int ret;
 
@@ -290,6 +321,39 @@ static int check_opts(struct apply_opts *o, int n, int rest, const char **argv)
 		msg_error("--ab needs at least 2 rounds for a noise estimate");
 		return -1;
 	}
+	if (o->keep_off.nr && !o->ab) {
+		msg_error("--keep-off is an arm of the A/B: give --ab N");
+		return -1;
+	}
+	return 0;
+}
+
+/* The --keep-off list, checked, as TKO_APPLY_KEEP_OFF; the arms agree with it. */
+static int keep_off_opts(struct apply_opts *o, struct session *s, struct buf *err)
+{
+	struct buf list = BUF_INIT;
+	size_t i;
+	int arms = 0;
+
+	for (i = 0; i < o->keep_off.nr; i++) {
+		if (keepoff_parse(o->keep_off.v[i], err) < 0) {
+			buf_release(&list);
+			return -1;
+		}
+		buf_addf(&list, "%s%s", i ? "," : "", o->keep_off.v[i]);
+	}
+	for (i = 0; i < s->narms; i++)
+		arms += ab_keeps_off(s->arms[i]);
+	if (arms && !list.len)
+		buf_adds(err, "--arms keep-off and applied+keep-off need --keep-off MODULE:QUALNAME");
+	else if (!arms && list.len)
+		buf_adds(err, "--keep-off needs arm keep-off or applied+keep-off in --arms");
+	if (err->len) {
+		buf_release(&list);
+		return -1;
+	}
+	s->keep_off = list.len ? buf_detach(&list, NULL) : NULL;
+	buf_release(&list);
 	return 0;
 }
 
@@ -300,7 +364,10 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	int code = EXIT_FAIL;
 	char *out = NULL;
 
-	if (o->arms && ab_parse_arms(o->arms, s->arms, &s->narms, &err) < 0) {
+	if (!o->arms)
+		o->arms = o->keep_off.nr ? "default,applied,keep-off" : "default,applied";
+	if ((o->arms && ab_parse_arms(o->arms, s->arms, &s->narms, &err) < 0) ||
+	    keep_off_opts(o, s, &err) < 0) {
 		msg_error("%s", err.buf);
 		buf_release(&err);
 		return EXIT_USAGE;
@@ -328,8 +395,8 @@ done:
 
 int cmd_apply(int argc, const char **argv)
 {
-	struct apply_opts o = { .arms = "default,applied", .warmup = 1, .loss_rtol = 1e-3,
-				.step_warmup = -1, .kernel_window = 5 };
+	struct apply_opts o = { .warmup = 1, .loss_rtol = 1e-3, .step_warmup = -1, .kernel_window = 5,
+				.keep_off = STRLIST_INIT };
 	const struct opt options[] = {
 		OPT_STRING(0, "target", &o.target, "T", "the tune results' target (default: the only one)"),
 		OPT_STRING(0, "out", &o.out, "DIR", "outputs (default RUN/apply)"),
@@ -337,7 +404,8 @@ int cmd_apply(int argc, const char **argv)
 		OPT_BOOL(0, "source-variants", &o.source_variants, "also apply winners that change the kernel's source"),
 		OPT_INT(0, "ab", &o.ab, "N", "A/B: N measured rounds of every arm"),
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
-		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32 (default: default,applied)"),
+		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32,keep-off,applied+keep-off (default: default,applied)"),
+		OPT_LIST(0, "keep-off", &o.keep_off, "MODULE:QUALNAME", "keep TorchInductor off this function or method in the keep-off arms (repeatable)"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
 		OPT_STRING(0, "step", &o.step_fn, "MOD:QUALNAME", "a step is a call of this function (default: an optimizer step)"),
 		OPT_INT(0, "step-warmup", &o.step_warmup, "N", "steps of each run left out of its time (default: a tenth, 1 to 50)"),
@@ -351,10 +419,10 @@ int cmd_apply(int argc, const char **argv)
 	size_t i;
 
 	n = opts_parse(argc, argv, options, usage, OPTS_REST, &rest);
-	if (n < 0)
-		return opts_exit_code(n);
-	if (check_opts(&o, n, rest, argv) < 0)
-		return EXIT_USAGE;
+	if (n < 0 || check_opts(&o, n, rest, argv) < 0) {
+		strlist_release(&o.keep_off);
+		return n < 0 ? opts_exit_code(n) : EXIT_USAGE;
+	}
 	s.runs = json_array();
 	code = apply_main(&o, &s);
 	for (i = 0; i < s.nproofs; i++)
@@ -363,5 +431,7 @@ int cmd_apply(int argc, const char **argv)
 	json_decref(s.runs);
 	apply_plan_release(&s.plan);
 	free(s.plan_path);
+	free(s.keep_off);
+	strlist_release(&o.keep_off);
 	return code;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "apply/kwindow.h"
+#include "apply/keepoff.h"
 #include "report/apply_out.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -240,6 +241,56 @@ static json_t *arm_json(const struct apply_report *r, enum ab_arm a, double *ms,
 	return j;
 }
 
+/* Per region of a keep-off arm: the calls of each measured run (the runs' proofs). */
+static json_t *keep_off_regions(const json_t *runs, const char *arm)
+{
+	json_t *by = json_object(), *list = json_array(), *v;
+	const json_t *run, *reg;
+	const char *key;
+	size_t i, j;
+
+	json_array_foreach(runs, i, run) {
+		if (!json_is_true(json_object_get(run, "measured")) || strcmp(json_str(run, "arm"), arm))
+			continue;
+		json_array_foreach(json_object_get(run, "keep_off"), j, reg) {
+			const char *name = json_str(reg, "region");
+
+			if (!name)
+				continue;
+			if (!json_object_get(by, name))
+				json_object_set_new(by, name, json_pack("{s:s, s:[]}", "region", name, "calls"));
+			json_array_append_new(json_object_get(json_object_get(by, name), "calls"),
+					      json_integer(json_int(reg, "calls", 0)));
+		}
+	}
+	json_object_foreach(by, key, v)
+		json_array_append(list, v);
+	json_decref(by);
+	return list;
+}
+
+/*
+ * A keep-off arm's regions and verdict: keep-off against default,
+ * applied+keep-off against applied (what keeping off adds to the winners).
+ */
+static json_t *keep_off_json(const struct apply_report *r, enum ab_arm a, const double *ms)
+{
+	const char *ref = a == AB_APPLIED_KEEP_OFF ? "applied" : "default";
+	double *ref_ms = xcalloc((size_t)r->rounds + 1, sizeof(*ref_ms));
+	struct ab_stats s;
+	json_t *st, *j;
+	const char *verdict;
+
+	arm_times(r->runs, ref, r->rounds, ref_ms);
+	st = ratio(ms, ref_ms, r->rounds, &s);
+	verdict = json_is_object(st) ? keepoff_verdict(s.lo, s.hi) : NULL;
+	j = json_pack("{s:o, s:s, s:o, s:s?, s:s?}", "regions", keep_off_regions(r->runs, ab_arms[a].name),
+		      "vs", ref, "ratio", st, "verdict", verdict, "proposal",
+		      !verdict ? NULL : !strcmp(verdict, "faster") ? "confirmed" : "withdrawn");
+	free(ref_ms);
+	return j;
+}
+
 static json_t *step_json(const struct apply_report *r, const json_t *applied_vs_default)
 {
 	double median = json_num(applied_vs_default, "median", NAN);
@@ -271,6 +322,8 @@ static json_t *ab_json(const struct apply_report *r)
 
 		if (r->arms[i] == AB_APPLIED)
 			applied_vs_default = json_object_get(a, "vs_default");
+		if (ab_keeps_off(r->arms[i]))
+			json_set_new(a, "keep_off", keep_off_json(r, r->arms[i], ms + r->arms[i] * nr));
 		json_array_append_new(arms, a);
 	}
 	for (i = 0; i < r->narms; i++) {
@@ -365,6 +418,34 @@ static void kernels_text(FILE *fp, const json_t *rows)
 	table_release(&t);
 }
 
+static const char *const verdict_words[][2] = {
+	{ "faster", "faster beyond noise: the proposal to keep TorchInductor off is confirmed" },
+	{ "not_faster", "not faster (within noise): the proposal to keep TorchInductor off is withdrawn" },
+	{ "slower", "slower beyond noise: the proposal to keep TorchInductor off is withdrawn" },
+};
+
+/* "keep-off vs default: 0.9512 [0.9400, 0.9630], faster beyond noise: ... (calls a run: r 525)" */
+static void keep_off_text(FILE *fp, const json_t *arm)
+{
+	const json_t *k = json_object_get(arm, "keep_off"), *st = json_object_get(k, "ratio"), *reg;
+	const char *verdict = json_str(k, "verdict"), *words = "no verdict: no round timed both arms";
+	size_t i;
+
+	for (i = 0; verdict && i < sizeof(verdict_words) / sizeof(verdict_words[0]); i++)
+		if (!strcmp(verdict, verdict_words[i][0]))
+			words = verdict_words[i][1];
+	fprintf(fp, "%s vs %s: ", json_str(arm, "arm"), json_str(k, "vs"));
+	if (json_is_object(st))
+		fprintf(fp, "%.4f [%.4f, %.4f], ", json_num(st, "median", NAN),
+			json_number_value(json_array_get(json_object_get(st, "ci95"), 0)),
+			json_number_value(json_array_get(json_object_get(st, "ci95"), 1)));
+	fprintf(fp, "%s (calls a run:", words);
+	json_array_foreach(json_object_get(k, "regions"), i, reg)
+		fprintf(fp, " %s %lld", json_str(reg, "region"),
+			json_integer_value(json_array_get(json_object_get(reg, "calls"), 0)));
+	fprintf(fp, ")\n");
+}
+
 static void ab_text(FILE *fp, const json_t *ab)
 {
 	struct table t = TABLE_INIT;
@@ -401,6 +482,9 @@ static void ab_text(FILE *fp, const json_t *ab)
 			fmt_num(b4, sizeof(b4), "%.4f", json_object_get(json_object_get(a, "ratio"), "median"), 1),
 			json_is_true(json_object_get(a, "slower_beyond_noise")) ? ", slower beyond noise" : "",
 			json_str(a, "numerics") ? " (that arm changes numerics)" : "");
+	json_array_foreach(json_object_get(ab, "arms"), i, a)
+		if (json_object_get(a, "keep_off"))
+			keep_off_text(fp, a);
 }
 
 static void step_text(FILE *fp, const json_t *st)
@@ -417,6 +501,24 @@ static void step_text(FILE *fp, const json_t *st)
 		fprintf(fp, "note: %s\n", json_str(st, "note"));
 }
 
+/* The RUN proposes keeping TorchInductor off a region: the keep-off arm measures it. */
+static void keep_off_recommended_text(FILE *fp, const json_t *a)
+{
+	const char *spec = json_str(a, "keep_off");
+
+	fprintf(fp, "the RUN's analysis proposes keeping TorchInductor off %s (%s on %s, %.1f%% of the"
+		" kernel time): ", json_str(a, "where"), json_str(a, "rule") ? json_str(a, "rule") : "?",
+		json_str(a, "kernel") ? json_str(a, "kernel") : "?",
+		100 * json_number_value(json_object_get(a, "share")));
+	if (json_is_true(json_object_get(a, "in_ab")))
+		fprintf(fp, "the keep-off verdict above confirms or withdraws it\n");
+	else if (spec)
+		fprintf(fp, "try --ab N --keep-off %s (arm keep-off)\n", spec);
+	else
+		fprintf(fp, "try --ab N --keep-off MODULE:QUALNAME naming the function or method"
+			" around that line (arm keep-off)\n");
+}
+
 /* Where the RUN's analysis recommends an arm that changes numerics: the user asks for it. */
 static void recommended_text(FILE *fp, const json_t *list)
 {
@@ -426,6 +528,10 @@ static void recommended_text(FILE *fp, const json_t *list)
 	json_array_foreach(list, i, a) {
 		const char *arm = json_str(a, "arm");
 
+		if (json_str(a, "where")) {
+			keep_off_recommended_text(fp, a);
+			continue;
+		}
 		fprintf(fp, "the RUN's analysis fired %s on %s (%.1f%% of the GPU busy time): ",
 			json_str(a, "rule"), json_str(a, "op") ? json_str(a, "op") : "?",
 			100 * json_number_value(json_object_get(a, "share")));

@@ -26,10 +26,20 @@
 #      the opt-in arms that change numerics (the model's Linear layers are
 #      fp32): apply.json shows their time and loss difference side by side;
 #      apply_ab_check.py leaves them out of the targets.
+#   5. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=3 \
+#      APPLY_AB_ARMS=default,applied,keep-off                about 400 s (not yet run)
+#      issue 21: TorchInductor kept off APPLY_AB_KEEP_OFF (default
+#      torch.nn.functional:cross_entropy, the model's loss: the eager op called
+#      directly, a graph break on each side; apply_model.py runs as __main__,
+#      so a region must be in a module it imports). apply_ab_check.py asserts
+#      the region took effect in every keep-off run and the loss is equal,
+#      and reports the verdict (faster, not faster, slower) without asserting it.
 #
 # APPLY_AB_WORK (default build-apply-ab/ in the tree), APPLY_AB_BUDGET (tune
 # seconds a kernel, default 15), APPLY_AB_ROUNDS (measured rounds after one
-# warm-up, default 3), APPLY_AB_ARMS (default all four), APPLY_AB_STEPS
+# warm-up, default 3), APPLY_AB_ARMS (default all four), APPLY_AB_KEEP_OFF
+# (the --keep-off regions, comma-separated, when APPLY_AB_ARMS names
+# keep-off or applied+keep-off), APPLY_AB_STEPS
 # (timed steps of each run, default 500: at 2 ms a step, 40 steps gave
 # run-to-run differences of 10%).
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
@@ -78,9 +88,18 @@ fi
 if want ab; then
 	step "tko apply --ab $ROUNDS"
 	rm -rf "$RUN/apply"
+	ARMS=${APPLY_AB_ARMS:-default,coordesc,max-autotune,applied}
+	keep_off=()
+	case ",$ARMS," in
+	*,keep-off,* | *,applied+keep-off,*)
+		IFS=, read -ra regions <<<"${APPLY_AB_KEEP_OFF:-torch.nn.functional:cross_entropy}"
+		for r in "${regions[@]}"; do keep_off+=(--keep-off "$r"); done
+		echo "keep-off: ${regions[*]}"
+		;;
+	esac
 	# the model prints no step report: every time must come from tko's hook
 	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup 1 \
-		--arms "${APPLY_AB_ARMS:-default,coordesc,max-autotune,applied}" --timeout 240 \
+		--arms "$ARMS" "${keep_off[@]}" --timeout 240 \
 		--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
 		"$PY" "$ROOT/tests/gpu/apply_model.py"
 	echo "exit status: $?"

@@ -9,6 +9,11 @@
   every arm's step times came from tko's hook (step_source "hook"), the
     model printing none
   every winner that ran has a measured per-kernel gain (its kernel window)
+  keep-off arms (issue 21): every run proved its regions took effect (replaced
+    by torch._dynamo.disable and called); the loss equal as for any arm; the
+    verdict (faster / not faster / slower, confirming or withdrawing the
+    proposal to keep TorchInductor off) is reported, not asserted, and those
+    arms are not targets that applied must beat
 
   python3 tests/gpu/apply_ab_check.py apply.json checks.json
 
@@ -24,8 +29,9 @@ def main(path, out):
     checks = [{"name": "every planned winner ran",
                "pass": bool(planned) and all(k["status"] == "ran_winner" for k in planned),
                "value": {k["kernel"]: [k["status"], k["reason"]] for k in planned}}]
-    # Arms that change numerics (tf32) are for the user to weigh, not targets.
-    for v in [v for v in ab.get("applied_vs", []) if not v.get("numerics")]:
+    # Arms that change numerics (tf32) are for the user to weigh, not targets;
+    # keep-off arms measure a proposal, whatever their verdict.
+    for v in [v for v in ab.get("applied_vs", []) if not v.get("numerics") and "keep-off" not in v["arm"]]:
         checks.append({"name": f"applied not slower than {v['arm']} beyond noise",
                        "pass": v["slower_beyond_noise"] is False, "value": v["ratio"]})
     for a in [a for a in ab.get("arms", []) if not a.get("numerics")]:
@@ -38,6 +44,7 @@ def main(path, out):
     checks.append({"name": "a measured per-kernel gain for every winner that ran",
                    "pass": bool(ran) and all(isinstance(k.get("measured_speedup"), (int, float)) for k in ran),
                    "value": {k["kernel"]: [k.get("predicted_speedup"), k.get("measured_speedup")] for k in ran}})
+    checks += keep_off_checks(doc, ab)
     st = ab.get("step") or {}
     checks.append({"name": "measured step gain within 1 pp of the predicted",
                    "pass": st.get("within_1pp") is True,
@@ -48,7 +55,23 @@ def main(path, out):
                   f, indent=1)
     for c in checks:
         print(("PASS " if c["pass"] else "FAIL ") + c["name"] + ": " + json.dumps(c["value"]))
+    for a in [a for a in ab.get("arms", []) if a.get("keep_off")]:
+        k = a["keep_off"]
+        print(f"INFO {a['arm']} vs {k['vs']}: verdict {k['verdict']}, proposal {k['proposal']}, "
+              f"ratio {json.dumps(k['ratio'])}, calls {json.dumps(k['regions'])}")
     return 0 if all(c["pass"] for c in checks) else 1
+
+
+def keep_off_checks(doc, ab):
+    """Every keep-off run (warm-up included) proved each region took effect."""
+    checks = []
+    for a in [a for a in ab.get("arms", []) if a.get("keep_off")]:
+        runs = [r for r in doc["runs"] if r["arm"] == a["arm"]]
+        proofs = [[(x["region"], x["status"], x["calls"]) for x in (r.get("keep_off") or [])] for r in runs]
+        ok = bool(runs) and all(p and all(s == "took_effect" and n > 0 for _, s, n in p) for p in proofs)
+        checks.append({"name": f"{a['arm']}: the regions took effect in every run", "pass": ok,
+                       "value": proofs})
+    return checks
 
 
 if __name__ == "__main__":

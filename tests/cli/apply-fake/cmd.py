@@ -27,6 +27,13 @@ on it: observe + precision is "tf32", apply + precision "applied+tf32".
                  two launches a step of every kernel in the plan, us/2 each
   FAKE_STDOUT_MS the time the printed JSON line reports, when it must differ
                  from the hook's ("none": no JSON line at all)
+
+With TKO_APPLY_KEEP_OFF (the keep-off arms) its arm is "keep-off" or
+"applied+keep-off", it prints that variable as it got it, and it writes the
+`keep_off` event tko's hook writes (python/tko/keep_off.py): every region
+took_effect with FAKE_KEEP_OFF_CALLS calls (default 7), or, from the k-th run
+of that arm on (FAKE_KEEP_OFF_BAD="k:status", k from 1), that status with 0
+calls and a message; FAKE_KEEP_OFF_NONE=1 writes no such event.
 """
 import json
 import os
@@ -43,6 +50,9 @@ else:
 precision = os.environ.get("TKO_APPLY_FLOAT32_MATMUL_PRECISION")
 if precision:
     arm = "tf32" if arm == "default" else arm + "+tf32"
+keep_off = os.environ.get("TKO_APPLY_KEEP_OFF")
+if keep_off:
+    arm = "keep-off" if arm == "default" else arm + "+keep-off"
 
 log = os.environ.get("FAKE_LOG")
 previous = 0
@@ -84,6 +94,15 @@ installed = [{"what": "float32_matmul_precision", "value": precision, "previous"
     if precision else []
 emit("session_end", hooks=[], installed=installed, errors=0, outcomes=outcomes,
      float32_matmul_precision=precision or "highest")
+if keep_off and not os.environ.get("FAKE_KEEP_OFF_NONE"):
+    nth, _, bad = os.environ.get("FAKE_KEEP_OFF_BAD", "0:").partition(":")
+    bad = bad if int(nth) and previous + 1 >= int(nth) else None
+    calls = int(os.environ.get("FAKE_KEEP_OFF_CALLS", "7"))
+    emit("keep_off", regions=[{"region": r, "module": r.split(":")[0], "qualname": r.split(":")[1],
+                               "status": bad or "took_effect", "kind": "method",
+                               "calls": 0 if bad else calls,
+                               "message": f"{r}: fake {bad}" if bad else None}
+                              for r in keep_off.split(",")])
 
 times = {}
 for part in filter(None, os.environ.get("FAKE_MS", "").split(";")):
@@ -110,6 +129,7 @@ if steps:
          ms=([None, 500.0] + [ms] * steps)[:steps], losses=losses, window=window)
 printed = os.environ.get("FAKE_STDOUT_MS")
 print("TKO_APPLY_FLOAT32_MATMUL_PRECISION=" + (precision or "unset"))
+print("TKO_APPLY_KEEP_OFF=" + (keep_off or "unset"))
 print("step 1 loss 2.5")
 if printed != "none":
     print(json.dumps({"losses": losses, "ms_per_step": float(printed) if printed else ms}))

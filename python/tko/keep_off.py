@@ -1,0 +1,194 @@
+"""Keeping TorchInductor off a region: the A/B's keep-off arms (docs/apply.md,
+"The keep-off arm").
+
+Input: TKO_APPLY_KEEP_OFF, "MODULE:QUALNAME[,MODULE:QUALNAME...]" (set by
+`tko apply --keep-off` in the keep-off arms only). Entry point:
+install(sess), called by tko.apply before the script's first line.
+
+Each region's callable (a function, or a method: "Block.attn") is replaced,
+right after its module is imported (tko.postimport) or at once when it
+already is, by torch._dynamo.disable over a counter. Dynamo then runs that
+frame and everything it calls eagerly, a graph break on each side (torch
+2.11 torch/_dynamo/decorators.py disable, recursive=True; eval_frame.py
+DisableContext): the region's own code is unchanged, only who runs it.
+
+Output: a `keep_off` event in apply.jsonl at exit, from the main process,
+with each region's status: took_effect (replaced, and called), never_called
+(replaced, not called), not_imported (its module was never imported: a
+script run as `python model.py` is __main__, which cannot be reached before
+its code runs), not_found (no such attribute), not_callable, class (name a
+method of it), bad_spec, error (torch._dynamo.disable failed). `tko apply`
+fails the A/B on any status but took_effect. The model's result is never
+changed by tko's failure here: the callable is then left as it was.
+"""
+
+import atexit
+import functools
+import os
+import sys
+
+from . import postimport
+
+ENV = "TKO_APPLY_KEEP_OFF"
+
+
+class Region:
+    def __init__(self, spec):
+        self.spec = spec
+        self.module, _, self.qualname = spec.partition(":")
+        self.status = "not_imported"
+        self.message = None
+        self.calls = 0
+        self.kind = None          # "function", "method", "staticmethod", "classmethod"
+
+    def fields(self):
+        return {"region": self.spec, "module": self.module, "qualname": self.qualname,
+                "status": self.status, "kind": self.kind, "calls": self.calls,
+                "message": self.message}
+
+
+def parse(text):
+    """The regions of TKO_APPLY_KEEP_OFF's value; a malformed one is kept
+    with status bad_spec."""
+    regions = []
+    for spec in filter(None, (s.strip() for s in (text or "").split(","))):
+        r = Region(spec)
+        parts = r.qualname.split(".")
+        if not r.module or not r.qualname or not all(p.isidentifier() for p in parts) or \
+                not all(p.isidentifier() for p in r.module.split(".")):
+            r.status = "bad_spec"
+            r.message = f"{spec!r} is not MODULE:QUALNAME (e.g. mymodel:Block.attn)"
+        regions.append(r)
+    return regions
+
+
+def _resolve(r, module):
+    """(owner, attribute name, raw attribute) of r in module, or None with
+    r.status and r.message set."""
+    owner, parts = module, r.qualname.split(".")
+    for i, name in enumerate(parts):
+        if not hasattr(owner, name):
+            where = r.module + ("." + ".".join(parts[:i]) if i else "")
+            r.status, r.message = "not_found", f"{r.spec}: {where} has no attribute {name!r}"
+            return None
+        if i < len(parts) - 1:
+            owner = getattr(owner, name)
+    name = parts[-1]
+    raw = owner.__dict__.get(name, getattr(owner, name)) if isinstance(owner, type) \
+        else getattr(owner, name)
+    return owner, name, raw
+
+
+def _counted(r, fn):
+    @functools.wraps(fn)
+    def region(*args, **kwargs):
+        r.calls += 1
+        return fn(*args, **kwargs)
+    return region
+
+
+def wrap(r, module):
+    """Replaces r's callable in module by torch._dynamo.disable over a counter."""
+    found = _resolve(r, module)
+    if found is None:
+        return
+    owner, name, raw = found
+    if isinstance(raw, type):
+        r.status = "class"
+        r.message = f"{r.spec} is a class: name the method to keep off (e.g. {r.spec}.forward)"
+        return
+    kind, fn = "method" if isinstance(owner, type) else "function", raw
+    if isinstance(raw, (staticmethod, classmethod)):
+        kind, fn = type(raw).__name__, raw.__func__
+    if not callable(fn):
+        r.status, r.message = "not_callable", f"{r.spec} is a {type(fn).__name__}, not a callable"
+        return
+    try:
+        import torch._dynamo
+        new = torch._dynamo.disable(_counted(r, fn), reason=f"tko apply --keep-off {r.spec}")
+    except Exception as e:  # no torch, or a drifted API: the region stays as it is
+        r.status, r.message = "error", f"{r.spec}: torch._dynamo.disable failed: {type(e).__name__}: {e}"
+        return
+    setattr(owner, name, type(raw)(new) if kind in ("staticmethod", "classmethod") else new)
+    r.kind, r.status = kind, "wrapped"
+
+
+def install(sess, text=None, stderr=None):
+    """Wraps the regions named in TKO_APPLY_KEEP_OFF (or text) as their modules
+    are imported; records them at exit. Returns the regions."""
+    regions = parse(os.environ.get(ENV) if text is None else text)
+    if not regions or sess.role != "main":   # Inductor's compile workers run no model code
+        return []
+    table = {}
+    for r in regions:
+        if r.status == "not_imported":
+            table.setdefault(r.module, []).append(r)
+
+    pending = []
+
+    def after(rs):
+        # torch's own after-hook runs once its code has run: no deferring then
+        return lambda module: [_wrap_one(sess, r, module, stderr,
+                                         pending if r.module != "torch" else None) for r in rs]
+
+    def torch_done(torch):
+        while pending:
+            _wrap_one(sess, *pending.pop(0), stderr, None)
+    hooks = {name: after(rs) for name, rs in table.items()}
+    if "torch" in hooks:
+        first = hooks["torch"]
+        hooks["torch"] = lambda m: (first(m), torch_done(m))
+    else:
+        hooks["torch"] = torch_done
+    postimport.install(hooks)
+    for r in regions:
+        if r.status == "bad_spec":
+            _say(sess, r, stderr)
+    sess.keep_off = regions
+    atexit.register(end, sess, regions)
+    return regions
+
+
+def _initialising(name):
+    spec = getattr(sys.modules.get(name), "__spec__", None)
+    return bool(getattr(spec, "_initializing", False))
+
+
+def _wrap_one(sess, r, module, stderr, pending):
+    """Wraps r in module, or later, when torch's own import is still under way
+    (a region in torch.nn.functional): torch._dynamo cannot be imported then."""
+    if r.status != "not_imported":     # a module imported twice (reload): once is enough
+        return
+    if pending is not None and _initialising("torch"):
+        pending.append((r, module))
+        return
+    wrap(r, module)
+    if r.status == "wrapped":
+        sess.log(f"keep-off {r.spec}: torch._dynamo.disable on the {r.kind}")
+    else:
+        _say(sess, r, stderr)
+
+
+def _say(sess, r, stderr):
+    """The problem in one line on stderr and in apply.log."""
+    sess.log(f"keep-off error: {r.message}")
+    print(f"tko apply: keep-off: {r.message}", file=stderr or sys.stderr)
+
+
+def end(sess, regions):
+    """The regions' statuses, once, from the main process (compile workers
+    never import the model)."""
+    if sess.role != "main" or getattr(sess, "keep_off_ended", False):
+        return
+    sess.keep_off_ended = True
+    for r in regions:
+        if r.status == "wrapped":
+            r.status = "took_effect" if r.calls else "never_called"
+            r.message = None if r.calls else f"{r.spec} was replaced but never called in this run"
+        if r.status == "not_imported":
+            r.message = (f"{r.spec}: module {r.module} was never imported (a script run as"
+                         " 'python FILE.py' is __main__: put the region in a module it imports)")
+    try:
+        sess.emit("keep_off", regions=[r.fields() for r in regions])
+    except Exception:  # the proof then says no_record
+        pass

@@ -1,0 +1,45 @@
+/*
+ * apply/keepoff: the keep-off arms of the A/B (docs/apply.md, "The keep-off
+ * arm"): what `tko apply --keep-off MODULE:QUALNAME` accepts, the proof that
+ * the hook (python/tko/keep_off.py) put each region under
+ * torch._dynamo.disable and that the run called it, and the verdict of the
+ * measurement on the proposal to keep TorchInductor off.
+ *
+ * The proof of a run is its apply.jsonl's `keep_off` event from the main
+ * process: per region a status (took_effect, never_called, not_imported,
+ * not_found, not_callable, class, bad_spec, error), the calls, and a message.
+ * Any status but took_effect fails the A/B at that run: a region that did
+ * not take effect would make the arm the default arm under another name.
+ */
+#ifndef TKO_APPLY_KEEPOFF_H
+#define TKO_APPLY_KEEPOFF_H
+
+#include <jansson.h>
+
+#include "util/buf.h"
+
+/* "MODULE:QUALNAME", both dotted Python identifiers: 0, or -1 + err naming it. */
+int keepoff_parse(const char *spec, struct buf *err);
+
+/*
+ * The regions of the main process's `keep_off` events in `jsonl` (calls
+ * summed over processes, the worst status kept): [{region, status, calls,
+ * message}], a new reference, or NULL when there is no such event.
+ */
+json_t *keepoff_read(const char *jsonl);
+
+/*
+ * 0 when every region took effect in `regions` (keepoff_read's, NULL
+ * allowed); else -1 + err naming the first region that did not, the arm
+ * and the file.
+ */
+int keepoff_check(const json_t *regions, const char *arm, const char *jsonl, struct buf *err);
+
+/*
+ * The verdict of a keep-off arm from the 95% interval [lo, hi] of its step
+ * time ratio to the reference arm: "faster" (hi < 1), "slower" (lo > 1),
+ * or "not_faster" (the interval holds 1: within the noise).
+ */
+const char *keepoff_verdict(double lo, double hi);
+
+#endif

@@ -1,0 +1,181 @@
+"""tko apply's keep-off arm (python/tko/keep_off.py) against a real torch
+2.11 on the CPU. Runs only when TKO_TORCH_PYTHON names a Python with torch
+(e.g. /tmp/i20/venv/bin/python).
+
+The model's module is imported by the script after tko's hook started (the
+post-import path); the backend is a recording one, so no compiler is needed.
+The evidence is torch's, not the hook's: which ops Dynamo put in its graphs,
+and torch.compiler.is_compiling() seen inside the region (True while Dynamo
+traces it, False when it runs eagerly).
+"""
+import json
+import os
+import shutil
+import subprocess
+import textwrap
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PYDIR = os.path.join(ROOT, "python")
+HOOK = os.path.join(PYDIR, "tko", "_hook")
+TORCH_PY = os.environ.get("TKO_TORCH_PYTHON")
+
+pytestmark = pytest.mark.skipif(not TORCH_PY, reason="TKO_TORCH_PYTHON is not set")
+
+MODEL = """
+import torch
+SEEN = []
+
+
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(8, 8)
+
+    def attn(self, x):
+        SEEN.append(torch.compiler.is_compiling())
+        return torch.softmax(x @ x.T, -1) @ x
+
+    @staticmethod
+    def gate(x):
+        SEEN.append(torch.compiler.is_compiling())
+        return torch.sigmoid(x) * x
+
+    def forward(self, x):
+        return self.gate(self.attn(self.lin(x)))
+"""
+
+SCRIPT = """
+import json, torch, km
+graphs = []
+
+
+def backend(gm, inputs):
+    graphs.append(sorted({n.target.__name__ for n in gm.graph.nodes
+                          if n.op == "call_function" and n.target.__name__ != "getattr"}))
+    return gm.forward
+
+
+torch.manual_seed(0)
+f = torch.compile(km.Block(), backend=backend)
+x = torch.randn(4, 8)
+with torch.no_grad():
+    for _ in range(3):
+        y = f(x)
+print(json.dumps({"graphs": graphs, "seen": km.SEEN, "y": y.tolist()}))
+"""
+
+
+def run(tmp_path, keep_off):
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    (tmp_path / "s.py").write_text(textwrap.dedent(SCRIPT))
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"schema_version": 1, "backend": "cuda", "kernels": []}))
+    out = tmp_path / ("out-" + str(len(list(tmp_path.iterdir()))))
+    out.mkdir()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([HOOK, PYDIR, str(tmp_path)]),
+               TKO_APPLY_PLAN=str(plan), TKO_APPLY_DIR=str(out), TKO_APPLY_MODE="observe",
+               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("TKO_APPLY_KEEP_OFF", None)
+    if keep_off is not None:
+        env["TKO_APPLY_KEEP_OFF"] = keep_off
+    proc = subprocess.run([TORCH_PY, str(tmp_path / "s.py")], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    events = [json.loads(line) for line in (out / "apply.jsonl").read_text().splitlines()]
+    keep = [e for e in events if e["event"] == "keep_off"]
+    return json.loads(proc.stdout.splitlines()[-1]), keep, proc.stderr
+
+
+# The ops of the model's code, by hand: Linear; attn's matmul, softmax; gate's sigmoid, mul.
+ALL = ["linear", "matmul", "mul", "sigmoid", "softmax"]
+
+
+def test_a_kept_off_method_runs_eagerly_and_the_hook_proves_it(tmp_path):
+    base, keep, _ = run(tmp_path, None)
+    # compiled: Dynamo traced attn and gate into the graph (SEEN.append, a
+    # side effect on a global, makes it trace again on each of the 3 calls)
+    assert base["graphs"] == [ALL] * 3
+    assert base["seen"] == [True] * 6 and keep == []
+
+    got, keep, _ = run(tmp_path, "km:Block.attn,km:Block.gate")
+    # kept off: the graph holds the Linear alone; attn and gate ran eagerly on every call
+    assert got["graphs"] == [["linear"]]
+    assert got["seen"] == [False] * 6
+    assert got["y"] == base["y"]
+    assert len(keep) == 1
+    assert [(r["region"], r["status"], r["kind"], r["calls"]) for r in keep[0]["regions"]] == \
+        [("km:Block.attn", "took_effect", "method", 3), ("km:Block.gate", "took_effect", "staticmethod", 3)]
+
+
+def test_one_region_kept_off_leaves_the_rest_compiled(tmp_path):
+    got, keep, _ = run(tmp_path, "km:Block.gate,torch:sigmoid")
+    assert got["graphs"] == [["linear", "matmul", "softmax"]] * 3
+    assert got["seen"] == [True, False] * 3     # attn traced, gate eager, on each call
+    # gate runs eagerly, so its torch.sigmoid is an ordinary call: a region of torch itself
+    assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3), ("took_effect", 3)]
+
+
+@pytest.mark.parametrize("spec, status, line", [
+    ("km:Block.atn", "not_found", "tko apply: keep-off: km:Block.atn: km.Block has no attribute 'atn'"),
+    ("km:Block", "class", "tko apply: keep-off: km:Block is a class: name the method to keep off"
+                          " (e.g. km:Block.forward)"),
+    ("km:SEEN", "not_callable", "tko apply: keep-off: km:SEEN is a list, not a callable"),
+    ("km.Block.attn", "bad_spec", "tko apply: keep-off: 'km.Block.attn' is not MODULE:QUALNAME"
+                                  " (e.g. mymodel:Block.attn)"),
+])
+def test_a_bad_region_is_one_line_naming_it_and_an_error_in_the_proof(tmp_path, spec, status, line):
+    got, keep, err = run(tmp_path, spec)
+    assert got["graphs"] == [ALL] * 3
+    assert [x for x in err.splitlines() if x.startswith("tko apply")] == [line]
+    assert keep[0]["regions"][0]["status"] == status and keep[0]["regions"][0]["calls"] == 0
+
+
+def test_a_module_never_imported_and_a_region_never_called(tmp_path):
+    # torch.nn.functional is imported by torch's own import: wrapped once torch's ends
+    _, keep, _ = run(tmp_path, "kmx:f,torch.nn.functional:gelu")
+    regions = {r["region"]: r for r in keep[0]["regions"]}
+    assert regions["kmx:f"]["status"] == "not_imported"
+    assert "module kmx was never imported" in regions["kmx:f"]["message"]
+    # torch's own function, imported with torch: replaced, but the model calls no gelu
+    assert regions["torch.nn.functional:gelu"]["status"] == "never_called"
+    assert regions["torch.nn.functional:gelu"]["kind"] == "function"
+
+
+def test_tko_apply_keep_off_end_to_end_with_the_real_hook(tmp_path):
+    """tko apply --keep-off: C sets the variable in the keep-off runs only, the
+    real hook wraps the method, C reads its proof into apply.json; then a
+    region the model does not have stops the A/B with one line naming it."""
+    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
+    if not os.access(tko, os.X_OK):
+        pytest.skip("no tko binary (make, or set TKO)")
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    (tmp_path / "s.py").write_text(textwrap.dedent(SCRIPT).replace(
+        'print(json.dumps({"graphs"', 'print(json.dumps({"ms_per_step": 1.0, "loss": float(y.sum()), "graphs"'))
+    run = tmp_path / "run"
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c"))
+
+    def apply(region):
+        return subprocess.run([tko, "-q", "apply", "--ab", "2", "--warmup", "0", "--keep-off", region,
+                               "--json", str(tmp_path / "doc.json"), str(run), "--", TORCH_PY,
+                               str(tmp_path / "s.py")], env=env, cwd=tmp_path, capture_output=True,
+                              text=True, timeout=600)
+    proc = apply("km:Block.attn")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads((tmp_path / "doc.json").read_text())
+    keep = [a for a in doc["ab"]["arms"] if a["arm"] == "keep-off"][0]
+    assert keep["keep_off"]["regions"] == [{"region": "km:Block.attn", "calls": [3, 3]}]
+    assert keep["loss_equal"] is True
+    for r in doc["runs"]:
+        graphs = json.loads((run / "apply" / "runs" / os.path.basename(r["dir"]) / "stdout.txt")
+                            .read_text().splitlines()[-1])["graphs"]
+        # the keep-off runs' graphs lost attn's ops; the others kept them
+        assert ("softmax" in graphs[0]) == (r["arm"] != "keep-off"), (r["arm"], graphs)
+
+    proc = apply("km:Block.atn")
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        f"tko apply: keep-off region 'km:Block.atn' not_found in arm keep-off: km:Block.atn: km.Block "
+        f"has no attribute 'atn'; see {run}/apply/runs/3-keep-off/apply.jsonl"]

@@ -1,0 +1,122 @@
+/*
+ * Unit tests for apply/keepoff (the --keep-off syntax, the verdict's
+ * bounds) and apply/pyqual (the function around a line). The expected
+ * qualified names are read off the sources below by hand; the verdict's
+ * bounds are keepoff.h's: faster only when the whole interval is under 1.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "apply/keepoff.h"
+#include "apply/pyqual.h"
+
+static void test_verdict_bounds(void **state)
+{
+	(void)state;
+	assert_string_equal(keepoff_verdict(0.90, 0.99), "faster");
+	assert_string_equal(keepoff_verdict(0.95, 1.00), "not_faster");	/* 1 inside */
+	assert_string_equal(keepoff_verdict(1.00, 1.10), "not_faster");
+	assert_string_equal(keepoff_verdict(1.01, 1.20), "slower");
+}
+
+static void test_parse(void **state)
+{
+	static const char *const good[] = { "a:b", "my_model.sub:Block.attn", "torch.nn.functional:gelu",
+					    "m:_f1", NULL };
+	static const char *const bad[] = { "a", "a:", ":b", "a:b.", "a:.b", "a:1b", "a::b", "a:b:c",
+					   "a-b:c", "a:b c", ".a:b", NULL };
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; good[i]; i++)
+		assert_int_equal(keepoff_parse(good[i], &err), 0);
+	assert_int_equal(err.len, 0);
+	for (i = 0; bad[i]; i++) {
+		buf_reset(&err);
+		assert_int_equal(keepoff_parse(bad[i], &err), -1);
+		assert_non_null(strstr(err.buf, bad[i]));
+	}
+	buf_release(&err);
+}
+
+static void expect_qual(const char *src, long line, const char *function, const char *want)
+{
+	char *got = py_qualname_at(src, strlen(src), line, function);
+
+	if (want)
+		assert_string_equal(got, want);
+	else
+		assert_null(got);
+	free(got);
+}
+
+static void test_qualname(void **state)
+{
+	const char *src =
+		"import torch\n"			/* 1 */
+		"class A:\n"				/* 2 */
+		"\tclass B:\n"				/* 3 */
+		"\t\tasync def f(self):\n"		/* 4 */
+		"\t\t\ts = '(' + \"[\"  # (\n"		/* 5: brackets in strings and a comment */
+		"\t\t\treturn s\n"			/* 6 */
+		"\tx = 1\n"				/* 7: in A, not in a function */
+		"\n"					/* 8 */
+		"def g(a,\n"				/* 9 */
+		"b):\n"				/* 10: a continuation line, dedented */
+		"    return a + b\n"			/* 11 */
+		"def h():\n"				/* 12 */
+		"    '''\n"				/* 13 */
+		"def fake():\n"				/* 14: inside the docstring */
+		"    '''\n"				/* 15 */
+		"    return 0\n";			/* 16 */
+
+	(void)state;
+	expect_qual(src, 6, "f", "A.B.f");
+	expect_qual(src, 5, "f", "A.B.f");
+	expect_qual(src, 7, "x", NULL);
+	expect_qual(src, 11, "g", "g");
+	expect_qual(src, 11, "h", NULL);	/* the origin names another function */
+	expect_qual(src, 16, "h", "h");
+	expect_qual(src, 99, "h", NULL);	/* past the end */
+	expect_qual(src, 0, "h", NULL);
+	expect_qual("def outer():\n    def inner():\n        return 1\n", 3, "inner", NULL);
+}
+
+static void test_module_of(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "/home/u/capture_demo.py", "capture_demo" }, { "model.py", "model" },
+		{ "/a/b/notes.txt", NULL }, { "/a/1model.py", NULL }, { "/a/my-model.py", NULL },
+		{ "/a/.py", NULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = py_module_of(cases[i][0]);
+
+		if (cases[i][1])
+			assert_string_equal(got, cases[i][1]);
+		else
+			assert_null(got);
+		free(got);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdict_bounds),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_qualname),
+		cmocka_unit_test(test_module_of),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
