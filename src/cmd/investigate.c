@@ -24,8 +24,8 @@
 #include "analyse/store.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
-#include "live/rundir.h"
 #include "report/summary.h"
+#include "rundir/layout.h"
 #include "report/writer.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -106,7 +106,7 @@ static void replay(const char *run)
 {
 	struct strlist dirs = STRLIST_INIT;
 	const char **av;
-	size_t i, n = rundir_kernel_dirs(run, &dirs);
+	size_t i, n = rd_kernel_dirs(run, &dirs);
 	int status;
 
 	if (!n) {
@@ -293,7 +293,7 @@ int cmd_investigate(int argc, const char **argv)
 	if (rest >= 0) {
 		struct buf err = BUF_INIT;
 
-		run = o.run_out ? xstrdup(o.run_out) : rundir_make_default(time(NULL), &err);
+		run = o.run_out ? xstrdup(o.run_out) : rd_make_default(time(NULL), &err);
 		if (!run) {
 			msg_error("%s", err.buf);
 			buf_release(&err);
