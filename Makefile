@@ -187,6 +187,7 @@ REPORT_SRC = \
 	src/report/markdown.c \
 	src/report/meta_text.c \
 	src/report/profile_text.c \
+	src/report/raw_docs.c \
 	src/report/render.c \
 	src/report/rtext.c \
 	src/report/stepview.c \

@@ -59,6 +59,8 @@ struct an_inputs {
 int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o,
 		  struct buf *err);
 void inputs_release(struct an_inputs *in);
+/* Moves the summarize, meta and isa models into `raw` (what it held is released). */
+void inputs_take_raw(struct an_inputs *in, struct an_raw *raw);
 
 /*
  * Builds out->kernels (with in->refs), candidates and libcalls (join.c):

@@ -332,9 +332,12 @@ int capture_run(struct capture_session *s, const struct capture_opts *o,
 {
 	struct run_result r = { 0, 0, 0, 0, NULL, -1 };
 	struct buf err = BUF_INIT;
+	const char **av = xcalloc((size_t)ncmd + 1, sizeof(*av));
 	int ret = 0;
 
-	if (run_command(cmd, s->run, &s->ce, &r, &err) < 0) {
+	/* NULL-terminated for exec, whatever follows cmd[ncmd - 1] in the caller's array */
+	memcpy(av, cmd, (size_t)ncmd * sizeof(*av));
+	if (run_command(av, s->run, &s->ce, &r, &err) < 0) {
 		msg_error_as(STEP, "%s", err.buf);
 		ret = -1;
 		goto out;
@@ -346,6 +349,7 @@ int capture_run(struct capture_session *s, const struct capture_opts *o,
 	fill_manifest(s, o, cmd, ncmd, &r);
 	save_manifest(s, o);
 out:
+	free(av);
 	free(r.log_error);
 	buf_release(&err);
 	return ret;

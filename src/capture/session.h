@@ -56,7 +56,7 @@ void capture_session_init(struct capture_session *s);
  */
 int capture_prepare(struct capture_session *s, const struct capture_opts *o);
 /*
- * Runs cmd[0..ncmd) (NULL-terminated) and writes tko-run.json (and
+ * Runs cmd[0..ncmd) (ncmd >= 1) and writes tko-run.json (and
  * o->json). 0 with s->m filled, even when the command failed or was not
  * found (said on stderr); -1 after an error line when it could not be
  * run at all (its log cannot be made).

@@ -74,7 +74,6 @@ int cmd_capture(int argc, const char **argv)
 		msg_error("unexpected argument '%s' before '--'", argv[0]);
 		return EXIT_USAGE;
 	}
-	argv[n] = NULL;
 	capture_session_init(&s);
 	ret = capture_session_run(&s, &o, argv + rest, n - rest);
 	if (s.ran && !msg_settings.quiet)
