@@ -186,6 +186,7 @@ REPORT_SRC = \
 	src/report/meta_text.c \
 	src/report/profile_text.c \
 	src/report/render.c \
+	src/report/replay_text.c \
 	src/report/rtext.c \
 	src/report/stepview.c \
 	src/report/summary.c \

@@ -7,8 +7,11 @@
 
 #include "live/envprobe.h"
 #include "live/pyenv.h"
+#include "cmd/exitcode.h"
 #include "live/replay.h"
+#include "live/replay_store.h"
 #include "model/traffic.h"
+#include "rundir/layout.h"
 #include "util/cleanup.h"
 #include "util/file.h"
 #include "util/jcheck.h"
@@ -382,4 +385,64 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 	free(tmpdir);
 	json_decref(captures);
 	return 0;
+}
+
+/* RUN/analysis/replay.json when every dir is a kernel dir of one RUN; 0 when none is due. */
+static int keep_in_run(const struct strlist *dirs, struct replay_outcome *out)
+{
+	char *run = rd_run_of_kernel_dirs(dirs);
+	struct buf err = BUF_INIT;
+	int ret = 0;
+
+	if (run && replay_store_write(run, out->doc, &out->kept, &err) < 0) {
+		out->keep_error = buf_detach(&err, NULL);
+		ret = -1;
+	}
+	free(run);
+	buf_release(&err);
+	return ret;
+}
+
+static int exit_for(enum replay_status s)
+{
+	switch (s) {
+	case REPLAY_OK:
+		return EXIT_OK;
+	case REPLAY_FAILED:
+		return EXIT_FAIL;
+	case REPLAY_NO_RUNTIME:
+		return EXIT_TOOL;
+	case REPLAY_TIMEOUT:
+		return EXIT_TIMEOUT;
+	case REPLAY_CRASHED:
+		break;
+	}
+	return EXIT_CHILD;
+}
+
+int replay_into_run(const struct strlist *dirs, const struct replay_opts *o, int keep,
+		    struct replay_outcome *out)
+{
+	struct buf err = BUF_INIT;
+
+	if (replay_run(dirs, o, &out->doc, &out->status, &err) < 0) {
+		out->exit_code = EXIT_FAIL;
+	} else {
+		out->exit_code = exit_for(out->status);
+		if (out->doc && keep && keep_in_run(dirs, out) < 0)
+			out->exit_code = EXIT_FAIL;
+	}
+	if (!out->doc)
+		out->error = buf_detach(&err, NULL);
+	buf_release(&err);
+	return out->exit_code;
+}
+
+void replay_outcome_release(struct replay_outcome *out)
+{
+	json_decref(out->doc);
+	free(out->kept);
+	free(out->keep_error);
+	free(out->error);
+	*out = (struct replay_outcome)REPLAY_OUTCOME_INIT;
 }

@@ -10,11 +10,6 @@
 #include "util/mem.h"
 #include "banned.h"
 
-char *replay_store_run_of(const struct strlist *dirs)
-{
-	return rd_run_of_kernel_dirs(dirs);
-}
-
 /* The kernel directory's name: the last component, trailing slashes ignored. */
 static char *dir_name(const json_t *kernel)
 {

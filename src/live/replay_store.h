@@ -18,12 +18,6 @@
 #include "util/opts.h"
 
 /*
- * rundir/layout.h's rd_run_of_kernel_dirs(). NEEDSWORK: cmd/run.c (P4)
- * calls this name; it goes when run.c calls rd_run_of_kernel_dirs().
- */
-char *replay_store_run_of(const struct strlist *dirs);
-
-/*
  * Merges `doc` (a "tko run" document) into RUN/analysis/replay.json and
  * writes it atomically, creating RUN/analysis/. An existing file that is
  * not a "tko run" document is replaced. `*path` gets the file's path

@@ -34,15 +34,15 @@ const char *msg_command(void)
  * messages), so control characters and newlines in it are escaped
  * (util/textout.h) and the line stays one line.
  */
-static void vline(const char *kind, const char *fmt, va_list ap)
+static void vline_as(const char *step, const char *kind, const char *fmt, va_list ap)
 {
 	struct buf raw = BUF_INIT, line = BUF_INIT;
 
 	msg_progress_done();
-	if (!strcmp(msg_settings.command, "tko"))
+	if (!strcmp(step, "tko"))
 		buf_adds(&line, "tko: ");
 	else
-		buf_addf(&line, "tko %s: ", msg_settings.command);
+		buf_addf(&line, "tko %s: ", step);
 	if (kind)
 		buf_adds(&line, kind);
 	buf_vaddf(&raw, fmt, ap);
@@ -51,6 +51,11 @@ static void vline(const char *kind, const char *fmt, va_list ap)
 	fwrite(line.buf, 1, line.len, stderr);
 	buf_release(&raw);
 	buf_release(&line);
+}
+
+static void vline(const char *kind, const char *fmt, va_list ap)
+{
+	vline_as(msg_settings.command, kind, fmt, ap);
 }
 
 void msg_error(const char *fmt, ...)
@@ -79,6 +84,35 @@ void msg_note(const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	vline("note: ", fmt, ap);
+	va_end(ap);
+}
+
+void msg_error_as(const char *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline_as(step, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void msg_warn_as(const char *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline_as(step, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void msg_note_as(const char *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg_settings.quiet)
+		return;
+	va_start(ap, fmt);
+	vline_as(step, "note: ", fmt, ap);
 	va_end(ap);
 }
 

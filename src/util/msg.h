@@ -33,6 +33,14 @@ void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An informative line ("note: ..."), suppressed by --quiet. */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
+ * The same under a step's name instead of the running command's: a
+ * library step that a command runs inside another ("tko run: ..." while
+ * `tko investigate` replays) says it as itself, with no global swap.
+ */
+void msg_error_as(const char *step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void msg_warn_as(const char *step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void msg_note_as(const char *step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
  * A line under an error on stderr, as it is (no "tko cmd:" prefix) but
  * with control characters escaped: the candidates of an ambiguous --kernel.
  */
