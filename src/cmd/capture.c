@@ -33,7 +33,7 @@
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
 #include "live/envprobe.h"
-#include "live/pyenv.h"
+#include "py/pyenv.h"
 #include "live/rundir.h"
 #include "util/file.h"
 #include "util/jsonio.h"

@@ -5,12 +5,12 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "live/envprobe.h"
-#include "live/pyenv.h"
 #include "cmd/exitcode.h"
+#include "env/peak.h"
 #include "live/replay.h"
 #include "live/replay_store.h"
 #include "model/traffic.h"
+#include "py/pyenv.h"
 #include "rundir/layout.h"
 #include "util/cleanup.h"
 #include "util/file.h"
@@ -21,27 +21,47 @@
 #include "util/spawn.h"
 #include "banned.h"
 
-/* RUN/env.json of a kernel directory RUN/capture/kernels/<name>/. */
-static char *run_env_of(const char *kernel_dir)
+/*
+ * The RUN above a kernel directory RUN/capture/kernels/<name>/, reached
+ * through it ("<dir>/../../..", as deep as rundir/layout's kernels folder
+ * is, plus one): the paths outputs quote stay the ones the user gave.
+ */
+static char *run_above(const char *kernel_dir)
 {
-	return xstrfmt("%s/../../../env.json", kernel_dir);
+	const char *rel = rd_parts[RD_KERNELS_DIR].rel;
+	struct buf run = BUF_INIT;
+
+	buf_addf(&run, "%s/..", kernel_dir);
+	for (; *rel; rel++)
+		if (*rel == '/')
+			buf_adds(&run, "/..");
+	buf_adds(&run, "/..");
+	return buf_detach(&run, NULL);
 }
 
+/* RUN/<part> for the RUN above kernel_dir. */
+static char *run_part(const char *kernel_dir, enum rd_part p)
+{
+	char *run = run_above(kernel_dir), *path = rd_path_in(run, p);
+
+	free(run);
+	return path;
+}
+
+/* --peak-gbps, else the copy rate of --env or of the RUN's env.json (env/peak.h). */
 static json_t *peak_section(const struct strlist *dirs, const struct replay_opts *o)
 {
-	char *path;
-	json_t *env, *peak = NULL;
-	struct buf err = BUF_INIT;
+	struct peak_inputs in = PEAK_INPUTS_INIT;
+	struct peak p = PEAK_INIT;
+	char *path = o->env_json ? xstrdup(o->env_json) : run_part(dirs->v[0], RD_ENV);
+	json_t *peak = NULL;
 
-	if (o->peak_gbps > 0)
-		return json_pack("{s:f, s:s}", "copy_gbps", o->peak_gbps, "source", "--peak-gbps");
-	path = o->env_json ? xstrdup(o->env_json) : run_env_of(dirs->v[0]);
-	if (is_file(path) && (env = json_load_path(path, &err))) {
-		if (env_copy_gbps(env) > 0)
-			peak = json_pack("{s:f, s:s}", "copy_gbps", env_copy_gbps(env), "source", path);
-		json_decref(env);
-	}
-	buf_release(&err);
+	in.option = o->peak_gbps;
+	in.env_path = path;
+	in.order = peak_order_replay;
+	if (peak_resolve(&in, &p))
+		peak = json_pack("{s:f, s:s}", "copy_gbps", p.gbps, "source", p.where);
+	peak_release(&p);
 	free(path);
 	return peak;
 }
@@ -231,7 +251,7 @@ static json_t *finish_doc(json_t *replay, const struct strlist *dirs, const json
 /* TRITON_CACHE_DIR=RUN/cache/triton, so the captured binaries are reused. */
 static char *triton_cache_entry(const char *kernel_dir)
 {
-	char *dir = xstrfmt("%s/../../../cache/triton", kernel_dir), *real;
+	char *dir = run_part(kernel_dir, RD_TRITON_CACHE), *real;
 
 	if (getenv("TRITON_CACHE_DIR") || !is_dir(dir) || !(real = realpath(dir, NULL))) {
 		free(dir);
