@@ -73,7 +73,7 @@ int cmd_run(int argc, const char **argv)
 		strlist_push(&dirs, argv[i]);
 	/* with --json the document goes there, and nothing is kept in the RUN */
 	ret = replay_into_run(&dirs, &o, !json, &out);
-	if (out.doc && json && json_write_path(out.doc, json, &err) < 0) {
+	if (out.doc && json && replay_doc_save(out.doc, json, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	}

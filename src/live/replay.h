@@ -16,15 +16,9 @@
 
 #include <jansson.h>
 
+#include "model/replay.h"
 #include "util/buf.h"
 #include "util/opts.h"
-
-/*
- * The "tko run" document's schema_version: 2 since its rates come from
- * model/traffic.h (bytes, gbps, copy_fraction, rate_doubt replaced
- * footprint_gbps and footprint_fraction_of_peak).
- */
-#define REPLAY_SCHEMA_VERSION 2
 
 struct replay_opts {
 	double timeout_s;	/* for the whole child */
@@ -43,9 +37,6 @@ enum replay_status {
 	REPLAY_TIMEOUT,		/* the child ran past timeout_s */
 };
 
-/* {kernels, failed, mismatched, configs} of a "tko run" kernels array. */
-json_t *replay_summary(const json_t *kernels);
-
 /*
  * Checks every field tko reads from a replay document (the child's, or a
  * "tko run" document such as RUN/analysis/replay.json): types, and times
@@ -55,16 +46,18 @@ int replay_doc_check(const json_t *doc, const char *file, struct buf *err);
 
 /*
  * Replays `dirs`. On REPLAY_OK / REPLAY_FAILED, *doc is the "tko run"
- * document (docs/json.md); otherwise err says what happened. Returns -1
- * (with err) only for bad input found before starting the child.
+ * document (model/replay.h; docs/json.md), newly allocated (free it with
+ * replay_doc_free()); otherwise NULL and err says what happened. Returns
+ * -1 (with err) only for bad input found before starting the child.
  */
-int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t **doc,
+int replay_run(const struct strlist *dirs, const struct replay_opts *o, struct replay_doc **doc,
 	       enum replay_status *status, struct buf *err);
+void replay_doc_free(struct replay_doc *doc);
 
 /* What replay_into_run() gave; report/replay_text.h shows it as `tko run` does. */
 struct replay_outcome {
 	enum replay_status status;
-	json_t *doc;		/* the "tko run" document with REPLAY_OK / REPLAY_FAILED, else NULL */
+	struct replay_doc *doc;	/* the "tko run" document with REPLAY_OK / REPLAY_FAILED, else NULL */
 	char *kept;		/* RUN/analysis/replay.json when the document was kept there, else NULL */
 	char *keep_error;	/* why it could not be kept there, else NULL */
 	char *error;		/* with no document: what happened, one line; else NULL */

@@ -12,10 +12,8 @@
 #ifndef TKO_LIVE_REPLAY_STORE_H
 #define TKO_LIVE_REPLAY_STORE_H
 
-#include <jansson.h>
-
+#include "model/replay.h"
 #include "util/buf.h"
-#include "util/opts.h"
 
 /*
  * Merges `doc` (a "tko run" document) into RUN/analysis/replay.json and
@@ -23,6 +21,6 @@
  * not a "tko run" document is replaced. `*path` gets the file's path
  * (newly allocated) on success. 0, or -1 with err.
  */
-int replay_store_write(const char *run, const json_t *doc, char **path, struct buf *err);
+int replay_store_write(const char *run, const struct replay_doc *doc, char **path, struct buf *err);
 
 #endif

@@ -14,7 +14,7 @@
 #include "live/replay.h"
 
 /* The table, notes, peak line and legend of a "tko run" document. */
-void replay_text_print(FILE *fp, const json_t *doc);
+void replay_text_print(FILE *fp, const struct replay_doc *doc);
 
 /*
  * All that `tko run` shows of an outcome: with `table`, the document's
