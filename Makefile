@@ -156,6 +156,7 @@ MODEL_SRC = \
 	src/model/collect.c \
 	src/model/manifest.c \
 	src/model/names.c \
+	src/model/replay.c \
 	src/model/traffic.c
 
 PROFILE_SRC = \
@@ -189,6 +190,7 @@ REPORT_SRC = \
 	src/report/profile_text.c \
 	src/report/raw_docs.c \
 	src/report/render.c \
+	src/report/replay_text.c \
 	src/report/rtext.c \
 	src/report/stepview.c \
 	src/report/summary.c \

@@ -365,6 +365,12 @@ static int gather_json(struct an_inputs *in, struct buf *err)
 	}
 	if (in->replay && replay_doc_check(in->replay, in->replay_path, err) < 0)
 		return -1;
+	if (in->replay) {
+		in->replay_doc = xcalloc(1, sizeof(*in->replay_doc));
+		replay_doc_init(in->replay_doc);
+		if (replay_doc_read(in->replay_doc, in->replay, in->replay_path, err) < 0)
+			return -1;
+	}
 	return gather_tunes(in, err);
 }
 
@@ -425,6 +431,7 @@ void inputs_release(struct an_inputs *in)
 	json_decref(in->env);
 	json_decref(in->manifest);
 	json_decref(in->replay);
+	replay_doc_free(in->replay_doc);
 	json_decref(in->tunes);
 	free(in->replay_path);
 	strmap_release(&in->module_files);
