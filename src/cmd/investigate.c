@@ -4,7 +4,7 @@
  *
  * tko's main job: on a RUN directory (or after capturing CMD into a new
  * one with the capture library, capture/session.h, and replaying the
- * kernels it saved as `tko run` does), read every piece of evidence, join
+ * kernels it saved with the replay library, live/replay.h), read every piece of evidence, join
  * it per kernel, rank the kernels by their share of GPU time and decide
  * for each (decide/decide.h), then write RUN/analysis/{kernels,summarize,
  * meta,isa}.json and RUN/report/report.{md,json,html} and print a short
@@ -25,8 +25,10 @@
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
 #include "decide/decide.h"
+#include "live/replay.h"
 #include "report/capture_text.h"
 #include "report/raw_docs.h"
+#include "report/replay_text.h"
 #include "report/summary.h"
 #include "rundir/layout.h"
 #include "report/writer.h"
@@ -96,17 +98,18 @@ static int capture(const struct inv_opts *o, const char *run, const char **cmd, 
 }
 
 /*
- * Replays every kernel the capture saved (`tko run`, which keeps
- * RUN/analysis/replay.json), so that the report ranks kernels by their own
- * time and not by the autotuner's, which can include host copies and launch
- * overhead. A failed replay is a warning: the report then says which times
- * it used.
+ * Replays every kernel the capture saved as `tko run` does (keeping
+ * RUN/analysis/replay.json, printing its table and its lines as "tko
+ * run: ..."), so that the report ranks kernels by their own time and not
+ * by the autotuner's, which can include host copies and launch overhead.
+ * A failed replay is a warning: the report then says which times it used.
  */
 static void replay(const char *run)
 {
 	struct strlist dirs = STRLIST_INIT;
-	const char **av;
-	size_t i, n = rd_kernel_dirs(run, &dirs);
+	struct replay_opts ro = REPLAY_OPTS_INIT;
+	struct replay_outcome out = REPLAY_OUTCOME_INIT;
+	size_t n = rd_kernel_dirs(run, &dirs);
 	int status;
 
 	if (!n) {
@@ -114,18 +117,13 @@ static void replay(const char *run)
 		walk_release(&dirs);
 		return;
 	}
-	av = xcalloc(n + 1, sizeof(*av));
-	av[0] = "run";
-	for (i = 0; i < n; i++)
-		av[i + 1] = dirs.v[i];
 	msg_note("replaying the %zu captured kernel director%s (tko run; --no-replay skips this)",
 		 n, n == 1 ? "y" : "ies");
-	msg_setup("run");
-	status = cmd_run((int)n + 1, av);
-	msg_setup("investigate");
+	status = replay_into_run(&dirs, &ro, 1, &out);
+	replay_text_show(&out, 1, "run");
+	replay_outcome_release(&out);
 	if (status != EXIT_OK)
 		msg_warn("the replay exited with status %d; the report uses what it kept", status);
-	free(av);
 	walk_release(&dirs);
 }
 

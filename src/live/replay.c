@@ -270,8 +270,8 @@ static void replay_tick(void *data)
 	if (fgets(line, sizeof(line), fp) && sscanf(line, "%ld %ld %255s", &done, &total, name) == 3 &&
 	    done >= 0 && total > done && (isatty(2) || done != p->shown)) {
 		p->shown = done;
-		msg_progress("replaying kernel %ld of %ld (%s): %.0f s%s", done + 1, total, name, t,
-			     msg_eta(t, (double)done, (double)total, eta, sizeof(eta)));
+		msg_progress_as("run", "replaying kernel %ld of %ld (%s): %.0f s%s", done + 1, total,
+				name, t, msg_eta(t, (double)done, (double)total, eta, sizeof(eta)));
 	}
 	fclose(fp);
 }
