@@ -2,14 +2,11 @@
  * Driving replays for `tko run`: one child Python (`python -m tko.replay
  * DIR... --json FILE`, python/tko/replay.py) replays the captured kernels
  * under a time limit; this side checks the kernel directories first, then
- * adds to the replay's JSON what needs no GPU: the bytes each kernel's
- * arguments occupy, the rate that makes per config ("footprint rate",
- * bytes / median time) and its fraction of the measured copy bandwidth.
- *
- * Footprint: per distinct storage, the union of the byte ranges the
- * tensor arguments viewing it span (a view of shape s, stride t, storage
- * offset o and element size e spans [o*e, (o + sum((s_i-1)*t_i) + 1)*e)).
- * It is what the arguments occupy, not measured DRAM traffic.
+ * adds to the replay's document (model/replay.h) what needs no GPU: the
+ * bytes each launch moves and its arguments' footprint (model/traffic.h),
+ * the rate per config (bytes / median time) and its fraction of the
+ * measured copy bandwidth (env/peak.h). replay_into_run() is the whole of
+ * `tko run` but its text, for tko run and tko investigate.
  */
 #ifndef TKO_LIVE_REPLAY_H
 #define TKO_LIVE_REPLAY_H

@@ -68,9 +68,10 @@ void replay_doc_init(struct replay_doc *d)
 
 void replay_doc_release(struct replay_doc *d)
 {
-	rf_release(&doc_desc, d);
+	/* before rf_release, which starts the whole struct afresh */
 	free(d->peak.source);
 	json_decref(d->replay);
+	rf_release(&doc_desc, d);
 	replay_doc_init(d);
 }
 
