@@ -273,7 +273,7 @@ static void test_session(void **state)
 	buf_release(&err);
 }
 
-static int run_not_found(void *data)
+static int run_stdout_away(void *data)
 {
 	return run_quietly(data);
 }
@@ -295,12 +295,43 @@ static void test_not_found(void **state)
 	o.out = out;
 	msg_settings.command = "investigate";
 	capture_session_init(&s);
-	assert_int_equal(with_fd_to(2, errf, run_not_found, &a), 127);
+	assert_int_equal(with_fd_to(2, errf, run_stdout_away, &a), 127);
 	msg_settings.command = was;
 	assert_true(s.ran);
 	assert_false(s.m.command_found);
 	text = slurp(errf);
 	assert_true(!strncmp(text, "tko capture: ", 13));
+	assert_null(strstr(text, "tko investigate"));
+	free(text);
+	capture_session_release(&s);
+	free(out);
+	free(errf);
+}
+
+/*
+ * A command that runs past the first one-second tick: a progress line
+ * under the capture's name, with the command's base name, even when
+ * `tko investigate` is the running command.
+ */
+static void test_progress_line(void **state)
+{
+	const char *cmd[] = { "/bin/sh", "-c", "sleep 1.3", NULL };
+	struct capture_opts o = CAPTURE_OPTS_INIT;
+	struct capture_session s;
+	struct run_args a = { &s, &o, cmd };
+	char *out = xstrfmt("%s/run4", tmpdir), *errf = xstrfmt("%s/stderr", tmpdir), *text;
+	const char *was = msg_settings.command;
+
+	(void)state;
+	o.out = out;
+	msg_settings.command = "investigate";
+	msg_settings.progress = 1;
+	capture_session_init(&s);
+	assert_int_equal(with_fd_to(2, errf, run_stdout_away, &a), 0);
+	msg_settings.command = was;
+	msg_settings.progress = 0;
+	text = slurp(errf);
+	assert_non_null(strstr(text, "tko capture: running sh: 1 s, 0 kernels captured\n"));
 	assert_null(strstr(text, "tko investigate"));
 	free(text);
 	capture_session_release(&s);
@@ -324,7 +355,7 @@ static void test_not_empty(void **state)
 	put(keep, "x");
 	o.out = out;
 	capture_session_init(&s);
-	assert_int_equal(with_fd_to(2, errf, run_not_found, &a), 1);
+	assert_int_equal(with_fd_to(2, errf, run_stdout_away, &a), 1);
 	assert_false(s.ran);
 	assert_null(s.run);
 	capture_session_release(&s);
@@ -343,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_not_found),
 		cmocka_unit_test(test_not_empty),
+		cmocka_unit_test(test_progress_line),
 	};
 
 	char cwd[4096], *pkg;
