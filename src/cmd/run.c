@@ -15,7 +15,9 @@
  *
  * Without --json, when every kernel directory is RUN/capture/kernels/<name>
  * of one RUN, the document is also kept in RUN/analysis/replay.json
- * (src/live/replay_store.c), where `tko investigate` finds it.
+ * (src/live/replay_store.c), where `tko investigate` finds it. All of it
+ * but the options and the --json file is replay_into_run()
+ * (src/live/replay.h) and report/replay_text.h, which investigate calls too.
  *
  * Exit: 0 all agree; 1 a kernel failed or its configs' outputs disagree
  * (or the kept copy could not be written); 3 no python/torch/GPU; 5 the

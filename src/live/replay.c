@@ -81,7 +81,7 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 	size_t i;
 
 	for (i = 0; i < dirs->nr; i++) {
-		char *path = path_join(dirs->v[i], "capture.json");
+		char *path = rd_kernel_path(dirs->v[i], RD_K_CAPTURE_JSON);
 		json_t *doc;
 
 		if (!is_dir(dirs->v[i])) {
@@ -99,7 +99,7 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 			json_decref(doc);
 			return -1;
 		}
-		path = path_join(dirs->v[i], "kernel.py");
+		path = rd_kernel_path(dirs->v[i], RD_K_KERNEL_PY);
 		if (!is_file(path)) {
 			buf_addf(err, "'%s' is missing: not a complete kernel directory", path);
 			free(path);
@@ -213,7 +213,8 @@ static struct replay_doc *finish_doc(const json_t *replay, const struct strlist 
 	doc->have_peak = peak->source != PEAK_NONE;
 	doc->peak.copy_gbps = peak->gbps;
 	doc->peak.source = peak->where ? xstrdup(peak->where) : NULL;
-	for (i = 0; i < doc->nkernels; i++)
+	/* the child answers for the dirs in their order; one that answers for more gets no rates there */
+	for (i = 0; i < doc->nkernels && i < dirs->nr; i++)
 		add_rates(&doc->kernels[i], dirs->v[i], json_array_get(captures, i), peak->gbps);
 	replay_doc_summarise(doc);
 	return doc;
