@@ -231,21 +231,28 @@ static void copy_pairs(struct rf_pair **to, size_t *nto, const struct rf_pair *v
 		manifest_pairs_add(to, nto, v[i].key, v[i].value);
 }
 
+/* The command's words; one that is not UTF-8 is left out, as jansson's array left it out. */
+static void set_argv(struct run_manifest *m, const char *const *cmd, int ncmd)
+{
+	int i;
+
+	m->argv = xcalloc((size_t)ncmd + 1, sizeof(*m->argv));
+	for (i = 0; i < ncmd; i++)
+		if ((m->argv[m->nargv] = manifest_text(cmd[i])))
+			m->nargv++;
+}
+
 /* tko-run.json from what the command did. */
 static void fill_manifest(struct capture_session *s, const struct capture_opts *o,
 			  const char *const *cmd, int ncmd, const struct run_result *r)
 {
 	struct run_manifest *m = &s->m;
 	char cwd[4096];
-	int i;
 
 	m->tko_version = xstrdup(TKO_VERSION);
-	m->argv = xcalloc((size_t)ncmd + 1, sizeof(*m->argv));
-	for (i = 0; i < ncmd; i++)
-		m->argv[i] = xstrdup(cmd[i]);
-	m->nargv = (size_t)ncmd;
-	m->cwd = getcwd(cwd, sizeof(cwd)) ? xstrdup(cwd) : NULL;
-	m->run_dir = xstrdup(s->run);
+	set_argv(m, cmd, ncmd);
+	m->cwd = manifest_text(getcwd(cwd, sizeof(cwd)));
+	m->run_dir = manifest_text(s->run);
 	m->start_time = iso_time(r->start);
 	m->start_unix = r->start;
 	m->end_time = iso_time(r->end);
@@ -254,9 +261,9 @@ static void fill_manifest(struct capture_session *s, const struct capture_opts *
 	m->exit_status = r->status;
 	m->signal = r->status > 128 && !r->not_found ? r->status - 128 : RF_I64_NONE;
 	m->command_found = !r->not_found;
-	m->kernels_regex = o->kernels ? xstrdup(o->kernels) : NULL;
+	m->kernels_regex = manifest_text(o->kernels);
 	m->log = xstrdup(rd_parts[RD_MODEL_LOG].rel);
-	m->log_error = r->log_error ? xstrdup(r->log_error) : NULL;
+	m->log_error = manifest_text(r->log_error);
 	m->log_lines_not_shown = r->hidden >= 0 ? r->hidden : RF_I64_NONE;
 	copy_pairs(&m->env_set, &m->nenv_set, s->ce.set, s->ce.nset);
 	copy_pairs(&m->env_kept, &m->nenv_kept, s->ce.kept, s->ce.nkept);

@@ -78,11 +78,20 @@ void manifest_release(struct run_manifest *m)
 	rf_release(&run_manifest_desc, m);
 }
 
+char *manifest_text(const char *s)
+{
+	size_t off;
+
+	if (!s || utf8_check(s, strlen(s), &off) < 0)
+		return NULL;
+	return xstrdup(s);
+}
+
 void manifest_pairs_add(struct rf_pair **v, size_t *nr, const char *key, const char *value)
 {
 	*v = rf_grow(*v, *nr, sizeof(**v));
 	(*v)[*nr].key = xstrdup(key);
-	(*v)[*nr].value = value ? xstrdup(value) : NULL;
+	(*v)[*nr].value = manifest_text(value);
 	(*nr)++;
 }
 

@@ -68,7 +68,12 @@ extern const struct rf_struct run_manifest_desc;
 void manifest_init(struct run_manifest *m);
 void manifest_release(struct run_manifest *m);
 
-/* Appends a copy of `value` (NULL: JSON null) under `key` to env_set or env_kept. */
+/*
+ * A copy of `s` for a string member, or NULL (JSON null) when it is NULL or
+ * not UTF-8: JSON text is UTF-8, and a user's path or argument need not be.
+ */
+char *manifest_text(const char *s);
+/* Appends `value` (manifest_text) under `key` to env_set or env_kept. */
 void manifest_pairs_add(struct rf_pair **v, size_t *nr, const char *key, const char *value);
 /* The value under `key` in pairs, or NULL (also when the value is null). */
 const char *manifest_pairs_get(const struct rf_pair *v, size_t nr, const char *key);

@@ -278,6 +278,33 @@ static int run_stdout_away(void *data)
 	return run_quietly(data);
 }
 
+/* A word of the command that is not UTF-8 is left out of tko-run.json, which stays JSON. */
+static void test_not_utf8_argv(void **state)
+{
+	const char *cmd[] = { "/bin/sh", "-c", "exit 0", "a\377b", "c", NULL };
+	struct capture_opts o = CAPTURE_OPTS_INIT;
+	struct capture_session s;
+	struct run_args a = { &s, &o, cmd };
+	struct buf err = BUF_INIT;
+	char *out = xstrfmt("%s/run5", tmpdir), *p = xstrfmt("%s/tko-run.json", out);
+	json_t *j;
+
+	(void)state;
+	o.out = out;
+	o.profile.off = 1;
+	capture_session_init(&s);
+	assert_int_equal(run_quietly(&a), 0);
+	j = json_load_path(p, &err);
+	assert_non_null(j);
+	assert_int_equal(json_array_size(json_object_get(j, "argv")), 4);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(j, "argv"), 3)), "c");
+	json_decref(j);
+	capture_session_release(&s);
+	free(out);
+	free(p);
+	buf_release(&err);
+}
+
 /*
  * A command that cannot be started: 127, recorded; the error line is the
  * capture's own ("tko capture: ...") whichever command called the library.
@@ -372,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_env_kept),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_session),
+		cmocka_unit_test(test_not_utf8_argv),
 		cmocka_unit_test(test_not_found),
 		cmocka_unit_test(test_not_empty),
 		cmocka_unit_test(test_progress_line),

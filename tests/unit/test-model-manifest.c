@@ -183,6 +183,27 @@ static void test_read_bad(void **state)
 	buf_release(&err);
 }
 
+/* Text that is not UTF-8 cannot be a JSON string: it becomes null, as jansson made it. */
+static void test_not_utf8(void **state)
+{
+	struct rf_pair *v = NULL;
+	size_t nr = 0;
+	char *t;
+
+	(void)state;
+	assert_null(manifest_text("a\377b"));
+	assert_null(manifest_text(NULL));
+	t = manifest_text("caf\303\251");
+	assert_string_equal(t, "caf\303\251");
+	free(t);
+	manifest_pairs_add(&v, &nr, "TKO_CAPTURE_KERNELS", "x\377");
+	assert_int_equal(nr, 1);
+	assert_string_equal(v[0].key, "TKO_CAPTURE_KERNELS");
+	assert_null(v[0].value);
+	free(v[0].key);
+	free(v);
+}
+
 /* The closing table: the columns right-aligned under their headers, then the log note. */
 static void test_summary(void **state)
 {
@@ -220,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_write_as_before),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_read_bad),
+		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
