@@ -154,7 +154,9 @@ ANALYSE_SRC = \
 
 MODEL_SRC = \
 	src/model/collect.c \
+	src/model/manifest.c \
 	src/model/names.c \
+	src/model/replay.c \
 	src/model/traffic.c
 
 PROFILE_SRC = \
@@ -176,6 +178,7 @@ DECIDE_SRC = \
 REPORT_SRC = \
 	src/report/apply_out.c \
 	src/report/autotune_text.c \
+	src/report/capture_text.c \
 	src/report/collect_text.c \
 	src/report/diff_out.c \
 	src/report/env_text.c \
@@ -185,7 +188,9 @@ REPORT_SRC = \
 	src/report/markdown.c \
 	src/report/meta_text.c \
 	src/report/profile_text.c \
+	src/report/raw_docs.c \
 	src/report/render.c \
+	src/report/replay_text.c \
 	src/report/rtext.c \
 	src/report/stepview.c \
 	src/report/summary.c \
@@ -204,8 +209,13 @@ LIVE_SRC = \
 	src/live/envprobe.c \
 	src/live/outdir.c \
 	src/live/replay.c \
-	src/live/replay_store.c \
-	src/live/rundir.c
+	src/live/replay_store.c
+
+# issue 18, P4: the capture library (the RUN's producer)
+CAPTURE_SRC = \
+	src/capture/childenv.c \
+	src/capture/session.c \
+	src/capture/summary.c
 
 CLUSTER_SRC = \
 	src/cluster/config.c \
@@ -272,7 +282,7 @@ TUNE_SRC = \
 	src/tune/workspace.c
 
 LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
-	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) $(APPLY_SRC) \
+	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) $(CAPTURE_SRC) $(APPLY_SRC) \
 	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o

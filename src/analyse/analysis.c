@@ -146,6 +146,8 @@ int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *
 	facts->have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
 	facts->have_replay = in.replay != NULL;
 	facts->have_disassembler = o->isa_tools && have_disassembler();
+	if (o->raw)
+		inputs_take_raw(&in, o->raw);
 	ret = 0;
 done:
 	inputs_release(&in);

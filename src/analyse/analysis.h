@@ -15,14 +15,17 @@
  *
  *	struct an_run run;
  *	struct an_opts o = AN_OPTS_INIT;
- *	o.analysis_dir = "RUN/analysis";	(optional: keep the tools' JSON,
- *	o.outputs = &set;			 opened in an atomic_set the caller commits)
+ *	struct an_raw raw;
+ *	an_raw_init(&raw);
+ *	o.raw = &raw;		(optional: keep the tools' own models, for
+ *				 analysis/{summarize,meta,isa}.json: report/raw_docs.h)
  *	an_run_init(&run);
  *	if (decide_run("RUN", &o, &run, &err) < 0)
  *		... err: "'RUN' is not a RUN directory (no log/, capture/, ...)"
  *	... run.kernels[0] is the kernel with the largest share
  *	doc = an_run_to_json(&run, "tko investigate");	(schema.h)
  *	an_run_release(&run);
+ *	an_raw_release(&raw);
  *
  * A RUN may lack any part (a colleague's RUN without capture/, a RUN with
  * no Triton cache): what is missing becomes a gap, not an error. Only a
@@ -36,8 +39,22 @@
 
 #include "analyse/model.h"
 #include "isa/isa.h"
+#include "parse/autotune.h"
+#include "parse/meta.h"
 #include "util/buf.h"
-#include "util/file.h"
+
+/*
+ * The tools' own models of a RUN as the analysis read them: what `tko
+ * summarize`, `tko meta` and `tko isa` would print for it, kept for the
+ * raw documents analysis/{summarize,meta,isa}.json.
+ */
+struct an_raw {
+	struct autotune_set at;	/* summarize's */
+	struct meta_set meta;	/* meta's */
+	struct isa_result isa;	/* the Triton cache's assembly, judged by an_opts.judge_isa */
+};
+void an_raw_init(struct an_raw *raw);
+void an_raw_release(struct an_raw *raw);
 
 struct an_opts {
 	double peak_gbps;	/* the peak to compare against; 0: from env.json or the replay */
@@ -45,8 +62,7 @@ struct an_opts {
 	const char *const *tunes;	/* extra `tko tune` JSON documents ... */
 	size_t ntunes;			/* ... this many */
 	int isa_tools;		/* let the ISA scanner run disassemblers on binaries */
-	const char *analysis_dir;	/* where to write the tool outputs (summarize/meta/isa JSON), or NULL */
-	struct atomic_set *outputs;	/* with analysis_dir: the set they are written into */
+	struct an_raw *raw;	/* or NULL: an_raw_init'ed, filled with the tools' models on success */
 	/* progress: called with a short phrase before each step, or NULL */
 	void (*progress)(void *data, const char *step);
 	void *progress_data;	/* passed to progress */
@@ -56,7 +72,7 @@ struct an_opts {
 	   decide/isa_scope.h's; analyse may not include decide), or NULL */
 	void (*judge_isa)(struct isa_result *res);
 };
-#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL }
+#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
 
 /* What the RUN had, for the gaps (decide/decide.c). */
 struct an_facts {
@@ -69,22 +85,11 @@ struct an_facts {
 /*
  * Analyses `run_dir` into `out` (initialised by the caller, released by
  * the caller in every case), up to the shares: no decisions, no gaps;
- * *facts says what the RUN had. With o->analysis_dir and o->outputs
- * set, the raw outputs of summarize, meta and isa are written into the
- * set as analysis_dir's summarize.json, meta.json and isa.json,
- * published when the caller commits the set with the rest of its
- * outputs. Returns 0, or -1 with one line in err.
+ * *facts says what the RUN had. With o->raw set, the models summarize,
+ * meta and isa read are moved there (the caller writes them). Returns 0,
+ * or -1 with one line in err.
  */
 int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *out,
 		   struct an_facts *facts, struct buf *err);
-
-/*
- * analysis_build() then the decisions and the gaps: decide_run()'s old
- * name. NEEDSWORK: defined in decide/decide.c and kept only for
- * cmd/investigate.c, which calls decide_run() once its package (P4.5)
- * rebuilds it on the libraries; then this goes.
- */
-int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
-		 struct buf *err);
 
 #endif

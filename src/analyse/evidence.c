@@ -11,7 +11,6 @@
 
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
-#include "live/replay.h"
 #include "model/traffic.h"
 #include "rundir/layout.h"
 #include "target/target.h"

@@ -7,8 +7,8 @@
  *   fx_graphs_scan(each log)        the user's source lines per FX node
  *   env.json, tko-run.json, analysis/replay.json (or --replay), and
  *   capture/kernels/<dir>/tune/<target>/tune.json
- * With opts->analysis_dir, the summarize, meta and isa documents are
- * written there as they are (analysis/summarize.json, meta.json, isa.json).
+ * The summarize, meta and isa models are handed to the caller at the end
+ * (inputs_take_raw) when it keeps them for analysis/{summarize,meta,isa}.json.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,7 +16,6 @@
 
 #include "analyse/inputs.h"
 #include "live/replay.h"
-#include "parse/autotune_json.h"
 #include "rundir/index.h"
 #include "rundir/layout.h"
 #include "parse/summarize.h"
@@ -366,58 +365,39 @@ static int gather_json(struct an_inputs *in, struct buf *err)
 	}
 	if (in->replay && replay_doc_check(in->replay, in->replay_path, err) < 0)
 		return -1;
+	if (in->replay) {
+		in->replay_doc = xcalloc(1, sizeof(*in->replay_doc));
+		replay_doc_init(in->replay_doc);
+		if (replay_doc_read(in->replay_doc, in->replay, in->replay_path, err) < 0)
+			return -1;
+	}
 	return gather_tunes(in, err);
 }
 
-/* Writes one document into the caller's set; it is published with the report, or not at all. */
-static int write_doc(struct atomic_set *set, const char *dir, const char *name,
-		     int (*fn)(FILE *, void *), void *data, struct buf *err)
+void an_raw_init(struct an_raw *raw)
 {
-	char *p = path_join(dir, name);
-	FILE *fp = atomic_set_open(set, p, err);
-	int ret = 0;
-
-	if (!fp) {
-		ret = -1;
-	} else if (fn(fp, data) < 0) {
-		buf_addf(err, "cannot write '%s': %s", p, strerror(errno));
-		ret = -1;
-	}
-	free(p);
-	return ret;
+	autotune_set_init(&raw->at);
+	raw->meta = (struct meta_set)META_SET_INIT;
+	raw->isa = (struct isa_result)ISA_RESULT_INIT;
 }
 
-static int write_summarize(FILE *fp, void *data)
+void an_raw_release(struct an_raw *raw)
 {
-	return autotune_set_write_json(fp, data, NULL);
+	autotune_set_release(&raw->at);
+	meta_set_release(&raw->meta);
+	isa_result_release(&raw->isa);
+	an_raw_init(raw);
 }
 
-static int write_meta(FILE *fp, void *data)
+void inputs_take_raw(struct an_inputs *in, struct an_raw *raw)
 {
-	return meta_write_json(fp, data, NULL, 0);
-}
-
-static int write_isa(FILE *fp, void *data)
-{
-	json_t *j = isa_result_to_json(data);
-	int ret = json_dumpf(j, fp, JSON_INDENT(2)) || fputc('\n', fp) == EOF ? -1 : 0;
-
-	json_decref(j);
-	return ret;
-}
-
-static int write_raw(struct an_inputs *in, struct buf *err)
-{
-	const char *dir = in->opts->analysis_dir;
-	struct atomic_set *set = in->opts->outputs;
-
-	if (!dir || !set)
-		return 0;
-	if (write_doc(set, dir, "summarize.json", write_summarize, &in->at, err) < 0 ||
-	    write_doc(set, dir, "meta.json", write_meta, &in->meta, err) < 0 ||
-	    write_doc(set, dir, "isa.json", write_isa, &in->isa, err) < 0)
-		return -1;
-	return 0;
+	an_raw_release(raw);
+	raw->at = in->at;
+	raw->meta = in->meta;
+	raw->isa = in->isa;
+	autotune_set_init(&in->at);
+	in->meta = (struct meta_set)META_SET_INIT;
+	in->isa = (struct isa_result)ISA_RESULT_INIT;
 }
 
 int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o,
@@ -437,7 +417,7 @@ int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o
 	gather_meta(in, err);
 	gather_isa(in);
 	gather_fx(in);
-	return write_raw(in, err);
+	return 0;
 }
 
 void inputs_release(struct an_inputs *in)
@@ -451,6 +431,7 @@ void inputs_release(struct an_inputs *in)
 	json_decref(in->env);
 	json_decref(in->manifest);
 	json_decref(in->replay);
+	replay_doc_free(in->replay_doc);
 	json_decref(in->tunes);
 	free(in->replay_path);
 	strmap_release(&in->module_files);

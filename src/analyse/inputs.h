@@ -29,6 +29,8 @@ struct join_ref {
 						 * zeroes to ("name (line N)"), or NULL (owned) */
 };
 
+struct replay_doc;
+
 struct an_inputs {
 	const char *run;		/* the RUN directory as given */
 	struct rundir rd;		/* it, opened (rundir/layout.h) */
@@ -43,6 +45,7 @@ struct an_inputs {
 	json_t *manifest;		/* tko-run.json, or NULL */
 	json_t *replay;			/* a `tko run` document, or NULL */
 	char *replay_path;		/* where it came from */
+	struct replay_doc *replay_doc;	/* the same, typed (model/replay.h), or NULL */
 	json_t *tunes;			/* array of {"path", "doc"} for `tko tune` documents */
 	struct strmap module_files;	/* module key (basename without .py) -> meta file path */
 	struct strmap at_by_module;	/* module key -> struct at_kernel * */
@@ -59,6 +62,8 @@ struct an_inputs {
 int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o,
 		  struct buf *err);
 void inputs_release(struct an_inputs *in);
+/* Moves the summarize, meta and isa models into `raw` (what it held is released). */
+void inputs_take_raw(struct an_inputs *in, struct an_raw *raw);
 
 /*
  * Builds out->kernels (with in->refs), candidates and libcalls (join.c):

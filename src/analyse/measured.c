@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyse/evidence.h"
+#include "model/replay.h"
 #include "parse/config_json.h"
 #include "rundir/index.h"
 #include "tune/errsig.h"
@@ -22,35 +23,33 @@
 #include "banned.h"
 
 /* The kernel's entry of analysis/replay.json: filed under its capture folder (rundir/index.h). */
-static const json_t *replay_kernel(const struct an_inputs *in, const char *kernel_dir)
+static const struct replay_kernel *replay_kernel(const struct an_inputs *in, const char *kernel_dir)
 {
 	const char *want = rd_replay_key(kernel_dir);
-	const json_t *k;
 	size_t i;
 
-	json_array_foreach(json_object_get(in->replay, "kernels"), i, k) {
-		const char *d = json_str(k, "kernel_dir");
+	for (i = 0; i < in->replay_doc->nkernels; i++) {
+		const char *d = in->replay_doc->kernels[i].kernel_dir;
 
 		if (d && !strcmp(rd_replay_key(d), want))
-			return k;
+			return &in->replay_doc->kernels[i];
 	}
 	return NULL;
 }
 
-static void replay_config(struct an_kernel *k, const json_t *rc)
+static void replay_config(struct an_kernel *k, const struct replay_config *rc)
 {
-	const json_t *cfg = json_object_get(rc, "config");
 	struct at_src none = { 0, 0, AT_FMT_NONE };
 	struct at_config c;
 	struct an_config *ac = NULL;
-	int captured = json_is_true(json_object_get(rc, "captured"));
+	int captured = replay_true(rc->captured);
 	char *text;
 	size_t i;
 
-	if (!json_is_object(cfg) || !json_is_number(json_object_get(rc, "time_ms")))
+	if (!json_is_object(rc->config) || isnan(rc->time_ms))
 		return;
 	at_config_init(&c, none);
-	at_config_from_json(&c, json_object_get(cfg, "kwargs"), NULL, cfg);
+	at_config_from_json(&c, json_object_get(rc->config, "kwargs"), NULL, rc->config);
 	text = ev_config_text(&c);
 	/* the captured config is the one the model ran, whatever the autotuner called it */
 	for (i = 0; captured && i < k->nconfigs && !ac; i++)
@@ -61,7 +60,7 @@ static void replay_config(struct an_kernel *k, const json_t *rc)
 			ac = &k->configs[i];
 	if (!ac)
 		ac = ev_add_config(k, &c, AT_REPLAY, captured && !k->best);
-	ac->replay_ms = json_num(rc, "time_ms", NAN);
+	ac->replay_ms = rc->time_ms;
 	if (captured && !k->best) {
 		ac->chosen = 1;
 		k->best = xstrdup(text);
@@ -72,13 +71,13 @@ static void replay_config(struct an_kernel *k, const json_t *rc)
 
 static void from_replay(const struct an_inputs *in, struct an_kernel *k)
 {
-	const json_t *rk, *rc;
+	const struct replay_kernel *rk;
 	size_t i;
 
-	if (!in->replay || !k->kernel_dir || !(rk = replay_kernel(in, k->kernel_dir)))
+	if (!in->replay_doc || !k->kernel_dir || !(rk = replay_kernel(in, k->kernel_dir)))
 		return;
-	if (json_str(rk, "error")) {
-		char *what = xstrfmt("the replay failed: %s", json_str(rk, "error"));
+	if (rk->error) {
+		char *what = xstrfmt("the replay failed: %s", rk->error);
 		char *kdir = xstrfmt("%s/%s", in->run, k->kernel_dir);
 		struct buf b = BUF_INIT;
 		char *cmd;
@@ -93,8 +92,8 @@ static void from_replay(const struct an_inputs *in, struct an_kernel *k)
 		free(cmd);
 		return;
 	}
-	json_array_foreach(json_object_get(rk, "configs"), i, rc)
-		replay_config(k, rc);
+	for (i = 0; i < rk->nconfigs; i++)
+		replay_config(k, &rk->configs[i]);
 }
 
 /* The tune document's kernel for this kernel (rd_tune_matches: by capture folder, else module). */

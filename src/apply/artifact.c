@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "apply/artifact.h"
-#include "live/pyenv.h"
+#include "py/pyenv.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "apply/run.h"
-#include "live/pyenv.h"
+#include "py/pyenv.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"

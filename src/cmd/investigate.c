@@ -3,10 +3,10 @@
  * tko investigate [options] [--out RUN] [--kernels REGEX] [--measure] [--no-replay] -- CMD [ARGS...]
  *
  * tko's main job: on a RUN directory (or after capturing CMD into a new
- * one with `tko capture` and replaying the kernels it saved with `tko run`),
- * read every piece of evidence, join it per
- * kernel, rank the kernels by their share of GPU time and decide for each
- * (src/analyse/analysis.h), then write RUN/analysis/{kernels,summarize,
+ * one with the capture library, capture/session.h, and replaying the
+ * kernels it saved with the replay library, live/replay.h), read every piece of evidence, join
+ * it per kernel, rank the kernels by their share of GPU time and decide
+ * for each (decide/decide.h), then write RUN/analysis/{kernels,summarize,
  * meta,isa}.json and RUN/report/report.{md,json,html} and print a short
  * ranked summary. --out-dir DIR puts analysis/ and report/ under DIR
  * instead (for a RUN one cannot write to).
@@ -19,14 +19,19 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyse/analysis.h"
 #include "analyse/schema.h"
 #include "analyse/store.h"
+#include "capture/session.h"
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
-#include "live/rundir.h"
+#include "decide/decide.h"
+#include "live/replay.h"
+#include "report/capture_text.h"
+#include "report/raw_docs.h"
+#include "report/replay_text.h"
 #include "report/summary.h"
 #include "report/writer.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/msg.h"
@@ -70,43 +75,41 @@ static void progress(void *data, const char *step)
 	msg_progress("%s", step);
 }
 
-/* Runs `tko capture` in-process; returns the command's exit status, or -1. */
+/*
+ * Captures CMD into `run` as `tko capture --out RUN` does, its lines and
+ * closing table included; returns the command's exit status (or the
+ * capture's failure status), or -1 when no RUN directory was made.
+ */
 static int capture(const struct inv_opts *o, const char *run, const char **cmd, int ncmd)
 {
-	const char **av = xcalloc((size_t)ncmd + 10, sizeof(*av));
-	int n = 0, i, status;
+	struct capture_opts co = CAPTURE_OPTS_INIT;
+	struct capture_session s;
+	int status;
 
-	av[n++] = "capture";
-	av[n++] = "--out";
-	av[n++] = run;
-	if (o->kernels) {
-		av[n++] = "--kernels";
-		av[n++] = o->kernels;
-	}
-	if (o->measure)
-		av[n++] = "--measure";
-	av[n++] = "--";
-	for (i = 0; i < ncmd; i++)
-		av[n++] = cmd[i];
-	msg_setup("capture");
-	status = cmd_capture(n, av);
-	msg_setup("investigate");
-	free(av);
+	co.out = run;
+	co.kernels = o->kernels;
+	co.measure = o->measure;
+	capture_session_init(&s);
+	status = capture_session_run(&s, &co, cmd, ncmd);
+	if (s.ran && !msg_settings.quiet)
+		capture_print_summary(stderr, &s.m);
+	capture_session_release(&s);
 	return is_dir(run) ? status : -1;
 }
 
 /*
- * Replays every kernel the capture saved (`tko run`, which keeps
- * RUN/analysis/replay.json), so that the report ranks kernels by their own
- * time and not by the autotuner's, which can include host copies and launch
- * overhead. A failed replay is a warning: the report then says which times
- * it used.
+ * Replays every kernel the capture saved as `tko run` does (keeping
+ * RUN/analysis/replay.json, printing its table and its lines as "tko
+ * run: ..."), so that the report ranks kernels by their own time and not
+ * by the autotuner's, which can include host copies and launch overhead.
+ * A failed replay is a warning: the report then says which times it used.
  */
 static void replay(const char *run)
 {
 	struct strlist dirs = STRLIST_INIT;
-	const char **av;
-	size_t i, n = rundir_kernel_dirs(run, &dirs);
+	struct replay_opts ro = REPLAY_OPTS_INIT;
+	struct replay_outcome out = REPLAY_OUTCOME_INIT;
+	size_t n = rd_kernel_dirs(run, &dirs);
 	int status;
 
 	if (!n) {
@@ -114,18 +117,13 @@ static void replay(const char *run)
 		walk_release(&dirs);
 		return;
 	}
-	av = xcalloc(n + 1, sizeof(*av));
-	av[0] = "run";
-	for (i = 0; i < n; i++)
-		av[i + 1] = dirs.v[i];
 	msg_note("replaying the %zu captured kernel director%s (tko run; --no-replay skips this)",
 		 n, n == 1 ? "y" : "ies");
-	msg_setup("run");
-	status = cmd_run((int)n + 1, av);
-	msg_setup("investigate");
+	status = replay_into_run(&dirs, &ro, 1, &out);
+	replay_text_show(&out, 1, "run");
+	replay_outcome_release(&out);
 	if (status != EXIT_OK)
 		msg_warn("the replay exited with status %d; the report uses what it kept", status);
-	free(av);
 	walk_release(&dirs);
 }
 
@@ -135,15 +133,17 @@ static int write_extra(const struct an_run *r, const struct report_writer *w,
 	return path ? report_render_in(r, w, set, path, err) : 0;
 }
 
-/* Everything but the tools' JSON (already in the set): the model, the report, the extra copies. */
-static int write_outputs(const struct an_run *r, const struct inv_opts *o, const char *base,
-			 struct atomic_set *set, struct buf *err)
+/* The tools' JSON, the model, the report, the extra copies: into the set. */
+static int write_outputs(const struct an_run *r, const struct an_raw *raw,
+			 const struct inv_opts *o, const char *base, struct atomic_set *set,
+			 struct buf *err)
 {
 	char *adir = path_join(base, "analysis"), *rdir = path_join(base, "report");
 	char *store = path_join(adir, AN_STORE_FILE);
 	int ret = 0;
 
-	if (an_store_save(r, set, store, err) < 0 || report_write_dir(r, set, rdir, err) < 0 ||
+	if (raw_docs_write(raw, set, adir, err) < 0 ||
+	    an_store_save(r, set, store, err) < 0 || report_write_dir(r, set, rdir, err) < 0 ||
 	    write_extra(r, &report_markdown, set, o->md, err) < 0 ||
 	    write_extra(r, &report_json, set, o->json, err) < 0 ||
 	    write_extra(r, &report_html, set, o->html, err) < 0)
@@ -192,6 +192,7 @@ static int investigate(const char *run, const struct inv_opts *o)
 	char *adir = path_join(base, "analysis"), *rdir = path_join(base, "report");
 	struct atomic_set set = ATOMIC_SET_INIT;
 	struct buf err = BUF_INIT;
+	struct an_raw raw;
 	struct an_run r;
 	int ret = EXIT_OK;
 
@@ -201,12 +202,12 @@ static int investigate(const char *run, const struct inv_opts *o)
 	ao.ntunes = o->tunes.nr;
 	ao.isa_tools = o->isa_tools;
 	ao.profile = o->profile;
-	ao.analysis_dir = adir;
-	ao.outputs = &set;
+	ao.raw = &raw;
 	ao.progress = progress;
+	an_raw_init(&raw);
 	an_run_init(&r);
-	if (make_dirs(o, base, &set, &err) < 0 || analysis_run(run, &ao, &r, &err) < 0 ||
-	    write_outputs(&r, o, base, &set, &err) < 0) {
+	if (make_dirs(o, base, &set, &err) < 0 || decide_run(run, &ao, &r, &err) < 0 ||
+	    write_outputs(&r, &raw, o, base, &set, &err) < 0) {
 		atomic_set_abort(&set);
 		ret = EXIT_FAIL;
 	} else if (atomic_set_commit(&set, &err) < 0) {
@@ -221,6 +222,7 @@ static int investigate(const char *run, const struct inv_opts *o)
 			report_print_summary(stdout, &r, (size_t)o->top);
 	}
 	an_run_release(&r);
+	an_raw_release(&raw);
 	buf_release(&err);
 	free(adir);
 	free(rdir);
@@ -293,7 +295,7 @@ int cmd_investigate(int argc, const char **argv)
 	if (rest >= 0) {
 		struct buf err = BUF_INIT;
 
-		run = o.run_out ? xstrdup(o.run_out) : rundir_make_default(time(NULL), &err);
+		run = o.run_out ? xstrdup(o.run_out) : rd_make_default(time(NULL), &err);
 		if (!run) {
 			msg_error("%s", err.buf);
 			buf_release(&err);

@@ -32,9 +32,3 @@ int decide_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
 	gaps_compute(out, &gf);
 	return 0;
 }
-
-int analysis_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
-		 struct buf *err)
-{
-	return decide_run(run_dir, o, out, err);
-}

@@ -1,14 +1,18 @@
 /* Replays in a child Python, plus footprint and bandwidth (see replay.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "live/envprobe.h"
-#include "live/pyenv.h"
+#include "cmd/exitcode.h"
+#include "env/peak.h"
 #include "live/replay.h"
+#include "live/replay_store.h"
 #include "model/traffic.h"
+#include "py/pyenv.h"
+#include "rundir/layout.h"
 #include "util/cleanup.h"
 #include "util/file.h"
 #include "util/jcheck.h"
@@ -18,29 +22,44 @@
 #include "util/spawn.h"
 #include "banned.h"
 
-/* RUN/env.json of a kernel directory RUN/capture/kernels/<name>/. */
-static char *run_env_of(const char *kernel_dir)
+/*
+ * The RUN above a kernel directory RUN/capture/kernels/<name>/, reached
+ * through it ("<dir>/../../..", as deep as rundir/layout's kernels folder
+ * is, plus one): the paths outputs quote stay the ones the user gave.
+ */
+static char *run_above(const char *kernel_dir)
 {
-	return xstrfmt("%s/../../../env.json", kernel_dir);
+	const char *rel = rd_parts[RD_KERNELS_DIR].rel;
+	struct buf run = BUF_INIT;
+
+	buf_addf(&run, "%s/..", kernel_dir);
+	for (; *rel; rel++)
+		if (*rel == '/')
+			buf_adds(&run, "/..");
+	buf_adds(&run, "/..");
+	return buf_detach(&run, NULL);
 }
 
-static json_t *peak_section(const struct strlist *dirs, const struct replay_opts *o)
+/* RUN/<part> for the RUN above kernel_dir. */
+static char *run_part(const char *kernel_dir, enum rd_part p)
 {
-	char *path;
-	json_t *env, *peak = NULL;
-	struct buf err = BUF_INIT;
+	char *run = run_above(kernel_dir), *path = rd_path_in(run, p);
 
-	if (o->peak_gbps > 0)
-		return json_pack("{s:f, s:s}", "copy_gbps", o->peak_gbps, "source", "--peak-gbps");
-	path = o->env_json ? xstrdup(o->env_json) : run_env_of(dirs->v[0]);
-	if (is_file(path) && (env = json_load_path(path, &err))) {
-		if (env_copy_gbps(env) > 0)
-			peak = json_pack("{s:f, s:s}", "copy_gbps", env_copy_gbps(env), "source", path);
-		json_decref(env);
-	}
-	buf_release(&err);
+	free(run);
+	return path;
+}
+
+/* --peak-gbps, else the copy rate of --env or of the RUN's env.json (env/peak.h). */
+static void find_peak(const struct strlist *dirs, const struct replay_opts *o, struct peak *p)
+{
+	struct peak_inputs in = PEAK_INPUTS_INIT;
+	char *path = o->env_json ? xstrdup(o->env_json) : run_part(dirs->v[0], RD_ENV);
+
+	in.option = o->peak_gbps;
+	in.env_path = path;
+	in.order = peak_order_replay;
+	peak_resolve(&in, p);
 	free(path);
-	return peak;
 }
 
 /* An env.json named by --env must be readable JSON; RUN/env.json may be absent. */
@@ -62,7 +81,7 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 	size_t i;
 
 	for (i = 0; i < dirs->nr; i++) {
-		char *path = path_join(dirs->v[i], "capture.json");
+		char *path = rd_kernel_path(dirs->v[i], RD_K_CAPTURE_JSON);
 		json_t *doc;
 
 		if (!is_dir(dirs->v[i])) {
@@ -80,7 +99,7 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 			json_decref(doc);
 			return -1;
 		}
-		path = path_join(dirs->v[i], "kernel.py");
+		path = rd_kernel_path(dirs->v[i], RD_K_KERNEL_PY);
 		if (!is_file(path)) {
 			buf_addf(err, "'%s' is missing: not a complete kernel directory", path);
 			free(path);
@@ -98,47 +117,35 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
  * report and tune use too) and, per config, the rate and its fraction of
  * the copy rate, with the doubt when it is over TRAFFIC_OVER_COPY of it.
  */
-static void add_rates(json_t *kernel, const char *dir, const json_t *capture, double peak)
+static void add_rates(struct replay_kernel *k, const char *dir, const json_t *capture, double peak)
 {
 	long long fp = traffic_footprint(json_object_get(capture, "args"));
+	const json_t *inb = json_object_get(capture, "inductor_num_bytes");
 	struct traffic t;
 	struct buf err = BUF_INIT;
-	json_t *cfg;
 	size_t i;
 
 	if (traffic_of_dir(&t, dir, &err) < 0 && !t.note)
 		t.note = xstrdup(err.buf);
 	buf_release(&err);
-	json_set_new(kernel, "footprint_bytes", fp >= 0 ? json_integer(fp) : NULL);
-	json_set_new(kernel, "inductor_num_bytes", json_incref(json_object_get(capture, "inductor_num_bytes")));
-	json_set_new(kernel, "bytes", t.bytes >= 0 ? json_real(t.bytes) : NULL);
-	json_set_new(kernel, "bytes_estimate", json_boolean(t.bytes < 0 || t.estimate));
-	json_set_str(kernel, "bytes_note", t.note ? t.note : "unknown");
-	json_array_foreach(json_object_get(kernel, "configs"), i, cfg) {
-		double ms = json_num(cfg, "time_ms", 0), rec = json_num(cfg, "recorded_time_ms", 0);
-		double like = json_num(cfg, "autotuner_method_ms", 0);
+	k->footprint_bytes = fp >= 0 ? fp : RF_I64_NONE;
+	k->inductor_num_bytes = inb ? json_incref((json_t *)inb) : NULL;
+	k->bytes = t.bytes >= 0 ? t.bytes : NAN;
+	k->bytes_estimate = t.bytes < 0 || t.estimate;
+	k->bytes_note = xstrdup(t.note ? t.note : "unknown");
+	for (i = 0; i < k->nconfigs; i++) {
+		struct replay_config *c = &k->configs[i];
+		double ms = isnan(c->time_ms) ? 0 : c->time_ms;
+		double rec = isnan(c->recorded_time_ms) ? 0 : c->recorded_time_ms;
+		double like = isnan(c->autotuner_method_ms) ? 0 : c->autotuner_method_ms;
 		double gbps = traffic_gbps(t.bytes, ms);
-		char *doubt = traffic_rate_doubt(&t, gbps, peak);
 
-		json_set_new(cfg, "gbps", gbps > 0 ? json_real(gbps) : NULL);
-		json_set_new(cfg, "copy_fraction", gbps > 0 && peak > 0 ? json_real(gbps / peak) : NULL);
-		json_set_new(cfg, "rate_doubt", doubt ? json_string(doubt) : NULL);
-		json_set_new(cfg, "autotuner_method_vs_recorded",
-			     like > 0 && rec > 0 ? json_real(like / rec) : NULL);
-		free(doubt);
+		c->gbps = gbps > 0 ? gbps : NAN;
+		c->copy_fraction = gbps > 0 && peak > 0 ? gbps / peak : NAN;
+		c->rate_doubt = traffic_rate_doubt(&t, gbps, peak);
+		c->vs_recorded = like > 0 && rec > 0 ? like / rec : NAN;
 	}
 	traffic_release(&t);
-}
-
-static int outputs_disagree(const json_t *kernel)
-{
-	const json_t *cfg;
-	size_t i;
-
-	json_array_foreach(json_object_get(kernel, "configs"), i, cfg)
-		if (json_is_false(json_object_get(cfg, "outputs_match")) || json_str(cfg, "error"))
-			return 1;
-	return 0;
 }
 
 #define OPT(key, type) { key, type, JC_NULL, NULL }
@@ -190,45 +197,41 @@ int replay_doc_check(const json_t *doc, const char *file, struct buf *err)
 	return jc_check(doc, replay_doc_fields, file, err);
 }
 
-json_t *replay_summary(const json_t *kernels)
+/* The "tko run" document from the child's, typed, with what C adds. */
+static struct replay_doc *finish_doc(const json_t *replay, const struct strlist *dirs,
+				     const json_t *captures, const struct peak *peak,
+				     struct buf *err)
 {
-	long long failed = 0, mismatched = 0, configs = 0;
-	const json_t *k;
+	struct replay_doc *doc = xcalloc(1, sizeof(*doc));
 	size_t i;
 
-	json_array_foreach(kernels, i, k) {
-		failed += json_str(k, "error") != NULL;
-		mismatched += !json_str(k, "error") && outputs_disagree(k);
-		configs += (long long)json_array_size(json_object_get(k, "configs"));
+	replay_doc_init(doc);
+	if (replay_doc_read(doc, replay, "the replay's result", err) < 0) {
+		replay_doc_free(doc);
+		return NULL;
 	}
-	return json_pack("{s:I, s:I, s:I, s:I}",
-		"kernels", (json_int_t)json_array_size(kernels), "failed", (json_int_t)failed,
-		"mismatched", (json_int_t)mismatched, "configs", (json_int_t)configs);
+	doc->have_peak = peak->source != PEAK_NONE;
+	doc->peak.copy_gbps = peak->gbps;
+	doc->peak.source = peak->where ? xstrdup(peak->where) : NULL;
+	/* the child answers for the dirs in their order; one that answers for more gets no rates there */
+	for (i = 0; i < doc->nkernels && i < dirs->nr; i++)
+		add_rates(&doc->kernels[i], dirs->v[i], json_array_get(captures, i), peak->gbps);
+	replay_doc_summarise(doc);
+	return doc;
 }
 
-/* The "tko run" document from the replay's one, in place. */
-static json_t *finish_doc(json_t *replay, const struct strlist *dirs, const json_t *captures,
-			  json_t *peak)
+void replay_doc_free(struct replay_doc *doc)
 {
-	json_t *doc = json_object(), *kernels = json_object_get(replay, "kernels"), *k;
-	double gbps = json_num(peak, "copy_gbps", 0);
-	size_t i;
-
-	json_set_int(doc, "schema_version", REPLAY_SCHEMA_VERSION);
-	json_set_str(doc, "tool", "tko run");
-	json_set_new(doc, "peak", peak);
-	json_set_new(doc, "replay", json_incref(json_object_get(replay, "versions")));
-	json_array_foreach(kernels, i, k)
-		add_rates(k, dirs->v[i], json_array_get(captures, i), gbps);
-	json_set_new(doc, "kernels", json_incref(kernels));
-	json_set_new(doc, "summary", replay_summary(kernels));
-	return doc;
+	if (!doc)
+		return;
+	replay_doc_release(doc);
+	free(doc);
 }
 
 /* TRITON_CACHE_DIR=RUN/cache/triton, so the captured binaries are reused. */
 static char *triton_cache_entry(const char *kernel_dir)
 {
-	char *dir = xstrfmt("%s/../../../cache/triton", kernel_dir), *real;
+	char *dir = run_part(kernel_dir, RD_TRITON_CACHE), *real;
 
 	if (getenv("TRITON_CACHE_DIR") || !is_dir(dir) || !(real = realpath(dir, NULL))) {
 		free(dir);
@@ -268,8 +271,8 @@ static void replay_tick(void *data)
 	if (fgets(line, sizeof(line), fp) && sscanf(line, "%ld %ld %255s", &done, &total, name) == 3 &&
 	    done >= 0 && total > done && (isatty(2) || done != p->shown)) {
 		p->shown = done;
-		msg_progress("replaying kernel %ld of %ld (%s): %.0f s%s", done + 1, total, name, t,
-			     msg_eta(t, (double)done, (double)total, eta, sizeof(eta)));
+		msg_progress_as("run", "replaying kernel %ld of %ld (%s): %.0f s%s", done + 1, total,
+				name, t, msg_eta(t, (double)done, (double)total, eta, sizeof(eta)));
 	}
 	fclose(fp);
 }
@@ -331,7 +334,7 @@ static int run_child(const struct strlist *dirs, const struct replay_opts *o, co
 	return ret;
 }
 
-int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t **doc,
+int replay_run(const struct strlist *dirs, const struct replay_opts *o, struct replay_doc **doc,
 	       enum replay_status *status, struct buf *err)
 {
 	json_t *captures = json_array(), *replay;
@@ -368,11 +371,17 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 		*status = REPLAY_CRASHED;
 		json_decref(replay);
 	} else {
-		*doc = finish_doc(replay, dirs, captures, peak_section(dirs, o));
+		struct peak peak = PEAK_INIT;
+
+		find_peak(dirs, o, &peak);
+		*doc = finish_doc(replay, dirs, captures, &peak, err);
+		peak_release(&peak);
 		json_decref(replay);
-		*status = json_int(json_object_get(*doc, "summary"), "failed", 0) ||
-			  json_int(json_object_get(*doc, "summary"), "mismatched", 0) ||
-			  c.exit_status != 0 ? REPLAY_FAILED : REPLAY_OK;
+		if (!*doc)
+			*status = REPLAY_CRASHED;
+		else
+			*status = (*doc)->summary.failed || (*doc)->summary.mismatched ||
+				  c.exit_status != 0 ? REPLAY_FAILED : REPLAY_OK;
 	}
 	child_release(&c);
 	unlink(out);
@@ -382,4 +391,64 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, json_t *
 	free(tmpdir);
 	json_decref(captures);
 	return 0;
+}
+
+/* RUN/analysis/replay.json when every dir is a kernel dir of one RUN; 0 when none is due. */
+static int keep_in_run(const struct strlist *dirs, struct replay_outcome *out)
+{
+	char *run = rd_run_of_kernel_dirs(dirs);
+	struct buf err = BUF_INIT;
+	int ret = 0;
+
+	if (run && replay_store_write(run, out->doc, &out->kept, &err) < 0) {
+		out->keep_error = buf_detach(&err, NULL);
+		ret = -1;
+	}
+	free(run);
+	buf_release(&err);
+	return ret;
+}
+
+static int exit_for(enum replay_status s)
+{
+	switch (s) {
+	case REPLAY_OK:
+		return EXIT_OK;
+	case REPLAY_FAILED:
+		return EXIT_FAIL;
+	case REPLAY_NO_RUNTIME:
+		return EXIT_TOOL;
+	case REPLAY_TIMEOUT:
+		return EXIT_TIMEOUT;
+	case REPLAY_CRASHED:
+		break;
+	}
+	return EXIT_CHILD;
+}
+
+int replay_into_run(const struct strlist *dirs, const struct replay_opts *o, int keep,
+		    struct replay_outcome *out)
+{
+	struct buf err = BUF_INIT;
+
+	if (replay_run(dirs, o, &out->doc, &out->status, &err) < 0) {
+		out->exit_code = EXIT_FAIL;
+	} else {
+		out->exit_code = exit_for(out->status);
+		if (out->doc && keep && keep_in_run(dirs, out) < 0)
+			out->exit_code = EXIT_FAIL;
+	}
+	if (!out->doc)
+		out->error = buf_detach(&err, NULL);
+	buf_release(&err);
+	return out->exit_code;
+}
+
+void replay_outcome_release(struct replay_outcome *out)
+{
+	replay_doc_free(out->doc);
+	free(out->kept);
+	free(out->keep_error);
+	free(out->error);
+	*out = (struct replay_outcome)REPLAY_OUTCOME_INIT;
 }

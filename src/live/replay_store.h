@@ -12,16 +12,8 @@
 #ifndef TKO_LIVE_REPLAY_STORE_H
 #define TKO_LIVE_REPLAY_STORE_H
 
-#include <jansson.h>
-
+#include "model/replay.h"
 #include "util/buf.h"
-#include "util/opts.h"
-
-/*
- * rundir/layout.h's rd_run_of_kernel_dirs(). NEEDSWORK: cmd/run.c (P4)
- * calls this name; it goes when run.c calls rd_run_of_kernel_dirs().
- */
-char *replay_store_run_of(const struct strlist *dirs);
 
 /*
  * Merges `doc` (a "tko run" document) into RUN/analysis/replay.json and
@@ -29,6 +21,6 @@ char *replay_store_run_of(const struct strlist *dirs);
  * not a "tko run" document is replaced. `*path` gets the file's path
  * (newly allocated) on success. 0, or -1 with err.
  */
-int replay_store_write(const char *run, const json_t *doc, char **path, struct buf *err);
+int replay_store_write(const char *run, const struct replay_doc *doc, char **path, struct buf *err);
 
 #endif

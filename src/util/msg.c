@@ -34,15 +34,15 @@ const char *msg_command(void)
  * messages), so control characters and newlines in it are escaped
  * (util/textout.h) and the line stays one line.
  */
-static void vline(const char *kind, const char *fmt, va_list ap)
+static void vline(const char *step, const char *kind, const char *fmt, va_list ap)
 {
 	struct buf raw = BUF_INIT, line = BUF_INIT;
 
 	msg_progress_done();
-	if (!strcmp(msg_settings.command, "tko"))
+	if (!strcmp(step, "tko"))
 		buf_adds(&line, "tko: ");
 	else
-		buf_addf(&line, "tko %s: ", msg_settings.command);
+		buf_addf(&line, "tko %s: ", step);
 	if (kind)
 		buf_adds(&line, kind);
 	buf_vaddf(&raw, fmt, ap);
@@ -58,7 +58,16 @@ void msg_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vline(NULL, fmt, ap);
+	vline(msg_settings.command, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void msg_error_as(const char *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(step, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -67,7 +76,16 @@ void msg_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vline("warning: ", fmt, ap);
+	vline(msg_settings.command, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void msg_warn_as(const char *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline(step, "warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -78,7 +96,18 @@ void msg_note(const char *fmt, ...)
 	if (msg_settings.quiet)
 		return;
 	va_start(ap, fmt);
-	vline("note: ", fmt, ap);
+	vline(msg_settings.command, "note: ", fmt, ap);
+	va_end(ap);
+}
+
+void msg_note_as(const char *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg_settings.quiet)
+		return;
+	va_start(ap, fmt);
+	vline(step, "note: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -97,19 +126,16 @@ void msg_detail(const char *fmt, ...)
 	buf_release(&line);
 }
 
-void msg_progress(const char *fmt, ...)
+static void vprogress(const char *step, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int tty = isatty(2);
 	struct buf raw = BUF_INIT, line = BUF_INIT;
 
 	if (msg_settings.quiet || !msg_settings.progress)
 		return;
 	fputs(tty ? "\r\033[K" : "", stderr);
-	fprintf(stderr, "tko %s: ", msg_settings.command);
-	va_start(ap, fmt);
+	fprintf(stderr, "tko %s: ", step);
 	buf_vaddf(&raw, fmt, ap);
-	va_end(ap);
 	text_escape(&line, raw.buf, raw.len, 0);
 	fwrite(line.buf, 1, line.len, stderr);
 	buf_release(&raw);
@@ -120,6 +146,24 @@ void msg_progress(const char *fmt, ...)
 		fputc('\n', stderr);
 	}
 	fflush(stderr);
+}
+
+void msg_progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprogress(msg_settings.command, fmt, ap);
+	va_end(ap);
+}
+
+void msg_progress_as(const char *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprogress(step, fmt, ap);
+	va_end(ap);
 }
 
 void msg_progress_clear(void)

@@ -33,6 +33,15 @@ void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An informative line ("note: ..."), suppressed by --quiet. */
 void msg_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
+ * The same under a library step's own name ("tko capture: ..."), whichever
+ * command called the library: `tko investigate` runs the capture and the
+ * replay, and their lines read as they do when those commands run alone.
+ */
+void msg_error_as(const char *step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void msg_warn_as(const char *step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void msg_note_as(const char *step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void msg_progress_as(const char *step, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
  * A line under an error on stderr, as it is (no "tko cmd:" prefix) but
  * with control characters escaped: the candidates of an ambiguous --kernel.
  */

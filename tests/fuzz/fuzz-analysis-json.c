@@ -2,8 +2,10 @@
  * Fuzzes the JSON documents tko reads back (issue 22): an analysis
  * (kernels.json / report.json, analyse/schema.c's reader), a `tko isa`
  * document (tko diff's reader) and the replay and tune documents
- * investigate checks (util/jcheck.c tables). The input is written to a
- * private file and loaded as `tko diff` and `tko report` load it; what
+ * investigate checks (util/jcheck.c tables; a replay document that
+ * passes is read typed, model/replay.c, and printed as tko run prints
+ * it). The input is written to a private file and loaded as `tko diff`
+ * and `tko report` load it; what
  * loads is rendered by every report writer, the terminal summary and a
  * diff against itself, so a field the readers let through that a writer
  * cannot handle (a null name) is a crash here.
@@ -14,6 +16,7 @@
 #include "analyse/schema.h"
 #include "fuzz.h"
 #include "live/replay.h"
+#include "report/replay_text.h"
 #include "report/summary.h"
 #include "report/writer.h"
 #include "tune/output.h"
@@ -32,6 +35,21 @@ static void render(const struct an_run *r)
 	report_print_summary(fuzz_sink(), r, 0);
 	diff_runs(r, r, &d);
 	an_diff_release(&d);
+}
+
+/* A replay document that passed the check is read typed and printed, as tko investigate and tko run do. */
+static void replay_doc(const json_t *doc)
+{
+	struct replay_doc d;
+	struct buf err = BUF_INIT;
+
+	replay_doc_init(&d);
+	if (replay_doc_read(&d, doc, "doc.json", &err) == 0) {
+		replay_text_print(fuzz_sink(), &d);
+		json_decref(replay_doc_to_json(&d));
+	}
+	replay_doc_release(&d);
+	buf_release(&err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -53,7 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	doc = json_load_span("doc.json", (const char *)data, size, &err);
 	if (doc) {
 		buf_reset(&err);
-		replay_doc_check(doc, "doc.json", &err);
+		if (replay_doc_check(doc, "doc.json", &err) == 0)
+			replay_doc(doc);
 		buf_reset(&err);
 		tune_doc_check(doc, "doc.json", &err);
 		json_decref(doc);

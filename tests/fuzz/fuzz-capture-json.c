@@ -1,13 +1,12 @@
 /*
  * Fuzzes what tko run and tko tune read from a captured kernel's
- * capture.json: the arguments' byte footprint (live/replay.c) and the
- * bytes a launch moves (model/traffic.c, without a kernel source), the
+ * capture.json: the arguments' byte footprint and the bytes a launch
+ * moves (model/traffic.c, without a kernel source), the
  * argument types and constexprs a hand-written kernel gets from them
  * (tune/kernel.c), and the captured configs read over a search space
  * (tune/space.c), as tune/sweep.c does.
  */
 #include "fuzz.h"
-#include "live/replay.h"
 #include "model/traffic.h"
 #include "target/target.h"
 #include "tune/kernel.h"

@@ -1,12 +1,12 @@
 /*
  * Fuzzes the events.jsonl summary tko capture and tko run print from a RUN
- * (live/rundir.c): the input is written as RUN/capture/events.jsonl in a
+ * (capture/summary.c): the input is written as RUN/capture/events.jsonl in a
  * private directory and summarised.
  */
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "live/rundir.h"
+#include "capture/summary.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char *events;
 	struct buf err = BUF_INIT;
-	json_t *sum;
+	struct run_manifest m;
 
 	if (!events) {
 		char *dir = path_join(fuzz_tmpdir(), "capture");
@@ -27,8 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (write_file_atomic(events, data, size, &err) < 0)
 		abort();
-	sum = rundir_capture_summary(fuzz_tmpdir());
-	json_decref(sum);
+	manifest_init(&m);
+	capture_summary_read(fuzz_tmpdir(), &m.capture);
+	manifest_release(&m);
 	buf_release(&err);
 	return 0;
 }
