@@ -20,6 +20,7 @@
 #include "rundir/index.h"
 #include "rundir/layout.h"
 #include "parse/summarize.h"
+#include "report/jsonw.h"
 #include "tune/output.h"
 #include "util/file.h"
 #include "util/jcheck.h"
@@ -400,7 +401,7 @@ static int write_meta(FILE *fp, void *data)
 static int write_isa(FILE *fp, void *data)
 {
 	json_t *j = isa_result_to_json(data);
-	int ret = json_dumpf(j, fp, JSON_INDENT(2)) || fputc('\n', fp) == EOF ? -1 : 0;
+	int ret = jsonw_write_doc(fp, j, 17);
 
 	json_decref(j);
 	return ret;
