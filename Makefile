@@ -154,6 +154,7 @@ ANALYSE_SRC = \
 
 MODEL_SRC = \
 	src/model/collect.c \
+	src/model/env.c \
 	src/model/names.c \
 	src/model/traffic.c
 
