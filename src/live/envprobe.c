@@ -123,7 +123,7 @@ static void tool_entry(struct env_tool *o, const struct tool_spec *t, double tim
 	struct tool_version v;
 
 	o->name = xstrdup(t->name);
-	o->path = path;
+	o->path = env_utf8_dup(path);
 	if (path && t->arg) {
 		const char *argv[] = { path, t->arg, NULL };
 		struct buf out = BUF_INIT;
@@ -138,11 +138,16 @@ static void tool_entry(struct env_tool *o, const struct tool_spec *t, double tim
 			found = !tool_version_parse(out.buf, out.len, t->hint, &v);
 		}
 		if (found)
-			o->version = xstrdup(v.version);
-		if (v.line[0])
-			o->version_line = xstrdup(v.line);
+			o->version = env_utf8_dup(v.version);
+		if (v.line[0]) {
+			char *line = env_utf8_dup(v.line);
+
+			o->version_line = line ? json_string(line) : json_null();
+			free(line);
+		}
 		buf_release(&out);
 	}
+	free(path);
 }
 
 static void tools_section(struct env_doc *doc, double timeout_s)
@@ -175,10 +180,16 @@ void env_flags(struct env_doc *doc)
 	strlist_sort(&names);
 	for (i = 0; i < names.nr; i++) {
 		const char *eq = strchr(names.v[i], '=');
+		char *key = xstrndup(names.v[i], (size_t)(eq - names.v[i]));
+		size_t off;
 
+		if (utf8_check(key, strlen(key), &off)) {	/* no JSON key can hold it */
+			free(key);
+			continue;
+		}
 		doc->env = rf_grow(doc->env, doc->nenv, sizeof(*doc->env));
-		doc->env[doc->nenv].key = xstrndup(names.v[i], (size_t)(eq - names.v[i]));
-		doc->env[doc->nenv++].value = xstrdup(eq + 1);
+		doc->env[doc->nenv].key = key;
+		doc->env[doc->nenv++].value = env_utf8_dup(eq + 1);
 	}
 	strlist_release(&names);
 }

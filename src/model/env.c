@@ -15,7 +15,7 @@ static const struct rf_field tool_fields[] = {
 	RF_F(T, "name", RF_STR, name),
 	RF_F(T, "path", RF_STR, path),
 	RF_F(T, "version", RF_STR, version),
-	RF_FX(T, "version_line", RF_STR, version_line, RF_OMIT_NULL),
+	RF_FX(T, "version_line", RF_JSON, version_line, RF_OMIT_NULL),
 	RF_FEND,
 };
 #undef T
@@ -82,10 +82,21 @@ void env_doc_release(struct env_doc *d)
 	rf_release(&env_doc_desc, d);
 }
 
+char *env_utf8_dup(const char *s)
+{
+	size_t off;
+
+	return s && !utf8_check(s, strlen(s), &off) ? xstrdup(s) : NULL;
+}
+
 static void strv_push(char ***v, size_t *nr, const char *s)
 {
+	char *copy = env_utf8_dup(s);
+
+	if (!copy)
+		return;
 	*v = rf_grow(*v, *nr, sizeof(**v));
-	(*v)[(*nr)++] = xstrdup(s);
+	(*v)[(*nr)++] = copy;
 }
 
 void env_doc_note(struct env_doc *d, const char *s)

@@ -30,7 +30,8 @@ struct env_tool {
 	char *name;
 	char *path;		/* NULL: not found */
 	char *version;		/* NULL: none parsed */
-	char *version_line;	/* the line it came from; left out when NULL */
+	json_t *version_line;	/* the line it came from, a string; left out when NULL, and
+				   null when that line was not UTF-8 (as the tree had it) */
 };
 
 /* What tko has checked for one Hygon arch the GPUs report (live/envhcu.h). */
@@ -88,7 +89,14 @@ extern const struct rf_struct env_doc_desc;
 void env_doc_init(struct env_doc *d);
 void env_doc_release(struct env_doc *d);
 
-/* Appends to notes or warnings (copied). */
+/*
+ * Strings of the document are UTF-8, as JSON's are: the probe keeps a
+ * string it found only when it is (env_utf8_dup), and leaves out a note or
+ * warning that is not, as the jansson tree it filled before did.
+ */
+/* A copy of s, or NULL when s is NULL or not UTF-8. */
+char *env_utf8_dup(const char *s);
+/* Appends to notes or warnings (copied; dropped when not UTF-8). */
 void env_doc_note(struct env_doc *d, const char *s);
 void env_doc_warn(struct env_doc *d, const char *s);
 /* Appends an empty tools entry and returns it. */

@@ -181,6 +181,27 @@ static void test_bad_document(void **state)
 	}
 }
 
+/* What is not UTF-8 cannot be a JSON string: such notes and warnings are left out. */
+static void test_not_utf8(void **state)
+{
+	struct env_doc d;
+	char *s = env_utf8_dup("caf\xc3\xa9");
+
+	(void)state;
+	env_doc_init(&d);
+	env_doc_note(&d, "no python: cannot run '/opt/py\xff'");
+	env_doc_note(&d, "kept");
+	env_doc_warn(&d, "arch \xc3(");
+	assert_int_equal(d.nnotes, 1);
+	assert_string_equal(d.notes[0], "kept");
+	assert_int_equal(d.nwarnings, 0);
+	assert_string_equal(s, "caf\xc3\xa9");
+	assert_null(env_utf8_dup("a\xff" "b"));
+	assert_null(env_utf8_dup(NULL));
+	free(s);
+	env_doc_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_typed_values),
 		cmocka_unit_test(test_bandwidth_forms),
 		cmocka_unit_test(test_bad_document),
+		cmocka_unit_test(test_not_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
