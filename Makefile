@@ -155,6 +155,7 @@ ANALYSE_SRC = \
 MODEL_SRC = \
 	src/model/collect.c \
 	src/model/manifest.c \
+	src/model/env.c \
 	src/model/names.c \
 	src/model/replay.c \
 	src/model/traffic.c

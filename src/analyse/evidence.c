@@ -12,6 +12,7 @@
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
 #include "model/traffic.h"
+#include "report/jsonw.h"
 #include "rundir/layout.h"
 #include "target/target.h"
 #include "util/file.h"
@@ -277,7 +278,7 @@ static struct an_arg *arg_named(struct an_kernel *k, const char *name)
 
 static char *compact(const json_t *v)
 {
-	return v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	return jsonw_compact_string(v);
 }
 
 static void arg_from_capture(struct an_kernel *k, const json_t *a)

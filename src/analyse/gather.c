@@ -19,6 +19,7 @@
 #include "rundir/index.h"
 #include "rundir/layout.h"
 #include "parse/summarize.h"
+#include "report/jsonw.h"
 #include "tune/output.h"
 #include "util/file.h"
 #include "util/jcheck.h"

@@ -168,6 +168,8 @@ static const char *enum_name(const struct rf_field *f, int v)
 	return NULL;
 }
 
+static int all_unknown(const struct rf_struct *d, const void *p);
+
 /* Whether a member holds nothing: what RF_OMIT_NULL leaves out. */
 static int is_unknown(const struct rf_field *f, const void *p)
 {
@@ -190,10 +192,22 @@ static int is_unknown(const struct rf_field *f, const void *p)
 	case RF_COUNTS:
 		return !*CAT(p, f->nr_off, size_t);
 	case RF_STRUCT:
+		if (f->flags & RF_ALL_UNKNOWN)
+			return all_unknown(f->sub, CAT(p, f->off, char));
 		return (f->flags & RF_OPTIONAL) && !*CAT(p, f->off, char *);
 	default:
 		return 0;
 	}
+}
+
+static int all_unknown(const struct rf_struct *d, const void *p)
+{
+	const struct rf_field *f;
+
+	for (f = d->fields; f->type != RF_END; f++)
+		if (!is_unknown(f, p))
+			return 0;
+	return 1;
 }
 
 static const struct rf_field *field_named(const struct rf_struct *d, const char *key)
@@ -376,8 +390,9 @@ static json_t *field_json(const struct rf_field *f, const void *p)
 		return json_boolean(*CAT(p, f->off, int));
 	case RF_ENUM:
 		return json_string(enum_name(f, *CAT(p, f->off, int)));
-	case RF_JSON:
-		return json_deep_copy(*CAT(p, f->off, json_t *));
+	case RF_JSON:	/* NULL is null, as rf_write writes it */
+		return *CAT(p, f->off, json_t *) ? json_deep_copy(*CAT(p, f->off, json_t *)) :
+		       json_null();
 	case RF_STRV: {
 		char **sv;
 
@@ -411,6 +426,8 @@ static json_t *field_json(const struct rf_field *f, const void *p)
 		}
 		return v;
 	case RF_STRUCT:
+		if ((f->flags & RF_ALL_UNKNOWN) && is_unknown(f, p))
+			return json_null();
 		return rf_to_json(f->sub, CAT(p, f->off, char));
 	default:
 		return json_null();

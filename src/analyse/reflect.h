@@ -85,6 +85,8 @@ enum {
 	RF_OPEN = 512,		/* table: keeps the object read (RF_FEND_OPEN), see above */
 	RF_JC_WORDS = 1024,	/* table: rf_read's messages in util/jcheck.c's words (below) */
 	RF_NONNULL = 2048,	/* rf_read: may be missing, but null is an error */
+	RF_ALL_UNKNOWN = 4096,	/* RF_STRUCT: null when every member is unknown (a table
+				   without RF_BOOL rows: a boolean is never unknown) */
 };
 
 struct rf_struct;

@@ -35,11 +35,12 @@ static const char *const usage[] = {
 
 static void list_candidates(struct rd_kernel *const *v, size_t n)
 {
+	struct msg_list l = { 0, 0, "    " };
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		msg_detail("    %s-%s  %s", v[i]->name, v[i]->hash8,
-			   v[i]->module ? v[i]->module : v[i]->capture_dir);
+		msg_list_item(&l, "%s-%s  %s", v[i]->name, v[i]->hash8,
+			      v[i]->module ? v[i]->module : v[i]->capture_dir);
 }
 
 /* The kernel `spec` names in the index, or NULL after saying why (*ret: the exit status). */

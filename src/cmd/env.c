@@ -11,7 +11,6 @@
 #include "cmd/exitcode.h"
 #include "live/envprobe.h"
 #include "report/env_text.h"
-#include "util/jsonio.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"
@@ -36,7 +35,7 @@ int cmd_env(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct buf err = BUF_INIT;
-	json_t *doc;
+	struct env_doc doc;
 	int ret = EXIT_OK;
 
 	n = opts_parse(argc, argv, options, usage, 0, NULL);
@@ -47,14 +46,14 @@ int cmd_env(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 	eo.measure = measure;
-	doc = env_probe(&eo);
-	if (json && json_write_path(doc, json, &err) < 0) {
+	env_probe_doc(&eo, &doc);
+	if (json && env_doc_save(&doc, json, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	}
 	if (!json || strcmp(json, "-"))
-		env_text_print(stdout, doc);
-	json_decref(doc);
+		env_text_print(stdout, &doc);
+	env_doc_release(&doc);
 	buf_release(&err);
 	return ret;
 }

@@ -37,7 +37,8 @@ static const char *const isa_usage[] = {
 static void list_candidates(const struct isa_result *res, const char *name,
 			    const char *arch, size_t matches)
 {
-	size_t i, j, shown = 0;
+	struct msg_list l = MSG_LIST_INIT(50);
+	size_t i, j;
 
 	for (i = 0; i < res->files_nr; i++)
 		for (j = 0; j < res->files[i]->kernels_nr; j++) {
@@ -47,14 +48,11 @@ static void list_candidates(const struct isa_result *res, const char *name,
 				continue;
 			if (matches && arch && (!k->arch || strcmp(k->arch, arch)))
 				continue;
-			if (++shown > 50)
-				continue;
-			msg_detail("  %s (%s, %s, %s)", k->name,
-				isa_kind_name(res->files[i]->isa),
-				k->arch ? k->arch : "arch unknown", res->files[i]->path);
+			msg_list_item(&l, "%s (%s, %s, %s)", k->name,
+				      isa_kind_name(res->files[i]->isa),
+				      k->arch ? k->arch : "arch unknown", res->files[i]->path);
 		}
-	if (shown > 50)
-		msg_detail("  ... and %zu more", shown - 50);
+	msg_list_end(&l);
 }
 
 static int select_kernel(struct isa_result *res, const char *name, const char *arch)

@@ -42,7 +42,8 @@ static const char *const usage[] = {
  */
 static void list_candidates(const struct meta_set *set, const char *name, int matched)
 {
-	size_t i, eligible = 0, shown = 0, sub = 0;
+	struct msg_list l = MSG_LIST_INIT(MAX_CANDIDATES);
+	size_t i, sub = 0;
 
 	for (i = 0; i < set->kernels.nr; i++)
 		sub += strstr(set->kernels.v[i]->name, name) != NULL;
@@ -51,13 +52,9 @@ static void list_candidates(const struct meta_set *set, const char *name, int ma
 
 		if (matched ? strcmp(k->name, name) != 0 : sub && !strstr(k->name, name))
 			continue;
-		if (eligible++ < MAX_CANDIDATES) {
-			msg_detail("  %s  %s:%zu", k->name, k->file, k->line);
-			shown++;
-		}
+		msg_list_item(&l, "%s  %s:%zu", k->name, k->file, k->line);
 	}
-	if (eligible > shown)
-		msg_detail("  ... and %zu more", eligible - shown);
+	msg_list_end(&l);
 }
 
 /* Narrows to --kernel NAME; returns 0, or the exit code after an error. */

@@ -35,7 +35,8 @@ static const char *const usage[] = {
 /* Lists the kernels --kernel could have meant. */
 static int no_match(const struct autotune_set *s, const char *name, size_t n)
 {
-	size_t i, shown = 0;
+	struct msg_list l = MSG_LIST_INIT(0);
+	size_t i;
 
 	if (n)
 		msg_error("--kernel '%s' matches %zu kernels; name one:", name, n);
@@ -48,11 +49,10 @@ static int no_match(const struct autotune_set *s, const char *name, size_t n)
 		if (n ? strcmp(k->name, name) : !strstr(k->name, name))
 			continue;
 		id = at_kernel_id(k);
-		msg_detail("  %s", id);
+		msg_list_item(&l, "%s", id);
 		free(id);
-		shown++;
 	}
-	if (!n && !shown)
+	if (!n && !l.n)
 		msg_detail("(run 'tko summarize' without --kernel to list them)");
 	return EXIT_NOMATCH;
 }

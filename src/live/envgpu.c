@@ -11,16 +11,19 @@
 #include "util/mem.h"
 #include "banned.h"
 
-/* tools[name][field] of env's "tools" list ("path", "version"), or NULL. */
-static const char *tool_field(const json_t *tools, const char *name, const char *field)
+/* The path of a tool env_probe looked for, or NULL. */
+static const char *tool_path(const struct env_doc *doc, const char *name)
 {
-	size_t i;
-	json_t *t;
+	const struct env_tool *t = env_doc_tool(doc, name);
 
-	json_array_foreach(tools, i, t)
-		if (json_str(t, "name") && !strcmp(json_str(t, "name"), name))
-			return json_str(t, field);
-	return NULL;
+	return t ? t->path : NULL;
+}
+
+static const char *tool_version(const struct env_doc *doc, const char *name)
+{
+	const struct env_tool *t = env_doc_tool(doc, name);
+
+	return t ? t->version : NULL;
 }
 
 static void set_num_or_null(json_t *o, const char *key, double v)
@@ -204,30 +207,28 @@ static char *nvsmi_gpus(const char *path, double t, json_t *gpus, json_t *source
 	return driver;
 }
 
-void env_gpus(json_t *doc, const json_t *probe, const json_t *tools, double t)
+void env_gpus(struct env_doc *doc, const json_t *probe, double t)
 {
 	json_t *gpus = from_torch(probe), *sources = json_object();
-	const json_t *torch = json_object_get(doc, "torch");
+	const json_t *torch = doc->torch;
 	const char *p;
 	char *driver = NULL;
 	int dcu = 0;
 
-	if ((p = tool_field(tools, "rocminfo", "path")))
+	if ((p = tool_path(doc, "rocminfo")))
 		dcu |= rocminfo_gpus(p, t, gpus, sources);
-	if ((p = tool_field(tools, "hy-smi", "path")))
+	if ((p = tool_path(doc, "hy-smi")))
 		dcu |= hysmi_cards(p, t, sources) > 0;
-	if ((p = tool_field(tools, "nvidia-smi", "path")))
+	if ((p = tool_path(doc, "nvidia-smi")))
 		driver = nvsmi_gpus(p, t, gpus, sources);
 	if (!json_array_size(gpus))
-		json_array_append_new(json_object_get(doc, "notes"),
-				      json_string("no GPU found (torch, rocminfo and nvidia-smi show none)"));
-	json_set_new(doc, "gpus", gpus);
-	json_set_new(doc, "gpu_tools", sources);
-	json_set_bool(doc, "dcu", dcu);
-	json_set_new(doc, "cuda", json_pack("{s:s?, s:s?, s:s?}",
-		"torch", json_str(torch, "cuda"), "nvcc", tool_field(tools, "nvcc", "version"),
-		"driver", driver));
-	json_set_new(doc, "hip", json_pack("{s:s?, s:s?}",
-		"torch", json_str(torch, "hip"), "hipcc", tool_field(tools, "hipcc", "version")));
+		env_doc_note(doc, "no GPU found (torch, rocminfo and nvidia-smi show none)");
+	doc->gpus = gpus;
+	doc->gpu_tools = sources;
+	doc->dcu = dcu;
+	doc->cuda = json_pack("{s:s?, s:s?, s:s?}", "torch", json_str(torch, "cuda"),
+			      "nvcc", tool_version(doc, "nvcc"), "driver", driver);
+	doc->hip = json_pack("{s:s?, s:s?}", "torch", json_str(torch, "hip"),
+			     "hipcc", tool_version(doc, "hipcc"));
 	free(driver);
 }

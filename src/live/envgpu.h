@@ -9,16 +9,20 @@
 
 #include <jansson.h>
 
+#include "model/env.h"
 #include "util/buf.h"
 
-/* Adds "gpus", "gpu_tools", "dcu", "cuda" and "hip" to doc. */
-void env_gpus(json_t *doc, const json_t *probe, const json_t *tools, double timeout_s);
+/*
+ * Sets doc's gpus, gpu_tools, dcu, cuda and hip, from the probe's devices
+ * and the GPU tools of doc's tools list (so it runs after that is set).
+ */
+void env_gpus(struct env_doc *doc, const json_t *probe, double timeout_s);
 
 /* A GPU tool's path: PATH, then the usual install folders; newly allocated or NULL. */
 char *env_find_tool(const char *name);
 /* Runs a tool; appends its stdout (its stderr when stdout is empty). 0 when it exited 0. */
 int env_run_tool(const char *const *argv, double timeout_s, struct buf *out);
-/* The codegen-relevant environment variables, sorted, as an object. */
-json_t *env_flags(void);
+/* The codegen-relevant environment variables, sorted by name, into doc's env. */
+void env_flags(struct env_doc *doc);
 
 #endif

@@ -31,21 +31,18 @@ const struct target *hcu_target_find(const char *arch)
 	return NULL;
 }
 
-static void warn(json_t *doc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct env_doc *doc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void warn(json_t *doc, const char *fmt, ...)
+static void warn(struct env_doc *doc, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	s = buf_detach(&b, NULL);
-
-	json_array_append_new(json_object_get(doc, "warnings"), json_string(s));
-	free(s);
+	env_doc_warn(doc, b.buf);
+	buf_release(&b);
 }
 
 /* "gfx926, gfx928, ...": every HCU name, for messages. */
@@ -70,28 +67,35 @@ static int known_elsewhere(const char *arch)
 	return known;
 }
 
-static json_t *target_json(const struct target *t)
+/* The HCU row of t into doc's hcu_targets, unless it is there. */
+static int add_target(struct env_doc *doc, const struct target *t)
 {
-	json_t *o = json_pack("{s:s, s:s, s:b}", "arch", t->name, "name", t->hcu->name,
-			      "triton_das", t->hcu->das);
+	struct env_hcu_target *h;
+	size_t i;
 
-	json_set_new(o, "das_vgprs", t->vgpr_file ? json_integer(t->vgpr_file) : NULL);
-	json_set_str(o, "verified", t->hcu->verified);
-	json_set_str(o, "not_verified", t->hcu->not_verified);
-	return o;
+	for (i = 0; i < doc->nhcu_targets; i++)
+		if (!strcmp(doc->hcu_targets[i].arch, t->name))
+			return 0;
+	doc->hcu_targets = rf_grow(doc->hcu_targets, doc->nhcu_targets, sizeof(*doc->hcu_targets));
+	h = &doc->hcu_targets[doc->nhcu_targets++];
+	h->arch = xstrdup(t->name);
+	h->name = xstrdup(t->hcu->name);
+	h->triton_das = t->hcu->das;
+	h->das_vgprs = t->vgpr_file ? t->vgpr_file : RF_I64_NONE;
+	h->verified = t->hcu->verified ? xstrdup(t->hcu->verified) : NULL;
+	h->not_verified = t->hcu->not_verified ? xstrdup(t->hcu->not_verified) : NULL;
+	return 1;
 }
 
-/* One GPU's arch: its HCU row into list (once), or a warning when tko does not know it. */
-static int check_gpu(json_t *doc, const json_t *g, json_t *seen, json_t *list)
+/* One GPU's arch: its HCU row into hcu_targets (once), or a warning when tko does not know it. */
+static int check_gpu(struct env_doc *doc, const json_t *g)
 {
 	const char *arch = json_str(g, "arch"), *type = json_str(g, "device_type");
 	const struct target *t = hcu_target_find(arch);
 	char *names;
 
 	if (t) {
-		if (!json_object_get(seen, t->name)) {
-			json_object_set_new(seen, t->name, json_true());
-			json_array_append_new(list, target_json(t));
+		if (add_target(doc, t)) {
 			if (!t->hcu->das)
 				warn(doc, "%s is a Hygon HCU name (%s) that triton-das does not list: "
 				     "a recognised name does not mean Triton can compile for it", t->name,
@@ -113,9 +117,9 @@ static int check_gpu(json_t *doc, const json_t *g, json_t *seen, json_t *list)
 	return 0;
 }
 
-static void buffer_ops_warnings(json_t *doc, int dcu)
+static void buffer_ops_warnings(struct env_doc *doc, int dcu)
 {
-	const char *v = json_str(json_object_get(doc, "env"), "AMDGCN_USE_BUFFER_OPS");
+	const char *v = env_doc_flag(doc, "AMDGCN_USE_BUFFER_OPS");
 
 	if (v && !strcmp(v, "0"))
 		warn(doc, "AMDGCN_USE_BUFFER_OPS=0 switches Triton's buffer ops off: loads and stores "
@@ -127,24 +131,20 @@ static void buffer_ops_warnings(json_t *doc, int dcu)
 		     "--compile-only on the DCU) and keep it off the capture run");
 }
 
-void env_hcu(json_t *doc)
+void env_hcu(struct env_doc *doc)
 {
-	const json_t *gpus = json_object_get(doc, "gpus"), *g;
-	const json_t *torch = json_object_get(doc, "torch");
-	json_t *seen = json_object(), *list = json_array();
+	const json_t *gpus = doc->gpus, *g;
+	const json_t *torch = doc->torch;
 	size_t i, from_torch = 0;
 	int hcu = 0;
 
-	json_set_new(doc, "warnings", json_array());
 	json_array_foreach(gpus, i, g) {
-		hcu |= check_gpu(doc, g, seen, list);
+		hcu |= check_gpu(doc, g);
 		from_torch += json_str(g, "source") && !strcmp(json_str(g, "source"), "torch");
 	}
-	json_set_new(doc, "hcu_targets", list);
-	json_decref(seen);
 	if (hcu)
-		json_set_bool(doc, "dcu", 1);
-	buffer_ops_warnings(doc, json_is_true(json_object_get(doc, "dcu")));
+		doc->dcu = 1;
+	buffer_ops_warnings(doc, doc->dcu);
 	if (json_is_object(torch) && json_array_size(gpus) && !from_torch)
 		warn(doc, "torch is importable but sees no GPU while %s lists one (torch.version.hip: "
 		     "%s): capture and timing need a torch built for this GPU",

@@ -16,18 +16,17 @@
 #ifndef TKO_LIVE_ENVHCU_H
 #define TKO_LIVE_ENVHCU_H
 
-#include <jansson.h>
-
+#include "model/env.h"
 #include "target/target.h"
 
 /* The Hygon row of an arch name ("gfx936", "gfx936:sramecc-", any case), or NULL. */
 const struct target *hcu_target_find(const char *arch);
 
 /*
- * Adds "hcu_targets" (one object per distinct HCU arch among doc's "gpus")
- * and "warnings" to doc, and sets "dcu" when a GPU's arch is an HCU name.
- * Reads doc's "gpus", "torch", "env" and "dcu", so it runs after those.
+ * Fills doc's hcu_targets (one per distinct HCU arch among its gpus) and
+ * warnings, and sets dcu when a GPU's arch is an HCU name. Reads gpus,
+ * torch, env and dcu, so it runs after those are set.
  */
-void env_hcu(json_t *doc);
+void env_hcu(struct env_doc *doc);
 
 #endif

@@ -117,15 +117,13 @@ int env_run_tool(const char *const *argv, double timeout_s, struct buf *out)
 	return ok ? 0 : -1;
 }
 
-static json_t *tool_entry(const struct tool_spec *t, double timeout_s)
+static void tool_entry(struct env_tool *o, const struct tool_spec *t, double timeout_s)
 {
-	json_t *o = json_object();
 	char *path = env_find_tool(t->name);
 	struct tool_version v;
 
-	json_set_str(o, "name", t->name);
-	json_set_str(o, "path", path);
-	json_set_new(o, "version", NULL);
+	o->name = xstrdup(t->name);
+	o->path = env_utf8_dup(path);
 	if (path && t->arg) {
 		const char *argv[] = { path, t->arg, NULL };
 		struct buf out = BUF_INIT;
@@ -140,23 +138,24 @@ static json_t *tool_entry(const struct tool_spec *t, double timeout_s)
 			found = !tool_version_parse(out.buf, out.len, t->hint, &v);
 		}
 		if (found)
-			json_set_str(o, "version", v.version);
-		if (v.line[0])
-			json_set_str(o, "version_line", v.line);
+			o->version = env_utf8_dup(v.version);
+		if (v.line[0]) {
+			char *line = env_utf8_dup(v.line);
+
+			o->version_line = line ? json_string(line) : json_null();
+			free(line);
+		}
 		buf_release(&out);
 	}
 	free(path);
-	return o;
 }
 
-static json_t *tools_section(double timeout_s)
+static void tools_section(struct env_doc *doc, double timeout_s)
 {
-	json_t *a = json_array();
 	size_t i;
 
 	for (i = 0; i < sizeof(tool_specs) / sizeof(tool_specs[0]); i++)
-		json_array_append_new(a, tool_entry(&tool_specs[i], timeout_s));
-	return a;
+		tool_entry(env_doc_add_tool(doc), &tool_specs[i], timeout_s);
 }
 
 static int is_flag(const char *entry)
@@ -169,9 +168,8 @@ static int is_flag(const char *entry)
 	return 0;
 }
 
-json_t *env_flags(void)
+void env_flags(struct env_doc *doc)
 {
-	json_t *o = json_object();
 	struct strlist names = STRLIST_INIT;
 	char **e;
 	size_t i;
@@ -183,12 +181,17 @@ json_t *env_flags(void)
 	for (i = 0; i < names.nr; i++) {
 		const char *eq = strchr(names.v[i], '=');
 		char *key = xstrndup(names.v[i], (size_t)(eq - names.v[i]));
+		size_t off;
 
-		json_set_str(o, key, eq + 1);
-		free(key);
+		if (utf8_check(key, strlen(key), &off)) {	/* no JSON key can hold it */
+			free(key);
+			continue;
+		}
+		doc->env = rf_grow(doc->env, doc->nenv, sizeof(*doc->env));
+		doc->env[doc->nenv].key = key;
+		doc->env[doc->nenv++].value = env_utf8_dup(eq + 1);
 	}
 	strlist_release(&names);
-	return o;
 }
 
 /* The first line of `dir/file`, or NULL. */
@@ -213,7 +216,7 @@ static char *first_line(const char *dir, const char *file)
 }
 
 /* DTK (Hygon's toolkit: <dtk>/.dtk_version) and ROCm (<rocm>/.info/version). */
-static void installs_section(json_t *doc)
+static void installs_section(struct env_doc *doc)
 {
 	const char *rocm_env = getenv("ROCM_PATH");
 	const char *dtk_dirs[] = { rocm_env, getenv("DTK_PATH"), "/opt/dtk", NULL };
@@ -237,15 +240,15 @@ static void installs_section(json_t *doc)
 			free(v);
 		}
 	}
-	json_set_new(doc, "dtk", dtk);
-	json_set_new(doc, "rocm", rocm);
+	doc->dtk = dtk;
+	doc->rocm = rocm;
 }
 
-static void note(json_t *doc, const char *fmt, const char *arg)
+static void note(struct env_doc *doc, const char *fmt, const char *arg)
 {
 	char *s = xstrfmt(fmt, arg);
 
-	json_array_append_new(json_object_get(doc, "notes"), json_string(s));
+	env_doc_note(doc, s);
 	free(s);
 }
 
@@ -263,7 +266,7 @@ static char *last_line(const struct buf *b)
 }
 
 /* Runs `python -m tko.probe`; returns its JSON, or NULL with a note. */
-static json_t *python_probe(json_t *doc, const struct env_opts *o)
+static json_t *python_probe(struct env_doc *doc, const struct env_opts *o)
 {
 	const char *python = pyenv_python();
 	const char *args[] = { o->measure ? "--measure" : NULL, NULL };
@@ -299,16 +302,16 @@ static json_t *python_probe(json_t *doc, const struct env_opts *o)
 }
 
 /* python, torch, triton from the probe; notes for what is missing. */
-static void versions_section(json_t *doc, json_t *probe)
+static void versions_section(struct env_doc *doc, json_t *probe)
 {
 	json_t *torch = probe ? json_object_get(probe, "torch") : NULL;
 	json_t *triton = probe ? json_object_get(probe, "triton") : NULL;
 	size_t i;
 	json_t *err;
 
-	json_set_new(doc, "python", probe ? json_incref(json_object_get(probe, "python")) : NULL);
-	json_set_new(doc, "torch", torch && json_str(torch, "version") ? json_incref(torch) : NULL);
-	json_set_new(doc, "triton", triton && json_str(triton, "version") ? json_incref(triton) : NULL);
+	doc->python = probe ? json_incref(json_object_get(probe, "python")) : NULL;
+	doc->torch = torch && json_str(torch, "version") ? json_incref(torch) : NULL;
+	doc->triton = triton && json_str(triton, "version") ? json_incref(triton) : NULL;
 	if (torch && !json_str(torch, "version"))
 		note(doc, "no torch: %s", json_str(torch, "error") ? json_str(torch, "error") : "not importable");
 	if (triton && !json_str(triton, "version"))
@@ -332,28 +335,46 @@ static json_t *host_section(void)
 	return o;
 }
 
-json_t *env_probe(const struct env_opts *o)
+/* The probe's measurement; a malformed one counts as none. */
+static void bandwidth_section(struct env_doc *doc, const json_t *probe)
 {
-	json_t *doc = json_object(), *probe, *tools;
+	const json_t *bw = json_object_get(probe, "bandwidth");
+	struct buf ignored = BUF_INIT;
 
-	json_set_int(doc, "schema_version", 1);
-	json_set_str(doc, "tool", "tko env");
-	json_set_str(doc, "tko_version", TKO_VERSION);
-	json_set_new(doc, "notes", json_array());
-	json_set_new(doc, "host", host_section());
+	if (json_is_object(bw) && env_bandwidth_read(&doc->bandwidth, bw, "probe", &ignored) < 0)
+		env_bandwidth_clear(&doc->bandwidth);
+	buf_release(&ignored);
+}
+
+void env_probe_doc(const struct env_opts *o, struct env_doc *doc)
+{
+	json_t *probe;
+
+	env_doc_init(doc);
+	doc->tko_version = xstrdup(TKO_VERSION);
+	doc->host = host_section();
 	probe = python_probe(doc, o);
 	versions_section(doc, probe);
-	tools = tools_section(o->tool_timeout_s);
-	env_gpus(doc, probe, tools, o->tool_timeout_s);
+	tools_section(doc, o->tool_timeout_s);
+	env_gpus(doc, probe, o->tool_timeout_s);
 	installs_section(doc);
-	json_set_new(doc, "tools", tools);
-	json_set_new(doc, "env", env_flags());
+	env_flags(doc);
 	env_hcu(doc);
-	json_set_new(doc, "bandwidth", probe ? json_incref(json_object_get(probe, "bandwidth")) : NULL);
-	if (o->measure && !json_is_object(json_object_get(doc, "bandwidth")))
+	bandwidth_section(doc, probe);
+	if (o->measure && !env_doc_has_bandwidth(doc))
 		note(doc, "%s", "copy bandwidth not measured: it needs torch and a GPU");
 	json_decref(probe);
-	return doc;
+}
+
+json_t *env_probe(const struct env_opts *o)
+{
+	struct env_doc doc;
+	json_t *j;
+
+	env_probe_doc(o, &doc);
+	j = env_doc_to_json(&doc);
+	env_doc_release(&doc);
+	return j;
 }
 
 double env_copy_gbps(const json_t *env)

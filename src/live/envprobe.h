@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "model/env.h"
+
 struct env_opts {
 	int measure;		/* measure device copy bandwidth */
 	double tool_timeout_s;	/* per tool run (--version, rocminfo ...) */
@@ -21,7 +23,9 @@ struct env_opts {
 };
 #define ENV_OPTS_INIT { 0, 10.0, 300.0 }
 
-/* The "tko env" document, a new reference. */
+/* Fills doc (env_doc_init is done here): the "tko env" document. */
+void env_probe_doc(const struct env_opts *o, struct env_doc *doc);
+/* The same document as a JSON tree, a new reference (tko capture's manifest reads it). */
 json_t *env_probe(const struct env_opts *o);
 
 /* The measured copy bandwidth in GB/s in an env document, or 0. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "parse/config_json.h"
+#include "report/jsonw.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -19,7 +20,7 @@ char *py_value_new(const json_t *v)
 		return xstrdup(json_is_true(v) ? "True" : "False");
 	if (json_is_null(v))
 		return xstrdup("None");
-	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	return jsonw_compact_string(v);
 }
 
 void at_config_from_json(struct at_config *c, json_t *kwargs,

@@ -10,11 +10,10 @@
 #include "parse/meta.h"
 #include "parse/pylit_json.h"
 #include "parse/tl_uses.h"
+#include "report/jsonw.h"
 #include "banned.h"
 
 #define META_SCHEMA_VERSION 1
-/* The layout json_write_path (util/jsonio.c) gives every tko document. */
-#define META_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
 
 /* inductor_meta keys copied into "inductor" (null when absent). */
 static const char *const inductor_keys[] = {
@@ -422,52 +421,38 @@ json_t *meta_to_json(const struct meta_set *set, const struct meta_kernel *const
 	return doc;
 }
 
-/* Writes `v` as jansson would inside a document, nested `indent` spaces deep. */
-static int write_nested(FILE *fp, const json_t *v, int indent)
+/* A member of the top-level object, written and released. */
+static void write_member(struct jsonw *w, const char *key, json_t *v)
 {
-	static const char spaces[] = "        ";	/* the deepest indent used */
-	char *text = json_dumps(v, META_JSON_FLAGS | JSON_ENCODE_ANY);
-	const char *p, *nl;
-	int bad = !text;
-
-	for (p = text; !bad && (nl = strchr(p, '\n')); p = nl + 1)
-		bad = fwrite(p, 1, (size_t)(nl + 1 - p), fp) != (size_t)(nl + 1 - p) ||
-		      fwrite(spaces, 1, (size_t)indent, fp) != (size_t)indent;
-	if (!bad)
-		bad = fputs(p, fp) == EOF;
-	free(text);
-	return bad ? -1 : 0;
-}
-
-/* `,\n  "key": value` for a member of the top-level object. */
-static int write_member(FILE *fp, const char *key, json_t *v)
-{
-	int ret = fprintf(fp, ",\n  \"%s\": ", key) < 0 ? -1 : write_nested(fp, v, 2);
-
+	jsonw_key(w, key);
+	jsonw_value(w, v);
 	json_decref(v);
-	return ret;
 }
 
 int meta_write_json(FILE *fp, const struct meta_set *set,
 		    const struct meta_kernel *const *sel, size_t nsel)
 {
 	size_t i, n = sel ? nsel : set->kernels.nr;
-	int bad;
+	struct jsonw w;
 
-	bad = fprintf(fp, "{\n  \"schema_version\": %d,\n  \"tool\": \"tko meta\",\n"
-		      "  \"kernels\": [", META_SCHEMA_VERSION) < 0;
-	for (i = 0; i < n && !bad; i++) {
+	jsonw_init_prec(&w, fp, 10);
+	jsonw_object(&w);
+	jsonw_key(&w, "schema_version");
+	jsonw_int(&w, META_SCHEMA_VERSION);
+	jsonw_key(&w, "tool");
+	jsonw_str(&w, "tko meta");
+	jsonw_key(&w, "kernels");
+	jsonw_array(&w);
+	for (i = 0; i < n; i++) {
 		json_t *k = meta_kernel_to_json(sel ? sel[i] : set->kernels.v[i]);
 
-		bad = fputs(i ? ",\n    " : "\n    ", fp) == EOF || write_nested(fp, k, 4) < 0;
+		jsonw_value(&w, k);
 		json_decref(k);
 	}
-	if (!bad && n)
-		bad = fputs("\n  ", fp) == EOF;
-	bad = bad || fputc(']', fp) == EOF;
-	bad = bad || write_member(fp, "files", files_json(set)) < 0;
-	bad = bad || write_member(fp, "wrapped", wrapped_json(set)) < 0;
-	bad = bad || write_member(fp, "errors", json_integer((json_int_t)set->nerrors)) < 0;
-	bad = bad || fputs("\n}\n", fp) == EOF;
-	return bad ? -1 : 0;
+	jsonw_end(&w);
+	write_member(&w, "files", files_json(set));
+	write_member(&w, "wrapped", wrapped_json(set));
+	write_member(&w, "errors", json_integer((json_int_t)set->nerrors));
+	jsonw_end(&w);
+	return jsonw_finish(&w);
 }

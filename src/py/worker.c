@@ -11,6 +11,7 @@
 
 #include "py/pyenv.h"
 #include "py/worker.h"
+#include "report/jsonw.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -271,7 +272,7 @@ int py_worker_call(struct py_worker *w, const json_t *req, double timeout_s, jso
 		buf_addf(err, "a %s request needs a string id", w->name);
 		return -1;
 	}
-	text = json_dumps(req, JSON_COMPACT);
+	text = jsonw_compact_string(req);
 	ret = send_all(w, text, strlen(text), err);
 	if (!ret)
 		ret = send_all(w, "\n", 1, err);

@@ -8,9 +8,10 @@
 #ifndef TKO_REPORT_ENV_TEXT_H
 #define TKO_REPORT_ENV_TEXT_H
 
-#include <jansson.h>
 #include <stdio.h>
 
-void env_text_print(FILE *fp, const json_t *doc);
+#include "model/env.h"
+
+void env_text_print(FILE *fp, const struct env_doc *doc);
 
 #endif

@@ -244,6 +244,15 @@ int jsonw_finish(struct jsonw *w)
 	return ferror(w->fp) ? -1 : 0;
 }
 
+int jsonw_write_doc(FILE *fp, const json_t *v, int precision)
+{
+	struct jsonw w;
+
+	jsonw_init_prec(&w, fp, precision);
+	jsonw_value(&w, v);
+	return jsonw_finish(&w);
+}
+
 char *jsonw_compact_string(const json_t *v)
 {
 	char *s = NULL;

@@ -63,6 +63,13 @@ void jsonw_value(struct jsonw *w, const json_t *v);
 int jsonw_finish(struct jsonw *w);
 
 /*
+ * A whole document: v indented with reals to `precision` digits, then a
+ * newline; json_dumpf(v, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(p)) and
+ * "\n", byte for byte. 0, or -1 when a write failed.
+ */
+int jsonw_write_doc(FILE *fp, const json_t *v, int precision);
+
+/*
  * json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY), byte for byte: a new
  * string (free it), or NULL when v is NULL or memory ran out.
  */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "parse/pylit_json.h"
+#include "report/jsonw.h"
 #include "report/meta_text.h"
 #include "util/buf.h"
 #include "util/table.h"
@@ -221,7 +222,7 @@ static void print_inductor(FILE *fp, const struct meta_kernel *k)
 
 		if (!json_is_array(v) || !json_array_size(v))
 			continue;
-		s = json_dumps(v, JSON_COMPACT);
+		s = jsonw_compact_string(v);
 		fprintf(fp, "  %-18s %s\n", key, s);
 		free(s);
 	}

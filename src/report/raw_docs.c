@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "parse/autotune_json.h"
+#include "report/jsonw.h"
 #include "report/raw_docs.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -21,7 +22,7 @@ static int write_meta(FILE *fp, const struct an_raw *raw)
 static int write_isa(FILE *fp, const struct an_raw *raw)
 {
 	json_t *j = isa_result_to_json(&raw->isa);
-	int ret = json_dumpf(j, fp, JSON_INDENT(2)) || fputc('\n', fp) == EOF ? -1 : 0;
+	int ret = jsonw_write_doc(fp, j, 17);
 
 	json_decref(j);
 	return ret;

@@ -14,6 +14,7 @@
 
 #include "cluster/cost.h"
 #include "cmd/exitcode.h"
+#include "report/jsonw.h"
 #include "tune/dispatch.h"
 #include "util/cleanup.h"
 #include "util/file.h"
@@ -167,7 +168,7 @@ static void send_job(struct run *r, size_t s, size_t i)
 	struct buf line = BUF_INIT;
 	size_t off = 0;
 
-	text = json_dumps(req, JSON_COMPACT);
+	text = jsonw_compact_string(req);
 	buf_addf(&line, "%s\n", text);
 	free(text);
 	r->job[i].pending = 0;

@@ -4,6 +4,7 @@
 
 #include "util/file.h"
 #include "util/jsonio.h"
+#include "report/jsonw.h"
 #include "banned.h"
 
 json_t *json_load_span(const char *what, const char *p, size_t len,
@@ -34,28 +35,35 @@ json_t *json_load_path(const char *path, struct buf *err)
 	return j;
 }
 
+/* jansson's dumpers refuse a bare scalar without JSON_ENCODE_ANY; so do these. */
+static int is_document(const json_t *j)
+{
+	return json_is_object(j) || json_is_array(j);
+}
+
 int json_write_path(const json_t *j, const char *path, struct buf *err)
 {
-	char *s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	struct buf b = BUF_INIT;
-	int ret;
+	char *s = NULL;
+	size_t n = 0;
+	FILE *fp = is_document(j) ? open_memstream(&s, &n) : NULL;
+	int bad, ret;
 
-	if (!s) {
+	bad = !fp || jsonw_write_doc(fp, j, 10) < 0;
+	if (fp)
+		bad |= fclose(fp) != 0;
+	if (bad) {
 		buf_addf(err, "cannot encode JSON for '%s'", path);
+		free(s);
 		return -1;
 	}
-	buf_adds(&b, s);
-	buf_addch(&b, '\n');
+	ret = write_file_atomic(path, s, n, err);
 	free(s);
-	ret = write_file_atomic(path, b.buf, b.len, err);
-	buf_release(&b);
 	return ret;
 }
 
 int json_write_fp(const json_t *j, FILE *fp)
 {
-	return json_dumpf(j, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ||
-	       fputc('\n', fp) == EOF ? -1 : 0;
+	return is_document(j) ? jsonw_write_doc(fp, j, 10) : -1;
 }
 
 const char *json_str(const json_t *obj, const char *key)

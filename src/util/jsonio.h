@@ -23,7 +23,10 @@ json_t *json_load_path(const char *path, struct buf *err);
 json_t *json_load_span(const char *what, const char *p, size_t len,
 		       struct buf *err);
 
-/* Writes `j` indented, with a final newline, atomically ("-": stdout). */
+/*
+ * Writes `j` (an object or array) atomically ("-": stdout) through the one
+ * writer, report/jsonw: indented, reals to 10 digits, a final newline.
+ */
 int json_write_path(const json_t *j, const char *path, struct buf *err);
 /* The same text into an open stream (an atomic_set's). 0 or -1. */
 int json_write_fp(const json_t *j, FILE *fp);

@@ -126,6 +126,28 @@ void msg_detail(const char *fmt, ...)
 	buf_release(&line);
 }
 
+void msg_list_item(struct msg_list *l, const char *fmt, ...)
+{
+	struct buf raw = BUF_INIT;
+	int shown = !l->max || l->n < l->max;
+	va_list ap;
+
+	l->n++;
+	if (!shown)
+		return;
+	va_start(ap, fmt);
+	buf_vaddf(&raw, fmt, ap);
+	va_end(ap);
+	msg_detail("%s%s", l->indent, raw.buf);
+	buf_release(&raw);
+}
+
+void msg_list_end(const struct msg_list *l)
+{
+	if (l->max && l->n > l->max)
+		msg_detail("%s... and %zu more", l->indent, l->n - l->max);
+}
+
 static void vprogress(const char *step, const char *fmt, va_list ap)
 {
 	int tty = isatty(2);

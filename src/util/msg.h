@@ -46,6 +46,26 @@ void msg_progress_as(const char *step, const char *fmt, ...) __attribute__((form
  * with control characters escaped: the candidates of an ambiguous --kernel.
  */
 void msg_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A list under an error (the candidates of a --kernel miss): one
+ * msg_detail line per item, after `indent`. Past `max` items (0: no limit)
+ * the rest are only counted, and msg_list_end adds "... and N more".
+ *
+ *	struct msg_list l = MSG_LIST_INIT(20);
+ *	for (...)
+ *		msg_list_item(&l, "%s  %s:%zu", k->name, k->file, k->line);
+ *	msg_list_end(&l);
+ */
+struct msg_list {
+	size_t max;		/* items shown, at most; 0: all */
+	size_t n;		/* items given so far, shown or not */
+	const char *indent;	/* before each line */
+};
+#define MSG_LIST_INIT(max) { (max), 0, "  " }
+
+void msg_list_item(struct msg_list *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "<indent>... and N more" when items were left out; nothing otherwise. */
+void msg_list_end(const struct msg_list *l);
 /* A transient progress line; the next one overwrites it on a terminal. */
 void msg_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Ends a run of progress lines. */

@@ -27,6 +27,15 @@ test_expect_success '--kernel naming several kernels lists each with its file, e
 	test "$(grep -c "^  triton_mm  " err)" -eq "$(( n < 20 ? n : 20 ))"
 '
 
+test_expect_success '--kernel matching nothing lists 20 kernels, then how many more' '
+	n=$(grep -L "async_compile.triton" "$KDIR"/*/*.py | xargs grep -h "^def triton" | wc -l) &&
+	test "$n" -gt 20 &&
+	test_expect_code 4 tko meta --kernel zzz "$KDIR" 2>err &&
+	test_grep "^tko meta: no kernel named '"'"'zzz'"'"' \($n kernels read\); candidates:$" err &&
+	test "$(grep -c "^  triton_.*\.py:[0-9]*$" err)" -eq 20 &&
+	test "$(tail -n 1 err)" = "  ... and $((n - 20)) more"
+'
+
 test_expect_success '--kernel finds a kernel in a directory, with ATen ops from its wrapper' '
 	tko meta --kernel triton_poi_fused_index_add_zeros_1 --json out.json "$KDIR" >out &&
 	json_q out.json ".kernels | length == 1" &&

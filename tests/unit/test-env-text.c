@@ -12,7 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model/env.h"
 #include "report/env_text.h"
+#include "util/buf.h"
 
 static const char doc_text[] =
 	"{\"python\": {\"version\": \"3.11.2\"},"
@@ -57,33 +59,43 @@ static const char want[] =
 	"\n"
 	"warning: two GPUs differ\n";
 
-static void test_page(void **state)
+/* The page for a document given as JSON text (read through model/env). */
+static char *page(const char *text)
 {
-	json_t *doc = json_loads(doc_text, 0, NULL);
+	json_t *j = json_loads(text, 0, NULL);
+	struct env_doc doc;
+	struct buf err = BUF_INIT;
 	char *got = NULL;
 	size_t n = 0;
 	FILE *fp = open_memstream(&got, &n);
 
-	(void)state;
-	assert_non_null(doc);
-	env_text_print(fp, doc);
+	assert_non_null(j);
+	env_doc_init(&doc);
+	if (env_doc_read(&doc, j, "doc", &err) < 0)
+		fail_msg("%s", err.buf);
+	env_text_print(fp, &doc);
 	fclose(fp);
+	env_doc_release(&doc);
+	json_decref(j);
+	buf_release(&err);
+	return got;
+}
+
+static void test_page(void **state)
+{
+	char *got = page(doc_text);
+
+	(void)state;
 	assert_string_equal(got, want);
 	free(got);
-	json_decref(doc);
 }
 
 static void test_nothing_found(void **state)
 {
-	json_t *doc = json_loads("{\"bandwidth\": null, \"gpus\": [], \"tools\": [], \"env\": {},"
-				 " \"notes\": []}", 0, NULL);
-	char *got = NULL;
-	size_t n = 0;
-	FILE *fp = open_memstream(&got, &n);
+	char *got = page("{\"bandwidth\": null, \"gpus\": [], \"tools\": [], \"env\": {},"
+			 " \"notes\": []}");
 
 	(void)state;
-	env_text_print(fp, doc);
-	fclose(fp);
 	assert_non_null(strstr(got, "python          not found\n"));
 	assert_non_null(strstr(got, "torch           not importable\n"));
 	assert_non_null(strstr(got, "copy bandwidth  not measured (--measure)\n"));
@@ -91,7 +103,6 @@ static void test_nothing_found(void **state)
 	assert_null(strstr(got, "environment flags"));
 	assert_null(strstr(got, "note:"));
 	free(got);
-	json_decref(doc);
 }
 
 int main(void)

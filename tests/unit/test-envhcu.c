@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "live/envhcu.h"
+#include "model/env.h"
+#include "util/buf.h"
 #include "util/jsonio.h"
 
 static const char *const brief_names[] = {
@@ -45,11 +47,13 @@ static void test_find_spellings(void **state)
 	assert_null(hcu_target_find(NULL));
 }
 
-/* env_hcu on {"gpus": gpus, "env": env, "torch": torch, "dcu": false}. */
+/* env_hcu on {"gpus": gpus, "env": env, "torch": torch, "dcu": false}, as JSON again. */
 static json_t *run(const char *gpus, const char *env, const char *torch)
 {
 	char *text = NULL;
-	json_t *doc;
+	struct env_doc doc;
+	struct buf err = BUF_INIT;
+	json_t *j;
 	size_t n;
 
 	n = (size_t)snprintf(NULL, 0, "{\"gpus\": %s, \"env\": %s, \"torch\": %s, \"dcu\": false}",
@@ -57,11 +61,18 @@ static json_t *run(const char *gpus, const char *env, const char *torch)
 	text = test_malloc(n + 1);
 	snprintf(text, n + 1, "{\"gpus\": %s, \"env\": %s, \"torch\": %s, \"dcu\": false}",
 		 gpus, env, torch);
-	doc = json_loads(text, 0, NULL);
+	j = json_loads(text, 0, NULL);
 	test_free(text);
-	assert_non_null(doc);
-	env_hcu(doc);
-	return doc;
+	assert_non_null(j);
+	env_doc_init(&doc);
+	if (env_doc_read(&doc, j, "doc", &err) < 0)
+		fail_msg("%s", err.buf);
+	env_hcu(&doc);
+	json_decref(j);
+	j = env_doc_to_json(&doc);
+	env_doc_release(&doc);
+	buf_release(&err);
+	return j;
 }
 
 static const char *warning(const json_t *doc, size_t i)

@@ -14,11 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <jansson.h>
 
 #include "report/jsonw.h"
+#include "util/buf.h"
+#include "util/jsonio.h"
 
 enum mode { PREC10, PREC17, COMPACT };
 
@@ -359,6 +362,71 @@ static void test_deep_value(void **state)
 	json_decref(root);
 }
 
+/* jsonw_write_doc == json_dumpf(INDENT(2) | REAL_PRECISION(p)) and a newline. */
+static void test_write_doc(void **state)
+{
+	static const int precs[] = { 10, 17 };
+	json_t *j = load_example("examples/h200-run/analysis/replay.json");
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		char *theirs = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(precs[i]));
+		struct text t;
+		char *ours;
+
+		text_open(&t, PREC10);
+		assert_int_equal(jsonw_write_doc(t.fp, j, precs[i]), 0);
+		ours = text_close(&t);
+		assert_int_equal(strlen(ours), strlen(theirs) + 1);
+		assert_memory_equal(ours, theirs, strlen(theirs));
+		assert_int_equal(ours[strlen(theirs)], '\n');
+		free(ours);
+		free(theirs);
+	}
+	json_decref(j);
+}
+
+/* util/jsonio's file writers go through jsonw: jansson's bytes at 10 digits, scalars refused. */
+static void test_json_write_path(void **state)
+{
+	char dir[] = "/tmp/tko-jsonw-XXXXXX", path[64];
+	json_t *j = load_example("examples/h200-run/env.json"), *one = json_integer(1);
+	char *theirs = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10)), *ours;
+	struct buf err = BUF_INIT;
+	FILE *fp;
+	long n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/env.json", dir);
+	assert_int_equal(json_write_path(j, path, &err), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	n = ftell(fp);
+	rewind(fp);
+	ours = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(ours, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	assert_int_equal((size_t)n, strlen(theirs) + 1);
+	assert_memory_equal(ours, theirs, strlen(theirs));
+	free(ours);
+
+	snprintf(path, sizeof(path), "%s/one.json", dir);
+	assert_int_equal(json_write_path(one, path, &err), -1);
+	assert_non_null(strstr(err.buf, "cannot encode JSON for '"));
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(json_write_fp(one, stdout), -1);
+	snprintf(path, sizeof(path), "%s/env.json", dir);
+	unlink(path);
+	rmdir(dir);
+	buf_release(&err);
+	free(theirs);
+	json_decref(one);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +437,8 @@ int main(void)
 		cmocka_unit_test(test_value_as_jansson),
 		cmocka_unit_test(test_compact_string),
 		cmocka_unit_test(test_deep_value),
+		cmocka_unit_test(test_write_doc),
+		cmocka_unit_test(test_json_write_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
