@@ -3,7 +3,7 @@
  * to a result per variant. It wires the other tune modules together:
  *
  *   input      KERNEL.py, or KERNEL_DIR with kernel.py and capture.json
- *   describe   the worker reads the kernel's decorator (kernel.c)
+ *   kernel     its def and decorators, read from the source (kernel.c)
  *   plan       the search space and the base config (space.c, plan.c)
  *   per variant: the source rewrites (rewrite.c), a compile or bench
  *              request to the worker for its environment (worker.c),
