@@ -513,7 +513,6 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	s->winner = -1;
 	s->num_gb = -1;
 	s->ws.arg = -1;
-	s->known = json_object();
 	buf_init(&s->text);
 	tune_kernel_init(&s->k);
 	*fail = TUNE_FAIL_INPUT;
@@ -594,7 +593,6 @@ void tune_sweep_release(struct tune_sweep *s)
 	tune_results_release(&s->res);
 	tune_kernel_release(&s->k);
 	json_decref(s->capture);
-	json_decref(s->known);
 	free(s->grid_note);
 	buf_release(&s->text);
 	free(s->input);
