@@ -189,7 +189,8 @@ REPORT_SRC = \
 	src/report/rtext.c \
 	src/report/stepview.c \
 	src/report/summary.c \
-	src/report/svg.c
+	src/report/svg.c \
+	src/report/tune_text.c
 
 RUNDIR_SRC = \
 	src/rundir/cachematch.c \
@@ -265,6 +266,7 @@ TUNE_SRC = \
 	src/tune/space.c \
 	src/tune/sweep.c \
 	src/tune/variant.c \
+	src/tune/winner.c \
 	src/tune/workspace.c
 
 LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \

@@ -9,15 +9,16 @@
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "report/tune_text.h"
 #include "tune/dispatch.h"
 #include "tune/output.h"
 #include "tune/sweep.h"
+#include "tune/winner.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"
-#include "util/table.h"
 #include "banned.h"
 
 static const char *const usage[] = {
@@ -50,78 +51,10 @@ static int exit_for(enum tune_fail f)
 	return codes[f];
 }
 
-static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
-{
-	struct table t = TABLE_INIT;
-	struct buf notes = BUF_INIT;
-	const struct tune_variant *w = s->winner >= 0 ? &s->plan.v[s->winner] : NULL;
-	int split = tune_output_split(s, s->winner);
-
-	if (s->refused) {
-		fprintf(fp, "%s%s (%s) on %s: not tuned: %s\n\n", md ? "## " : "", s->k.name,
-			tune_kind_name(s->k.kind), s->arch->name, s->refused);
-		return;
-	}
-	fprintf(fp, "%s%s (%s) on %s: base from %s%s\n", md ? "## " : "", s->k.name,
-		tune_kind_name(s->k.kind), s->arch->name, s->base_note, md ? "\n" : "");
-	tune_output_table(s, &t);
-	if (md)
-		table_print_md(&t, fp);
-	else
-		table_print(&t, fp);
-	tune_output_notes(s, &notes);
-	if (notes.len)
-		fprintf(fp, "%s%s", md ? "\n" : "", notes.buf);
-	if (s->plan.stop_reason)
-		fprintf(fp, "%sstopped at the %s limit with variants left to try\n",
-			md ? "\n" : "", s->plan.stop_reason);
-	if (s->o->compile_only)
-		fprintf(fp, "%scompile-only: no timings; each variant's source and ISA are in %s/variants/\n",
-			md ? "\n" : "", s->out_dir);
-	else if (w)
-		fprintf(fp, "%swinner: v%03ld %s; files in %s/winner/\n", md ? "\n" : "",
-			s->winner, w->label, s->out_dir);
-	else
-		fprintf(fp, "%sno variant could be timed\n", md ? "\n" : "");
-	buf_reset(&notes);
-	tune_confirm_text(s, &notes);
-	if (notes.len)
-		fprintf(fp, "%s%s", md ? "\n" : "", notes.buf);
-	if (s->plan_note)
-		fprintf(fp, "%splan: %s\n", md ? "\n" : "", s->plan_note);
-	if (split)
-		fprintf(fp, "%sRSPLIT_SIZE is Inductor's codegen choice: apply it with "
-			"torch._inductor.config.triton.mix_order_reduction_split_size = %d "
-			"(every mix-order reduction of the graph)\n", md ? "\n" : "", split);
-	if (tune_output_two_pass(s, s->winner))
-		fprintf(fp, "%stwopass is the softmax Inductor emits with "
-			"torch._inductor.config.online_softmax = False (TORCHINDUCTOR_ONLINE_SOFTMAX=0): "
-			"apply that, or the winner's kernel.py\n", md ? "\n" : "");
-	fputc('\n', fp);
-	table_release(&t);
-	buf_release(&notes);
-}
-
 static json_t *doc_new(const struct tune_opts *o)
 {
 	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 1, "tool", "tko tune",
 			 "mode", o->compile_only ? "compile-only" : "gpu", "kernels", json_array());
-}
-
-/* The sweeps that ran (ran[i]), one section each. */
-static int write_md(const char *path, struct tune_sweep *s, const int *ran, size_t n,
-		    struct buf *err)
-{
-	struct atomic_file af = ATOMIC_FILE_INIT;
-	size_t i;
-
-	if (atomic_open(&af, path, err) < 0)
-		return -1;
-	fputs("# tko tune\n\n", af.fp);
-	for (i = 0; i < n; i++)
-		if (ran[i])
-			print_kernel(af.fp, &s[i], 1);
-	return atomic_commit(&af, err);
 }
 
 /* The sweep's own copy of its JSON, beside its variants. */
@@ -172,7 +105,7 @@ static int run_one(struct tune_sweep *s, const char *input, const struct tune_op
 	tune_sweep_run(s);
 	k = tune_output_json(s);
 	json_array_append_new(json_object_get(doc, "kernels"), k);
-	if (tune_output_winner(s, &err) < 0 || write_own_json(o, s, k, &err) < 0) {
+	if (tune_winner_write(s, &err) < 0 || write_own_json(o, s, k, &err) < 0) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	} else if (s->res.nr && s->plan.base >= 0 &&
@@ -203,10 +136,10 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 	if (!input || !json || !out)
 		return EXIT_USAGE;
 	ret = run_one(&s, input, o, pool, doc, ran);
-	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && write_md(md, &s, ran, 1, &err) < 0)))
+	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && tune_text_write_md(md, &s, ran, 1, &err) < 0)))
 		ret = EXIT_FAIL;
 	if (*ran && (fp = fopen(out, "w"))) {
-		print_kernel(fp, &s, 0);
+		tune_text_kernel(fp, &s, 0);
 		fclose(fp);
 	}
 	if (err.len)
@@ -323,12 +256,12 @@ int cmd_tune(int argc, const char **argv)
 		if (!ran[i] && r == EXIT_TOOL)
 			break;
 		if (ran[i] && (!json || strcmp(json, "-")))
-			print_kernel(stdout, &s[i], 0);
+			tune_text_kernel(stdout, &s[i], 0);
 	}
 	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
 	if (done && json && json_write_path(doc, json, &err) < 0)
 		ret = EXIT_FAIL;
-	else if (done && md && write_md(md, s, ran, (size_t)tried, &err) < 0)
+	else if (done && md && tune_text_write_md(md, s, ran, (size_t)tried, &err) < 0)
 		ret = EXIT_FAIL;
 	if (err.len)
 		msg_error("%s", err.buf);
