@@ -265,6 +265,7 @@ TUNE_SRC = \
 	src/tune/twopass.c \
 	src/tune/space.c \
 	src/tune/sweep.c \
+	src/tune/tune.c \
 	src/tune/variant.c \
 	src/tune/winner.c \
 	src/tune/workspace.c
