@@ -155,7 +155,8 @@ ANALYSE_SRC = \
 MODEL_SRC = \
 	src/model/collect.c \
 	src/model/names.c \
-	src/model/traffic.c
+	src/model/traffic.c \
+	src/model/tune.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \
