@@ -11,6 +11,7 @@
 
 #include "env/peak.h"
 #include "parse/triton_meta.h"
+#include "rundir/layout.h"
 #include "tune/grid.h"
 #include "tune/kindplan.h"
 #include "tune/request.h"
@@ -37,9 +38,9 @@ static double now_s(void)
 static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
 {
 	if (is_dir(input)) {
-		char *cap = path_join(input, "capture.json");
+		char *cap = rd_kernel_path(input, RD_K_CAPTURE_JSON);
 
-		s->source = path_join(input, "kernel.py");
+		s->source = rd_kernel_path(input, RD_K_KERNEL_PY);
 		/* Absent is a plain kernel directory; anything else there must read. */
 		if (access(cap, F_OK) == 0 || errno != ENOENT) {
 			s->capture_path = cap;
@@ -354,7 +355,7 @@ static char *out_dir(const struct tune_sweep *s)
 	if (s->o->out_dir)
 		dir = path_join(s->o->out_dir, leaf);
 	else if (s->capture_path)
-		dir = path_join(s->input, "tune");
+		dir = rd_kernel_path(s->input, RD_K_TUNE_DIR);
 	else
 		dir = path_join("tko-tune", leaf);
 	free(leaf);
