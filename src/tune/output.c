@@ -6,6 +6,7 @@
  * kernel file without a capture) over the time; a rate over 105% of the
  * copy rate gets its cause (rate_doubt) instead of a fraction.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,19 +44,42 @@ char *tune_output_doubt(const struct tune_sweep *s, double g)
 	return traffic_rate_doubt(s->traffic.note ? &s->traffic : &inductor, g, s->peak_gbps);
 }
 
-static void set_num(json_t *j, const char *key, double v)
+/* A figure of the model: NAN (JSON null) when negative or not finite, as "unknown". */
+static double num(double v)
 {
-	json_set_new(j, key, v >= 0 ? json_real(v) : NULL);
+	return v >= 0 && isfinite(v) ? v : NAN;
 }
 
-static json_t *str_or_null(const char *v)
+static char *dup_or_null(const char *v)
 {
-	return v ? json_string(v) : json_null();
+	return v ? xstrdup(v) : NULL;
 }
 
-static json_t *int_or_null(long v)
+/* A JSON list of strings as the model's string vector. */
+static void strv_of(json_t *list, char ***v, size_t *nr)
 {
-	return v >= 0 ? json_integer(v) : json_null();
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e) {
+		*v = rf_grow(*v, *nr, sizeof(**v));
+		(*v)[(*nr)++] = xstrdup(json_string_value(e));
+	}
+	json_decref(list);
+}
+
+/* A JSON object of strings as the model's pairs. */
+static void pairs_of(json_t *obj, struct rf_pair **v, size_t *nr)
+{
+	const char *key;
+	json_t *e;
+
+	json_object_foreach(obj, key, e) {
+		*v = rf_grow(*v, *nr, sizeof(**v));
+		(*v)[*nr].key = xstrdup(key);
+		(*v)[(*nr)++].value = dup_or_null(json_string_value(e));
+	}
+	json_decref(obj);
 }
 
 /* The base's ISA summary, when both it and r were scanned. */
@@ -80,7 +104,8 @@ void tune_output_isa_cell(const struct tune_sweep *s, const struct tune_result *
 		buf_adds(out, "same");
 }
 
-static void isa_json(const struct tune_sweep *s, const struct tune_result *r, json_t *j)
+static void isa_fill(const struct tune_sweep *s, const struct tune_result *r,
+		     struct tune_doc_variant *d)
 {
 	const struct tune_isa *b = base_isa(s, r);
 	struct buf text = BUF_INIT;
@@ -88,55 +113,48 @@ static void isa_json(const struct tune_sweep *s, const struct tune_result *r, js
 
 	if (b)
 		tune_isa_delta(b, r->isa, &text, &delta);
-	json_set_new(j, "isa", r->isa ? tune_isa_json(r->isa) : json_null());
-	json_set_new(j, "isa_delta", delta ? delta : json_null());
+	d->isa = r->isa ? tune_isa_json(r->isa) : NULL;
+	d->isa_delta = delta;
 	buf_reset(&text);
 	tune_output_isa_cell(s, r, &text);
-	json_set_new(j, "isa_text", r->isa ? json_string(text.buf) : json_null());
+	d->isa_text = r->isa ? xstrdup(text.buf) : NULL;
 	buf_release(&text);
 }
 
-static json_t *variant_json(const struct tune_sweep *s, const struct tune_variant *v,
-			    const struct tune_result *r)
+static void variant_fill(const struct tune_sweep *s, const struct tune_variant *v,
+			 const struct tune_result *r, struct tune_doc_variant *d)
 {
-	json_t *j = json_object();
-	const struct tune_errsig *sig;
-	double b = tune_output_base_ms(s), g;
-	char id[24], *why;
+	const struct tune_errsig *sig = r->error ? tune_errsig_find(r->error, r->traceback) : NULL;
+	double b = tune_output_base_ms(s), g = tune_result_usable(r) ? tune_output_gbps(s, r->time_ms) : -1;
+	char *why = tune_output_doubt(s, g);
 
-	snprintf(id, sizeof(id), "v%03zu", v->index);
-	json_set_str(j, "id", id);
-	json_set_str(j, "label", v->label);
-	json_set_str(j, "origin", tune_origin_name(v->origin));
-	json_set_new(j, "source_variants", tune_src_json(v->src));
-	json_set_new(j, "config", tune_config_to_json(&s->plan.space, &v->cfg));
-	json_set_new(j, "env", tune_env_json(v->src));
-	json_set_str(j, "status", tune_status_name(r->status));
-	json_set_new(j, "error", r->error ? json_string(r->error) : NULL);
-	sig = r->error ? tune_errsig_find(r->error, r->traceback) : NULL;
-	json_set_new(j, "error_signature", sig ? json_string(sig->id) : NULL);
-	json_set_new(j, "error_explained", sig ? json_string(sig->why) : NULL);
-	set_num(j, "time_ms", r->time_ms);
-	set_num(j, "inductor_ms", v->inductor_ms);
-	set_num(j, "speedup", b > 0 && tune_result_usable(r) ? b / r->time_ms : -1);
-	g = tune_result_usable(r) ? tune_output_gbps(s, r->time_ms) : -1;
-	why = tune_output_doubt(s, g);
-	set_num(j, "gbps", g);
-	set_num(j, "peak_fraction", !why && s->peak_gbps > 0 && g > 0 ? g / s->peak_gbps : -1);
-	json_set_new(j, "rate_doubt", why ? json_string(why) : json_null());
-	free(why);
-	set_num(j, "compile_ms", r->compile_ms);
-	json_set_new(j, "shared_bytes", r->shared_bytes >= 0 ? json_integer(r->shared_bytes) : NULL);
-	json_set_new(j, "source", r->source ? json_string(r->source) : NULL);
-	json_set_new(j, "files", r->files ? json_incref(r->files) : json_object());
-	json_set_new(j, "checks", r->checks ? json_incref(r->checks) : json_array());
-	json_set_new(j, "traceback", str_or_null(r->traceback));
-	json_set_new(j, "n_regs", int_or_null(r->n_regs));
-	json_set_new(j, "n_spills", int_or_null(r->n_spills));
-	json_set_new(j, "fingerprint", str_or_null(r->fingerprint));
-	json_set_new(j, "same_as", str_or_null(r->same_as));
-	isa_json(s, r, j);
-	return j;
+	d->id = xstrfmt("v%03zu", v->index);
+	d->label = xstrdup(v->label);
+	d->origin = xstrdup(tune_origin_name(v->origin));
+	strv_of(tune_src_json(v->src), &d->source_variants, &d->nsource_variants);
+	d->config = tune_config_to_json(&s->plan.space, &v->cfg);
+	pairs_of(tune_env_json(v->src), &d->env, &d->nenv);
+	d->status = (int)r->status;
+	d->error = dup_or_null(r->error);
+	d->error_signature = sig ? xstrdup(sig->id) : NULL;
+	d->error_explained = sig ? xstrdup(sig->why) : NULL;
+	d->time_ms = num(r->time_ms);
+	d->inductor_ms = num(v->inductor_ms);
+	d->speedup = num(b > 0 && tune_result_usable(r) ? b / r->time_ms : -1);
+	d->gbps = num(g);
+	d->peak_fraction = num(!why && s->peak_gbps > 0 && g > 0 ? g / s->peak_gbps : -1);
+	d->rate_doubt = why;
+	d->compile_ms = num(r->compile_ms);
+	d->shared_bytes = r->shared_bytes >= 0 ? r->shared_bytes : -1;
+	d->source = dup_or_null(r->source);
+	d->files = r->files ? json_incref(r->files) : json_object();
+	d->checks = r->checks ? json_incref(r->checks) : json_array();
+	d->traceback = dup_or_null(r->traceback);
+	d->n_regs = r->n_regs >= 0 ? r->n_regs : -1;
+	d->n_spills = r->n_spills >= 0 ? r->n_spills : -1;
+	d->fingerprint = dup_or_null(r->fingerprint);
+	d->same_as = dup_or_null(r->same_as);
+	isa_fill(s, r, d);
 }
 
 static json_t *space_json(const struct tune_space *sp)
@@ -151,29 +169,26 @@ static json_t *space_json(const struct tune_space *sp)
 	return list;
 }
 
-static json_t *winner_json(const struct tune_sweep *s)
+static void winner_fill(const struct tune_sweep *s, struct tune_doc_winner *w)
 {
-	const struct tune_variant *v;
-	double sweep, confirmed;
-	json_t *j;
-	char id[24];
+	const struct tune_ci *ci = tune_confirm_winner_ci(s);
+	double base = tune_output_base_ms(s), sweep, confirmed;
 
 	if (s->winner < 0)
-		return NULL;
-	v = &s->plan.v[s->winner];
-	snprintf(id, sizeof(id), "v%03ld", s->winner);
-	j = json_pack("{s:s, s:s}", "id", id, "label", v->label);
-	set_num(j, "time_ms", s->res.r[s->winner].time_ms);
-	sweep = tune_output_base_ms(s) > 0 ? tune_output_base_ms(s) / s->res.r[s->winner].time_ms : -1;
+		return;
+	w->id = xstrfmt("v%03ld", s->winner);
+	w->label = xstrdup(s->plan.v[s->winner].label);
+	w->time_ms = num(s->res.r[s->winner].time_ms);
+	sweep = base > 0 ? base / s->res.r[s->winner].time_ms : -1;
 	confirmed = tune_confirm_speedup(s);
 	/* the figure tko stands by: the confirmed one when there was a confirmation */
-	set_num(j, "speedup", confirmed >= 0 ? confirmed : sweep);
-	set_num(j, "sweep_speedup", sweep);
-	tune_winner_confirmed(s, j);
-	json_set_bool(j, "is_base", s->winner == s->plan.base);
-	json_set_new(j, "inductor_settings", tune_winner_settings(s));
-	json_set_new(j, "confirmation", tune_confirm_json(s));
-	return j;
+	w->speedup = num(confirmed >= 0 ? confirmed : sweep);
+	w->sweep_speedup = num(sweep);
+	w->confirmed = ci != NULL;
+	w->ci95 = ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL;
+	w->is_base = s->winner == s->plan.base;
+	w->inductor_settings = tune_winner_settings(s);
+	w->confirmation = tune_confirm_json(s);
 }
 
 #define OPT(key, type) { key, type, JC_NULL, NULL }
@@ -215,34 +230,46 @@ int tune_doc_check(const json_t *doc, const char *file, struct buf *err)
 	return jc_check(doc, doc_fields, file, err);
 }
 
-json_t *tune_output_json(const struct tune_sweep *s)
+void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d)
 {
-	json_t *j = json_object(), *vars = json_array();
 	size_t i;
 
-	json_set_str(j, "kernel", s->k.name);
-	json_set_str(j, "source", s->source);
-	json_set_str(j, "kind", tune_kind_name(s->k.kind));
-	json_set_str(j, "target", s->arch->name);
-	json_set_str(j, "out_dir", s->out_dir);
-	json_set_str(j, "base_from", s->base_note);
-	json_set_new(j, "space", space_json(&s->plan.space));
-	json_set_str(j, "plan", s->refused ? "refused" : "search");
-	json_set_new(j, "plan_note", str_or_null(s->refused ? s->refused : s->plan_note));
-	json_set_new(j, "stopped", s->plan.stop_reason ? json_string(s->plan.stop_reason) : NULL);
-	set_num(j, "wall_s", s->wall_s);
-	set_num(j, "num_gb", s->num_gb);
-	json_set_new(j, "bytes_estimate", json_boolean(!s->traffic.note || s->traffic.estimate));
-	json_set_new(j, "bytes_note", json_string(s->traffic.note ? s->traffic.note :
-						  "Inductor's kernel_num_gb: no capture to count"));
-	set_num(j, "peak_gbps", s->peak_gbps > 0 ? s->peak_gbps : -1);
-	json_set_new(j, "device", s->pool && s->pool->device ? json_deep_copy(s->pool->device)
-		     : json_null());
-	json_set_new(j, "grid_note", str_or_null(s->grid_note));
-	for (i = 0; i < s->plan.nr; i++)
-		if (s->plan.v[i].done)
-			json_array_append_new(vars, variant_json(s, &s->plan.v[i], result(s, i)));
-	json_set_new(j, "variants", vars);
-	json_set_new(j, "winner", winner_json(s));
+	d->kernel = xstrdup(s->k.name);
+	d->source = xstrdup(s->source);
+	d->kind = xstrdup(tune_kind_name(s->k.kind));
+	d->target = xstrdup(s->arch->name);
+	d->out_dir = xstrdup(s->out_dir);
+	d->base_from = dup_or_null(s->base_note);
+	d->space = space_json(&s->plan.space);
+	d->plan = xstrdup(s->refused ? "refused" : "search");
+	d->plan_note = dup_or_null(s->refused ? s->refused : s->plan_note);
+	d->stopped = dup_or_null(s->plan.stop_reason);
+	d->wall_s = num(s->wall_s);
+	d->num_gb = num(s->num_gb);
+	d->bytes_estimate = !s->traffic.note || s->traffic.estimate;
+	d->bytes_note = xstrdup(s->traffic.note ? s->traffic.note :
+				"Inductor's kernel_num_gb: no capture to count");
+	d->peak_gbps = num(s->peak_gbps > 0 ? s->peak_gbps : -1);
+	d->device = s->pool && s->pool->device ? json_deep_copy(s->pool->device) : NULL;
+	d->grid_note = dup_or_null(s->grid_note);
+	for (i = 0; i < s->plan.nr; i++) {
+		if (!s->plan.v[i].done)
+			continue;
+		d->variants = rf_grow(d->variants, d->nvariants, sizeof(*d->variants));
+		rf_init(&tune_doc_variant_desc, &d->variants[d->nvariants]);
+		variant_fill(s, &s->plan.v[i], result(s, i), &d->variants[d->nvariants++]);
+	}
+	winner_fill(s, &d->winner);
+}
+
+json_t *tune_output_json(const struct tune_sweep *s)
+{
+	struct tune_doc_kernel d;
+	json_t *j;
+
+	rf_init(&tune_doc_kernel_desc, &d);
+	tune_output_fill(s, &d);
+	j = rf_to_json(&tune_doc_kernel_desc, &d);
+	rf_release(&tune_doc_kernel_desc, &d);
 	return j;
 }

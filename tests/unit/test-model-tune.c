@@ -9,11 +9,14 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "model/tune.h"
 #include "tune/result.h"
+#include "util/file.h"
+#include "util/jsonio.h"
 #include "banned.h"
 
 static const char entry[] =
@@ -82,6 +85,68 @@ static void test_unknown_status_and_null_winner(void **state)
 	buf_release(&err);
 }
 
+/*
+ * The tables hold every key tko tune writes: each kernel of the recorded
+ * golden outputs (tests/golden/tune/CASE/expected) reads into the model and
+ * comes back as the same JSON. The goldens write volatile numbers (wall_s)
+ * as @NUM@ (tests/golden/normalise.sh): they are read as 1.5 here.
+ */
+
+static json_t *load_golden(const char *path)
+{
+	struct buf text = BUF_INIT, err = BUF_INIT;
+	char *p;
+	json_error_t e;
+	json_t *j;
+
+	assert_int_equal(file_read(path, 1u << 24, &text, &err), 0);
+	while ((p = strstr(text.buf, "@NUM@")))
+		memcpy(p, "  1.5", 5);
+	j = json_loads(text.buf, 0, &e);
+	buf_release(&text);
+	buf_release(&err);
+	return j;
+}
+
+static void test_round_trip_of_goldens(void **state)
+{
+	static const char *const docs[] = {
+		"../golden/tune/fake-gpu/expected/g.json",
+		"../golden/tune/fake-template/expected/t.json",
+		"../golden/tune/fake-mix-order/expected/g.json",
+	};
+	const char *data = getenv("TESTDATA");
+	size_t d, i, n = 0;
+
+	(void)state;
+	if (!data)
+		skip();
+	for (d = 0; d < sizeof(docs) / sizeof(docs[0]); d++) {
+		char *path = path_join(data, docs[d]);
+		struct buf err = BUF_INIT;
+		json_t *doc = load_golden(path), *k;
+
+		assert_non_null(doc);
+		json_array_foreach(json_object_get(doc, "kernels"), i, k) {
+			struct tune_doc_kernel m;
+			json_t *back;
+
+			rf_init(&tune_doc_kernel_desc, &m);
+			assert_int_equal(rf_read(&tune_doc_kernel_desc, &m, k, path, &err), 0);
+			back = rf_to_json(&tune_doc_kernel_desc, &m);
+			assert_true(json_equal(back, k));
+			assert_int_equal(json_object_size(back), json_object_size(k));
+			json_decref(back);
+			rf_release(&tune_doc_kernel_desc, &m);
+			n++;
+		}
+		json_decref(doc);
+		buf_release(&err);
+		free(path);
+	}
+	assert_int_equal(n, 3);
+}
+
 /* The names tune has always written (docs/json.md's status list). */
 static void test_status_names(void **state)
 {
@@ -105,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_unknown_status_and_null_winner),
 		cmocka_unit_test(test_status_names),
+		cmocka_unit_test(test_round_trip_of_goldens),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
