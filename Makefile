@@ -158,7 +158,8 @@ MODEL_SRC = \
 	src/model/env.c \
 	src/model/names.c \
 	src/model/replay.c \
-	src/model/traffic.c
+	src/model/traffic.c \
+	src/model/tune.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \
@@ -195,7 +196,8 @@ REPORT_SRC = \
 	src/report/rtext.c \
 	src/report/stepview.c \
 	src/report/summary.c \
-	src/report/svg.c
+	src/report/svg.c \
+	src/report/tune_text.c
 
 RUNDIR_SRC = \
 	src/rundir/cachematch.c \
@@ -279,7 +281,9 @@ TUNE_SRC = \
 	src/tune/twopass.c \
 	src/tune/space.c \
 	src/tune/sweep.c \
+	src/tune/tune.c \
 	src/tune/variant.c \
+	src/tune/winner.c \
 	src/tune/workspace.c
 
 LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \

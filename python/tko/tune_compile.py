@@ -94,28 +94,23 @@ def load_jit_functions(path):
     return {n: g[n] for n in names}
 
 
-def jsonable(v, named=None):
-    """A value as JSON: tuple keys joined by commas, sets sorted; an
-    instance of `named` (describe's stand-in for enums) by its name."""
-    def j(x):
-        return jsonable(x, named)
+def jsonable(v):
+    """A value as JSON: tuple keys joined by commas, sets sorted."""
     if isinstance(v, dict):
-        return {(",".join(str(i) for i in k) if isinstance(k, tuple) else str(k)): j(x)
+        return {(",".join(str(i) for i in k) if isinstance(k, tuple) else str(k)): jsonable(x)
                 for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [j(x) for x in v]
+        return [jsonable(x) for x in v]
     if isinstance(v, (set, frozenset)):
-        return sorted(j(x) for x in v)
-    if named is not None and isinstance(v, named):
-        return v.name
+        return sorted(jsonable(x) for x in v)
     if isinstance(v, float) and not math.isfinite(v):
         return str(v)
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        return j(dataclasses.asdict(v))
+        return jsonable(dataclasses.asdict(v))
     if hasattr(v, "_asdict"):
-        return j(v._asdict())
+        return jsonable(v._asdict())
     return repr(v)
 
 

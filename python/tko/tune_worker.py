@@ -13,8 +13,6 @@ Requests (see docs/json.md, "tko tune worker protocol"):
   hello       versions, the GPU's facts (gpu.py: tko decides its arch),
               the buffer-ops knob, Triton's bundled tools, the compile
               processes it has
-  describe    the @triton.jit functions of a source file and the arguments
-              of their Inductor heuristics decorator, as JSON
   compile     triton.compile(ASTSource(...), target=GPUTarget(...), options)
               mirroring Inductor's _precompile_config (tune_compile.py);
               every stage is written to out_dir; a compile failure is a
@@ -41,7 +39,6 @@ Environment switches that Triton reads at import (AMDGCN_USE_BUFFER_OPS) are
 set by tko when it starts the worker: one worker per environment.
 """
 
-import ast
 import json
 import os
 import sys
@@ -51,87 +48,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bandwidth  # noqa: E402
 import gpu  # noqa: E402
 from tune_bench import Bench, TorchOps, confirm_rounds, launcher  # noqa: E402
-from tune_compile import (compile_reply, compile_variant, is_jit, jsonable,  # noqa: E402,F401
-                          load_jit_functions, one_line, parse, traceback_tail)
+from tune_compile import (compile_reply, compile_variant,  # noqa: E402,F401
+                          load_jit_functions, one_line, traceback_tail)
 from tune_pool import CompilePool  # noqa: E402
 
 PROTOCOL = 1
-
-
-# ---- describe: the decorator's arguments as JSON --------------------------
-
-class _Named:
-    """A stand-in for an enum member or a call in the decorator (ReductionHint.INNER)."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __getattr__(self, attr):
-        return _Named(self.name + "." + attr)
-
-    def __call__(self, *args, **kwargs):
-        return {"__call__": self.name, "args": list(args), "kwargs": kwargs}
-
-
-def _jsonable(v):
-    return jsonable(v, _Named)
-
-
-class _DecoratorNames(dict):
-    def __missing__(self, key):
-        return _Named(key)
-
-
-def _decorator_args(dec, path):
-    names = _DecoratorNames(__file__=path, set=set, frozenset=frozenset, True_=True)
-    names["__builtins__"] = {}
-    out = {}
-    for i, a in enumerate(dec.args):
-        out["arg%d" % i] = _jsonable(eval(compile(ast.Expression(a), path, "eval"), names))
-    for kw in dec.keywords:
-        out[kw.arg] = _jsonable(eval(compile(ast.Expression(kw.value), path, "eval"), names))
-    return out
-
-
-def _describe_function(node, path):
-    jit = [d for d in node.decorator_list if is_jit(d)]
-    others = [d for d in node.decorator_list if not is_jit(d)]
-    k = {"name": node.name, "line": node.lineno, "end_line": node.end_lineno,
-         "def_line": node.lineno if not node.decorator_list else node.decorator_list[0].lineno,
-         "params": [], "heuristic": None, "decorator": None}
-    if jit:
-        k["def_line"] = min(d.lineno for d in node.decorator_list)
-    for a in node.args.args:
-        ann = ast.unparse(a.annotation) if a.annotation is not None else None
-        k["params"].append({"name": a.arg, "annotation": ann})
-    for d in others:
-        if isinstance(d, ast.Call):
-            func = ast.unparse(d.func)
-            k["heuristic"] = func.rsplit(".", 1)[-1]
-            k["decorator"] = _decorator_args(d, path)
-    k["body_constexprs"] = _body_constexprs(node)
-    return k
-
-
-def _body_constexprs(node):
-    """NAME : tl.constexpr = <int> lines in the body (template block sizes)."""
-    out = {}
-    for st in node.body:
-        if (isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name)
-                and "constexpr" in ast.unparse(st.annotation) and st.value is not None):
-            try:
-                out[st.target.id] = ast.literal_eval(st.value)
-            except ValueError:
-                out[st.target.id] = ast.unparse(st.value)
-    return out
-
-
-def op_describe(req):
-    path = req["source"]
-    tree = parse(path)
-    kernels = [_describe_function(n, path) for n in tree.body
-               if isinstance(n, ast.FunctionDef) and any(is_jit(d) for d in n.decorator_list)]
-    return {"status": "ok", "kernels": kernels}
 
 
 # ---- hello: versions and the GPU -----------------------------------------
@@ -281,7 +202,7 @@ def op_copy_bandwidth(req):
 
 # ---- the loop ---------------------------------------------------------------
 
-OPS = {"hello": op_hello, "describe": op_describe, "compile": op_compile,
+OPS = {"hello": op_hello, "compile": op_compile,
        "precompile": op_precompile, "bench": op_bench, "confirm": op_confirm,
        "copy_bandwidth": op_copy_bandwidth}
 

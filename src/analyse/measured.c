@@ -16,6 +16,7 @@
 #include "model/replay.h"
 #include "parse/config_json.h"
 #include "rundir/index.h"
+#include "model/tune.h"
 #include "tune/errsig.h"
 #include "util/file.h"
 #include "util/jsonio.h"
@@ -111,31 +112,17 @@ static const json_t *tune_kernel(const json_t *entry, const struct an_kernel *k)
 }
 
 /* A variant that failed with a signature tko knows (tune/errsig.h). */
-static void known_failure(struct an_kernel *k, const json_t *v)
+static void known_failure(struct an_kernel *k, const struct tune_doc_variant *v)
 {
-	const struct tune_errsig *sig = tune_errsig_find(json_str(v, "error"),
-							 json_str(v, "traceback"));
-	const char *bufops = json_str(json_object_get(v, "env"), "AMDGCN_USE_BUFFER_OPS");
+	const struct tune_errsig *sig = tune_errsig_find(v->error, v->traceback);
+	const char *bufops = tune_doc_env(v, "AMDGCN_USE_BUFFER_OPS");
 
 	if (!sig)
 		return;
 	if (bufops && !strcmp(bufops, "1"))
 		k->tune.buffer_ops_failed = 1;
 	if (!k->tune.failure)
-		k->tune.failure = xstrfmt("%s: %s", json_str(v, "label") ? json_str(v, "label") :
-					  "a variant", sig->why);
-}
-
-/* Whether a tune.json variant's source_variants name `what` ("hints", "twopass"). */
-static int made_with(const json_t *v, const char *what)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(json_object_get(v, "source_variants"), i, e)
-		if (json_is_string(e) && !strcmp(json_string_value(e), what))
-			return 1;
-	return 0;
+		k->tune.failure = xstrfmt("%s: %s", v->label ? v->label : "a variant", sig->why);
 }
 
 /*
@@ -143,62 +130,71 @@ static int made_with(const json_t *v, const char *what)
  * two-pass softmax's best correct speedup, and whether the hints variants
  * compiled to the same ISA as a variant without hints (same_as).
  */
-static void measured_knobs(struct an_kernel *k, const json_t *tk)
+static void measured_knobs(struct an_kernel *k, const struct tune_doc_kernel *tk)
 {
-	const json_t *variants = json_object_get(tk, "variants"), *v, *twin;
+	const struct tune_doc_variant *v, *twin;
 	size_t i, hops;
 
 	k->tune.twopass_speedup = NAN;
 	k->tune.hints_variants = k->tune.hints_same_isa = 0;
-	json_array_foreach(variants, i, v) {
-		const char *st = json_str(v, "status"), *same = json_str(v, "same_as");
-		double sp = json_num(v, "speedup", NAN);
-
-		if (made_with(v, "twopass") && st && !strcmp(st, "ok") && !isnan(sp) &&
-		    (isnan(k->tune.twopass_speedup) || sp > k->tune.twopass_speedup))
-			k->tune.twopass_speedup = sp;
-		if (!made_with(v, "hints"))
+	for (i = 0; i < tk->nvariants; i++) {
+		v = &tk->variants[i];
+		if (tune_doc_made_with(v, "twopass") && v->status == TUNE_ST_OK &&
+		    !isnan(v->speedup) &&
+		    (isnan(k->tune.twopass_speedup) || v->speedup > k->tune.twopass_speedup))
+			k->tune.twopass_speedup = v->speedup;
+		if (!tune_doc_made_with(v, "hints"))
 			continue;
 		k->tune.hints_variants++;
 		/* same_as may name another hints variant: follow it to one without */
-		twin = json_find(variants, "id", same);
-		for (hops = 0; twin && made_with(twin, "hints") && hops < 64; hops++)
-			twin = json_find(variants, "id", json_str(twin, "same_as"));
-		if (twin && !made_with(twin, "hints"))
+		twin = tune_doc_variant(tk, v->same_as);
+		for (hops = 0; twin && tune_doc_made_with(twin, "hints") && hops < 64; hops++)
+			twin = tune_doc_variant(tk, twin->same_as);
+		if (twin && !tune_doc_made_with(twin, "hints"))
 			k->tune.hints_same_isa++;
 	}
 }
 
+/* The winner's Inductor settings: a mix-order split size, the online softmax off. */
+static void winner_settings(struct an_kernel *k, const json_t *set)
+{
+	k->tune.split_size = json_int(set, "triton.mix_order_reduction_split_size", -1);
+	k->tune.online_softmax_off = json_is_false(json_object_get(set, "online_softmax"));
+}
+
 static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 {
-	const json_t *e, *tk = NULL, *v, *w;
+	const json_t *e, *j = NULL;
+	struct tune_doc_kernel tk;
+	struct buf err = BUF_INIT;
 	size_t i;
 
 	json_array_foreach(in->tunes, i, e)
-		if ((tk = tune_kernel(e, k)))
+		if ((j = tune_kernel(e, k)))
 			break;
-	if (!tk)
-		return;
-	w = json_object_get(tk, "winner");
+	rf_init(&tune_doc_kernel_desc, &tk);
+	/* gather checked the document (tune_doc_check); a status tko does not know ends here */
+	if (!j || rf_read(&tune_doc_kernel_desc, &tk, j, json_str(e, "path"), &err) < 0)
+		goto out;
 	k->tune.file = inputs_relative(in, json_str(e, "path"));
 	k->tune.mode = json_str(json_object_get(e, "doc"), "mode") ?
 		xstrdup(json_str(json_object_get(e, "doc"), "mode")) : NULL;
-	k->tune.target = json_str(tk, "target") ? xstrdup(json_str(tk, "target")) : NULL;
-	k->tune.winner = json_str(w, "label") ? xstrdup(json_str(w, "label")) : NULL;
-	k->tune.time_ms = json_num(w, "time_ms", NAN);
-	k->tune.speedup = json_num(w, "speedup", NAN);
-	k->tune.split_size = json_int(json_object_get(w, "inductor_settings"),
-				      "triton.mix_order_reduction_split_size", -1);
-	k->tune.online_softmax_off = json_is_false(json_object_get(
-		json_object_get(w, "inductor_settings"), "online_softmax"));
-	k->tune.variants = (long)json_array_size(json_object_get(tk, "variants"));
+	k->tune.target = tk.target ? xstrdup(tk.target) : NULL;
+	k->tune.winner = tk.winner.label ? xstrdup(tk.winner.label) : NULL;
+	k->tune.time_ms = tk.winner.time_ms;
+	k->tune.speedup = tk.winner.speedup;
+	winner_settings(k, tk.winner.inductor_settings);
+	k->tune.variants = (long)tk.nvariants;
 	k->tune.correct = 0;
-	json_array_foreach(json_object_get(tk, "variants"), i, v) {
-		if (json_str(v, "status") && !strcmp(json_str(v, "status"), "ok"))
+	for (i = 0; i < tk.nvariants; i++) {
+		if (tk.variants[i].status == TUNE_ST_OK)
 			k->tune.correct++;
-		known_failure(k, v);
+		known_failure(k, &tk.variants[i]);
 	}
-	measured_knobs(k, tk);
+	measured_knobs(k, &tk);
+out:
+	rf_release(&tune_doc_kernel_desc, &tk);
+	buf_release(&err);
 }
 
 /* A Python value's text as the logs print it ('tl.float32', True, 64). */

@@ -9,15 +9,15 @@
 
 #include "cmd/cmd.h"
 #include "cmd/exitcode.h"
+#include "report/tune_text.h"
 #include "tune/dispatch.h"
-#include "tune/output.h"
 #include "tune/sweep.h"
+#include "tune/tune.h"
 #include "util/file.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"
-#include "util/table.h"
 #include "banned.h"
 
 static const char *const usage[] = {
@@ -50,95 +50,6 @@ static int exit_for(enum tune_fail f)
 	return codes[f];
 }
 
-static void print_kernel(FILE *fp, const struct tune_sweep *s, int md)
-{
-	struct table t = TABLE_INIT;
-	struct buf notes = BUF_INIT;
-	const struct tune_variant *w = s->winner >= 0 ? &s->plan.v[s->winner] : NULL;
-	int split = tune_output_split(s, s->winner);
-
-	if (s->refused) {
-		fprintf(fp, "%s%s (%s) on %s: not tuned: %s\n\n", md ? "## " : "", s->k.name,
-			tune_kind_name(s->k.kind), s->arch->name, s->refused);
-		return;
-	}
-	fprintf(fp, "%s%s (%s) on %s: base from %s%s\n", md ? "## " : "", s->k.name,
-		tune_kind_name(s->k.kind), s->arch->name, s->base_note, md ? "\n" : "");
-	tune_output_table(s, &t);
-	if (md)
-		table_print_md(&t, fp);
-	else
-		table_print(&t, fp);
-	tune_output_notes(s, &notes);
-	if (notes.len)
-		fprintf(fp, "%s%s", md ? "\n" : "", notes.buf);
-	if (s->plan.stop_reason)
-		fprintf(fp, "%sstopped at the %s limit with variants left to try\n",
-			md ? "\n" : "", s->plan.stop_reason);
-	if (s->o->compile_only)
-		fprintf(fp, "%scompile-only: no timings; each variant's source and ISA are in %s/variants/\n",
-			md ? "\n" : "", s->out_dir);
-	else if (w)
-		fprintf(fp, "%swinner: v%03ld %s; files in %s/winner/\n", md ? "\n" : "",
-			s->winner, w->label, s->out_dir);
-	else
-		fprintf(fp, "%sno variant could be timed\n", md ? "\n" : "");
-	buf_reset(&notes);
-	tune_confirm_text(s, &notes);
-	if (notes.len)
-		fprintf(fp, "%s%s", md ? "\n" : "", notes.buf);
-	if (s->plan_note)
-		fprintf(fp, "%splan: %s\n", md ? "\n" : "", s->plan_note);
-	if (split)
-		fprintf(fp, "%sRSPLIT_SIZE is Inductor's codegen choice: apply it with "
-			"torch._inductor.config.triton.mix_order_reduction_split_size = %d "
-			"(every mix-order reduction of the graph)\n", md ? "\n" : "", split);
-	if (tune_output_two_pass(s, s->winner))
-		fprintf(fp, "%stwopass is the softmax Inductor emits with "
-			"torch._inductor.config.online_softmax = False (TORCHINDUCTOR_ONLINE_SOFTMAX=0): "
-			"apply that, or the winner's kernel.py\n", md ? "\n" : "");
-	fputc('\n', fp);
-	table_release(&t);
-	buf_release(&notes);
-}
-
-static json_t *doc_new(const struct tune_opts *o)
-{
-	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 1, "tool", "tko tune",
-			 "mode", o->compile_only ? "compile-only" : "gpu", "kernels", json_array());
-}
-
-/* The sweeps that ran (ran[i]), one section each. */
-static int write_md(const char *path, struct tune_sweep *s, const int *ran, size_t n,
-		    struct buf *err)
-{
-	struct atomic_file af = ATOMIC_FILE_INIT;
-	size_t i;
-
-	if (atomic_open(&af, path, err) < 0)
-		return -1;
-	fputs("# tko tune\n\n", af.fp);
-	for (i = 0; i < n; i++)
-		if (ran[i])
-			print_kernel(af.fp, &s[i], 1);
-	return atomic_commit(&af, err);
-}
-
-/* The sweep's own copy of its JSON, beside its variants. */
-static int write_own_json(const struct tune_opts *o, struct tune_sweep *s, json_t *k,
-			  struct buf *err)
-{
-	json_t *doc = doc_new(o);
-	char *path = path_join(s->out_dir, "tune.json");
-	int ret;
-
-	json_array_append(json_object_get(doc, "kernels"), k);
-	ret = json_write_path(doc, path, err);
-	json_decref(doc);
-	free(path);
-	return ret;
-}
-
 static int check_target(const char *target)
 {
 	const struct target *t = target ? target_find(target) : NULL;
@@ -153,38 +64,12 @@ static int check_target(const char *target)
 	return ret;
 }
 
-/* Sweeps one input; *ran says whether it got as far as running variants. */
-static int run_one(struct tune_sweep *s, const char *input, const struct tune_opts *o,
-		   struct tune_pool *pool, json_t *doc, int *ran)
+/* The command's exit status for one input's outcome. */
+static int exit_of(const struct tune_outcome *out)
 {
-	struct buf err = BUF_INIT;
-	enum tune_fail fail;
-	json_t *k;
-	int ret = EXIT_OK;
-
-	*ran = 0;
-	if (tune_sweep_init(s, input, o, pool, &fail, &err) < 0) {
-		msg_error("%s", err.buf);
-		buf_release(&err);
-		return exit_for(fail);
-	}
-	*ran = 1;
-	tune_sweep_run(s);
-	k = tune_output_json(s);
-	json_array_append_new(json_object_get(doc, "kernels"), k);
-	if (tune_output_winner(s, &err) < 0 || write_own_json(o, s, k, &err) < 0) {
-		msg_error("%s", err.buf);
-		ret = EXIT_FAIL;
-	} else if (s->res.nr && s->plan.base >= 0 &&
-		   s->res.r[s->plan.base].status != TUNE_ST_OK &&
-		   s->res.r[s->plan.base].status != TUNE_ST_COMPILED) {
-		msg_error("the base variant of '%s' failed (%s): %s", s->k.name,
-			  tune_status_name(s->res.r[s->plan.base].status),
-			  s->res.r[s->plan.base].error ? s->res.r[s->plan.base].error : "");
-		ret = EXIT_FAIL;
-	}
-	buf_release(&err);
-	return ret;
+	if (!out->ran)
+		return exit_for(out->fail);
+	return out->failed ? EXIT_FAIL : EXIT_OK;
 }
 
 /* One request of the serving mode (tune/dispatch.h): the kernel into its files. */
@@ -194,19 +79,23 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 	const char *input = json_str(req, "input"), *json = json_str(req, "json");
 	const char *md = json_str(req, "md"), *out = json_str(req, "out");
 	struct tune_sweep s = { 0 };
+	struct tune_outcome outcome;
 	struct buf err = BUF_INIT;
-	json_t *doc = doc_new(o);
+	json_t *doc;
 	FILE *fp;
 	int ret;
 
 	*ran = 0;
 	if (!input || !json || !out)
 		return EXIT_USAGE;
-	ret = run_one(&s, input, o, pool, doc, ran);
-	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && write_md(md, &s, ran, 1, &err) < 0)))
+	doc = tune_doc_new(o);
+	tune_one(&s, input, o, pool, doc, &outcome);
+	ret = exit_of(&outcome);
+	*ran = outcome.ran;
+	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && tune_text_write_md(md, &s, ran, 1, &err) < 0)))
 		ret = EXIT_FAIL;
 	if (*ran && (fp = fopen(out, "w"))) {
-		print_kernel(fp, &s, 0);
+		tune_text_kernel(fp, &s, 0);
 		fclose(fp);
 	}
 	if (err.len)
@@ -237,6 +126,19 @@ static int serve(const struct tune_opts *o)
 	return EXIT_OK;
 }
 
+struct print_each {
+	int to_stdout;	/* the JSON does not go to stdout: each kernel's text does */
+};
+
+/* Each kernel's text as soon as its sweep is done, between the progress lines. */
+static void print_ran(void *data, const struct tune_sweep *s, const struct tune_outcome *out)
+{
+	const struct print_each *pr = data;
+
+	if (out->ran && pr->to_stdout)
+		tune_text_kernel(stdout, s, 0);
+}
+
 int cmd_tune(int argc, const char **argv)
 {
 	struct tune_opts o = { 0 };
@@ -244,7 +146,10 @@ int cmd_tune(int argc, const char **argv)
 	const char *json = NULL, *md = NULL, *gpus = NULL;
 	long max_variants = 40;
 	struct tune_sweep *s;
-	struct tune_pool pool = TUNE_POOL_INIT;
+	struct tune_outcome *outs;
+	struct print_each pr = { 0 };
+	struct tune_each each = { print_ran, &pr };
+	struct tune_job job = { &o, NULL, 0 };
 	struct buf err = BUF_INIT;
 	json_t *doc;
 	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK, dispatched = 0;
@@ -309,33 +214,33 @@ int cmd_tune(int argc, const char **argv)
 		strlist_release(&consts);
 		return ret;
 	}
-	doc = doc_new(&o);
+	job.inputs = argv;
+	job.n = (size_t)n;
+	doc = tune_doc_new(&o);
 	s = xcalloc((size_t)n, sizeof(*s));
+	outs = xcalloc((size_t)n, sizeof(*outs));
 	ran = xcalloc((size_t)n, sizeof(*ran));
-	for (i = 0; i < n; i++) {
-		int r = run_one(&s[i], argv[i], &o, &pool, doc, &ran[i]);
+	pr.to_stdout = !json || strcmp(json, "-");
+	tried = (int)tune_run(&job, s, outs, doc, &each);
+	for (i = 0; i < tried; i++) {
+		int r = exit_of(&outs[i]);
 
-		tried++;
+		ran[i] = outs[i].ran;
 		done += ran[i] != 0;
 		if (r != EXIT_OK)
 			ret = r;
-		/* a bad kernel leaves the others to tune; a missing tool or target does not */
-		if (!ran[i] && r == EXIT_TOOL)
-			break;
-		if (ran[i] && (!json || strcmp(json, "-")))
-			print_kernel(stdout, &s[i], 0);
 	}
 	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
 	if (done && json && json_write_path(doc, json, &err) < 0)
 		ret = EXIT_FAIL;
-	else if (done && md && write_md(md, s, ran, (size_t)tried, &err) < 0)
+	else if (done && md && tune_text_write_md(md, s, ran, (size_t)tried, &err) < 0)
 		ret = EXIT_FAIL;
 	if (err.len)
 		msg_error("%s", err.buf);
 	for (i = 0; i < tried; i++)
 		tune_sweep_release(&s[i]);
-	tune_pool_release(&pool);
 	free(s);
+	free(outs);
 	free(ran);
 	json_decref(doc);
 	strlist_release(&consts);

@@ -33,12 +33,12 @@ const struct kind_info kind_info[KIND_NR] = {
 					KIND_TUNE_PERSISTENT, IND | MEM | RED },
 	[KIND_COOPERATIVE_REDUCTION] = { heur_cooperative, NULL,
 					 KIND_TUNE_REDUCTION, IND },
-	[KIND_SPLIT_SCAN] = { heur_split_scan, NULL, KIND_TUNE_OTHER, IND },
+	[KIND_SPLIT_SCAN] = { heur_split_scan, NULL, KIND_TUNE_SPLIT_SCAN, IND },
 	[KIND_TEMPLATE] = { heur_template, "triton_tem_", KIND_TUNE_TEMPLATE, IND },
 	[KIND_USER_AUTOTUNE] = { heur_user_autotune, NULL, KIND_TUNE_USER,
 				 IND | HAND },
-	[KIND_FOREACH] = { heur_foreach, NULL, KIND_TUNE_OTHER, IND },
-	[KIND_FIXED_CONFIG] = { heur_fixed_config, NULL, KIND_TUNE_OTHER, IND },
+	[KIND_FOREACH] = { heur_foreach, NULL, KIND_TUNE_FOREACH, IND },
+	[KIND_FIXED_CONFIG] = { heur_fixed_config, NULL, KIND_TUNE_FIXED, IND },
 	[KIND_AUTOTUNE] = { autotune_decorators, NULL, KIND_TUNE_USER, HAND },
 	[KIND_JIT] = { NULL, NULL, KIND_TUNE_USER, HAND },
 	[KIND_USER_JIT] = { NULL, NULL, KIND_TUNE_USER, HAND },
@@ -70,7 +70,8 @@ const char *const kind_names[KIND_NR + 1] = {
 };
 
 const char *const kind_tune_class_names[KIND_TUNE_NR + 1] = {
-	"pointwise", "reduction", "persistent_reduction", "template", "user", "other", NULL,
+	"pointwise", "reduction", "persistent_reduction", "template", "user", "foreach",
+	"split_scan", "fixed_config", "other", NULL,
 };
 
 int name_index(const char *const *names, const char *s)

@@ -47,7 +47,10 @@ enum kind_tune_class {
 	KIND_TUNE_PERSISTENT,	/* R0_BLOCK fixed in the body */
 	KIND_TUNE_TEMPLATE,	/* block sizes in the body */
 	KIND_TUNE_USER,		/* hand-written: its own autotune configs or none */
-	KIND_TUNE_OTHER,	/* launch options only */
+	KIND_TUNE_FOREACH,	/* block sizes fixed in the body: launch options only */
+	KIND_TUNE_SPLIT_SCAN,	/* block sizes kept (tune/kindplan.h says why) */
+	KIND_TUNE_FIXED,	/* fixed_config: block sizes kept (tune/kindplan.h says why) */
+	KIND_TUNE_OTHER,	/* a heuristic tko does not know: not tuned */
 	KIND_TUNE_NR
 };
 

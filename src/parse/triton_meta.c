@@ -387,9 +387,12 @@ static struct meta_kernel *analyse(const struct pysrc *src, const struct pysrc_f
 	k->name = xstrndup(src->s + f->name_off, f->name_len);
 	k->file = xstrdup(path);
 	k->line = f->line + line_base;
+	k->end_line = (f->body_stmts_end > f->stmt ? src->stmts[f->body_stmts_end - 1].end_line
+		       : f->line) + line_base;
 	k->kind = kind_names[KIND_JIT];
 	k->signature_source = "def";
 	read_params(k, src, f, al);
+	k->nparams = k->nargs;
 	if (read_decorators(k, src, f, line_base, err) < 0) {
 		meta_kernel_free(k);
 		return NULL;

@@ -90,6 +90,7 @@ struct meta_kernel {
 	char *name;		/* the def's name */
 	char *file;		/* the file its source was read from */
 	size_t line;		/* file line of the `def` */
+	size_t end_line;	/* file line where the body's last statement ends */
 	size_t embed_line;	/* non-zero: the source is the string starting at this line of
 				 * `file`, a wrapper module; `line` is counted in file lines too */
 	const char *kind;	/* from the decorator table (static) */
@@ -97,6 +98,7 @@ struct meta_kernel {
 	size_t ndecorators;
 	struct meta_arg *args;
 	size_t nargs;
+	size_t nparams;		/* args[0..nparams) are the def's; the rest only the signature names */
 	const char *signature_source;	/* "triton_meta" or "def" (static) */
 	int hints_known;	/* triton_meta had 'configs': a missing hint is a fact, not a gap */
 	const struct pylit *triton_meta;	/* borrowed from a decorator tree, or NULL */

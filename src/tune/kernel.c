@@ -1,38 +1,18 @@
 /*
- * Building a struct tune_kernel from the worker's describe reply (see
- * kernel.h). The reply is the decorator's arguments turned into JSON by
- * the worker: tuple keys of triton_meta's configs become "0", "1", sets
- * become lists, DeviceProperties(...) becomes {"__call__": ...}.
+ * Building a struct tune_kernel from what parse/triton_meta.c read of the
+ * kernel's source (see kernel.h): its def, its decorators' literals and
+ * the constexprs of its body. Kinds are model/names.h's rows.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/names.h"
+#include "parse/pylit_json.h"
 #include "tune/kernel.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"
-
-static const struct {
-	const char *decorator;	/* triton_heuristics.<name> */
-	enum tune_kind kind;
-} kinds[] = {
-	{ "pointwise", TUNE_KIND_POINTWISE },
-	{ "reduction", TUNE_KIND_REDUCTION },
-	{ "cooperative_reduction", TUNE_KIND_REDUCTION },
-	{ "persistent_reduction", TUNE_KIND_PERSISTENT },
-	{ "template", TUNE_KIND_TEMPLATE },
-	{ "user_autotune", TUNE_KIND_USER },
-	{ "autotune", TUNE_KIND_USER },
-	{ "foreach", TUNE_KIND_FOREACH },
-	{ "split_scan", TUNE_KIND_SPLIT_SCAN },
-	{ "fixed_config", TUNE_KIND_FIXED },
-};
-
-static const char *const kind_names[] = {
-	"pointwise", "reduction", "persistent_reduction", "template", "user", "foreach",
-	"split_scan", "fixed_config", "other",
-};
 
 static const struct {
 	const char *block;	/* the constexpr argument */
@@ -44,7 +24,7 @@ static const struct {
 
 const char *tune_kind_name(enum tune_kind kind)
 {
-	return kind_names[kind];
+	return kind_tune_class_names[kind];
 }
 
 const char *tune_dim_block(enum tune_dim d)
@@ -113,145 +93,150 @@ static void add_arg(struct tune_kernel *k, const char *name, const char *type)
 	a->type = type ? xstrdup(type) : NULL;
 }
 
-static enum tune_kind kind_of(const char *heuristic)
+static const char *last_part(const char *dotted)
 {
+	const char *dot = strrchr(dotted, '.');
+
+	return dot ? dot + 1 : dotted;
+}
+
+/*
+ * The decorator whose arguments describe the kernel: the last one called
+ * with arguments that is not @triton.jit (Inductor's heuristic, or a
+ * hand-written kernel's @triton.autotune), or NULL.
+ */
+static const struct meta_decorator *heuristic_of(const struct meta_kernel *mk)
+{
+	const struct meta_decorator *found = NULL;
 	size_t i;
 
-	if (!heuristic)
+	for (i = 0; i < mk->ndecorators; i++) {
+		const struct meta_decorator *d = &mk->decorators[i];
+
+		if (d->expr && d->expr->kind == PYLIT_CALL && strcmp(last_part(d->name), "jit"))
+			found = d;
+	}
+	return found;
+}
+
+/* The kind from model/names.h's decorator rows: none is the user's, one tko does not know "other". */
+static enum tune_kind kind_of(const struct meta_decorator *d)
+{
+	enum kernel_kind kind;
+
+	if (!d)
 		return TUNE_KIND_USER;
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kinds[i].decorator, heuristic))
-			return kinds[i].kind;
-	return TUNE_KIND_OTHER;
+	kind = kind_from_decorator(d->name);
+	return kind == KIND_NONE ? TUNE_KIND_OTHER : (enum tune_kind)kind_info[kind].tune_class;
 }
 
-/* One attrs list, [["tt.divisibility", 16], ...], onto an argument. */
-static void apply_attrs(struct tune_arg *a, const json_t *list)
+static long int_of(const struct pylit *v, long fallback)
 {
-	size_t i;
-	json_t *pair;
+	long long n;
 
-	json_array_foreach(list, i, pair) {
-		const char *what = json_string_value(json_array_get(pair, 0));
-		json_int_t v = json_integer_value(json_array_get(pair, 1));
-
-		if (!what)
-			continue;
-		if (!strcmp(what, "tt.divisibility"))
-			a->divisibility = (int)v;
-		else if (!strcmp(what, "tt.pointer_range"))
-			a->pointer_range = (int)v;
-	}
+	return v && v->kind == PYLIT_INT && !pylit_int(v, &n) ? (long)n : fallback;
 }
 
-/* triton_meta "configs": [{"0": [[...]], ...}], keys are argument indices. */
-static int read_attrs(struct tune_kernel *k, const json_t *configs, struct buf *err)
+/* A bool literal: 1 or 0; -1 for anything else. */
+static int bool_of(const struct pylit *v)
 {
-	const json_t *first = json_array_get(configs, 0);
-	const char *key;
-	json_t *list;
-
-	json_object_foreach((json_t *)first, key, list) {
-		long idx;
-		char *end;
-
-		idx = strtol(key, &end, 10);
-		if (*end || idx < 0 || (size_t)idx >= k->nargs) {
-			buf_addf(err, "triton_meta configs of '%s' name argument '%s', "
-				 "which it does not have", k->name, key);
-			return -1;
-		}
-		apply_attrs(&k->args[idx], list);
-	}
-	return 0;
+	return v && v->kind == PYLIT_BOOL ? (int)v->i : -1;
 }
 
-static void read_size_hints(struct tune_kernel *k, const json_t *hints)
+static void read_size_hints(struct tune_kernel *k, const struct pylit *hints)
 {
 	int d;
 
 	for (d = 0; d < TUNE_NDIMS; d++)
-		k->size_hint[d] = (long)json_integer_value(json_object_get(hints, dims[d].hint));
+		k->size_hint[d] = int_of(pylit_get(hints, dims[d].hint), 0);
 }
 
-static void read_inductor_meta(struct tune_kernel *k, const json_t *im)
+static void read_inductor_meta(struct tune_kernel *k, const struct pylit *im)
 {
-	const char *grid = json_str(im, "grid_type");
-	json_t *mut = json_object_get(im, "mutated_arg_names");
+	const char *grid = pylit_str(pylit_get(im, "grid_type"));
+	const struct pylit *mut = pylit_get(im, "mutated_arg_names");
+	const struct pylit *gb = pylit_get(im, "kernel_num_gb");
+	double v;
 
 	if (grid)
 		k->grid_type = xstrdup(grid);
-	if (json_is_array(mut)) {
+	if (mut && (mut->kind == PYLIT_LIST || mut->kind == PYLIT_TUPLE)) {
 		json_decref(k->mutated);
-		k->mutated = json_deep_copy(mut);
+		k->mutated = pylit_to_json(mut);
 	}
-	if (json_is_number(json_object_get(im, "kernel_num_gb")))
-		k->num_gb = json_number_value(json_object_get(im, "kernel_num_gb"));
-	if (json_is_object(im))
-		k->assert_indexing = !json_is_false(json_object_get(im, "assert_indirect_indexing"));
+	if (gb && gb->kind != PYLIT_BOOL && !pylit_number(gb, &v))
+		k->num_gb = v;
+	if (im && im->kind == PYLIT_DICT)
+		k->assert_indexing = bool_of(pylit_get(im, "assert_indirect_indexing")) != 0;
 }
 
-static int read_decorator(struct tune_kernel *k, const json_t *dec, struct buf *err)
+/* The arguments of the heuristic decorator: triton_meta, size_hints, inductor_meta. */
+static void read_decorator(struct tune_kernel *k, const struct pylit *dec)
 {
-	const json_t *tm = json_object_get(dec, "triton_meta");
-	const json_t *sig = json_object_get(tm, "signature");
-	const json_t *consts = json_object_get(tm, "constants");
-	const json_t *fusion = json_object_get(tm, "enable_fp_fusion");
-	size_t i;
+	const struct pylit *tm = pylit_kwarg(dec, "triton_meta");
+	const struct pylit *consts = pylit_get(tm, "constants");
 
-	for (i = 0; i < k->nargs; i++) {
-		const char *t = json_str(sig, k->args[i].name);
-
-		if (t && !k->args[i].type)
-			k->args[i].type = xstrdup(t);
-	}
-	if (json_is_object(consts)) {
+	if (consts && consts->kind == PYLIT_DICT) {
 		json_decref(k->constants);
-		k->constants = json_deep_copy(consts);
+		k->constants = pylit_to_json(consts);
 	}
-	if (json_is_boolean(fusion))
-		k->fp_fusion = json_is_true(fusion);
-	k->launch_pdl = json_is_true(json_object_get(tm, "launch_pdl"));
-	k->disable_ftz = json_is_true(json_object_get(tm, "disable_ftz"));
-	read_size_hints(k, json_object_get(dec, "size_hints"));
-	read_inductor_meta(k, json_object_get(dec, "inductor_meta"));
-	k->num_warps = (int)json_int(dec, "num_warps", 0);
-	k->num_stages = (int)json_int(dec, "num_stages", 0);
-	return read_attrs(k, json_object_get(tm, "configs"), err);
+	k->fp_fusion = bool_of(pylit_get(tm, "enable_fp_fusion"));
+	k->launch_pdl = bool_of(pylit_get(tm, "launch_pdl")) == 1;
+	k->disable_ftz = bool_of(pylit_get(tm, "disable_ftz")) == 1;
+	read_size_hints(k, pylit_kwarg(dec, "size_hints"));
+	read_inductor_meta(k, pylit_kwarg(dec, "inductor_meta"));
+	k->num_warps = (int)int_of(pylit_kwarg(dec, "num_warps"), 0);
+	k->num_stages = (int)int_of(pylit_kwarg(dec, "num_stages"), 0);
 }
 
-int tune_kernel_from_describe(const json_t *d, const char *source,
-			      struct tune_kernel *k, struct buf *err)
+/* A body constexpr's value: a literal as itself, a name or expression as its text. */
+static json_t *body_value(const struct pylit *v)
 {
-	const char *name = json_str(d, "name");
-	const json_t *dec = json_object_get(d, "decorator");
-	json_t *p, *bc = json_object_get(d, "body_constexprs");
+	if (!v)
+		return json_null();
+	if (v->kind == PYLIT_EXPR || v->kind == PYLIT_NAME)
+		return json_string(v->s);
+	return pylit_to_json(v);
+}
+
+static void read_body_constexprs(struct tune_kernel *k, const struct meta_kernel *mk)
+{
 	size_t i;
 
-	if (!name) {
-		buf_addf(err, "describe reply for '%s' has a kernel without a name", source);
-		return -1;
-	}
-	k->name = xstrdup(name);
-	k->source = xstrdup(source);
-	k->kind = kind_of(json_str(d, "heuristic"));
-	k->heuristic = json_str(d, "heuristic") ? xstrdup(json_str(d, "heuristic")) : NULL;
-	k->def_line = (long)json_int(d, "def_line", 0);
-	k->end_line = (long)json_int(d, "end_line", 0);
-	json_array_foreach(json_object_get(d, "params"), i, p) {
-		const char *ann = json_str(p, "annotation");
+	for (i = 0; i < mk->nbody_constexprs; i++)
+		json_object_set_new(k->body_consts, mk->body_constexprs[i].name,
+				    body_value(mk->body_constexprs[i].value));
+	k->even_k = json_is_true(json_object_get(k->body_consts, "EVEN_K"));
+}
 
-		add_arg(k, json_str(p, "name") ? json_str(p, "name") : "?",
-			ann && strstr(ann, "constexpr") ? "constexpr" : NULL);
+void tune_kernel_from_meta(const struct meta_kernel *mk, const char *source,
+			   struct tune_kernel *k)
+{
+	const struct meta_decorator *dec = heuristic_of(mk);
+	/* this decorator's, even for a heuristic model/names.h does not know */
+	const struct pylit *sig = dec ? pylit_get(pylit_kwarg(dec->expr, "triton_meta"),
+						  "signature") : NULL;
+	size_t i;
+
+	k->name = xstrdup(mk->name);
+	k->source = xstrdup(source);
+	k->kind = kind_of(dec);
+	k->heuristic = dec ? xstrdup(last_part(dec->name)) : NULL;
+	k->def_line = (long)(mk->ndecorators ? mk->decorators[0].line : mk->line);
+	k->end_line = (long)mk->end_line;
+	for (i = 0; i < mk->nparams; i++) {
+		const struct meta_arg *ma = &mk->args[i];
+		struct tune_arg *a;
+
+		add_arg(k, ma->name, ma->annotation && strstr(ma->annotation, "constexpr")
+			? "constexpr" : pylit_str(pylit_get(sig, ma->name)));
+		a = &k->args[k->nargs - 1];
+		a->divisibility = (int)meta_arg_hint(ma, "tt.divisibility");
+		a->pointer_range = (int)meta_arg_hint(ma, "tt.pointer_range");
 	}
-	if (json_is_object(bc)) {
-		json_decref(k->body_consts);
-		k->body_consts = json_deep_copy(bc);
-		k->even_k = json_is_true(json_object_get(bc, "EVEN_K"));
-	}
-	if (json_is_object(dec))
-		return read_decorator(k, dec, err);
-	return 0;
+	read_body_constexprs(k, mk);
+	if (dec)
+		read_decorator(k, dec->expr);
 }
 
 /* One "name=type[:divisibility]" entry onto its argument. */

@@ -5,14 +5,14 @@
  * Triton types and specialisation hints, Inductor's size hints and grid
  * type, and a template's block sizes.
  *
- * Input: one element of the "kernels" list of the worker's describe reply
- * (docs/json.md, "tko tune worker protocol"): the function's parameters,
- * the arguments of its Inductor heuristics decorator (triton_meta,
- * inductor_meta, size_hints) and the `NAME : tl.constexpr = N` lines of
- * its body. A hand-written kernel has no decorator: its argument types come
- * from a signature the caller gives (tune_kernel_set_signature).
+ * Input: one kernel parse/triton_meta.h read from the source: the
+ * function's parameters, the arguments of its Inductor heuristics
+ * decorator (triton_meta, inductor_meta, size_hints) and the
+ * `NAME : tl.constexpr = N` lines of its body. A hand-written kernel has no
+ * such decorator: its argument types come from a signature the caller
+ * gives (tune_kernel_set_signature) or from its capture.
  *
- * Entry points: tune_kernel_from_describe(), tune_kernel_release().
+ * Entry points: tune_kernel_from_meta(), tune_kernel_release().
  */
 #ifndef TKO_TUNE_KERNEL_H
 #define TKO_TUNE_KERNEL_H
@@ -20,18 +20,21 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "model/names.h"
+#include "parse/triton_meta.h"
 #include "util/buf.h"
 
+/* model/names.h's tune classes, under tune's names. */
 enum tune_kind {
-	TUNE_KIND_POINTWISE,
-	TUNE_KIND_REDUCTION,
-	TUNE_KIND_PERSISTENT,	/* persistent_reduction: R0_BLOCK fixed in the body */
-	TUNE_KIND_TEMPLATE,	/* mm/conv templates: block sizes in the body */
-	TUNE_KIND_USER,		/* a hand-written @triton.jit kernel */
-	TUNE_KIND_FOREACH,	/* foreach: block sizes fixed in the body, launch options only */
-	TUNE_KIND_SPLIT_SCAN,	/* split_scan: block sizes kept (kindplan.h says why) */
-	TUNE_KIND_FIXED,	/* fixed_config: block sizes kept (kindplan.h says why) */
-	TUNE_KIND_OTHER,	/* a heuristic tko does not know: not tuned */
+	TUNE_KIND_POINTWISE = KIND_TUNE_POINTWISE,
+	TUNE_KIND_REDUCTION = KIND_TUNE_REDUCTION,
+	TUNE_KIND_PERSISTENT = KIND_TUNE_PERSISTENT,	/* R0_BLOCK fixed in the body */
+	TUNE_KIND_TEMPLATE = KIND_TUNE_TEMPLATE,	/* mm/conv templates: block sizes in the body */
+	TUNE_KIND_USER = KIND_TUNE_USER,		/* a hand-written @triton.jit kernel */
+	TUNE_KIND_FOREACH = KIND_TUNE_FOREACH,		/* block sizes fixed in the body */
+	TUNE_KIND_SPLIT_SCAN = KIND_TUNE_SPLIT_SCAN,	/* block sizes kept (kindplan.h says why) */
+	TUNE_KIND_FIXED = KIND_TUNE_FIXED,		/* fixed_config: block sizes kept */
+	TUNE_KIND_OTHER = KIND_TUNE_OTHER,		/* a heuristic tko does not know: not tuned */
 };
 
 /* Inductor's tiling dimensions, in size_hints order. */
@@ -72,11 +75,14 @@ void tune_kernel_init(struct tune_kernel *k);
 void tune_kernel_release(struct tune_kernel *k);
 
 /*
- * Fills `k` from one describe entry `d` for `source`. Returns 0, or -1 with
- * a line in err (a parameter without a type, a malformed triton_meta).
+ * Fills `k` (initialised) from the kernel `mk` of `source`: its def's
+ * parameters, the last decorator called with arguments other than
+ * @triton.jit (its kind by model/names.h, its triton_meta, size_hints,
+ * inductor_meta), the hints of triton_meta's first config and the body's
+ * constexprs.
  */
-int tune_kernel_from_describe(const json_t *d, const char *source,
-			      struct tune_kernel *k, struct buf *err);
+void tune_kernel_from_meta(const struct meta_kernel *mk, const char *source,
+			   struct tune_kernel *k);
 
 /*
  * Sets argument types from "name=type,name=type" (a hand-written kernel's

@@ -9,30 +9,9 @@
 #include "util/mem.h"
 #include "banned.h"
 
-static const struct {
-	const char *name;	/* in the worker's replies and tko's JSON */
-	enum tune_status st;
-} statuses[] = {
-	{ "pending", TUNE_ST_PENDING },
-	{ "compiled", TUNE_ST_COMPILED },
-	{ "ok", TUNE_ST_OK },
-	{ "wrong", TUNE_ST_WRONG },
-	{ "compile_error", TUNE_ST_COMPILE_ERROR },
-	{ "launch_error", TUNE_ST_LAUNCH_ERROR },
-	{ "timeout", TUNE_ST_TIMEOUT },
-	{ "skipped", TUNE_ST_SKIPPED },
-	{ "duplicate", TUNE_ST_DUPLICATE },
-	{ "error", TUNE_ST_ERROR },
-};
-
 const char *tune_status_name(enum tune_status st)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
-		if (statuses[i].st == st)
-			return statuses[i].name;
-	return "error";
+	return st >= 0 && st < TUNE_ST_NR ? tune_status_names[st] : "error";
 }
 
 static char *dup_or_null(const char *s)
@@ -42,11 +21,11 @@ static char *dup_or_null(const char *s)
 
 static int status_of(const char *name, enum tune_status *st)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; name && i < sizeof(statuses) / sizeof(statuses[0]); i++)
-		if (!strcmp(statuses[i].name, name)) {
-			*st = statuses[i].st;
+	for (i = 0; name && i < TUNE_ST_NR; i++)
+		if (!strcmp(tune_status_names[i], name)) {
+			*st = (enum tune_status)i;
 			return 0;
 		}
 	return -1;

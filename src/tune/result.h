@@ -23,22 +23,12 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "model/tune.h"
 #include "tune/isasum.h"
 #include "tune/plan.h"
 #include "util/buf.h"
 
-enum tune_status {
-	TUNE_ST_PENDING,
-	TUNE_ST_COMPILED,
-	TUNE_ST_OK,
-	TUNE_ST_WRONG,
-	TUNE_ST_COMPILE_ERROR,
-	TUNE_ST_LAUNCH_ERROR,
-	TUNE_ST_TIMEOUT,
-	TUNE_ST_SKIPPED,
-	TUNE_ST_DUPLICATE,
-	TUNE_ST_ERROR,
-};
+/* enum tune_status and its names are model/tune.h's: tune.json's readers share them. */
 
 struct tune_result {
 	enum tune_status status;	/* see above */

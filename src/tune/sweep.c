@@ -1,5 +1,5 @@
 /*
- * One kernel's sweep (see sweep.h): input, worker start, describe, target,
+ * One kernel's sweep (see sweep.h): input, worker start, the kernel, target,
  * plan, and the loop over variants (each run by variant.c).
  */
 #include <errno.h>
@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "env/peak.h"
+#include "parse/triton_meta.h"
+#include "rundir/layout.h"
 #include "tune/grid.h"
 #include "tune/kindplan.h"
 #include "tune/request.h"
@@ -36,9 +38,9 @@ static double now_s(void)
 static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
 {
 	if (is_dir(input)) {
-		char *cap = path_join(input, "capture.json");
+		char *cap = rd_kernel_path(input, RD_K_CAPTURE_JSON);
 
-		s->source = path_join(input, "kernel.py");
+		s->source = rd_kernel_path(input, RD_K_KERNEL_PY);
 		/* Absent is a plain kernel directory; anything else there must read. */
 		if (access(cap, F_OK) == 0 || errno != ENOENT) {
 			s->capture_path = cap;
@@ -56,23 +58,26 @@ static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
 	return text_input_check(s->source, s->text.buf, s->text.len, err);
 }
 
-static const json_t *choose_kernel(struct tune_sweep *s, const json_t *kernels,
-				   struct buf *err)
+static const struct meta_kernel *choose_kernel(struct tune_sweep *s,
+					      const struct meta_kernel_list *kernels,
+					      struct buf *err)
 {
 	const char *want = s->o->kernel ? s->o->kernel : json_str(s->capture, "kernel");
-	const json_t *k, *found = NULL;
+	const struct meta_kernel *found = NULL;
 	struct buf names = BUF_INIT;
 	size_t i, n = 0;
 
-	json_array_foreach(kernels, i, k) {
-		buf_addf(&names, "%s%s", i ? ", " : "", json_str(k, "name"));
-		if (!want || !strcmp(want, json_str(k, "name"))) {
-			found = k;
+	for (i = 0; i < kernels->nr; i++) {
+		const char *name = kernels->v[i]->name;
+
+		buf_addf(&names, "%s%s", i ? ", " : "", name);
+		if (!want || !strcmp(want, name)) {
+			found = kernels->v[i];
 			n++;
 		}
 	}
 	if (n != 1) {
-		if (!json_array_size(kernels))
+		if (!kernels->nr)
 			buf_addf(err, "'%s' has no @triton.jit kernel", s->source);
 		else if (want)
 			buf_addf(err, "'%s' has no kernel '%s' (it has: %s)", s->source,
@@ -86,31 +91,28 @@ static const json_t *choose_kernel(struct tune_sweep *s, const json_t *kernels,
 	return found;
 }
 
-static int describe(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
+/* The kernel from its source (parse/triton_meta.h), read in-process. */
+static int read_kernel(struct tune_sweep *s, enum tune_fail *fail, struct buf *err)
 {
-	json_t *req = json_pack("{s:s, s:s, s:s}", "op", "describe", "id", "describe",
-				"source", s->source);
-	json_t *rep = NULL;
-	const json_t *k;
-	int ret = tune_pool_call(s->pool, TUNE_ENV_INHERIT, req, TUNE_SETUP_TIMEOUT_S, &rep, err);
+	struct meta_kernel_list kernels = META_KERNEL_LIST_INIT;
+	struct buf why = BUF_INIT;
+	const struct meta_kernel *k;
 
-	json_decref(req);
-	*fail = TUNE_FAIL_CHILD;
-	if (ret)
-		return -1;
-	if (strcmp(json_str(rep, "status") ? json_str(rep, "status") : "", "ok")) {
-		buf_addf(err, "cannot read '%s': %s", s->source,
-			 json_str(rep, "error") ? json_str(rep, "error") : "worker error");
-		*fail = TUNE_FAIL_INPUT;
-		json_decref(rep);
+	*fail = TUNE_FAIL_INPUT;
+	if (triton_meta_scan(&kernels, s->source, s->text.buf, s->text.len, 0, &why) < 0) {
+		buf_addf(err, "cannot read '%s': SyntaxError: %s", s->source, why.buf);
+		buf_release(&why);
+		meta_kernel_list_release(&kernels);
 		return -1;
 	}
-	*fail = TUNE_FAIL_NOMATCH;
-	k = choose_kernel(s, json_object_get(rep, "kernels"), err);
-	ret = k ? tune_kernel_from_describe(k, s->source, &s->k, err) : -1;
-	*fail = k ? TUNE_FAIL_INPUT : TUNE_FAIL_NOMATCH;
-	json_decref(rep);
-	return ret;
+	buf_release(&why);
+	k = choose_kernel(s, &kernels, err);
+	if (k)
+		tune_kernel_from_meta(k, s->source, &s->k);
+	else
+		*fail = TUNE_FAIL_NOMATCH;
+	meta_kernel_list_release(&kernels);
+	return k ? 0 : -1;
 }
 
 /* A triton-das build registers its "hcu" backend. */
@@ -353,7 +355,7 @@ static char *out_dir(const struct tune_sweep *s)
 	if (s->o->out_dir)
 		dir = path_join(s->o->out_dir, leaf);
 	else if (s->capture_path)
-		dir = path_join(s->input, "tune");
+		dir = rd_kernel_path(s->input, RD_K_TUNE_DIR);
 	else
 		dir = path_join("tko-tune", leaf);
 	free(leaf);
@@ -512,7 +514,6 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	s->winner = -1;
 	s->num_gb = -1;
 	s->ws.arg = -1;
-	s->known = json_object();
 	buf_init(&s->text);
 	tune_kernel_init(&s->k);
 	*fail = TUNE_FAIL_INPUT;
@@ -530,7 +531,7 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	s->hello = pool->hello;
 	s->jobs = (int)json_int(s->hello, "jobs", 1);
 	tools_from_hello(s->hello);
-	if (describe(s, fail, err) < 0 || pick_arch(s, fail, err) < 0)
+	if (read_kernel(s, fail, err) < 0 || pick_arch(s, fail, err) < 0)
 		return -1;
 	*fail = TUNE_FAIL_INPUT;
 	if (apply_args(s, err) < 0 || plan(s, err) < 0)
@@ -593,7 +594,6 @@ void tune_sweep_release(struct tune_sweep *s)
 	tune_results_release(&s->res);
 	tune_kernel_release(&s->k);
 	json_decref(s->capture);
-	json_decref(s->known);
 	free(s->grid_note);
 	buf_release(&s->text);
 	free(s->input);

@@ -3,7 +3,7 @@
  * to a result per variant. It wires the other tune modules together:
  *
  *   input      KERNEL.py, or KERNEL_DIR with kernel.py and capture.json
- *   describe   the worker reads the kernel's decorator (kernel.c)
+ *   kernel     its def and decorators, read from the source (kernel.c)
  *   plan       the search space and the base config (space.c, plan.c)
  *   per variant: the source rewrites (rewrite.c), a compile or bench
  *              request to the worker for its environment (worker.c),
@@ -34,6 +34,7 @@
 #include "tune/workspace.h"
 #include "util/buf.h"
 #include "util/opts.h"
+#include "util/strmap.h"
 
 struct tune_opts {
 	const char *target;		/* --target ("gfx942"), or NULL: the GPU's */
@@ -90,7 +91,8 @@ struct tune_sweep {
 	const json_t *hello;			/* the pool's hello reply (borrowed) */
 	struct tune_prep *prep;			/* per variant, indexed like the plan */
 	size_t prep_alloc;
-	json_t *known;				/* ISA fingerprint -> id of variants timed */
+	struct strmap known;			/* ISA fingerprint -> index of the first variant with it */
+	struct strlist known_order;		/* those fingerprints (the map's keys), as met */
 	int jobs;				/* the worker's parallel compile processes */
 	char *grid_note;			/* why the grid parameters are frozen, or NULL */
 	struct tune_workspace ws;		/* a mix-order reduction's workspace, arg -1 if none */
@@ -147,7 +149,7 @@ int tune_refuse_link(const char *dir, struct buf *err);
  * before the call is stale after it.
  */
 void tune_variant_run(struct tune_sweep *s, struct tune_variant *v);
-/* Frees the prepared requests. */
+/* Frees the prepared requests and the fingerprints met. */
 void tune_variant_release(struct tune_sweep *s);
 
 #endif

@@ -103,6 +103,8 @@ void tune_variant_release(struct tune_sweep *s)
 	free(s->prep);
 	s->prep = NULL;
 	s->prep_alloc = 0;
+	strlist_release(&s->known_order);
+	strmap_release(&s->known);
 }
 
 /* Writes v's source and request.json; 0, or -1 with r failed (skipped, error). */
@@ -183,6 +185,24 @@ static void precompile_ahead(struct tune_sweep *s, size_t from)
 	}
 }
 
+/* The request's "known": each fingerprint met, in order, with its first variant's id. */
+static json_t *known_json(const struct tune_sweep *s)
+{
+	json_t *j = json_object();
+	size_t i;
+
+	for (i = 0; i < s->known_order.nr; i++) {
+		const char *fp = s->known_order.v[i];
+		size_t v = 0;
+		char id[24];
+
+		strmap_get(&s->known, fp, strlen(fp), &v);
+		snprintf(id, sizeof(id), "v%03zu", v);
+		json_object_set_new(j, fp, json_string(id));
+	}
+	return j;
+}
+
 static void call_worker(struct tune_sweep *s, struct tune_prep *p, struct tune_result *r)
 {
 	struct buf err = BUF_INIT;
@@ -190,7 +210,7 @@ static void call_worker(struct tune_sweep *s, struct tune_prep *p, struct tune_r
 	int ret;
 
 	if (!s->o->compile_only)
-		json_object_set(p->req, "known", s->known);
+		json_object_set_new(p->req, "known", known_json(s));
 	ret = tune_pool_call(s->pool, p->env, p->req, s->o->timeout_s, &rep, &err);
 	if (ret == PY_WORKER_TIMEOUT) {
 		char *msg = xstrfmt("ran past the %.0f s limit", s->o->timeout_s);
@@ -231,20 +251,22 @@ static void scan_isa(const struct tune_sweep *s, struct tune_result *r)
 static void note_fingerprint(struct tune_sweep *s, const struct tune_variant *v,
 			     struct tune_result *r)
 {
-	const char *first;
-	char id[24];
+	size_t first, n;
+	int added;
 
 	if (!r->fingerprint)
 		return;
-	first = json_str(s->known, r->fingerprint);
-	if (first && !r->same_as && s->o->compile_only)
-		r->same_as = xstrdup(first);
-	if (first)
+	n = strlen(r->fingerprint);
+	if (strmap_get(&s->known, r->fingerprint, n, &first)) {
+		if (!r->same_as && s->o->compile_only)
+			r->same_as = xstrfmt("v%03zu", first);
 		return;
-	snprintf(id, sizeof(id), "v%03zu", v->index);
+	}
 	if (r->status == TUNE_ST_OK || r->status == TUNE_ST_WRONG ||
-	    r->status == TUNE_ST_COMPILED)
-		json_set_str(s->known, r->fingerprint, id);
+	    r->status == TUNE_ST_COMPILED) {
+		*strmap_put(&s->known, r->fingerprint, n, &added) = v->index;
+		strlist_push(&s->known_order, strmap_key(&s->known, r->fingerprint, n));
+	}
 }
 
 void tune_variant_run(struct tune_sweep *s, struct tune_variant *v)

@@ -10,11 +10,9 @@ count() {
 }
 
 # use_fake_gpu: tko tune's worker is the stand-in of tests/cli/tune-fake (a
-# GPU that is not there), which reads kernels with the real worker and logs
-# its bench requests to $TKO_FAKE_LOG.
+# GPU that is not there), which logs its bench requests to $TKO_FAKE_LOG.
 use_fake_gpu() {
 	TKO_PYTHON_DIR="$TESTS_DIR/tune-fake"
-	TKO_REAL_WORKER="$SRC_ROOT/python/tko/tune_worker.py"
 	TKO_FAKE_LOG="$TRASH/fake.log"
-	export TKO_PYTHON_DIR TKO_REAL_WORKER TKO_FAKE_LOG
+	export TKO_PYTHON_DIR TKO_FAKE_LOG
 }

@@ -6,25 +6,39 @@
  * (tune/kernel.c), and the captured configs read over a search space
  * (tune/space.c), as tune/sweep.c does.
  */
+#include <string.h>
+
 #include "fuzz.h"
 #include "model/traffic.h"
+#include "parse/triton_meta.h"
 #include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/space.h"
 #include "util/jsonio.h"
 #include "banned.h"
 
-/* A describe entry naming the captured arguments, as the worker would. */
-static json_t *describe_of(const json_t *args)
+/* A hand-written kernel whose parameters are the captured arguments' names. */
+static void kernel_of(const json_t *args, struct tune_kernel *k)
 {
-	json_t *params = json_array();
+	struct meta_kernel_list l = META_KERNEL_LIST_INIT;
+	struct buf src = BUF_INIT, err = BUF_INIT;
 	const json_t *a;
-	size_t i;
+	size_t i, n = 0;
 
-	json_array_foreach(args, i, a)
-		if (json_str(a, "name"))
-			json_array_append_new(params, json_pack("{s:s}", "name", json_str(a, "name")));
-	return json_pack("{s:s, s:o}", "name", "k", "params", params);
+	buf_adds(&src, "@triton.jit\ndef k(");
+	json_array_foreach(args, i, a) {
+		const char *name = json_str(a, "name");
+
+		if (name && *name && strspn(name, "abcdefghijklmnopqrstuvwxyz_0123456789") ==
+		    strlen(name) && !(*name >= '0' && *name <= '9'))
+			buf_addf(&src, "%s%s", n++ ? ", " : "", name);
+	}
+	buf_adds(&src, "):\n    pass\n");
+	if (triton_meta_scan(&l, "kernel.py", src.buf, src.len, 0, &err) == 1)
+		tune_kernel_from_meta(l.v[0], "kernel.py", k);
+	meta_kernel_list_release(&l);
+	buf_release(&src);
+	buf_release(&err);
 }
 
 static void configs(const struct tune_kernel *k, const json_t *cap)
@@ -51,7 +65,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *cap = json_load_span("capture.json", (const char *)data, size, &err);
 	const json_t *args = json_object_get(cap, "args");
 	struct tune_kernel k;
-	json_t *d;
 
 	if (cap) {
 		struct traffic t;
@@ -59,14 +72,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		traffic_footprint(args);
 		traffic_count(&t, cap, NULL);
 		traffic_release(&t);
-		d = describe_of(args);
 		tune_kernel_init(&k);
-		if (!tune_kernel_from_describe(d, "kernel.py", &k, &err)) {
+		kernel_of(args, &k);
+		if (k.name) {
 			tune_kernel_from_capture(&k, args);
 			configs(&k, cap);
 		}
 		tune_kernel_release(&k);
-		json_decref(d);
 	}
 	json_decref(cap);
 	buf_release(&err);

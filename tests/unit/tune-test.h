@@ -1,6 +1,6 @@
 /*
  * Helpers for the tune module's unit tests: building a struct tune_kernel
- * by hand, argument by argument, as the worker's describe reply would.
+ * by hand, argument by argument, as tune_kernel_from_meta() would.
  */
 #ifndef TKO_TEST_TUNE_H
 #define TKO_TEST_TUNE_H

@@ -2,8 +2,7 @@
 Its hello reports an H200's facts as python/tko/gpu.py does (tko decides
 the arch, sm_90, from the capability).
 
-It answers "describe" with the real worker (python/tko/tune_worker.py,
-named by $TKO_REAL_WORKER) and "bench" with made-up results that depend on
+It answers "bench" with made-up results that depend on
 XBLOCK alone: 4096 is the fastest but computes the wrong answer, 2048 is
 twice as fast as the base's 1024, everything else is slower. A bench that
 is not the base and does not name the base as its reference is an error,
@@ -44,16 +43,11 @@ node fault would) and removes the file, so it happens once, unless the
 file's second word is "always";
 with $TKO_FAKE_SLEEP, each bench takes that many seconds.
 """
-import importlib.util
 import json
 import os
 import signal
 import sys
 import time
-
-spec = importlib.util.spec_from_file_location("real_worker", os.environ["TKO_REAL_WORKER"])
-real = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(real)
 
 TIMES = {4096: (0.25, "wrong"), 2048: (0.5, "ok"), 1024: (1.0, "ok")}
 
@@ -204,8 +198,6 @@ def main():
             with open(os.environ["TKO_FAKE_LOG"] + ".pre", "a") as f:
                 f.write(" ".join(r["id"] for r in req["requests"]) + "\n")
             rep.update(status="ok", queued=len(req["requests"]))
-        elif op == "describe":
-            rep.update(real.op_describe(req))
         elif op == "copy_bandwidth":
             rep.update(status="ok", gbps=4000.0)
         elif op == "bench":

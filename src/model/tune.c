@@ -1,0 +1,134 @@
+/* The tune document's reflect tables and lookups (tune.h). */
+#include <string.h>
+
+#include "model/tune.h"
+#include "banned.h"
+
+const char *const tune_status_names[TUNE_ST_NR + 1] = {
+	[TUNE_ST_PENDING] = "pending",
+	[TUNE_ST_COMPILED] = "compiled",
+	[TUNE_ST_OK] = "ok",
+	[TUNE_ST_WRONG] = "wrong",
+	[TUNE_ST_COMPILE_ERROR] = "compile_error",
+	[TUNE_ST_LAUNCH_ERROR] = "launch_error",
+	[TUNE_ST_TIMEOUT] = "timeout",
+	[TUNE_ST_SKIPPED] = "skipped",
+	[TUNE_ST_DUPLICATE] = "duplicate",
+	[TUNE_ST_ERROR] = "error",
+	[TUNE_ST_NR] = NULL,
+};
+
+#define V struct tune_doc_variant
+static const struct rf_field variant_fields[] = {
+	RF_F(V, "id", RF_STR, id),
+	RF_F(V, "label", RF_STR, label),
+	RF_F(V, "origin", RF_STR, origin),
+	RF_V(V, "source_variants", source_variants, nsource_variants),
+	RF_F(V, "config", RF_JSON, config),
+	RF_P(V, "env", env, nenv, 0),
+	RF_E(V, "status", status, tune_status_names, 0),
+	RF_F(V, "error", RF_STR, error),
+	RF_F(V, "error_signature", RF_STR, error_signature),
+	RF_F(V, "error_explained", RF_STR, error_explained),
+	RF_FX(V, "time_ms", RF_NUM, time_ms, RF_TIME),
+	RF_F(V, "inductor_ms", RF_NUM, inductor_ms),
+	RF_FX(V, "speedup", RF_NUM, speedup, RF_RATE),
+	RF_F(V, "gbps", RF_NUM, gbps),
+	RF_F(V, "peak_fraction", RF_NUM, peak_fraction),
+	RF_F(V, "rate_doubt", RF_STR, rate_doubt),
+	RF_F(V, "compile_ms", RF_NUM, compile_ms),
+	RF_F(V, "shared_bytes", RF_LONG, shared_bytes),
+	RF_F(V, "source", RF_STR, source),
+	RF_F(V, "files", RF_JSON, files),
+	RF_F(V, "checks", RF_JSON, checks),
+	RF_F(V, "traceback", RF_STR, traceback),
+	RF_F(V, "n_regs", RF_LONG, n_regs),
+	RF_F(V, "n_spills", RF_LONG, n_spills),
+	RF_F(V, "fingerprint", RF_STR, fingerprint),
+	RF_F(V, "same_as", RF_STR, same_as),
+	RF_F(V, "isa", RF_JSON, isa),
+	RF_F(V, "isa_delta", RF_JSON, isa_delta),
+	RF_F(V, "isa_text", RF_STR, isa_text),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef V
+const struct rf_struct tune_doc_variant_desc = {
+	"tune variant", sizeof(struct tune_doc_variant), variant_fields
+};
+
+#define W struct tune_doc_winner
+static const struct rf_field winner_fields[] = {
+	RF_F(W, "id", RF_STR, id),
+	RF_F(W, "label", RF_STR, label),
+	RF_FX(W, "time_ms", RF_NUM, time_ms, RF_TIME),
+	RF_FX(W, "speedup", RF_NUM, speedup, RF_RATE),
+	RF_FX(W, "sweep_speedup", RF_NUM, sweep_speedup, RF_RATE),
+	RF_F(W, "confirmed", RF_BOOL, confirmed),
+	RF_F(W, "ci95", RF_JSON, ci95),
+	RF_F(W, "is_base", RF_BOOL, is_base),
+	RF_FX(W, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT),
+	RF_FX(W, "confirmation", RF_JSON, confirmation, RF_OBJECT),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef W
+const struct rf_struct tune_doc_winner_desc = {
+	"tune winner", sizeof(struct tune_doc_winner), winner_fields
+};
+
+#define K struct tune_doc_kernel
+static const struct rf_field kernel_fields[] = {
+	RF_F(K, "kernel", RF_STR, kernel),
+	RF_F(K, "source", RF_STR, source),
+	RF_F(K, "kind", RF_STR, kind),
+	RF_F(K, "target", RF_STR, target),
+	RF_F(K, "out_dir", RF_STR, out_dir),
+	RF_F(K, "base_from", RF_STR, base_from),
+	RF_F(K, "space", RF_JSON, space),
+	RF_F(K, "plan", RF_STR, plan),
+	RF_F(K, "plan_note", RF_STR, plan_note),
+	RF_F(K, "stopped", RF_STR, stopped),
+	RF_F(K, "wall_s", RF_NUM, wall_s),
+	RF_F(K, "num_gb", RF_NUM, num_gb),
+	RF_F(K, "bytes_estimate", RF_BOOL, bytes_estimate),
+	RF_F(K, "bytes_note", RF_STR, bytes_note),
+	RF_F(K, "peak_gbps", RF_NUM, peak_gbps),
+	RF_F(K, "device", RF_JSON, device),
+	RF_F(K, "grid_note", RF_STR, grid_note),
+	RF_A(K, "variants", variants, nvariants, &tune_doc_variant_desc),
+	RF_S(K, "winner", winner, &tune_doc_winner_desc, RF_OPTIONAL),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef K
+const struct rf_struct tune_doc_kernel_desc = {
+	"tune kernel", sizeof(struct tune_doc_kernel), kernel_fields
+};
+
+const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k, const char *id)
+{
+	size_t i;
+
+	for (i = 0; id && i < k->nvariants; i++)
+		if (k->variants[i].id && !strcmp(k->variants[i].id, id))
+			return &k->variants[i];
+	return NULL;
+}
+
+int tune_doc_made_with(const struct tune_doc_variant *v, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < v->nsource_variants; i++)
+		if (v->source_variants[i] && !strcmp(v->source_variants[i], what))
+			return 1;
+	return 0;
+}
+
+const char *tune_doc_env(const struct tune_doc_variant *v, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->nenv; i++)
+		if (v->env[i].key && !strcmp(v->env[i].key, name))
+			return v->env[i].value;
+	return NULL;
+}

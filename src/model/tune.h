@@ -1,0 +1,109 @@
+/*
+ * tune: the typed model of a tune document (tune.json, `tko tune --json`;
+ * docs/json.md, "tko tune"), for the readers of tko tune's results
+ * (analyse/measured.c) and its writer (tune/output.c), described by
+ * reflect tables (analyse/reflect.h) whose rows are the document's keys in
+ * order: a kernel, its variants and its winner. A variant's status is an
+ * enum whose names are the ones tune writes (tune/result.c uses this table).
+ *
+ *	struct tune_doc_kernel k;
+ *	rf_init(&tune_doc_kernel_desc, &k);
+ *	if (rf_read(&tune_doc_kernel_desc, &k, json, "tune.json", &err) < 0)
+ *		...
+ *	rf_release(&tune_doc_kernel_desc, &k);
+ */
+#ifndef TKO_MODEL_TUNE_H
+#define TKO_MODEL_TUNE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "analyse/reflect.h"
+
+enum tune_status {
+	TUNE_ST_PENDING,
+	TUNE_ST_COMPILED,
+	TUNE_ST_OK,
+	TUNE_ST_WRONG,
+	TUNE_ST_COMPILE_ERROR,
+	TUNE_ST_LAUNCH_ERROR,
+	TUNE_ST_TIMEOUT,
+	TUNE_ST_SKIPPED,
+	TUNE_ST_DUPLICATE,
+	TUNE_ST_ERROR,
+	TUNE_ST_NR
+};
+
+/* "pending", "compiled", "ok", ...: the JSON name of each status, NULL-terminated. */
+extern const char *const tune_status_names[TUNE_ST_NR + 1];
+
+/* One variant of the sweep, as tune.json lists it (keys in this order). */
+struct tune_doc_variant {
+	char *id;			/* "v003" */
+	char *label;
+	char *origin;			/* how the plan came to it (tune/plan.h) */
+	char **source_variants;		/* "hints", "twopass", ... */
+	size_t nsource_variants;
+	json_t *config;			/* its launch config */
+	struct rf_pair *env;		/* the worker's environment ("AMDGCN_USE_BUFFER_OPS") */
+	size_t nenv;
+	int status;			/* enum tune_status, -1 unknown */
+	char *error;			/* a failure's line, or NULL */
+	char *error_signature, *error_explained;	/* a known failure (tune/errsig.h), or NULL */
+	double time_ms, inductor_ms, speedup;		/* NAN unknown */
+	double gbps, peak_fraction;	/* NAN unknown */
+	char *rate_doubt;		/* why gbps is no fact, or NULL */
+	double compile_ms;
+	long shared_bytes;		/* -1 unknown */
+	char *source;			/* its kernel source file */
+	json_t *files;			/* stage -> path ({} when none) */
+	json_t *checks;			/* the output comparisons ([] when none) */
+	char *traceback;		/* the worker's traceback, or NULL */
+	long n_regs, n_spills;		/* -1 unknown */
+	char *fingerprint;		/* the ISA's hash, or NULL */
+	char *same_as;			/* the variant with the same ISA, or NULL */
+	json_t *isa, *isa_delta;	/* the ISA summary and its change from the base, or NULL */
+	char *isa_text;			/* the table's ISA cell, or NULL */
+};
+
+/* The winner (id NULL: none). */
+struct tune_doc_winner {
+	char *id, *label;
+	double time_ms, speedup, sweep_speedup;	/* NAN unknown */
+	int confirmed;
+	json_t *ci95;			/* [lo, hi] of the confirmed ratio, or NULL */
+	int is_base;
+	json_t *inductor_settings;	/* Inductor settings it needs, or NULL */
+	json_t *confirmation;		/* the confirmation rounds (tune/confirm.h), or NULL */
+};
+
+/* One kernel's entry of the document's "kernels". */
+struct tune_doc_kernel {
+	char *kernel, *source, *kind, *target, *out_dir;
+	char *base_from;		/* where the base config came from */
+	json_t *space;			/* the search space's parameters */
+	char *plan;			/* "search" or "refused" */
+	char *plan_note, *stopped;
+	double wall_s, num_gb;		/* NAN unknown */
+	int bytes_estimate;
+	char *bytes_note;
+	double peak_gbps;		/* NAN unknown */
+	json_t *device;			/* the worker's device, or NULL */
+	char *grid_note;
+	struct tune_doc_variant *variants;
+	size_t nvariants;
+	struct tune_doc_winner winner;
+};
+
+extern const struct rf_struct tune_doc_variant_desc;
+extern const struct rf_struct tune_doc_winner_desc;
+extern const struct rf_struct tune_doc_kernel_desc;
+
+/* The variant whose id is `id`, or NULL. */
+const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k, const char *id);
+/* 1 when the variant's source flags name `what` ("hints", "twopass"). */
+int tune_doc_made_with(const struct tune_doc_variant *v, const char *what);
+/* The value of the variant's environment variable `name`, or NULL. */
+const char *tune_doc_env(const struct tune_doc_variant *v, const char *name);
+
+#endif

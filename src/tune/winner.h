@@ -1,0 +1,45 @@
+/*
+ * What applying a sweep's result takes: the winner's files under
+ * OUT/winner/ (kernel.py, the winning source; source.patch, a unified diff
+ * from the original when the source changed; config.json, the launch
+ * config as Inductor's triton.Config with the environment and Inductor
+ * settings it needs) and the pieces of them that tune.json repeats.
+ */
+#ifndef TKO_TUNE_WINNER_H
+#define TKO_TUNE_WINNER_H
+
+#include <jansson.h>
+
+#include "tune/sweep.h"
+#include "util/buf.h"
+
+/* Writes OUT/winner/ when there is a winner. 0, or -1 with a line in err. */
+int tune_winner_write(struct tune_sweep *s, struct buf *err);
+
+/*
+ * The RSPLIT_SIZE a variant of a mix-order reduction changed, 0 if none: a
+ * codegen choice (Inductor's wrapper sizes and sums the workspace for the
+ * split it generated), so it is applied with Inductor's
+ * triton.mix_order_reduction_split_size setting, not a triton.Config.
+ */
+int tune_winner_split(const struct tune_sweep *s, long variant);
+
+/*
+ * 1 when a variant is the two-pass form of an online softmax: what
+ * Inductor emits with its online_softmax setting off, so the winner can be
+ * applied as torch._inductor.config.online_softmax = False as well as by
+ * its kernel source.
+ */
+int tune_winner_two_pass(const struct tune_sweep *s, long variant);
+
+/* Inductor settings the winner needs beyond its triton.Config, or NULL. A new reference. */
+json_t *tune_winner_settings(const struct tune_sweep *s);
+
+/* Sets "confirmed" and its "ci95" on j: what tko apply decides from. */
+void tune_winner_confirmed(const struct tune_sweep *s, json_t *j);
+
+/* A variant's source flags (["hints", "assume"]) and its environment ({NAME: value}). New references. */
+json_t *tune_src_json(unsigned src);
+json_t *tune_env_json(unsigned src);
+
+#endif
