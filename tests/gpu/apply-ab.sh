@@ -35,6 +35,8 @@
 #      the region took effect in every keep-off run and the loss is equal,
 #      and reports the verdict (faster, not faster, slower) without asserting it.
 #
+# APPLY_AB_WARMUP (unmeasured rounds first, default 1; 0 is fine when the hook
+# times the steps: it leaves out each run's first steps, compilation included),
 # APPLY_AB_WORK (default build-apply-ab/ in the tree), APPLY_AB_BUDGET (tune
 # seconds a kernel, default 15), APPLY_AB_ROUNDS (measured rounds after one
 # warm-up, default 3), APPLY_AB_ARMS (default all four), APPLY_AB_KEEP_OFF
@@ -98,7 +100,7 @@ if want ab; then
 		;;
 	esac
 	# the model prints no step report: every time must come from tko's hook
-	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup 1 \
+	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup "${APPLY_AB_WARMUP:-1}" \
 		--arms "$ARMS" "${keep_off[@]}" --timeout 240 \
 		--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
 		"$PY" "$ROOT/tests/gpu/apply_model.py"
