@@ -33,7 +33,7 @@ struct apply_steps {
 	long timed;		/* steps in ms_per_step */
 	long window[2];		/* the profiled steps [S, E), or -1 -1; S .. E are left out */
 	char *source;		/* "optimizer" or "step_fn" */
-	char *clock;		/* "cuda_synchronize" or "perf_counter" */
+	char *clock;		/* "cuda_events" or "perf_counter" */
 	json_t *losses;		/* a list (nulls where none), or NULL */
 };
 #define APPLY_STEPS_INIT { 0, 0, 0, 0, { -1, -1 }, NULL, NULL, NULL }
