@@ -10,7 +10,7 @@
 
 #include "capture/session.h"
 #include "capture/summary.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "live/envprobe.h"
 #include "py/pyenv.h"
 #include "rundir/layout.h"

@@ -25,7 +25,7 @@
 #include "apply/recommend.h"
 #include "apply/run.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "report/apply_out.h"
 #include "util/file.h"
 #include "util/jsonio.h"

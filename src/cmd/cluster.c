@@ -26,7 +26,7 @@
 #include "cluster/submit.h"
 #include "cluster/task.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jsonio.h"

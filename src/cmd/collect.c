@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "live/collect_logs.h"
 #include "model/collect.h"
 #include "report/collect_text.h"

@@ -17,7 +17,7 @@
 
 #include "analyse/diff.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "report/diff_out.h"
 #include "util/file.h"
 #include "util/jsonio.h"

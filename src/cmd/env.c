@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "live/envprobe.h"
 #include "report/env_text.h"
 #include "util/msg.h"

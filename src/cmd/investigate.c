@@ -23,7 +23,7 @@
 #include "analyse/store.h"
 #include "capture/session.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "decide/decide.h"
 #include "live/replay.h"
 #include "report/capture_text.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "decide/isa_scope.h"
 #include "isa/isa.h"
 #include "isa/render.h"

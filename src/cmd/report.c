@@ -16,7 +16,7 @@
 #include "analyse/model.h"
 #include "analyse/store.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "rundir/layout.h"
 #include "report/summary.h"
 #include "report/writer.h"

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "live/replay.h"
 #include "report/replay_text.h"
 #include "util/jsonio.h"

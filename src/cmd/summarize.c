@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "parse/autotune_json.h"
 #include "parse/summarize.h"
 #include "report/autotune_text.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "report/tune_text.h"
 #include "tune/dispatch.h"
 #include "tune/sweep.h"

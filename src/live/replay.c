@@ -6,7 +6,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "env/peak.h"
 #include "live/replay.h"
 #include "live/replay_store.h"

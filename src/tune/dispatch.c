@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cluster/cost.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "report/jsonw.h"
 #include "tune/dispatch.h"
 #include "util/cleanup.h"
