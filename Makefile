@@ -57,12 +57,59 @@ UTIL_SRC = \
 	src/util/mem.c \
 	src/util/msg.c \
 	src/util/opts.c \
+	src/util/outdir.c \
 	src/util/sha256.c \
 	src/util/spawn.c \
 	src/util/strmap.c \
 	src/util/table.c \
 	src/util/textout.c \
 	src/util/walk.c
+
+# issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
+TARGET_SRC = \
+	src/target/target.c
+
+MODEL_SRC = \
+	src/model/collect.c \
+	src/model/manifest.c \
+	src/model/env.c \
+	src/model/names.c \
+	src/model/replay.c \
+	src/model/traffic.c \
+	src/model/tune.c
+
+RUNDIR_SRC = \
+	src/rundir/cachematch.c \
+	src/rundir/collect.c \
+	src/rundir/index.c \
+	src/rundir/layout.c
+
+# issue 18, P2: finding Python and the long-lived JSON-lines workers
+PY_SRC = \
+	src/py/pyenv.c \
+	src/py/worker.c
+
+# issue 18, P2/P5: the machine's probe, its tool-output readers, the peak resolver
+ENV_SRC = \
+	src/env/fields.c \
+	src/env/gpu.c \
+	src/env/hcu.c \
+	src/env/peak.c \
+	src/env/probe.c \
+	src/env/rocminfo.c \
+	src/env/smi.c \
+	src/env/toolver.c
+
+# issue 18, P4: the capture library (the RUN's producer)
+CAPTURE_SRC = \
+	src/capture/childenv.c \
+	src/capture/session.c \
+	src/capture/summary.c
+
+# issue 18, P5: the replay library (tko run) and its store
+RUN_SRC = \
+	src/run/replay.c \
+	src/run/store.c
 
 ISA_SRC = \
 	src/isa/amdgcn.c \
@@ -82,19 +129,6 @@ ISA_SRC = \
 	src/isa/tok.c \
 	src/isa/tools.c
 
-# issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
-TARGET_SRC = \
-	src/target/target.c
-
-# issue 18, P2: finding Python and the long-lived JSON-lines workers
-PY_SRC = \
-	src/py/pyenv.c \
-	src/py/worker.c
-
-# issue 18, P2: the machine's facts read back (the one peak-bandwidth resolver)
-ENV_SRC = \
-	src/env/peak.c
-
 PARSE_SRC = \
 	src/parse/autotune.c \
 	src/parse/autotune_json.c \
@@ -103,7 +137,6 @@ PARSE_SRC = \
 	src/parse/best_config.c \
 	src/parse/capture_events.c \
 	src/parse/config_json.c \
-	src/parse/fields.c \
 	src/parse/fx_graph.c \
 	src/parse/glog.c \
 	src/parse/inductor_log.c \
@@ -118,20 +151,30 @@ PARSE_SRC = \
 	src/parse/pylit_json.c \
 	src/parse/pylit_scalar.c \
 	src/parse/pysrc.c \
-	src/parse/rocminfo.c \
 	src/parse/seed_log.c \
-	src/parse/smi.c \
 	src/parse/summarize.c \
 	src/parse/tconfig.c \
 	src/parse/tl_addr.c \
 	src/parse/tl_uses.c \
-	src/parse/toolver.c \
 	src/parse/triton_meta.c \
 	src/parse/triton_print.c \
 	src/parse/wrapper_calls.c
 
+PROFILE_SRC = \
+	src/profile/attrib.c \
+	src/profile/chrome.c \
+	src/profile/csv.c \
+	src/profile/detect.c \
+	src/profile/input.c \
+	src/profile/jscan.c \
+	src/profile/model.c \
+	src/profile/nsys.c \
+	src/profile/rocprof.c \
+	src/profile/tojson.c
+
 ANALYSE_SRC = \
 	src/analyse/analysis.c \
+	src/analyse/collect_logs.c \
 	src/analyse/diff.c \
 	src/analyse/evidence.c \
 	src/analyse/gaps.c \
@@ -152,115 +195,9 @@ ANALYSE_SRC = \
 	src/analyse/store.c \
 	src/analyse/tcache.c
 
-MODEL_SRC = \
-	src/model/collect.c \
-	src/model/manifest.c \
-	src/model/env.c \
-	src/model/names.c \
-	src/model/replay.c \
-	src/model/traffic.c \
-	src/model/tune.c
-
-PROFILE_SRC = \
-	src/profile/attrib.c \
-	src/profile/chrome.c \
-	src/profile/csv.c \
-	src/profile/detect.c \
-	src/profile/input.c \
-	src/profile/jscan.c \
-	src/profile/model.c \
-	src/profile/nsys.c \
-	src/profile/rocprof.c \
-	src/profile/tojson.c
-
 DECIDE_SRC = \
 	src/decide/decide.c \
 	src/decide/isa_scope.c
-
-REPORT_SRC = \
-	src/report/apply_out.c \
-	src/report/autotune_text.c \
-	src/report/capture_text.c \
-	src/report/collect_text.c \
-	src/report/diff_out.c \
-	src/report/env_text.c \
-	src/report/html.c \
-	src/report/json.c \
-	src/report/jsonw.c \
-	src/report/markdown.c \
-	src/report/meta_text.c \
-	src/report/profile_text.c \
-	src/report/raw_docs.c \
-	src/report/render.c \
-	src/report/replay_text.c \
-	src/report/rtext.c \
-	src/report/stepview.c \
-	src/report/summary.c \
-	src/report/svg.c \
-	src/report/tune_text.c
-
-RUNDIR_SRC = \
-	src/rundir/cachematch.c \
-	src/rundir/collect.c \
-	src/rundir/index.c \
-	src/rundir/layout.c
-
-LIVE_SRC = \
-	src/live/collect_logs.c \
-	src/live/envgpu.c \
-	src/live/envhcu.c \
-	src/live/envprobe.c \
-	src/live/outdir.c \
-	src/live/replay.c \
-	src/live/replay_store.c
-
-# issue 18, P4: the capture library (the RUN's producer)
-CAPTURE_SRC = \
-	src/capture/childenv.c \
-	src/capture/session.c \
-	src/capture/summary.c
-
-CLUSTER_SRC = \
-	src/cluster/config.c \
-	src/cluster/cost.c \
-	src/cluster/gather.c \
-	src/cluster/kernels.c \
-	src/cluster/manifest.c \
-	src/cluster/plan.c \
-	src/cluster/slurm.c \
-	src/cluster/submit.c \
-	src/cluster/task.c
-
-APPLY_SRC = \
-	src/apply/ab.c \
-	src/apply/artifact.c \
-	src/apply/keepoff.c \
-	src/apply/lookup.c \
-	src/apply/plan.c \
-	src/apply/kwindow.c \
-	src/apply/predict.c \
-	src/apply/pyqual.c \
-	src/apply/recommend.c \
-	src/apply/proof.c \
-	src/apply/run.c \
-	src/apply/steps.c
-
-CMD_SRC = \
-	src/cmd/apply.c \
-	src/cmd/capture.c \
-	src/cmd/cluster.c \
-	src/cmd/cmd.c \
-	src/cmd/collect.c \
-	src/cmd/diff.c \
-	src/cmd/env.c \
-	src/cmd/isa.c \
-	src/cmd/investigate.c \
-	src/cmd/meta.c \
-	src/cmd/profile.c \
-	src/cmd/report.c \
-	src/cmd/run.c \
-	src/cmd/summarize.c \
-	src/cmd/tune.c
 
 TUNE_SRC = \
 	src/tune/ci.c \
@@ -286,9 +223,73 @@ TUNE_SRC = \
 	src/tune/winner.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
-	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) $(CAPTURE_SRC) $(APPLY_SRC) \
-	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
+APPLY_SRC = \
+	src/apply/ab.c \
+	src/apply/artifact.c \
+	src/apply/keepoff.c \
+	src/apply/lookup.c \
+	src/apply/plan.c \
+	src/apply/kwindow.c \
+	src/apply/predict.c \
+	src/apply/pyqual.c \
+	src/apply/recommend.c \
+	src/apply/proof.c \
+	src/apply/run.c \
+	src/apply/steps.c
+
+CLUSTER_SRC = \
+	src/cluster/config.c \
+	src/cluster/cost.c \
+	src/cluster/gather.c \
+	src/cluster/kernels.c \
+	src/cluster/manifest.c \
+	src/cluster/plan.c \
+	src/cluster/slurm.c \
+	src/cluster/submit.c \
+	src/cluster/task.c
+
+REPORT_SRC = \
+	src/report/apply_out.c \
+	src/report/autotune_text.c \
+	src/report/capture_text.c \
+	src/report/collect_text.c \
+	src/report/diff_out.c \
+	src/report/env_text.c \
+	src/report/html.c \
+	src/report/json.c \
+	src/report/jsonw.c \
+	src/report/markdown.c \
+	src/report/meta_text.c \
+	src/report/profile_text.c \
+	src/report/raw_docs.c \
+	src/report/render.c \
+	src/report/replay_text.c \
+	src/report/rtext.c \
+	src/report/stepview.c \
+	src/report/summary.c \
+	src/report/svg.c \
+	src/report/tune_text.c
+
+CMD_SRC = \
+	src/cmd/apply.c \
+	src/cmd/capture.c \
+	src/cmd/cluster.c \
+	src/cmd/cmd.c \
+	src/cmd/collect.c \
+	src/cmd/diff.c \
+	src/cmd/env.c \
+	src/cmd/isa.c \
+	src/cmd/investigate.c \
+	src/cmd/meta.c \
+	src/cmd/profile.c \
+	src/cmd/report.c \
+	src/cmd/run.c \
+	src/cmd/summarize.c \
+	src/cmd/tune.c
+
+LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(RUNDIR_SRC) $(PY_SRC) $(ENV_SRC) $(CAPTURE_SRC) \
+	$(RUN_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(TUNE_SRC) \
+	$(APPLY_SRC) $(CLUSTER_SRC) $(REPORT_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "analyse/inputs.h"
-#include "live/replay.h"
+#include "run/replay.h"
 #include "rundir/index.h"
 #include "rundir/layout.h"
 #include "parse/summarize.h"

@@ -11,7 +11,7 @@
 #include "capture/session.h"
 #include "capture/summary.h"
 #include "exitcode.h"
-#include "live/envprobe.h"
+#include "env/probe.h"
 #include "py/pyenv.h"
 #include "rundir/layout.h"
 #include "util/file.h"

@@ -15,7 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "exitcode.h"
-#include "live/collect_logs.h"
+#include "analyse/collect_logs.h"
 #include "model/collect.h"
 #include "report/collect_text.h"
 #include "rundir/collect.h"

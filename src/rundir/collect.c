@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/outdir.h"
+#include "util/outdir.h"
 #include "rundir/collect.h"
 #include "util/file.h"
 #include "util/lines.h"

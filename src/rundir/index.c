@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/outdir.h"
+#include "util/outdir.h"
 #include "rundir/cachematch.h"
 #include "rundir/index.h"
 #include "rundir/layout.h"

@@ -15,7 +15,7 @@
 #include "analyse/diff.h"
 #include "analyse/schema.h"
 #include "fuzz.h"
-#include "live/replay.h"
+#include "run/replay.h"
 #include "report/replay_text.h"
 #include "report/summary.h"
 #include "report/writer.h"

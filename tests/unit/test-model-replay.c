@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "live/replay.h"
+#include "run/replay.h"
 #include "model/replay.h"
 #include "report/replay_text.h"
 #include "util/file.h"

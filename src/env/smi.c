@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/fields.h"
-#include "parse/smi.h"
+#include "env/fields.h"
+#include "env/smi.h"
 #include "target/target.h"
 #include "util/lines.h"
 #include "util/mem.h"

@@ -8,8 +8,8 @@
  * Input: the tool's stdout; output: one struct smi_device per card.
  * Numbers that a text does not give are NAN / -1, strings NULL.
  */
-#ifndef TKO_PARSE_SMI_H
-#define TKO_PARSE_SMI_H
+#ifndef TKO_ENV_SMI_H
+#define TKO_ENV_SMI_H
 
 #include <stddef.h>
 

@@ -8,8 +8,8 @@
 
 #include "exitcode.h"
 #include "env/peak.h"
-#include "live/replay.h"
-#include "live/replay_store.h"
+#include "run/replay.h"
+#include "run/store.h"
 #include "model/traffic.h"
 #include "py/pyenv.h"
 #include "rundir/layout.h"

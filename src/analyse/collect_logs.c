@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/collect_logs.h"
+#include "analyse/collect_logs.h"
 #include "parse/autotune_launch.h"
 #include "parse/summarize.h"
 #include "util/file.h"

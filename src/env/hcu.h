@@ -1,5 +1,5 @@
 /*
- * Hygon HCU targets for `tko env` (internal to src/live/env*.c): every
+ * Hygon HCU targets for `tko env` (internal to src/env/): every
  * Hygon name the brief's HCU table gives (gfx926, gfx928, gfx92a, gfx936,
  * gfx938, gfx946, gfx948), what tko has verified for each on real files
  * and what it has not, and the warnings the brief's check_env gives:
@@ -13,8 +13,8 @@
  * The HCU rows and their columns (name, triton-das, verified) are the
  * Hygon rows of src/target/target.c.
  */
-#ifndef TKO_LIVE_ENVHCU_H
-#define TKO_LIVE_ENVHCU_H
+#ifndef TKO_ENV_HCU_H
+#define TKO_ENV_HCU_H
 
 #include "model/env.h"
 #include "target/target.h"

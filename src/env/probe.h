@@ -9,8 +9,8 @@
  * the measured device copy bandwidth. Nothing here fails: what is missing
  * is null in the document and explained in its "notes".
  */
-#ifndef TKO_LIVE_ENVPROBE_H
-#define TKO_LIVE_ENVPROBE_H
+#ifndef TKO_ENV_PROBE_H
+#define TKO_ENV_PROBE_H
 
 #include <jansson.h>
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/fields.h"
+#include "env/fields.h"
 #include "util/lines.h"
 #include "banned.h"
 

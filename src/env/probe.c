@@ -1,13 +1,13 @@
-/* Gathering the "tko env" document (see envprobe.h). */
+/* Gathering the "tko env" document (see probe.h). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "live/envgpu.h"
-#include "live/envhcu.h"
-#include "live/envprobe.h"
-#include "parse/toolver.h"
+#include "env/gpu.h"
+#include "env/hcu.h"
+#include "env/probe.h"
+#include "env/toolver.h"
 #include "py/pyenv.h"
 #include "util/file.h"
 #include "util/jsonio.h"

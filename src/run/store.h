@@ -9,8 +9,8 @@
  * rewritten relative to the RUN ("capture/kernels/<name>"), so the file
  * stays true when the RUN is copied elsewhere.
  */
-#ifndef TKO_LIVE_REPLAY_STORE_H
-#define TKO_LIVE_REPLAY_STORE_H
+#ifndef TKO_RUN_STORE_H
+#define TKO_RUN_STORE_H
 
 #include "model/replay.h"
 #include "util/buf.h"

@@ -8,8 +8,8 @@
  * measured copy bandwidth (env/peak.h). replay_into_run() is the whole of
  * `tko run` but its text, for tko run and tko investigate.
  */
-#ifndef TKO_LIVE_REPLAY_H
-#define TKO_LIVE_REPLAY_H
+#ifndef TKO_RUN_REPLAY_H
+#define TKO_RUN_REPLAY_H
 
 #include <jansson.h>
 
@@ -66,7 +66,7 @@ struct replay_outcome {
  * `tko run DIR...` as a library call, for tko run and tko investigate:
  * replays `dirs` (replay_run) and, when `keep` and every dir is a
  * RUN/capture/kernels/<name> of one RUN, merges the document into
- * RUN/analysis/replay.json (live/replay_store.h). It prints nothing but
+ * RUN/analysis/replay.json (run/store.h). It prints nothing but
  * the child's progress lines; report/replay_text.h's replay_text_show()
  * prints *out as tko run does, its messages under a step name of the
  * caller's choice ("run"). Returns out->exit_code: 0 every kernel replayed

@@ -1,11 +1,11 @@
 /*
- * GPU discovery for `tko env` (internal to src/live/env*.c): the GPUs torch
+ * GPU discovery for `tko env` (internal to src/env/): the GPUs torch
  * sees (from the probe), else those rocminfo (AMD, Hygon DCU) or
  * nvidia-smi list, annotated with rocminfo's device type (HCU on DCU) and
  * hy-smi's per-card state; plus the CUDA and HIP versions.
  */
-#ifndef TKO_LIVE_ENVGPU_H
-#define TKO_LIVE_ENVGPU_H
+#ifndef TKO_ENV_GPU_H
+#define TKO_ENV_GPU_H
 
 #include <jansson.h>
 

@@ -4,8 +4,8 @@
  * numbers, whitespace-separated words. All work on (pointer, length)
  * spans and never rely on a NUL.
  */
-#ifndef TKO_PARSE_FIELDS_H
-#define TKO_PARSE_FIELDS_H
+#ifndef TKO_ENV_FIELDS_H
+#define TKO_ENV_FIELDS_H
 
 #include <stddef.h>
 

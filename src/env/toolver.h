@@ -9,8 +9,8 @@
  * first word of it, after the hint, that starts with a digit and holds a
  * '.', without trailing punctuation.
  */
-#ifndef TKO_PARSE_TOOLVER_H
-#define TKO_PARSE_TOOLVER_H
+#ifndef TKO_ENV_TOOLVER_H
+#define TKO_ENV_TOOLVER_H
 
 #include <stddef.h>
 

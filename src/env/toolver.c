@@ -2,8 +2,8 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "parse/fields.h"
-#include "parse/toolver.h"
+#include "env/fields.h"
+#include "env/toolver.h"
 #include "util/lines.h"
 #include "banned.h"
 

@@ -13,8 +13,8 @@
  * its module (or whose capture directory is its capture folder); with
  * neither known, the name's only instance.
  */
-#ifndef TKO_LIVE_COLLECT_LOGS_H
-#define TKO_LIVE_COLLECT_LOGS_H
+#ifndef TKO_ANALYSE_COLLECT_LOGS_H
+#define TKO_ANALYSE_COLLECT_LOGS_H
 
 #include "rundir/index.h"
 

@@ -8,8 +8,8 @@
  * agent counts: nested sections repeat keys ("ISA Info: ... Name:
  * amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-") that are not the agent's.
  */
-#ifndef TKO_PARSE_ROCMINFO_H
-#define TKO_PARSE_ROCMINFO_H
+#ifndef TKO_ENV_ROCMINFO_H
+#define TKO_ENV_ROCMINFO_H
 
 #include <stddef.h>
 

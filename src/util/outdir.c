@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "live/outdir.h"
+#include "util/outdir.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

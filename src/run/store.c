@@ -1,9 +1,9 @@
-/* RUN/analysis/replay.json: tko run's results kept in the RUN (see replay_store.h). */
+/* RUN/analysis/replay.json: tko run's results kept in the RUN (see store.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/replay.h"
-#include "live/replay_store.h"
+#include "run/replay.h"
+#include "run/store.h"
 #include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jsonio.h"

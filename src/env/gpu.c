@@ -1,11 +1,11 @@
-/* GPUs for "tko env" from torch, rocminfo, hy-smi and nvidia-smi (see envgpu.h). */
+/* GPUs for "tko env" from torch, rocminfo, hy-smi and nvidia-smi (see gpu.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/envgpu.h"
-#include "parse/rocminfo.h"
-#include "parse/smi.h"
+#include "env/gpu.h"
+#include "env/rocminfo.h"
+#include "env/smi.h"
 #include "target/target.h"
 #include "util/jsonio.h"
 #include "util/mem.h"

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/rocminfo.h"
-#include "parse/fields.h"
+#include "env/rocminfo.h"
+#include "env/fields.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

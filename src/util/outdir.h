@@ -11,8 +11,8 @@
  * and what was left out is told to the caller's struct outdir_log (collect
  * keeps it in model/collect's document).
  */
-#ifndef TKO_LIVE_OUTDIR_H
-#define TKO_LIVE_OUTDIR_H
+#ifndef TKO_UTIL_OUTDIR_H
+#define TKO_UTIL_OUTDIR_H
 
 #include "util/buf.h"
 #include "util/opts.h"

@@ -1,5 +1,5 @@
 /*
- * tko env's DCU section and warnings (see envhcu.h). The HCU rows are
+ * tko env's DCU section and warnings (see hcu.h). The HCU rows are
  * target/target.c's Hygon rows; their das_vgprs is the VGPR file the row
  * judges occupancy with, which is what triton-das's clang flags ask for
  * (-support-768-vgprs, -support-512-vgprs; none for gfx926 and gfx948).
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/envhcu.h"
+#include "env/hcu.h"
 #include "util/buf.h"
 #include "util/jsonio.h"
 #include "util/mem.h"
