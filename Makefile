@@ -121,17 +121,14 @@ ISA_SRC = \
 	src/isa/facts.c \
 	src/isa/family.c \
 	src/isa/ptx.c \
-	src/isa/render.c \
 	src/isa/result.c \
 	src/isa/sass.c \
 	src/isa/scan.c \
-	src/isa/tojson.c \
 	src/isa/tok.c \
 	src/isa/tools.c
 
 PARSE_SRC = \
 	src/parse/autotune.c \
-	src/parse/autotune_json.c \
 	src/parse/autotune_launch.c \
 	src/parse/autotune_twins.c \
 	src/parse/best_config.c \
@@ -144,7 +141,6 @@ PARSE_SRC = \
 	src/parse/logscan.c \
 	src/parse/max_autotune.c \
 	src/parse/meta.c \
-	src/parse/meta_json.c \
 	src/parse/output_code.c \
 	src/parse/pylex.c \
 	src/parse/pylit.c \
@@ -175,7 +171,6 @@ PROFILE_SRC = \
 ANALYSE_SRC = \
 	src/analyse/analysis.c \
 	src/analyse/collect_logs.c \
-	src/analyse/diff.c \
 	src/analyse/evidence.c \
 	src/analyse/gaps.c \
 	src/analyse/gather.c \
@@ -253,12 +248,16 @@ REPORT_SRC = \
 	src/report/autotune_text.c \
 	src/report/capture_text.c \
 	src/report/collect_text.c \
+	src/report/diff.c \
 	src/report/diff_out.c \
 	src/report/env_text.c \
 	src/report/html.c \
+	src/report/isa_json.c \
+	src/report/isa_text.c \
 	src/report/json.c \
 	src/report/jsonw.c \
 	src/report/markdown.c \
+	src/report/meta_json.c \
 	src/report/meta_text.c \
 	src/report/profile_text.c \
 	src/report/raw_docs.c \
@@ -266,6 +265,7 @@ REPORT_SRC = \
 	src/report/replay_text.c \
 	src/report/rtext.c \
 	src/report/stepview.c \
+	src/report/summarize_json.c \
 	src/report/summary.c \
 	src/report/svg.c \
 	src/report/tune_text.c

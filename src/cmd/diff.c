@@ -1,7 +1,7 @@
 /*
  * tko diff A B [--json FILE] [--md FILE]
  *
- * Compares two analyses kernel by kernel (src/analyse/diff.h): two RUN
+ * Compares two analyses kernel by kernel (src/report/diff.h): two RUN
  * directories (their analysis/kernels.json, else analysed now), two
  * analysis or report JSON files, two `tko isa --json` documents, or two
  * directories or files of assembly (capture kernel directories, tune
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/diff.h"
+#include "report/diff.h"
 #include "cmd/cmd.h"
 #include "exitcode.h"
 #include "report/diff_out.h"

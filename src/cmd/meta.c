@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "exitcode.h"
 #include "parse/meta.h"
+#include "report/meta_json.h"
 #include "report/meta_text.h"
 #include "util/file.h"
 #include "util/msg.h"

@@ -11,7 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "exitcode.h"
-#include "parse/autotune_json.h"
+#include "report/summarize_json.h"
 #include "parse/summarize.h"
 #include "report/autotune_text.h"
 #include "util/file.h"

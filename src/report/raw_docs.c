@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/autotune_json.h"
+#include "report/isa_json.h"
+#include "report/meta_json.h"
+#include "report/summarize_json.h"
 #include "report/jsonw.h"
 #include "report/raw_docs.h"
 #include "util/mem.h"

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 
-#include "analyse/diff.h"
+#include "report/diff.h"
 #include "analyse/schema.h"
 #include "fuzz.h"
 #include "run/replay.h"

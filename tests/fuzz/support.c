@@ -9,9 +9,10 @@
 
 #include "fuzz.h"
 #include "isa/isa.h"
-#include "isa/render.h"
+#include "report/isa_json.h"
+#include "report/isa_text.h"
 #include "parse/autotune.h"
-#include "parse/autotune_json.h"
+#include "report/summarize_json.h"
 #include "parse/logscan.h"
 #include "report/autotune_text.h"
 #include "util/buf.h"

@@ -11,6 +11,7 @@
 #include "parse/pylit_json.h"
 #include "parse/tl_uses.h"
 #include "report/jsonw.h"
+#include "report/meta_json.h"
 #include "banned.h"
 
 #define META_SCHEMA_VERSION 1

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "isa/render.h"
+#include "report/isa_text.h"
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/table.h"

@@ -10,8 +10,8 @@
  *
  * Entry points: diff_load(), diff_runs(); output in report/diff_out.h.
  */
-#ifndef TKO_ANALYSE_DIFF_H
-#define TKO_ANALYSE_DIFF_H
+#ifndef TKO_REPORT_DIFF_H
+#define TKO_REPORT_DIFF_H
 
 #include <stddef.h>
 

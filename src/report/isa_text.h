@@ -4,8 +4,8 @@
  * widths, source lines, findings); several get a summary table, and in
  * full too with `details` (always in Markdown).
  */
-#ifndef TKO_ISA_RENDER_H
-#define TKO_ISA_RENDER_H
+#ifndef TKO_REPORT_ISA_TEXT_H
+#define TKO_REPORT_ISA_TEXT_H
 
 #include <stdio.h>
 

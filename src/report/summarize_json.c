@@ -1,5 +1,5 @@
 /*
- * The autotune model to JSON (see autotune_json.h and docs/json.md),
+ * The autotune model to JSON (see summarize_json.h and docs/json.md),
  * written through the streaming writer (report/jsonw.h): one function per
  * object of the schema, each writing its keys in the documented order.
  * The jansson forms parse that same text, so there is one schema here.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/autotune_json.h"
+#include "report/summarize_json.h"
 #include "parse/autotune_launch.h"
 #include "parse/tconfig.h"
 #include "report/jsonw.h"

@@ -9,8 +9,8 @@
  * a jansson tree first would cost more than reading the log. The jansson
  * forms are for in-process readers that want to query it.
  */
-#ifndef TKO_PARSE_AUTOTUNE_JSON_H
-#define TKO_PARSE_AUTOTUNE_JSON_H
+#ifndef TKO_REPORT_SUMMARIZE_JSON_H
+#define TKO_REPORT_SUMMARIZE_JSON_H
 
 #include <stdio.h>
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "report/isa_json.h"
 #include "util/jsonio.h"
 #include "banned.h"
 

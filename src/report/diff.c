@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "analyse/analysis.h"
-#include "analyse/diff.h"
+#include "report/diff.h"
 #include "analyse/isa_view.h"
 #include "analyse/schema.h"
 #include "analyse/store.h"
