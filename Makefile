@@ -52,7 +52,6 @@ UTIL_SRC = \
 	src/util/cleanup.c \
 	src/util/file.c \
 	src/util/jcheck.c \
-	src/util/jsonio.c \
 	src/util/lines.c \
 	src/util/mem.c \
 	src/util/msg.c \
@@ -64,6 +63,12 @@ UTIL_SRC = \
 	src/util/table.c \
 	src/util/textout.c \
 	src/util/walk.c
+
+# issue 18, P5: the one JSON writer, reading and typed accessors, struct tables
+JSON_SRC = \
+	src/json/jsonio.c \
+	src/json/jsonw.c \
+	src/json/reflect.c
 
 # issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
 TARGET_SRC = \
@@ -177,7 +182,6 @@ ANALYSE_SRC = \
 	src/analyse/isa_view.c \
 	src/analyse/join.c \
 	src/analyse/measured.c \
-	src/analyse/reflect.c \
 	src/analyse/rules.c \
 	src/analyse/rules_addr.c \
 	src/analyse/rules_kernel.c \
@@ -255,7 +259,6 @@ REPORT_SRC = \
 	src/report/isa_json.c \
 	src/report/isa_text.c \
 	src/report/json.c \
-	src/report/jsonw.c \
 	src/report/markdown.c \
 	src/report/meta_json.c \
 	src/report/meta_text.c \
@@ -287,9 +290,9 @@ CMD_SRC = \
 	src/cmd/summarize.c \
 	src/cmd/tune.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(RUNDIR_SRC) $(PY_SRC) $(ENV_SRC) $(CAPTURE_SRC) \
-	$(RUN_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) $(TUNE_SRC) \
-	$(APPLY_SRC) $(CLUSTER_SRC) $(REPORT_SRC) $(CMD_SRC)
+LIB_SRC = $(UTIL_SRC) $(JSON_SRC) $(TARGET_SRC) $(MODEL_SRC) $(RUNDIR_SRC) $(PY_SRC) $(ENV_SRC) \
+	$(CAPTURE_SRC) $(RUN_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) \
+	$(TUNE_SRC) $(APPLY_SRC) $(CLUSTER_SRC) $(REPORT_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "analyse/inputs.h"
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "parse/wrapper_calls.h"
 #include "rundir/layout.h"
 #include "util/file.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "analyse/rules.h"
 #include "analyse/rules_addr.h"
 #include "analyse/rules_kernel.h"

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "analyse/rules.h"
 #include "util/buf.h"
 #include "util/mem.h"

@@ -10,7 +10,7 @@
 
 #include "analyse/schema.h"
 #include "model/names.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "version.h"
 #include "banned.h"

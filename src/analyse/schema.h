@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "analyse/model.h"
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 
 /* Raised when a field changes meaning or disappears. */

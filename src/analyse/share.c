@@ -6,7 +6,7 @@
 #include "analyse/share.h"
 #include "env/peak.h"
 #include "model/traffic.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

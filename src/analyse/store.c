@@ -1,9 +1,9 @@
 /* Saving and loading the analysis model (store.h). */
 #include "analyse/schema.h"
 #include "analyse/store.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "banned.h"
 
 /*

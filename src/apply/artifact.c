@@ -7,7 +7,7 @@
 #include "apply/artifact.h"
 #include "py/pyenv.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -6,7 +6,7 @@
 
 #include "apply/keepoff.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/lines.h"
 #include "banned.h"
 

@@ -11,7 +11,7 @@
 #include "profile/attrib.h"
 #include "profile/prof.h"
 #include "rundir/index.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

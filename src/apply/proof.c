@@ -5,7 +5,7 @@
 
 #include "apply/proof.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/lines.h"
 #include "banned.h"
 

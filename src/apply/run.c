@@ -12,7 +12,7 @@
 #include "apply/run.h"
 #include "py/pyenv.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "util/spawn.h"

@@ -7,7 +7,7 @@
 
 #include "apply/steps.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

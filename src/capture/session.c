@@ -15,7 +15,7 @@
 #include "py/pyenv.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/spawn.h"

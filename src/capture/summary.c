@@ -4,7 +4,7 @@
 #include "capture/summary.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/lines.h"
 #include "util/walk.h"
 #include "banned.h"

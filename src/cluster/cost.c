@@ -10,7 +10,7 @@
 #include "cluster/cost.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -6,7 +6,7 @@
 
 #include "cluster/gather.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

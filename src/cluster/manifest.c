@@ -7,7 +7,7 @@
 #include "cluster/manifest.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "version.h"
 #include "banned.h"

@@ -8,7 +8,7 @@
 #include "cluster/submit.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

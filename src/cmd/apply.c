@@ -28,7 +28,7 @@
 #include "exitcode.h"
 #include "report/apply_out.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

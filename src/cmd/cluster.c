@@ -29,7 +29,7 @@
 #include "exitcode.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

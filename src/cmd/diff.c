@@ -20,7 +20,7 @@
 #include "exitcode.h"
 #include "report/diff_out.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

@@ -17,7 +17,7 @@
 #include "report/isa_json.h"
 #include "report/isa_text.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -31,7 +31,7 @@
 #include "exitcode.h"
 #include "run/replay.h"
 #include "report/replay_text.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"

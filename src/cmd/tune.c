@@ -14,7 +14,7 @@
 #include "tune/sweep.h"
 #include "tune/tune.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

@@ -7,7 +7,7 @@
 #include "env/rocminfo.h"
 #include "env/smi.h"
 #include "target/target.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

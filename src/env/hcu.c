@@ -11,7 +11,7 @@
 
 #include "env/hcu.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -5,7 +5,7 @@
 #include "env/peak.h"
 #include "util/buf.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -10,7 +10,7 @@
 #include "env/toolver.h"
 #include "py/pyenv.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "util/spawn.h"

@@ -23,7 +23,7 @@
 #include "isa/tools.h"
 #include "target/target.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
 #include "banned.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/env.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 
 #define ENV_SCHEMA_VERSION 1

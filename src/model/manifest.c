@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "model/manifest.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

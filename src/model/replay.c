@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "model/replay.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -19,7 +19,7 @@
 
 #include <jansson.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 
 /*

@@ -6,7 +6,7 @@
 #include "model/traffic.h"
 #include "parse/triton_meta.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -9,7 +9,7 @@
 #include "parse/best_config.h"
 #include "parse/config_json.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

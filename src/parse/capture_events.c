@@ -15,7 +15,7 @@
 #include "parse/config_json.h"
 #include "target/target.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

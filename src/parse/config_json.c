@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "parse/config_json.h"
-#include "report/jsonw.h"
-#include "util/jsonio.h"
+#include "json/jsonw.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

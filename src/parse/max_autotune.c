@@ -33,7 +33,7 @@
 #include "parse/max_autotune.h"
 #include "parse/tconfig.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "profile/tojson.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "version.h"
 #include "banned.h"
 

@@ -11,8 +11,8 @@
 
 #include "py/pyenv.h"
 #include "py/worker.h"
-#include "report/jsonw.h"
-#include "util/jsonio.h"
+#include "json/jsonw.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

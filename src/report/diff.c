@@ -13,7 +13,7 @@
 #include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "analyse/model.h"
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "rundir/layout.h"
 #include "util/buf.h"
 

@@ -7,7 +7,7 @@
 
 #include "isa/isa.h"
 #include "report/isa_json.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "banned.h"
 
 static json_t *family_json(unsigned fam, const struct isa_family_count *c)

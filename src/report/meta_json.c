@@ -10,7 +10,7 @@
 #include "parse/meta.h"
 #include "parse/pylit_json.h"
 #include "parse/tl_uses.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "report/meta_json.h"
 #include "banned.h"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "parse/pylit_json.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "report/meta_text.h"
 #include "util/buf.h"
 #include "util/table.h"

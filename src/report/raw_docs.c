@@ -6,7 +6,7 @@
 #include "report/isa_json.h"
 #include "report/meta_json.h"
 #include "report/summarize_json.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "report/raw_docs.h"
 #include "util/mem.h"
 #include "banned.h"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "report/replay_text.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/msg.h"
 #include "util/table.h"
 #include "banned.h"

@@ -1,6 +1,6 @@
 /*
  * The autotune model to JSON (see summarize_json.h and docs/json.md),
- * written through the streaming writer (report/jsonw.h): one function per
+ * written through the streaming writer (json/jsonw.h): one function per
  * object of the schema, each writing its keys in the documented order.
  * The jansson forms parse that same text, so there is one schema here.
  */
@@ -12,7 +12,7 @@
 #include "report/summarize_json.h"
 #include "parse/autotune_launch.h"
 #include "parse/tconfig.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "util/mem.h"
 #include "banned.h"
 

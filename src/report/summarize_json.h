@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "parse/autotune.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 
 #define AUTOTUNE_JSON_SCHEMA 1
 

@@ -16,7 +16,7 @@
 #include "util/cleanup.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/spawn.h"

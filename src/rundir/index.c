@@ -9,7 +9,7 @@
 #include "rundir/index.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/sha256.h"
 #include "util/walk.h"

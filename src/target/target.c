@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "target/target.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -8,7 +8,7 @@
 #include "tune/confirm.h"
 #include "tune/sweep.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "banned.h"

@@ -14,11 +14,11 @@
 
 #include "cluster/cost.h"
 #include "exitcode.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "tune/dispatch.h"
 #include "util/cleanup.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "banned.h"

@@ -11,7 +11,7 @@
 #include "tune/grid.h"
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "banned.h"
 
 #define MAX_YZ_GRID 65535

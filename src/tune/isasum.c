@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tune/isasum.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -9,7 +9,7 @@
 #include "model/names.h"
 #include "parse/pylit_json.h"
 #include "tune/kernel.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

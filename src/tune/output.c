@@ -15,7 +15,7 @@
 #include "tune/winner.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

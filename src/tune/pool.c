@@ -6,7 +6,7 @@
 #include "py/pyenv.h"
 #include "target/target.h"
 #include "tune/pool.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/msg.h"
 #include "banned.h"
 

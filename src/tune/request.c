@@ -12,7 +12,7 @@
 #include "tune/request.h"
 #include "tune/sweep.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

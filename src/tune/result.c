@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tune/result.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

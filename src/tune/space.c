@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "tune/space.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -18,7 +18,7 @@
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/walk.h"

@@ -8,7 +8,7 @@
 #include "tune/tune.h"
 #include "tune/winner.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/msg.h"
 #include "banned.h"
 

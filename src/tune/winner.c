@@ -7,7 +7,7 @@
 #include "tune/rewrite.h"
 #include "tune/winner.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -8,7 +8,7 @@
 #include "tune/grid.h"
 #include "tune/sweep.h"
 #include "tune/workspace.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "banned.h"
 
 #define WORKSPACE_ARG "ws_ptr"

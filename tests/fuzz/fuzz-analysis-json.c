@@ -21,7 +21,7 @@
 #include "report/writer.h"
 #include "tune/output.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

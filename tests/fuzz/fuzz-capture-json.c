@@ -14,7 +14,7 @@
 #include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/space.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "banned.h"
 
 /* A hand-written kernel whose parameters are the captured arguments' names. */

@@ -6,7 +6,7 @@
  */
 #include "fuzz.h"
 #include "tune/result.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

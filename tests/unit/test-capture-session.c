@@ -21,7 +21,7 @@
 #include "capture/session.h"
 #include "capture/summary.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 

@@ -16,7 +16,7 @@
 #include "env/hcu.h"
 #include "model/env.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 
 static const char *const brief_names[] = {
 	"gfx926", "gfx928", "gfx936", "gfx938", "gfx946", "gfx948", "gfx92a",

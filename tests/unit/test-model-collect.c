@@ -17,7 +17,7 @@
 #include "model/collect.h"
 #include "report/collect_text.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 
 #define CASE "tests/golden/collect/related/expected/"

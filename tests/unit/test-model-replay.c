@@ -22,7 +22,7 @@
 #include "model/replay.h"
 #include "report/replay_text.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 
 #define MISMATCH "tests/golden/run/fake-mismatch/expected/"

@@ -16,7 +16,7 @@
 #include "model/tune.h"
 #include "tune/result.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "banned.h"
 
 static const char entry[] =

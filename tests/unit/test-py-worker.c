@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "py/worker.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 
 /* Answers each request with {"id": <its id>, "n": <count>, "env": $TKO_X};
  * a request with "sleep" sleeps first; one with "bad" gets non-JSON; one

@@ -17,7 +17,7 @@
 #include "analyse/analysis.h"
 #include "report/raw_docs.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 
 static char *tmpdir;

@@ -17,7 +17,7 @@
 
 #include "tune/isasum.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 
 #define HEAD ".amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n.globl k\n.type k,@function\nk:\n"

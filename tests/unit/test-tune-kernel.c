@@ -16,7 +16,7 @@
 #include "parse/triton_meta.h"
 #include "tune/kernel.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
 #include "banned.h"

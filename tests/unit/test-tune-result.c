@@ -13,7 +13,7 @@
 
 #include "tune/grid.h"
 #include "tune/result.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 
 static void test_reply_statuses(void **state)

@@ -21,8 +21,8 @@
  * read fits). Strings must be UTF-8 (tko checks its text inputs); they are
  * escaped as jansson escapes them. Non-finite numbers are written as null.
  */
-#ifndef TKO_REPORT_JSONW_H
-#define TKO_REPORT_JSONW_H
+#ifndef TKO_JSON_JSONW_H
+#define TKO_JSON_JSONW_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "util/file.h"
-#include "util/jsonio.h"
-#include "report/jsonw.h"
+#include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "banned.h"
 
 json_t *json_load_span(const char *what, const char *p, size_t len,

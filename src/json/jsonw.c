@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "banned.h"
 
 void jsonw_init_prec(struct jsonw *w, FILE *fp, int precision)

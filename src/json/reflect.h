@@ -44,14 +44,14 @@
  *		... err: "'kernels.json': kernels[3].time_ms: not a number"
  *	rf_release(&my_struct_desc, &value);
  */
-#ifndef TKO_ANALYSE_REFLECT_H
-#define TKO_ANALYSE_REFLECT_H
+#ifndef TKO_JSON_REFLECT_H
+#define TKO_JSON_REFLECT_H
 
 #include <limits.h>
 #include <stddef.h>
 #include <jansson.h>
 
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "util/buf.h"
 
 enum rf_type {

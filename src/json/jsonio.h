@@ -25,7 +25,7 @@ json_t *json_load_span(const char *what, const char *p, size_t len,
 
 /*
  * Writes `j` (an object or array) atomically ("-": stdout) through the one
- * writer, report/jsonw: indented, reals to 10 digits, a final newline.
+ * writer, json/jsonw: indented, reals to 10 digits, a final newline.
  */
 int json_write_path(const json_t *j, const char *path, struct buf *err);
 /* The same text into an open stream (an atomic_set's). 0 or -1. */
