@@ -75,9 +75,11 @@ TARGET_SRC = \
 	src/target/target.c
 
 MODEL_SRC = \
+	src/model/analysis_desc.c \
+	src/model/analysis_store.c \
 	src/model/collect.c \
-	src/model/manifest.c \
 	src/model/env.c \
+	src/model/manifest.c \
 	src/model/names.c \
 	src/model/replay.c \
 	src/model/traffic.c \
@@ -177,26 +179,24 @@ ANALYSE_SRC = \
 	src/analyse/analysis.c \
 	src/analyse/collect_logs.c \
 	src/analyse/evidence.c \
-	src/analyse/gaps.c \
 	src/analyse/gather.c \
 	src/analyse/isa_view.c \
 	src/analyse/join.c \
 	src/analyse/measured.c \
-	src/analyse/rules.c \
-	src/analyse/rules_addr.c \
-	src/analyse/rules_kernel.c \
-	src/analyse/rules_measured.c \
-	src/analyse/rules_value.c \
-	src/analyse/schema.c \
 	src/analyse/share.c \
 	src/analyse/stepprof.c \
-	src/analyse/steprules.c \
-	src/analyse/store.c \
 	src/analyse/tcache.c
 
 DECIDE_SRC = \
 	src/decide/decide.c \
-	src/decide/isa_scope.c
+	src/decide/gaps.c \
+	src/decide/isa_scope.c \
+	src/decide/rules.c \
+	src/decide/rules_addr.c \
+	src/decide/rules_kernel.c \
+	src/decide/rules_measured.c \
+	src/decide/rules_value.c \
+	src/decide/steprules.c
 
 TUNE_SRC = \
 	src/tune/ci.c \
@@ -358,7 +358,7 @@ python: $(TKO)
 golden: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh --update
 
-# docs/rules.md's generated blocks (rule index, limits) from src/analyse/rules.c;
+# docs/rules.md's generated blocks (rule index, limits) from src/decide/rules.c;
 # tests/unit/test-rules.c fails while they differ.
 rules-doc: $(BUILD)/tests/unit/test-rules
 	$(BUILD)/tests/unit/test-rules --write-docs docs/rules.md

@@ -9,7 +9,7 @@
 #ifndef TKO_ANALYSE_ISA_VIEW_H
 #define TKO_ANALYSE_ISA_VIEW_H
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "isa/isa.h"
 
 /*

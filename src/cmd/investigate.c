@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyse/schema.h"
-#include "analyse/store.h"
+#include "model/analysis_desc.h"
+#include "model/analysis_store.h"
 #include "capture/session.h"
 #include "cmd/cmd.h"
 #include "exitcode.h"

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/model.h"
-#include "analyse/store.h"
+#include "model/analysis.h"
+#include "model/analysis_store.h"
 #include "cmd/cmd.h"
 #include "exitcode.h"
 #include "rundir/layout.h"

@@ -1,6 +1,6 @@
 /* A RUN's analysis, decided (decide.h). */
-#include "analyse/gaps.h"
-#include "analyse/rules.h"
+#include "decide/gaps.h"
+#include "decide/rules.h"
 #include "decide/decide.h"
 #include "decide/isa_scope.h"
 #include "banned.h"

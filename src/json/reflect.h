@@ -2,8 +2,8 @@
  * reflect: structs described by tables of their fields, so that one
  * description drives writing them as JSON, reading them back (checking
  * every field's type), freeing them and comparing two of them. The
- * analysis model (analyse/model.h) is described this way in
- * analyse/schema.c: `tko investigate` writes it, `tko report` reads it back,
+ * analysis model (model/analysis.h) is described this way in
+ * model/analysis_desc.c: `tko investigate` writes it, `tko report` reads it back,
  * `tko diff` compares two, and the JSON keys documented in docs/json.md are
  * exactly the table rows.
  *

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "json/reflect.h"
 #include "rundir/layout.h"
 #include "util/buf.h"

@@ -1,6 +1,6 @@
 /*
  * Fuzzes the JSON documents tko reads back (issue 22): an analysis
- * (kernels.json / report.json, analyse/schema.c's reader), a `tko isa`
+ * (kernels.json / report.json, model/analysis_desc.c's reader), a `tko isa`
  * document (tko diff's reader) and the replay and tune documents
  * investigate checks (util/jcheck.c tables; a replay document that
  * passes is read typed, model/replay.c, and printed as tko run prints
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "report/diff.h"
-#include "analyse/schema.h"
+#include "model/analysis_desc.h"
 #include "fuzz.h"
 #include "run/replay.h"
 #include "report/replay_text.h"

@@ -16,8 +16,8 @@
 #include <cmocka.h>
 
 #include "analyse/analysis.h"
-#include "analyse/rules.h"
-#include "analyse/schema.h"
+#include "decide/rules.h"
+#include "model/analysis_desc.h"
 #include "decide/decide.h"
 #include "util/file.h"
 #include "util/mem.h"

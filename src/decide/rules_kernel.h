@@ -4,10 +4,10 @@
  * rules_value.h. Each is a row's `fires` (rules.h): 1 when it fires,
  * after filling the sentence, knobs and numbers.
  */
-#ifndef TKO_ANALYSE_RULES_KERNEL_H
-#define TKO_ANALYSE_RULES_KERNEL_H
+#ifndef TKO_DECIDE_RULES_KERNEL_H
+#define TKO_DECIDE_RULES_KERNEL_H
 
-#include "analyse/rules.h"
+#include "decide/rules.h"
 
 /* Leave it alone, or measure first. */
 /* What tko tune sweeps for this kind of kernel, for a rule's knobs. */

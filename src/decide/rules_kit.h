@@ -4,15 +4,15 @@
  * ask of a kernel. Header-only, so each rule file keeps its functions
  * static.
  */
-#ifndef TKO_ANALYSE_RULES_KIT_H
-#define TKO_ANALYSE_RULES_KIT_H
+#ifndef TKO_DECIDE_RULES_KIT_H
+#define TKO_DECIDE_RULES_KIT_H
 
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "json/reflect.h"
-#include "analyse/rules.h"
+#include "decide/rules.h"
 #include "util/buf.h"
 #include "util/mem.h"
 

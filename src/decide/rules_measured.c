@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/rules_kit.h"
-#include "analyse/rules_measured.h"
+#include "decide/rules_kit.h"
+#include "decide/rules_measured.h"
 #include "banned.h"
 
 long rule_row_length(const struct an_kernel *k)

@@ -12,12 +12,12 @@
 #include <string.h>
 
 #include "json/reflect.h"
-#include "analyse/rules.h"
-#include "analyse/rules_addr.h"
-#include "analyse/rules_kernel.h"
-#include "analyse/rules_measured.h"
-#include "analyse/rules_value.h"
-#include "analyse/steprules.h"
+#include "decide/rules.h"
+#include "decide/rules_addr.h"
+#include "decide/rules_kernel.h"
+#include "decide/rules_measured.h"
+#include "decide/rules_value.h"
+#include "decide/steprules.h"
 #include "model/traffic.h"
 #include "util/buf.h"
 #include "util/mem.h"

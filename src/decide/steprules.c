@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyse/rules_kit.h"
-#include "analyse/steprules.h"
+#include "decide/rules_kit.h"
+#include "decide/steprules.h"
 #include "banned.h"
 
 static int has_ci(const char *s, const char *needle)

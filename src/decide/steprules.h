@@ -26,10 +26,10 @@
  * tests take the group or the run from the context; the row type, the
  * limits and the way they are recorded are the kernel rules'.
  */
-#ifndef TKO_ANALYSE_STEPRULES_H
-#define TKO_ANALYSE_STEPRULES_H
+#ifndef TKO_DECIDE_STEPRULES_H
+#define TKO_DECIDE_STEPRULES_H
 
-#include "analyse/rules.h"
+#include "decide/rules.h"
 
 int rule_fp32_matmul(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
 int rule_fp32_attention(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);

@@ -45,12 +45,12 @@
  * Entry points: rules_apply() over a run; rules_apply_kernel() for one
  * kernel; rules_fire() for a subset of rows without deciding.
  */
-#ifndef TKO_ANALYSE_RULES_H
-#define TKO_ANALYSE_RULES_H
+#ifndef TKO_DECIDE_RULES_H
+#define TKO_DECIDE_RULES_H
 
 #include <stddef.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 
 /* The thresholds the rules compare with; rule_limit_info[] says what each is. */
 struct rule_limits {

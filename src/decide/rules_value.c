@@ -9,8 +9,8 @@
  */
 #include <math.h>
 
-#include "analyse/rules_kit.h"
-#include "analyse/rules_value.h"
+#include "decide/rules_kit.h"
+#include "decide/rules_value.h"
 #include "banned.h"
 
 int rule_zero_init(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)

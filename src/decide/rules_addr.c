@@ -7,9 +7,9 @@
  */
 #include <stdio.h>
 
-#include "analyse/rules_addr.h"
-#include "analyse/rules_kit.h"
-#include "analyse/rules_measured.h"
+#include "decide/rules_addr.h"
+#include "decide/rules_kit.h"
+#include "decide/rules_measured.h"
 #include "banned.h"
 
 int rule_divmod_offsets(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)

@@ -1,6 +1,6 @@
-/* Saving and loading the analysis model (store.h). */
-#include "analyse/schema.h"
-#include "analyse/store.h"
+/* Saving and loading the analysis model (analysis_store.h). */
+#include "model/analysis_desc.h"
+#include "model/analysis_store.h"
 #include "json/jsonw.h"
 #include "util/file.h"
 #include "json/jsonio.h"

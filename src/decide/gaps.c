@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/gaps.h"
+#include "decide/gaps.h"
 #include "rundir/cachematch.h"
 #include "rundir/layout.h"
 #include "util/buf.h"

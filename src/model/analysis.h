@@ -1,10 +1,11 @@
 /*
  * The analysis model: what `tko investigate` knows about a RUN, kernel by
- * kernel, once every source of evidence has been joined (join.c), every
- * time share computed (share.c) and every rule applied (rules.c). It is
+ * kernel, once every source of evidence has been joined (analyse/join.c),
+ * every time share computed (analyse/share.c) and every rule applied
+ * (decide/rules.c). It is
  * also the report model: the report writers (src/report/) render it, and
  * RUN/analysis/kernels.json is it, written and read back through the
- * field tables of schema.c (docs/json.md, "tko investigate").
+ * field tables of analysis_desc.c (docs/json.md, "tko investigate").
  *
  * Unknown numbers are -1 (counts) or NAN (measurements); unknown strings
  * NULL. Every string is owned by the struct holding it; an_run_release()
@@ -19,8 +20,8 @@
  * are counted in `candidates`, one row per name. Library calls the
  * wrappers make (extern_kernels.mm, ...) are in `libcalls`.
  */
-#ifndef TKO_ANALYSE_MODEL_H
-#define TKO_ANALYSE_MODEL_H
+#ifndef TKO_MODEL_ANALYSIS_H
+#define TKO_MODEL_ANALYSIS_H
 
 #include <stddef.h>
 

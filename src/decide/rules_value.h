@@ -6,10 +6,10 @@
  * (check Inductor's path first), and tko tune's compile failures it knows.
  * rules.c lists them in its table, with their action sentences.
  */
-#ifndef TKO_ANALYSE_RULES_VALUE_H
-#define TKO_ANALYSE_RULES_VALUE_H
+#ifndef TKO_DECIDE_RULES_VALUE_H
+#define TKO_DECIDE_RULES_VALUE_H
 
-#include "analyse/rules.h"
+#include "decide/rules.h"
 
 int rule_zero_init(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);
 int rule_small_copy(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);

@@ -1,6 +1,6 @@
 /*
- * The analysis model's field tables (schema.h) and its lifecycle helpers.
- * A new member of a struct in model.h is one row here; docs/json.md lists
+ * The analysis model's field tables (analysis_desc.h) and its lifecycle helpers.
+ * A new member of a struct in analysis.h is one row here; docs/json.md lists
  * the same keys in the same order.
  */
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/schema.h"
+#include "model/analysis_desc.h"
 #include "model/names.h"
 #include "json/jsonio.h"
 #include "util/mem.h"

@@ -1,14 +1,14 @@
 /*
- * store: the analysis on disk. RUN/analysis/kernels.json is the analysis
- * model (schema.h) as `tko investigate` left it; `tko report` and
- * `tko diff` read it back instead of analysing again.
+ * analysis_store: the analysis on disk. RUN/analysis/kernels.json is the
+ * analysis model (analysis_desc.h) as `tko investigate` left it; `tko
+ * report` and `tko diff` read it back instead of analysing again.
  */
-#ifndef TKO_ANALYSE_STORE_H
-#define TKO_ANALYSE_STORE_H
+#ifndef TKO_MODEL_ANALYSIS_STORE_H
+#define TKO_MODEL_ANALYSIS_STORE_H
 
 #include <stdio.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "util/buf.h"
 #include "util/file.h"
 

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyse/rules_kernel.h"
-#include "analyse/rules_kit.h"
-#include "analyse/rules_measured.h"
-#include "analyse/rules_value.h"
+#include "decide/rules_kernel.h"
+#include "decide/rules_kit.h"
+#include "decide/rules_measured.h"
+#include "decide/rules_value.h"
 #include "banned.h"
 
 int rule_not_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)

@@ -4,10 +4,10 @@
  * (parse/tl_addr.h, an_kernel.addr), and what to do about each. rules.c
  * lists them in its table, with their action sentences.
  */
-#ifndef TKO_ANALYSE_RULES_ADDR_H
-#define TKO_ANALYSE_RULES_ADDR_H
+#ifndef TKO_DECIDE_RULES_ADDR_H
+#define TKO_DECIDE_RULES_ADDR_H
 
-#include "analyse/rules.h"
+#include "decide/rules.h"
 
 /* Offsets built with // or % where the ISA shows narrow accesses (tune). */
 int rule_divmod_offsets(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);

@@ -4,10 +4,10 @@
  * own numbers show is named. rules.c lists them in its table; the hints
  * advice of narrow_access and divmod_offsets asks rk_hints_useless().
  */
-#ifndef TKO_ANALYSE_RULES_MEASURED_H
-#define TKO_ANALYSE_RULES_MEASURED_H
+#ifndef TKO_DECIDE_RULES_MEASURED_H
+#define TKO_DECIDE_RULES_MEASURED_H
 
-#include "analyse/rules.h"
+#include "decide/rules.h"
 
 /* A reduction row whose length defeats aligned wide loads, with narrow accesses (rewrite). */
 int rule_row_alignment(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o);

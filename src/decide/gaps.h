@@ -3,10 +3,10 @@
  * would fill it (no capture, no replay, no ISA, no measured peak, ...).
  * Entry point: gaps_compute(), after share_compute().
  */
-#ifndef TKO_ANALYSE_GAPS_H
-#define TKO_ANALYSE_GAPS_H
+#ifndef TKO_DECIDE_GAPS_H
+#define TKO_DECIDE_GAPS_H
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 
 struct gaps_facts {
 	int have_log;		/* a TORCH_LOGS=+inductor log was read */

@@ -1,14 +1,14 @@
 /*
- * The field tables of the analysis model (model.h): the JSON schema of
+ * The field tables of the analysis model (analysis.h): the JSON schema of
  * RUN/analysis/kernels.json and of the report's JSON (docs/json.md,
  * "tko investigate"), and what `tko diff` compares.
  */
-#ifndef TKO_ANALYSE_SCHEMA_H
-#define TKO_ANALYSE_SCHEMA_H
+#ifndef TKO_MODEL_ANALYSIS_DESC_H
+#define TKO_MODEL_ANALYSIS_DESC_H
 
 #include <jansson.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "json/reflect.h"
 #include "util/buf.h"
 
