@@ -5,7 +5,8 @@
 #   make asan         the same suites against an ASan+UBSan build (build-asan/)
 #   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
-#   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
+#   make lint         shellcheck over the shell scripts; no tracked file points outside the repo;
+#                     no source folder includes from a folder above it (tests/lint/includes.sh)
 #   make rules-doc    docs/rules.md's rule index and limits from the rules table
 #   make isa          the ISA scanner case folders of tests/isa against their awk counts
 #                     (check and asan run them as tests/cli/t1012-isa-cases.sh)
@@ -446,9 +447,11 @@ suite-%:
 
 lint:
 	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/slurm/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
-		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
+		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd \
+		tests/lint/*.sh
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
+	tests/lint/test-includes.sh
 
 # A statically linked tko for a machine without jansson, zlib or sqlite3
 # headers and libraries (the GPU machines: carry build-static/ there).
