@@ -37,8 +37,8 @@
 
 #include <stddef.h>
 
-#include "model/analysis.h"
 #include "isa/isa.h"
+#include "model/analysis.h"
 #include "parse/autotune.h"
 #include "parse/meta.h"
 #include "util/buf.h"

@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/diff.h"
 #include "cmd/cmd.h"
+#include "report/diff.h"
 #include "exitcode.h"
+#include "json/jsonio.h"
 #include "report/diff_out.h"
 #include "util/file.h"
-#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

@@ -19,18 +19,18 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/analysis_desc.h"
-#include "model/analysis_store.h"
 #include "capture/session.h"
 #include "cmd/cmd.h"
+#include "model/analysis_desc.h"
+#include "model/analysis_store.h"
 #include "exitcode.h"
 #include "decide/decide.h"
-#include "run/replay.h"
 #include "report/capture_text.h"
 #include "report/raw_docs.h"
 #include "report/replay_text.h"
 #include "report/summary.h"
 #include "report/writer.h"
+#include "run/replay.h"
 #include "rundir/layout.h"
 #include "util/file.h"
 #include "util/mem.h"

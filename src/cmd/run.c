@@ -29,9 +29,9 @@
 
 #include "cmd/cmd.h"
 #include "exitcode.h"
-#include "run/replay.h"
-#include "report/replay_text.h"
 #include "json/jsonio.h"
+#include "report/replay_text.h"
+#include "run/replay.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -11,9 +11,9 @@
 
 #include "cmd/cmd.h"
 #include "exitcode.h"
-#include "report/summarize_json.h"
 #include "parse/summarize.h"
 #include "report/autotune_text.h"
+#include "report/summarize_json.h"
 #include "util/file.h"
 #include "util/msg.h"
 #include "util/opts.h"

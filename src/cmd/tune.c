@@ -9,12 +9,12 @@
 
 #include "cmd/cmd.h"
 #include "exitcode.h"
+#include "json/jsonio.h"
 #include "report/tune_text.h"
 #include "tune/dispatch.h"
 #include "tune/sweep.h"
 #include "tune/tune.h"
 #include "util/file.h"
-#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

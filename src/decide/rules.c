@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/reflect.h"
 #include "decide/rules.h"
 #include "decide/rules_addr.h"
 #include "decide/rules_kernel.h"
 #include "decide/rules_measured.h"
 #include "decide/rules_value.h"
 #include "decide/steprules.h"
+#include "json/reflect.h"
 #include "model/traffic.h"
 #include "util/buf.h"
 #include "util/mem.h"

@@ -11,8 +11,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "json/reflect.h"
 #include "decide/rules.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 #include "util/mem.h"
 

@@ -6,8 +6,8 @@
 #include "env/gpu.h"
 #include "env/rocminfo.h"
 #include "env/smi.h"
-#include "target/target.h"
 #include "json/jsonio.h"
+#include "target/target.h"
 #include "util/mem.h"
 #include "banned.h"
 

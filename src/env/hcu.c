@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "env/hcu.h"
-#include "util/buf.h"
 #include "json/jsonio.h"
+#include "util/buf.h"
 #include "util/mem.h"
 #include "banned.h"
 

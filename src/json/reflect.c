@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/reflect.h"
 #include "json/jsonio.h"
+#include "json/reflect.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "model/analysis_desc.h"
 #include "model/names.h"
-#include "json/jsonio.h"
 #include "util/mem.h"
 #include "version.h"
 #include "banned.h"

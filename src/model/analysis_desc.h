@@ -8,8 +8,8 @@
 
 #include <jansson.h>
 
-#include "model/analysis.h"
 #include "json/reflect.h"
+#include "model/analysis.h"
 #include "util/buf.h"
 
 /* Raised when a field changes meaning or disappears. */

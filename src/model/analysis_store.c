@@ -1,9 +1,9 @@
 /* Saving and loading the analysis model (analysis_store.h). */
+#include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "model/analysis_desc.h"
 #include "model/analysis_store.h"
-#include "json/jsonw.h"
 #include "util/file.h"
-#include "json/jsonio.h"
 #include "banned.h"
 
 /*

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/env.h"
 #include "json/jsonw.h"
+#include "model/env.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/config_json.h"
-#include "json/jsonw.h"
 #include "json/jsonio.h"
+#include "json/jsonw.h"
+#include "parse/config_json.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "profile/tojson.h"
 #include "json/jsonw.h"
+#include "profile/tojson.h"
 #include "version.h"
 #include "banned.h"
 

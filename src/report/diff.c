@@ -4,16 +4,16 @@
 #include <string.h>
 
 #include "analyse/analysis.h"
-#include "report/diff.h"
 #include "analyse/isa_view.h"
-#include "model/analysis_desc.h"
-#include "model/analysis_store.h"
 #include "decide/decide.h"
 #include "isa/isa.h"
+#include "json/jsonio.h"
+#include "model/analysis_desc.h"
+#include "model/analysis_store.h"
+#include "report/diff.h"
 #include "rundir/layout.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

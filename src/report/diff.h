@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-#include "model/analysis.h"
 #include "json/reflect.h"
+#include "model/analysis.h"
 #include "rundir/layout.h"
 #include "util/buf.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "isa/isa.h"
-#include "report/isa_json.h"
 #include "json/jsonio.h"
+#include "report/isa_json.h"
 #include "banned.h"
 
 static json_t *family_json(unsigned fam, const struct isa_family_count *c)

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonw.h"
 #include "parse/meta.h"
 #include "parse/pylit_json.h"
 #include "parse/tl_uses.h"
-#include "json/jsonw.h"
 #include "report/meta_json.h"
 #include "banned.h"
 

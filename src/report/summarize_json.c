@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/summarize_json.h"
+#include "json/jsonw.h"
 #include "parse/autotune_launch.h"
 #include "parse/tconfig.h"
-#include "json/jsonw.h"
+#include "report/summarize_json.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -16,8 +16,8 @@
 
 #include <jansson.h>
 
-#include "parse/autotune.h"
 #include "json/jsonw.h"
+#include "parse/autotune.h"
 
 #define AUTOTUNE_JSON_SCHEMA 1
 

@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "run/replay.h"
 #include "run/store.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

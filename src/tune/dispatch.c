@@ -14,11 +14,11 @@
 
 #include "cluster/cost.h"
 #include "exitcode.h"
+#include "json/jsonio.h"
 #include "json/jsonw.h"
 #include "tune/dispatch.h"
 #include "util/cleanup.h"
 #include "util/file.h"
-#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "banned.h"

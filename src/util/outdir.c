@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/outdir.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/outdir.h"
 #include "banned.h"
 
 int outdir_is_link(const char *path)

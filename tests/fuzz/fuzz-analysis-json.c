@@ -12,16 +12,16 @@
  */
 #include <stdlib.h>
 
-#include "report/diff.h"
 #include "model/analysis_desc.h"
+#include "report/diff.h"
 #include "fuzz.h"
-#include "run/replay.h"
+#include "json/jsonio.h"
 #include "report/replay_text.h"
 #include "report/summary.h"
 #include "report/writer.h"
+#include "run/replay.h"
 #include "tune/output.h"
 #include "util/file.h"
-#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -4,8 +4,8 @@
  * config text and timings (parse/tconfig.c) and the whole-span numbers.
  */
 #include "fuzz.h"
-#include "parse/autotune.h"
 #include "env/fields.h"
+#include "parse/autotune.h"
 #include "parse/glog.h"
 #include "parse/tconfig.h"
 #include "banned.h"

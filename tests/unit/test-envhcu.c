@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "env/hcu.h"
+#include "json/jsonio.h"
 #include "model/env.h"
 #include "util/buf.h"
-#include "json/jsonio.h"
 
 static const char *const brief_names[] = {
 	"gfx926", "gfx928", "gfx936", "gfx938", "gfx946", "gfx948", "gfx92a",

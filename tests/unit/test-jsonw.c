@@ -19,9 +19,9 @@
 
 #include <jansson.h>
 
+#include "json/jsonio.h"
 #include "json/jsonw.h"
 #include "util/buf.h"
-#include "json/jsonio.h"
 
 enum mode { PREC10, PREC17, COMPACT };
 
