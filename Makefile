@@ -5,7 +5,8 @@
 #   make asan         the same suites against an ASan+UBSan build (build-asan/)
 #   make valgrind     unit tests, fuzz replay and the CLI scripts of tests/cli/valgrind.list
 #                     under valgrind (memcheck, leaks are errors); valgrind-all: every script
-#   make lint         shellcheck over the shell scripts; no tracked file points outside the repo
+#   make lint         shellcheck over the shell scripts; no tracked file points outside the repo;
+#                     no source folder includes from a folder above it (tests/lint/includes.sh)
 #   make rules-doc    docs/rules.md's rule index and limits from the rules table
 #   make isa          the ISA scanner case folders of tests/isa against their awk counts
 #                     (check and asan run them as tests/cli/t1012-isa-cases.sh)
@@ -52,17 +53,71 @@ UTIL_SRC = \
 	src/util/cleanup.c \
 	src/util/file.c \
 	src/util/jcheck.c \
-	src/util/jsonio.c \
 	src/util/lines.c \
 	src/util/mem.c \
 	src/util/msg.c \
 	src/util/opts.c \
+	src/util/outdir.c \
 	src/util/sha256.c \
 	src/util/spawn.c \
 	src/util/strmap.c \
 	src/util/table.c \
 	src/util/textout.c \
 	src/util/walk.c
+
+# issue 18, P5: the one JSON writer, reading and typed accessors, struct tables
+JSON_SRC = \
+	src/json/jsonio.c \
+	src/json/jsonw.c \
+	src/json/reflect.c
+
+# issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
+TARGET_SRC = \
+	src/target/target.c
+
+MODEL_SRC = \
+	src/model/analysis_desc.c \
+	src/model/analysis_store.c \
+	src/model/collect.c \
+	src/model/env.c \
+	src/model/manifest.c \
+	src/model/names.c \
+	src/model/replay.c \
+	src/model/traffic.c \
+	src/model/tune.c
+
+RUNDIR_SRC = \
+	src/rundir/cachematch.c \
+	src/rundir/collect.c \
+	src/rundir/index.c \
+	src/rundir/layout.c
+
+# issue 18, P2: finding Python and the long-lived JSON-lines workers
+PY_SRC = \
+	src/py/pyenv.c \
+	src/py/worker.c
+
+# issue 18, P2/P5: the machine's probe, its tool-output readers, the peak resolver
+ENV_SRC = \
+	src/env/fields.c \
+	src/env/gpu.c \
+	src/env/hcu.c \
+	src/env/peak.c \
+	src/env/probe.c \
+	src/env/rocminfo.c \
+	src/env/smi.c \
+	src/env/toolver.c
+
+# issue 18, P4: the capture library (the RUN's producer)
+CAPTURE_SRC = \
+	src/capture/childenv.c \
+	src/capture/session.c \
+	src/capture/summary.c
+
+# issue 18, P5: the replay library (tko run) and its store
+RUN_SRC = \
+	src/run/replay.c \
+	src/run/store.c
 
 ISA_SRC = \
 	src/isa/amdgcn.c \
@@ -74,36 +129,19 @@ ISA_SRC = \
 	src/isa/facts.c \
 	src/isa/family.c \
 	src/isa/ptx.c \
-	src/isa/render.c \
 	src/isa/result.c \
 	src/isa/sass.c \
 	src/isa/scan.c \
-	src/isa/tojson.c \
 	src/isa/tok.c \
 	src/isa/tools.c
 
-# issue 18, P2: the one target table (arch names, ISA and tune facts, HCU rows)
-TARGET_SRC = \
-	src/target/target.c
-
-# issue 18, P2: finding Python and the long-lived JSON-lines workers
-PY_SRC = \
-	src/py/pyenv.c \
-	src/py/worker.c
-
-# issue 18, P2: the machine's facts read back (the one peak-bandwidth resolver)
-ENV_SRC = \
-	src/env/peak.c
-
 PARSE_SRC = \
 	src/parse/autotune.c \
-	src/parse/autotune_json.c \
 	src/parse/autotune_launch.c \
 	src/parse/autotune_twins.c \
 	src/parse/best_config.c \
 	src/parse/capture_events.c \
 	src/parse/config_json.c \
-	src/parse/fields.c \
 	src/parse/fx_graph.c \
 	src/parse/glog.c \
 	src/parse/inductor_log.c \
@@ -111,55 +149,20 @@ PARSE_SRC = \
 	src/parse/logscan.c \
 	src/parse/max_autotune.c \
 	src/parse/meta.c \
-	src/parse/meta_json.c \
 	src/parse/output_code.c \
 	src/parse/pylex.c \
 	src/parse/pylit.c \
 	src/parse/pylit_json.c \
 	src/parse/pylit_scalar.c \
 	src/parse/pysrc.c \
-	src/parse/rocminfo.c \
 	src/parse/seed_log.c \
-	src/parse/smi.c \
 	src/parse/summarize.c \
 	src/parse/tconfig.c \
 	src/parse/tl_addr.c \
 	src/parse/tl_uses.c \
-	src/parse/toolver.c \
 	src/parse/triton_meta.c \
 	src/parse/triton_print.c \
 	src/parse/wrapper_calls.c
-
-ANALYSE_SRC = \
-	src/analyse/analysis.c \
-	src/analyse/diff.c \
-	src/analyse/evidence.c \
-	src/analyse/gaps.c \
-	src/analyse/gather.c \
-	src/analyse/isa_view.c \
-	src/analyse/join.c \
-	src/analyse/measured.c \
-	src/analyse/reflect.c \
-	src/analyse/rules.c \
-	src/analyse/rules_addr.c \
-	src/analyse/rules_kernel.c \
-	src/analyse/rules_measured.c \
-	src/analyse/rules_value.c \
-	src/analyse/schema.c \
-	src/analyse/share.c \
-	src/analyse/stepprof.c \
-	src/analyse/steprules.c \
-	src/analyse/store.c \
-	src/analyse/tcache.c
-
-MODEL_SRC = \
-	src/model/collect.c \
-	src/model/manifest.c \
-	src/model/env.c \
-	src/model/names.c \
-	src/model/replay.c \
-	src/model/traffic.c \
-	src/model/tune.c
 
 PROFILE_SRC = \
 	src/profile/attrib.c \
@@ -173,94 +176,28 @@ PROFILE_SRC = \
 	src/profile/rocprof.c \
 	src/profile/tojson.c
 
+ANALYSE_SRC = \
+	src/analyse/analysis.c \
+	src/analyse/collect_logs.c \
+	src/analyse/evidence.c \
+	src/analyse/gather.c \
+	src/analyse/isa_view.c \
+	src/analyse/join.c \
+	src/analyse/measured.c \
+	src/analyse/share.c \
+	src/analyse/stepprof.c \
+	src/analyse/tcache.c
+
 DECIDE_SRC = \
 	src/decide/decide.c \
-	src/decide/isa_scope.c
-
-REPORT_SRC = \
-	src/report/apply_out.c \
-	src/report/autotune_text.c \
-	src/report/capture_text.c \
-	src/report/collect_text.c \
-	src/report/diff_out.c \
-	src/report/env_text.c \
-	src/report/html.c \
-	src/report/json.c \
-	src/report/jsonw.c \
-	src/report/markdown.c \
-	src/report/meta_text.c \
-	src/report/profile_text.c \
-	src/report/raw_docs.c \
-	src/report/render.c \
-	src/report/replay_text.c \
-	src/report/rtext.c \
-	src/report/stepview.c \
-	src/report/summary.c \
-	src/report/svg.c \
-	src/report/tune_text.c
-
-RUNDIR_SRC = \
-	src/rundir/cachematch.c \
-	src/rundir/collect.c \
-	src/rundir/index.c \
-	src/rundir/layout.c
-
-LIVE_SRC = \
-	src/live/collect_logs.c \
-	src/live/envgpu.c \
-	src/live/envhcu.c \
-	src/live/envprobe.c \
-	src/live/outdir.c \
-	src/live/replay.c \
-	src/live/replay_store.c
-
-# issue 18, P4: the capture library (the RUN's producer)
-CAPTURE_SRC = \
-	src/capture/childenv.c \
-	src/capture/session.c \
-	src/capture/summary.c
-
-CLUSTER_SRC = \
-	src/cluster/config.c \
-	src/cluster/cost.c \
-	src/cluster/gather.c \
-	src/cluster/kernels.c \
-	src/cluster/manifest.c \
-	src/cluster/plan.c \
-	src/cluster/slurm.c \
-	src/cluster/submit.c \
-	src/cluster/task.c
-
-APPLY_SRC = \
-	src/apply/ab.c \
-	src/apply/artifact.c \
-	src/apply/keepoff.c \
-	src/apply/lookup.c \
-	src/apply/plan.c \
-	src/apply/kwindow.c \
-	src/apply/predict.c \
-	src/apply/pyqual.c \
-	src/apply/recommend.c \
-	src/apply/proof.c \
-	src/apply/run.c \
-	src/apply/steps.c
-
-CMD_SRC = \
-	src/cmd/apply.c \
-	src/cmd/capture.c \
-	src/cmd/cluster.c \
-	src/cmd/cmd.c \
-	src/cmd/collect.c \
-	src/cmd/diff.c \
-	src/cmd/env.c \
-	src/cmd/isa.c \
-	src/cmd/investigate.c \
-	src/cmd/meta.c \
-	src/cmd/profile.c \
-	src/cmd/report.c \
-	src/cmd/run.c \
-	src/cmd/summarize.c \
-	src/cmd/tune.c
+	src/decide/gaps.c \
+	src/decide/isa_scope.c \
+	src/decide/rules.c \
+	src/decide/rules_addr.c \
+	src/decide/rules_kernel.c \
+	src/decide/rules_measured.c \
+	src/decide/rules_value.c \
+	src/decide/steprules.c
 
 TUNE_SRC = \
 	src/tune/ci.c \
@@ -286,9 +223,77 @@ TUNE_SRC = \
 	src/tune/winner.c \
 	src/tune/workspace.c
 
-LIB_SRC = $(UTIL_SRC) $(TARGET_SRC) $(MODEL_SRC) $(PY_SRC) $(ENV_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) \
-	$(DECIDE_SRC) $(REPORT_SRC) $(RUNDIR_SRC) $(LIVE_SRC) $(CAPTURE_SRC) $(APPLY_SRC) \
-	$(TUNE_SRC) $(CLUSTER_SRC) $(CMD_SRC)
+APPLY_SRC = \
+	src/apply/ab.c \
+	src/apply/artifact.c \
+	src/apply/keepoff.c \
+	src/apply/lookup.c \
+	src/apply/plan.c \
+	src/apply/kwindow.c \
+	src/apply/predict.c \
+	src/apply/pyqual.c \
+	src/apply/recommend.c \
+	src/apply/proof.c \
+	src/apply/run.c \
+	src/apply/steps.c
+
+CLUSTER_SRC = \
+	src/cluster/config.c \
+	src/cluster/cost.c \
+	src/cluster/gather.c \
+	src/cluster/kernels.c \
+	src/cluster/manifest.c \
+	src/cluster/plan.c \
+	src/cluster/slurm.c \
+	src/cluster/submit.c \
+	src/cluster/task.c
+
+REPORT_SRC = \
+	src/report/apply_out.c \
+	src/report/autotune_text.c \
+	src/report/capture_text.c \
+	src/report/collect_text.c \
+	src/report/diff.c \
+	src/report/diff_out.c \
+	src/report/env_text.c \
+	src/report/html.c \
+	src/report/isa_json.c \
+	src/report/isa_text.c \
+	src/report/json.c \
+	src/report/markdown.c \
+	src/report/meta_json.c \
+	src/report/meta_text.c \
+	src/report/profile_text.c \
+	src/report/raw_docs.c \
+	src/report/render.c \
+	src/report/replay_text.c \
+	src/report/rtext.c \
+	src/report/stepview.c \
+	src/report/summarize_json.c \
+	src/report/summary.c \
+	src/report/svg.c \
+	src/report/tune_text.c
+
+CMD_SRC = \
+	src/cmd/apply.c \
+	src/cmd/capture.c \
+	src/cmd/cluster.c \
+	src/cmd/cmd.c \
+	src/cmd/collect.c \
+	src/cmd/diff.c \
+	src/cmd/env.c \
+	src/cmd/isa.c \
+	src/cmd/investigate.c \
+	src/cmd/meta.c \
+	src/cmd/profile.c \
+	src/cmd/report.c \
+	src/cmd/run.c \
+	src/cmd/summarize.c \
+	src/cmd/tune.c
+
+LIB_SRC = $(UTIL_SRC) $(JSON_SRC) $(TARGET_SRC) $(MODEL_SRC) $(RUNDIR_SRC) $(PY_SRC) $(ENV_SRC) \
+	$(CAPTURE_SRC) $(RUN_SRC) $(ISA_SRC) $(PARSE_SRC) $(PROFILE_SRC) $(ANALYSE_SRC) $(DECIDE_SRC) \
+	$(TUNE_SRC) $(APPLY_SRC) $(CLUSTER_SRC) $(REPORT_SRC) $(CMD_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/tko.o
 
@@ -354,7 +359,7 @@ python: $(TKO)
 golden: $(TKO)
 	TKO=$(abspath $(TKO)) CORPUS=$(CORPUS) tests/golden/run.sh --update
 
-# docs/rules.md's generated blocks (rule index, limits) from src/analyse/rules.c;
+# docs/rules.md's generated blocks (rule index, limits) from src/decide/rules.c;
 # tests/unit/test-rules.c fails while they differ.
 rules-doc: $(BUILD)/tests/unit/test-rules
 	$(BUILD)/tests/unit/test-rules --write-docs docs/rules.md
@@ -442,9 +447,11 @@ suite-%:
 
 lint:
 	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/slurm/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
-		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd
+		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd \
+		tests/lint/*.sh
 	shellcheck -s bash tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
+	tests/lint/test-includes.sh
 
 # A statically linked tko for a machine without jansson, zlib or sqlite3
 # headers and libraries (the GPU machines: carry build-static/ there).

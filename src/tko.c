@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "util/cleanup.h"
 #include "util/file.h"
 #include "util/msg.h"

@@ -12,7 +12,7 @@
 #include "analyse/inputs.h"
 #include "analyse/share.h"
 #include "analyse/stepprof.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/spawn.h"
 #include "version.h"

@@ -7,9 +7,9 @@
  * lines; capture.json, analysis/replay.json, tune.json and env.json with
  * jansson), joins it per kernel (join.c), computes time shares (share.c,
  * then from a whole-step profile when there is one: stepprof.c), and
- * fills one struct an_run (model.h). Deciding is the next step:
+ * fills one struct an_run (model/analysis.h). Deciding is the next step:
  * decide/decide.h's decide_run() calls analysis_build(), then applies
- * the rules (rules.c) and lists what is missing (gaps.c).
+ * the rules (decide/rules.c) and lists what is missing (decide/gaps.c).
  *
  * Usage:
  *
@@ -23,7 +23,7 @@
  *	if (decide_run("RUN", &o, &run, &err) < 0)
  *		... err: "'RUN' is not a RUN directory (no log/, capture/, ...)"
  *	... run.kernels[0] is the kernel with the largest share
- *	doc = an_run_to_json(&run, "tko investigate");	(schema.h)
+ *	doc = an_run_to_json(&run, "tko investigate");	(model/analysis_desc.h)
  *	an_run_release(&run);
  *	an_raw_release(&raw);
  *
@@ -37,8 +37,8 @@
 
 #include <stddef.h>
 
-#include "analyse/model.h"
 #include "isa/isa.h"
+#include "model/analysis.h"
 #include "parse/autotune.h"
 #include "parse/meta.h"
 #include "util/buf.h"

@@ -12,11 +12,11 @@
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
 #include "model/traffic.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "rundir/layout.h"
 #include "target/target.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

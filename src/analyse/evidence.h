@@ -6,7 +6,7 @@
 #define TKO_ANALYSE_EVIDENCE_H
 
 #include "analyse/inputs.h"
-#include "analyse/schema.h"
+#include "model/analysis_desc.h"
 
 /* What evidence.c learnt that later fillers need. */
 struct ev_kernel {

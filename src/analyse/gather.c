@@ -15,15 +15,15 @@
 #include <string.h>
 
 #include "analyse/inputs.h"
-#include "live/replay.h"
+#include "run/replay.h"
 #include "rundir/index.h"
 #include "rundir/layout.h"
 #include "parse/summarize.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
 #include "tune/output.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
 #include "banned.h"

@@ -9,8 +9,8 @@
 #ifndef TKO_ANALYSE_ISA_VIEW_H
 #define TKO_ANALYSE_ISA_VIEW_H
 
-#include "analyse/model.h"
 #include "isa/isa.h"
+#include "model/analysis.h"
 
 /*
  * Fills an initialised a from kernel k of file f. `shown_path` is what

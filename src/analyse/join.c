@@ -1,6 +1,6 @@
 /*
  * Which kernels the model ran, and what each one is joined from
- * (inputs.h, model.h "Which kernels are here").
+ * (inputs.h, model/analysis.h "Which kernels are here").
  *
  * Keys. Inductor names repeat (every max-autotune choice is `triton_mm`,
  * every fusion benchmark `triton_`, two graphs may both have
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "analyse/inputs.h"
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "parse/wrapper_calls.h"
 #include "rundir/layout.h"
 #include "util/file.h"

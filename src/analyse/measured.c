@@ -19,7 +19,7 @@
 #include "model/tune.h"
 #include "tune/errsig.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -5,8 +5,8 @@
 
 #include "analyse/share.h"
 #include "env/peak.h"
+#include "json/jsonio.h"
 #include "model/traffic.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

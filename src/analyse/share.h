@@ -31,7 +31,7 @@
 
 #include <jansson.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 
 /*
  * Sets the run's peak (the option when > 0, else env.json's bandwidth,

@@ -18,7 +18,7 @@
 #ifndef TKO_ANALYSE_STEPPROF_H
 #define TKO_ANALYSE_STEPPROF_H
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "util/buf.h"
 
 /*

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "apply/artifact.h"
+#include "json/jsonio.h"
 #include "py/pyenv.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "apply/keepoff.h"
+#include "json/jsonio.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "banned.h"
 

@@ -7,8 +7,8 @@
 
 #include "apply/ab.h"
 #include "apply/kwindow.h"
+#include "json/jsonio.h"
 #include "profile/prof.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

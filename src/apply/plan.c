@@ -7,10 +7,10 @@
 
 #include "apply/lookup.h"
 #include "apply/plan.h"
+#include "json/jsonio.h"
 #include "rundir/layout.h"
 #include "tune/output.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "util/opts.h"

@@ -8,10 +8,10 @@
 
 #include "analyse/stepprof.h"
 #include "apply/predict.h"
+#include "json/jsonio.h"
 #include "profile/attrib.h"
 #include "profile/prof.h"
 #include "rundir/index.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

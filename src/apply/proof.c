@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "apply/proof.h"
+#include "json/jsonio.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "banned.h"
 

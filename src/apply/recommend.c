@@ -8,9 +8,9 @@
 
 #include "apply/pyqual.h"
 #include "apply/recommend.h"
+#include "json/jsonio.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -2,7 +2,7 @@
  * apply/recommend: the A/B arms the RUN's own analysis recommends
  * (docs/apply.md, "Arms that change numerics"). `tko investigate` writes
  * RUN/analysis/kernels.json; a step group on which the `fp32_matmul` rule
- * fired (src/analyse/steprules.c: an fp32 GEMM group of at least 10% of
+ * fired (src/decide/steprules.c: an fp32 GEMM group of at least 10% of
  * the GPU busy time) points at the tf32 arm, which --arms must name since
  * it changes numerics. A kernel whose decision is keep_off (rules
  * scalarised_gemm, flat_configs) points at the keep-off arm, with the

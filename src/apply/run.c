@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "apply/run.h"
+#include "json/jsonio.h"
 #include "py/pyenv.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "util/spawn.h"

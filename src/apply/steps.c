@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "apply/steps.h"
+#include "json/jsonio.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

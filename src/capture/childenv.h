@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/opts.h"
 
 /* The profiled window's settings (python/tko/profiling.py); 0: its default. */

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 
 #include "capture/summary.h"
+#include "json/jsonio.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "util/walk.h"
 #include "banned.h"

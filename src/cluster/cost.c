@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "cluster/cost.h"
+#include "json/jsonio.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cluster/gather.h"
+#include "json/jsonio.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

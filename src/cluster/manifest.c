@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cluster/manifest.h"
+#include "json/jsonio.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "version.h"
 #include "banned.h"

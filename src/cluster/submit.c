@@ -6,9 +6,9 @@
 #include <time.h>
 
 #include "cluster/submit.h"
+#include "json/jsonio.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -26,7 +26,7 @@
  */
 #include "capture/session.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "report/capture_text.h"
 #include "util/msg.h"
 #include "util/opts.h"

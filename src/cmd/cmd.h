@@ -7,7 +7,7 @@
  * To add a command "foo":
  *  1. write `int cmd_foo(int argc, const char **argv)` in src/cmd/foo.c;
  *     argv[0] is "foo". Parse options with opts_parse() (util/opts.h), so
- *     "--help" works; return an exit code from cmd/exitcode.h; print
+ *     "--help" works; return an exit code from exitcode.h; print
  *     errors with msg_error() (util/msg.h), one line each.
  *  2. declare it below;
  *  3. add a row to the `commands` table in src/tko.c (name, function, what

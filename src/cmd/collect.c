@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
-#include "live/collect_logs.h"
+#include "exitcode.h"
+#include "analyse/collect_logs.h"
 #include "model/collect.h"
 #include "report/collect_text.h"
 #include "rundir/collect.h"

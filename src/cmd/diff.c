@@ -1,7 +1,7 @@
 /*
  * tko diff A B [--json FILE] [--md FILE]
  *
- * Compares two analyses kernel by kernel (src/analyse/diff.h): two RUN
+ * Compares two analyses kernel by kernel (src/report/diff.h): two RUN
  * directories (their analysis/kernels.json, else analysed now), two
  * analysis or report JSON files, two `tko isa --json` documents, or two
  * directories or files of assembly (capture kernel directories, tune
@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/diff.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "report/diff.h"
+#include "exitcode.h"
+#include "json/jsonio.h"
 #include "report/diff_out.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

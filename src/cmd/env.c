@@ -1,6 +1,6 @@
 /*
  * tko env [--json FILE] [--measure]: what this machine has for running and
- * analysing Triton kernels (src/live/envprobe.c gathers it, report/env_text.c
+ * analysing Triton kernels (src/env/probe.c gathers it, report/env_text.c
  * prints it; this file parses options). Works with no GPU, no torch and no
  * Python: it says so in its notes and still exits 0.
  */
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
-#include "live/envprobe.h"
+#include "exitcode.h"
+#include "env/probe.h"
 #include "report/env_text.h"
 #include "util/msg.h"
 #include "util/opts.h"

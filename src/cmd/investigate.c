@@ -4,7 +4,7 @@
  *
  * tko's main job: on a RUN directory (or after capturing CMD into a new
  * one with the capture library, capture/session.h, and replaying the
- * kernels it saved with the replay library, live/replay.h), read every piece of evidence, join
+ * kernels it saved with the replay library, run/replay.h), read every piece of evidence, join
  * it per kernel, rank the kernels by their share of GPU time and decide
  * for each (decide/decide.h), then write RUN/analysis/{kernels,summarize,
  * meta,isa}.json and RUN/report/report.{md,json,html} and print a short
@@ -19,18 +19,18 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyse/schema.h"
-#include "analyse/store.h"
 #include "capture/session.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "model/analysis_desc.h"
+#include "model/analysis_store.h"
+#include "exitcode.h"
 #include "decide/decide.h"
-#include "live/replay.h"
 #include "report/capture_text.h"
 #include "report/raw_docs.h"
 #include "report/replay_text.h"
 #include "report/summary.h"
 #include "report/writer.h"
+#include "run/replay.h"
 #include "rundir/layout.h"
 #include "util/file.h"
 #include "util/mem.h"

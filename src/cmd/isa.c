@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "decide/isa_scope.h"
 #include "isa/isa.h"
-#include "isa/render.h"
+#include "json/jsonio.h"
+#include "report/isa_json.h"
+#include "report/isa_text.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"

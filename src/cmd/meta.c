@@ -12,8 +12,9 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "parse/meta.h"
+#include "report/meta_json.h"
 #include "report/meta_text.h"
 #include "util/file.h"
 #include "util/msg.h"

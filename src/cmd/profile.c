@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "profile/attrib.h"
 #include "profile/prof.h"
 #include "profile/tojson.h"

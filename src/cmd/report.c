@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyse/model.h"
-#include "analyse/store.h"
+#include "model/analysis.h"
+#include "model/analysis_store.h"
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "rundir/layout.h"
 #include "report/summary.h"
 #include "report/writer.h"

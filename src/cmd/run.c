@@ -2,7 +2,7 @@
  * tko run KERNEL_DIR... [--json FILE] [--timeout S] [--reps N] [--peak-gbps X] [--env FILE]
  *
  * Replays captured kernels (RUN/capture/kernels/<kernel>-<hash8>/) in one
- * child Python with a time limit (src/live/replay.c, python/tko/replay.py):
+ * child Python with a time limit (src/run/replay.c, python/tko/replay.py):
  * each recorded config is timed (median of device-event timings, inputs
  * restored and L2 flushed before every repetition) and its outputs checked
  * against the captured config's. Prints time, the time the autotuner
@@ -15,9 +15,9 @@
  *
  * Without --json, when every kernel directory is RUN/capture/kernels/<name>
  * of one RUN, the document is also kept in RUN/analysis/replay.json
- * (src/live/replay_store.c), where `tko investigate` finds it. All of it
+ * (src/run/store.c), where `tko investigate` finds it. All of it
  * but the options and the --json file is replay_into_run()
- * (src/live/replay.h) and report/replay_text.h, which investigate calls too.
+ * (src/run/replay.h) and report/replay_text.h, which investigate calls too.
  *
  * Exit: 0 all agree; 1 a kernel failed or its configs' outputs disagree
  * (or the kept copy could not be written); 3 no python/torch/GPU; 5 the
@@ -28,10 +28,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
-#include "live/replay.h"
+#include "exitcode.h"
+#include "json/jsonio.h"
 #include "report/replay_text.h"
-#include "util/jsonio.h"
+#include "run/replay.h"
 #include "util/msg.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
-#include "parse/autotune_json.h"
+#include "exitcode.h"
 #include "parse/summarize.h"
 #include "report/autotune_text.h"
+#include "report/summarize_json.h"
 #include "util/file.h"
 #include "util/msg.h"
 #include "util/opts.h"

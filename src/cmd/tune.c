@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/exitcode.h"
+#include "exitcode.h"
+#include "json/jsonio.h"
 #include "report/tune_text.h"
 #include "tune/dispatch.h"
 #include "tune/sweep.h"
 #include "tune/tune.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

@@ -1,8 +1,8 @@
 /* A RUN's analysis, decided (decide.h). */
-#include "analyse/gaps.h"
-#include "analyse/rules.h"
 #include "decide/decide.h"
+#include "decide/gaps.h"
 #include "decide/isa_scope.h"
+#include "decide/rules.h"
 #include "banned.h"
 
 /* The Triton cache's kernels judged by the ISA-scoped rules, as `tko isa` shows them. */

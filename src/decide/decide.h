@@ -2,8 +2,8 @@
  * decide: a RUN's analysis with its decisions, the library behind `tko
  * investigate` and `tko diff`. analysis_build() (analyse/analysis.h)
  * reads and joins the evidence and computes the shares; decide_run()
- * then applies the rules (analyse/rules.h: every kernel, the whole-step
- * groups and the step) and lists the gaps (analyse/gaps.h).
+ * then applies the rules (decide/rules.h: every kernel, the whole-step
+ * groups and the step) and lists the gaps (decide/gaps.h).
  *
  *	struct an_run run;
  *	struct an_opts o = AN_OPTS_INIT;

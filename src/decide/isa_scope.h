@@ -1,6 +1,6 @@
 /*
  * isa_scope: `tko isa` shows the rules of tko's table that read one
- * scanned kernel alone (scope RULE_ISA in analyse/rules.h: narrow_access,
+ * scanned kernel alone (scope RULE_ISA in decide/rules.h: narrow_access,
  * spills, low_occupancy), with the same limits `tko investigate` uses.
  * For each kernel of a scan it builds the model's view of it
  * (an_kernel_from_isa), runs those rules, lists the ones that fire in
@@ -16,7 +16,7 @@
 #ifndef TKO_DECIDE_ISA_SCOPE_H
 #define TKO_DECIDE_ISA_SCOPE_H
 
-#include "analyse/rules.h"
+#include "decide/rules.h"
 #include "isa/isa.h"
 
 /* Decides every kernel of res (replacing rules and severities decided before). */

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 
 #include "env/peak.h"
+#include "json/jsonio.h"
 #include "util/buf.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -33,7 +33,7 @@
  *	for (i = 0; i < res.files_nr; i++)
  *		for (j = 0; j < res.files[i]->kernels_nr; j++)
  *			... res.files[i]->kernels[j]
- *	json_t *j = isa_result_to_json(&res);	(new reference, docs/json.md)
+ *	json_t *j = isa_result_to_json(&res);	(report/isa_json.h, docs/json.md)
  *	isa_result_release(&res);
  *
  * isa_scan_path() appends to `res`, so several paths can be scanned into
@@ -393,12 +393,6 @@ size_t isa_result_count(const struct isa_result *res, const char *name,
  */
 void isa_result_keep(struct isa_result *res, const char *name,
 		     const char *arch);
-
-/* The whole result as a "tko isa" JSON document (new reference). */
-json_t *isa_result_to_json(const struct isa_result *res);
-/* One kernel, as it appears in that document's "kernels" array. */
-json_t *isa_kernel_to_json(const struct isa_file_result *f,
-			   const struct isa_kernel *k);
 
 /* The source file of a line entry, or NULL. */
 const char *isa_srcfile(const struct isa_file_result *f, uint32_t id);

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 
 #define COLLECT_SCHEMA_VERSION 1

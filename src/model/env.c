@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonw.h"
 #include "model/env.h"
-#include "report/jsonw.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

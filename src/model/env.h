@@ -1,6 +1,6 @@
 /*
  * model/env: the document of `tko env` (docs/json.md, "tko env"), also
- * RUN/env.json, as a typed struct with its reflect table. live/envprobe.c
+ * RUN/env.json, as a typed struct with its reflect table. env/probe.c
  * fills it, report/env_text.c prints it, and JSON appears only when it is
  * written (env_doc_write) or read back (env_doc_read).
  *
@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 
 #define ENV_SCHEMA_VERSION 1
@@ -34,7 +34,7 @@ struct env_tool {
 				   null when that line was not UTF-8 (as the tree had it) */
 };
 
-/* What tko has checked for one Hygon arch the GPUs report (live/envhcu.h). */
+/* What tko has checked for one Hygon arch the GPUs report (env/hcu.h). */
 struct env_hcu_target {
 	char *arch;
 	char *name;		/* Hygon's name of the chip */

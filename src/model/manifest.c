@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonw.h"
 #include "model/manifest.h"
-#include "report/jsonw.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

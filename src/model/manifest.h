@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 
 #define MANIFEST_SCHEMA_VERSION 1

@@ -135,7 +135,7 @@ unsigned kind_flags(enum kernel_kind k)
 	return k >= 0 && k < KIND_NR ? kind_info[k].flags : 0;
 }
 
-/* The action sentences are rules.c's, as the report has written them. */
+/* The action sentences are decide/rules.c's, as the report has written them. */
 const struct decision_info decision_info[DECISION_NR] = {
 	[DECISION_TUNE] = { "tune", 0, "tune it: try {knobs} first" },
 	[DECISION_KEEP_OFF] = { "keep TorchInductor off", 2,

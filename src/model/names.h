@@ -9,7 +9,7 @@
  *
  * Unknown is -1 (KIND_NONE, DECISION_NONE, ...), written as JSON null;
  * a name the table does not have is an error when a document is read
- * (analyse/reflect.h, RF_ENUM), except for kinds: a kind string tko does
+ * (json/reflect.h, RF_ENUM), except for kinds: a kind string tko does
  * not know (Python copies Inductor's own) becomes KIND_OTHER.
  *
  *	enum kernel_kind k = kind_from_name("persistent_reduction");

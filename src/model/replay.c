@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "model/replay.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -19,7 +19,7 @@
 
 #include <jansson.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 #include "util/buf.h"
 
 /*
@@ -94,7 +94,7 @@ void replay_doc_summarise(struct replay_doc *d);
 
 /*
  * Reads a document (the child's, or a "tko run" one) that util/jcheck
- * has checked (live/replay.h's replay_doc_check): the kernels, the peak
+ * has checked (run/replay.h's replay_doc_check): the kernels, the peak
  * and the versions ("replay", or the child's "versions"). 0, or -1 + err.
  */
 int replay_doc_read(struct replay_doc *d, const json_t *j, const char *what, struct buf *err);

@@ -2,7 +2,7 @@
  * tune: the typed model of a tune document (tune.json, `tko tune --json`;
  * docs/json.md, "tko tune"), for the readers of tko tune's results
  * (analyse/measured.c) and its writer (tune/output.c), described by
- * reflect tables (analyse/reflect.h) whose rows are the document's keys in
+ * reflect tables (json/reflect.h) whose rows are the document's keys in
  * order: a kernel, its variants and its winner. A variant's status is an
  * enum whose names are the ones tune writes (tune/result.c uses this table).
  *
@@ -18,7 +18,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "analyse/reflect.h"
+#include "json/reflect.h"
 
 enum tune_status {
 	TUNE_ST_PENDING,

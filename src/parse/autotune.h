@@ -25,7 +25,7 @@
  *		const struct at_config *best = at_kernel_best(k, NULL);
  *		...
  *	}
- *	json = autotune_set_to_json(&set, NULL);	(see autotune_json.h)
+ *	json = autotune_set_to_json(&set, NULL);	(see report/summarize_json.h)
  *	autotune_set_release(&set);
  *
  * Kernel identity. Inductor reuses names: "triton_" is the placeholder

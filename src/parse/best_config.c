@@ -6,10 +6,10 @@
 
 #include <jansson.h>
 
+#include "json/jsonio.h"
 #include "parse/best_config.h"
 #include "parse/config_json.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

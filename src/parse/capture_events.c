@@ -10,12 +10,12 @@
 
 #include <jansson.h>
 
+#include "json/jsonio.h"
 #include "model/names.h"
 #include "parse/capture_events.h"
 #include "parse/config_json.h"
 #include "target/target.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

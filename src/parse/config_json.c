@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "parse/config_json.h"
-#include "report/jsonw.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

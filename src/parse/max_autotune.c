@@ -30,10 +30,10 @@
 
 #include <jansson.h>
 
+#include "json/jsonio.h"
 #include "parse/max_autotune.h"
 #include "parse/tconfig.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
 #include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"

@@ -13,7 +13,7 @@
  *	meta_link(&set);
  *	for (i = 0; i < set.kernels.nr; i++)
  *		... set.kernels.v[i]
- *	json_t *doc = meta_to_json(&set, NULL, 0);
+ *	json_t *doc = meta_to_json(&set, NULL, 0);	(report/meta_json.h)
  *	meta_set_release(&set);
  *
  * Files: a single file that cannot be read (missing, a directory, empty,
@@ -94,24 +94,5 @@ size_t meta_find(const struct meta_set *set, const char *name,
 		 const struct meta_kernel **out, size_t max);
 
 void meta_set_release(struct meta_set *set);
-
-/*
- * The `tko meta` JSON document (docs/json.md, "tko meta"), a new
- * reference: every kernel, or only sel[0..nsel) when sel is not NULL.
- */
-json_t *meta_to_json(const struct meta_set *set, const struct meta_kernel *const *sel,
-		     size_t nsel);
-
-/*
- * Writes the same document to fp, one kernel object at a time, so memory
- * stays that of one kernel however large the RUN (the whole tree for
- * thousands of kernels takes hundreds of MB). Returns 0, or -1 when a
- * write fails (errno set).
- */
-int meta_write_json(FILE *fp, const struct meta_set *set,
-		    const struct meta_kernel *const *sel, size_t nsel);
-
-/* One kernel's JSON object, as in the document's "kernels" array. */
-json_t *meta_kernel_to_json(const struct meta_kernel *k);
 
 #endif

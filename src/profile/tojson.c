@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "json/jsonw.h"
 #include "profile/tojson.h"
-#include "report/jsonw.h"
 #include "version.h"
 #include "banned.h"
 

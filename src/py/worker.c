@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "py/pyenv.h"
 #include "py/worker.h"
-#include "report/jsonw.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -9,7 +9,7 @@
 #include "apply/keepoff.h"
 #include "report/apply_out.h"
 #include "util/file.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/table.h"
 #include "banned.h"

@@ -1,5 +1,5 @@
 /*
- * The outputs of `tko diff` (analyse/diff.h): Markdown (one table of
+ * The outputs of `tko diff` (report/diff.h): Markdown (one table of
  * changes per changed kernel), JSON (docs/json.md, "tko diff") and the
  * terminal table (one row per kernel, its changes on one line).
  */
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "analyse/diff.h"
+#include "report/diff.h"
 
 void diff_print_md(FILE *fp, const struct an_diff *d);
 void diff_print_text(FILE *fp, const struct an_diff *d);

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "json/jsonio.h"
 #include "report/env_text.h"
-#include "util/jsonio.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -78,7 +78,7 @@ static void print_gpus(const struct env_doc *doc, struct table *t)
 	}
 }
 
-/* What tko has checked for each Hygon arch the GPUs report (src/live/envhcu.h). */
+/* What tko has checked for each Hygon arch the GPUs report (src/env/hcu.h). */
 static void print_hcu(FILE *fp, const struct env_doc *doc)
 {
 	size_t i;

@@ -1,11 +1,11 @@
 /*
  * The JSON report (writer.h): the report model itself, through the field
- * tables of analyse/schema.c, with "tool": "tko report" (docs/json.md,
+ * tables of model/analysis_desc.c, with "tool": "tko report" (docs/json.md,
  * "tko investigate"). It is the same document as RUN/analysis/kernels.json,
  * so `tko report --json` output can be read back by `tko report` and
  * `tko diff`.
  */
-#include "analyse/store.h"
+#include "model/analysis_store.h"
 #include "report/writer.h"
 #include "banned.h"
 

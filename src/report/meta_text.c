@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonw.h"
 #include "parse/pylit_json.h"
-#include "report/jsonw.h"
 #include "report/meta_text.h"
 #include "util/buf.h"
 #include "util/table.h"

@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/autotune_json.h"
-#include "report/jsonw.h"
+#include "json/jsonw.h"
+#include "report/isa_json.h"
+#include "report/meta_json.h"
 #include "report/raw_docs.h"
+#include "report/summarize_json.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "json/jsonio.h"
 #include "report/replay_text.h"
-#include "util/jsonio.h"
 #include "util/msg.h"
 #include "util/table.h"
 #include "banned.h"

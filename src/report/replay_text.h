@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "live/replay.h"
+#include "run/replay.h"
 
 /* The table, notes, peak line and legend of a "tko run" document. */
 void replay_text_print(FILE *fp, const struct replay_doc *doc);

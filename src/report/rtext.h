@@ -6,7 +6,7 @@
 #ifndef TKO_REPORT_RTEXT_H
 #define TKO_REPORT_RTEXT_H
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "util/buf.h"
 
 void rt_ms(struct buf *b, double ms);		/* "0.0517" */

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "util/file.h"
 
 /* Prints at most `top` ranked kernels (0: all). */

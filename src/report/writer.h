@@ -1,5 +1,5 @@
 /*
- * Report writers: one report model (the analysis of a RUN, analyse/model.h)
+ * Report writers: one report model (the analysis of a RUN, model/analysis.h)
  * rendered in several formats by the same sequence of sections, the way
  * redis's rio lets one stream abstraction serve several targets. A format
  * is a struct report_writer (markdown.c, html.c, json.c) whose hooks are
@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "util/file.h"
 #include "util/buf.h"
 

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/outdir.h"
 #include "rundir/collect.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
+#include "util/outdir.h"
 #include "util/walk.h"
 #include "banned.h"
 

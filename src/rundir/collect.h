@@ -16,7 +16,7 @@
  * are the parts of the RUN a link leads out of (the index's `refused`);
  * every output file is created new (O_EXCL|O_NOFOLLOW) inside OUT, which
  * must be new or empty: nothing is ever written outside OUT, and a failed
- * collect removes what it wrote (live/outdir.h).
+ * collect removes what it wrote (util/outdir.h).
  */
 #ifndef TKO_RUNDIR_COLLECT_H
 #define TKO_RUNDIR_COLLECT_H

@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "live/outdir.h"
+#include "json/jsonio.h"
 #include "rundir/cachematch.h"
 #include "rundir/index.h"
 #include "rundir/layout.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
+#include "util/outdir.h"
 #include "util/sha256.h"
 #include "util/walk.h"
 #include "banned.h"

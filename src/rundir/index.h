@@ -28,7 +28,7 @@
  *   RD_IX_PROFILE   its key in the RUN's whole-step profiles (profile/):
  *                   Inductor's kernel hash, its module's key;
  *   RD_IX_LOGS      its lines of the RUN's logs: what tko summarize
- *                   attributes to it. Filled by live/collect_logs.h, which
+ *                   attributes to it. Filled by analyse/collect_logs.h, which
  *                   needs summarize (a reader above this layer).
  *
  * Only what is inside the RUN is indexed (layout.h's rules); a part that a

@@ -47,8 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "target/target.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -37,7 +37,7 @@ enum target_backend {
 	TARGET_CUDA,	/* NVIDIA */
 };
 
-/* A Hygon DCU's row of the brief's HCU table (issue 21; src/live/envhcu.c prints it). */
+/* A Hygon DCU's row of the brief's HCU table (issue 21; src/env/hcu.c prints it). */
 struct target_hcu {
 	const char *name;	/* "伯温 a0 (Bowen a0), BW" */
 	unsigned das:1;		/* in triton-das's is_hcu set (it compiles for it) */

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/confirm.h"
 #include "tune/sweep.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "banned.h"

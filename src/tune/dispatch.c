@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 #include "cluster/cost.h"
-#include "cmd/exitcode.h"
-#include "report/jsonw.h"
+#include "exitcode.h"
+#include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "tune/dispatch.h"
 #include "util/cleanup.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "banned.h"

@@ -8,10 +8,10 @@
  */
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/grid.h"
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
-#include "util/jsonio.h"
 #include "banned.h"
 
 #define MAX_YZ_GRID 65535

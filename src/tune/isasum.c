@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/isasum.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

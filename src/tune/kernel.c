@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "model/names.h"
 #include "parse/pylit_json.h"
 #include "tune/kernel.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/errsig.h"
 #include "tune/output.h"
 #include "tune/winner.h"
 #include "util/file.h"
 #include "util/jcheck.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

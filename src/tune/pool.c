@@ -3,10 +3,10 @@
  */
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "py/pyenv.h"
 #include "target/target.h"
 #include "tune/pool.h"
-#include "util/jsonio.h"
 #include "util/msg.h"
 #include "banned.h"
 

@@ -8,11 +8,11 @@
  */
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/grid.h"
 #include "tune/request.h"
 #include "tune/sweep.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

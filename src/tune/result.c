@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/result.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

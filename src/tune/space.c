@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/space.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"

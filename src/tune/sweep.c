@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "env/peak.h"
+#include "json/jsonio.h"
 #include "parse/triton_meta.h"
 #include "rundir/layout.h"
 #include "tune/grid.h"
@@ -18,7 +19,6 @@
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/walk.h"

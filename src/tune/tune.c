@@ -4,11 +4,11 @@
  */
 #include <stdlib.h>
 
+#include "json/jsonio.h"
 #include "tune/output.h"
 #include "tune/tune.h"
 #include "tune/winner.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/msg.h"
 #include "banned.h"
 

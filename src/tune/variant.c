@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/request.h"
 #include "tune/rewrite.h"
 #include "tune/sweep.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/rewrite.h"
 #include "tune/winner.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

@@ -5,10 +5,10 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "tune/grid.h"
 #include "tune/sweep.h"
 #include "tune/workspace.h"
-#include "util/jsonio.h"
 #include "banned.h"
 
 #define WORKSPACE_ARG "ws_ptr"

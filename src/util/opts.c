@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/exitcode.h"
+#include "exitcode.h"
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"

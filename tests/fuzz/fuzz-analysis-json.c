@@ -1,6 +1,6 @@
 /*
  * Fuzzes the JSON documents tko reads back (issue 22): an analysis
- * (kernels.json / report.json, analyse/schema.c's reader), a `tko isa`
+ * (kernels.json / report.json, model/analysis_desc.c's reader), a `tko isa`
  * document (tko diff's reader) and the replay and tune documents
  * investigate checks (util/jcheck.c tables; a replay document that
  * passes is read typed, model/replay.c, and printed as tko run prints
@@ -12,16 +12,16 @@
  */
 #include <stdlib.h>
 
-#include "analyse/diff.h"
-#include "analyse/schema.h"
+#include "model/analysis_desc.h"
+#include "report/diff.h"
 #include "fuzz.h"
-#include "live/replay.h"
+#include "json/jsonio.h"
 #include "report/replay_text.h"
 #include "report/summary.h"
 #include "report/writer.h"
+#include "run/replay.h"
 #include "tune/output.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "banned.h"
 

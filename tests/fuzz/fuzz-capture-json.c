@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "json/jsonio.h"
 #include "model/traffic.h"
 #include "parse/triton_meta.h"
 #include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/space.h"
-#include "util/jsonio.h"
 #include "banned.h"
 
 /* A hand-written kernel whose parameters are the captured arguments' names. */

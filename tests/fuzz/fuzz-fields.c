@@ -1,11 +1,11 @@
 /*
  * Fuzzes the small field readers every text parser leans on: key/value
- * lines and words (parse/fields.c), the glog prefix (glog.c), Triton
- * config text and timings (tconfig.c) and the whole-span numbers.
+ * lines and words (env/fields.c), the glog prefix (parse/glog.c), Triton
+ * config text and timings (parse/tconfig.c) and the whole-span numbers.
  */
 #include "fuzz.h"
+#include "env/fields.h"
 #include "parse/autotune.h"
-#include "parse/fields.h"
 #include "parse/glog.h"
 #include "parse/tconfig.h"
 #include "banned.h"

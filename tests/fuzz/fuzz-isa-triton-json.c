@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "report/isa_json.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

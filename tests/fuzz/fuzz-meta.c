@@ -6,6 +6,7 @@
  */
 #include "fuzz.h"
 #include "parse/meta.h"
+#include "report/meta_json.h"
 #include "report/meta_text.h"
 #include "banned.h"
 

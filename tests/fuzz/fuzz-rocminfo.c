@@ -1,6 +1,6 @@
-/* Fuzzes tko env's reader of `rocminfo` output (parse/rocminfo.c). */
+/* Fuzzes tko env's reader of `rocminfo` output (env/rocminfo.c). */
 #include "fuzz.h"
-#include "parse/rocminfo.h"
+#include "env/rocminfo.h"
 #include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

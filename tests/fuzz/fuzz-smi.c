@@ -1,9 +1,9 @@
 /*
  * Fuzzes tko env's readers of hy-smi / rocm-smi text and nvidia-smi
- * --format=csv output (parse/smi.c), the same bytes through both.
+ * --format=csv output (env/smi.c), the same bytes through both.
  */
 #include "fuzz.h"
-#include "parse/smi.h"
+#include "env/smi.h"
 #include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

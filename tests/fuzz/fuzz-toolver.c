@@ -1,9 +1,9 @@
 /*
- * Fuzzes tko env's reader of `TOOL --version` output (parse/toolver.c),
+ * Fuzzes tko env's reader of `TOOL --version` output (env/toolver.c),
  * with and without the hint word that picks the version line.
  */
 #include "fuzz.h"
-#include "parse/toolver.h"
+#include "env/toolver.h"
 #include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -8,6 +8,7 @@
 #include "fuzz.h"
 #include "parse/meta.h"
 #include "parse/triton_meta.h"
+#include "report/meta_json.h"
 #include "target/target.h"
 #include "tune/kernel.h"
 #include "tune/space.h"

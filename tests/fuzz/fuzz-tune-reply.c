@@ -5,8 +5,8 @@
  * now (fuzz-triton-meta.c).
  */
 #include "fuzz.h"
+#include "json/jsonio.h"
 #include "tune/result.h"
-#include "util/jsonio.h"
 #include "banned.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

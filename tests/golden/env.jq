@@ -1,6 +1,6 @@
 # What tko env found of this machine itself (normalise.sh runs it after
 # the cases' root became @ROOT@). tko looks for tools in fixed install
-# folders too (/usr/local/cuda/bin, /opt/rocm/bin: live/envprobe.c), so what
+# folders too (/usr/local/cuda/bin, /opt/rocm/bin: env/probe.c), so what
 # it finds there differs between machines whatever PATH says. Kept: the
 # fake tools a case put under its own directory, and what they printed.
 def fake: (.path // "") | startswith("@ROOT@/");

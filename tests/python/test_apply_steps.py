@@ -150,7 +150,7 @@ def test_tko_apply_ab_times_an_unchanged_script(tmp_path):
         assert r["kernel_window"]["steps"] == 5 and r["kernel_window"]["kernels"] == {}
         assert "no GPU kernels" in r["kernel_window"]["note"]
     assert all(k["measured_speedup"] is None for k in doc["kernels"])
-    # the document's numbers are written with 10 significant digits (util/jsonio.c)
+    # the document's numbers are written with 10 significant digits (json/jsonio.c)
     assert all(r["losses"] == pytest.approx(ref, rel=1e-9, abs=0) and r["ms_per_step"] > 0
                for r in doc["runs"])
     assert [a["step_source"] for a in doc["ab"]["arms"]] == ["hook", "hook"]

@@ -16,9 +16,9 @@
 #include <cmocka.h>
 
 #include "analyse/analysis.h"
-#include "analyse/rules.h"
-#include "analyse/schema.h"
 #include "decide/decide.h"
+#include "decide/rules.h"
+#include "model/analysis_desc.h"
 #include "util/file.h"
 #include "util/mem.h"
 

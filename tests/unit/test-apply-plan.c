@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "apply/plan.h"
-#include "util/jsonio.h"
+#include "json/jsonio.h"
 
 #define VARIANTS "\"variants\": [{\"id\": \"v000\", \"source_variants\": [], \"config\": " \
 	"{\"num_warps\": 4, \"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 1024}}}, " \

@@ -1,4 +1,4 @@
-/* Unit tests for parse/autotune_json: the --json document. */
+/* Unit tests for report/summarize_json: the --json document. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "autotune-test.h"
-#include "parse/autotune_json.h"
+#include "report/summarize_json.h"
 
 static const char log_text[] =
 	"V1202 15:29:35.480000 475 torch/_inductor/runtime/triton_heuristics.py:373] [2/0] "

@@ -20,8 +20,8 @@
 #include "capture/childenv.h"
 #include "capture/session.h"
 #include "capture/summary.h"
+#include "json/jsonio.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/msg.h"
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for live/envhcu: finding the Hygon rows of target/target.c by
+ * Unit tests for env/hcu: finding the Hygon rows of target/target.c by
  * any spelling, and tko env's DCU section and warnings on hand-made env
  * documents. The expected HCU set is the brief's table as
  * docs/seed-scripts.md section 1 lists it, typed here by hand (test-target.c
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "live/envhcu.h"
+#include "env/hcu.h"
+#include "json/jsonio.h"
 #include "model/env.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
 
 static const char *const brief_names[] = {
 	"gfx926", "gfx928", "gfx936", "gfx938", "gfx946", "gfx948", "gfx92a",

@@ -1,6 +1,6 @@
 /*
- * Unit tests for the readers of GPU tool output (parse/rocminfo, parse/smi,
- * parse/toolver, parse/fields) on the real excerpts in tests/data/env/.
+ * Unit tests for the readers of GPU tool output (env/rocminfo, env/smi,
+ * env/toolver, env/fields) on the real excerpts in tests/data/env/.
  * Expected values are read off those files by hand.
  */
 #include <math.h>
@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "parse/fields.h"
-#include "parse/rocminfo.h"
-#include "parse/smi.h"
-#include "parse/toolver.h"
+#include "env/fields.h"
+#include "env/rocminfo.h"
+#include "env/smi.h"
+#include "env/toolver.h"
 #include "util/file.h"
 
 static void load(const char *name, struct buf *out)

@@ -1,5 +1,5 @@
 /*
- * Unit tests for analyse/gaps: which evidence a RUN and a kernel lack, and
+ * Unit tests for decide/gaps: which evidence a RUN and a kernel lack, and
  * the command that fills each. Expected sentences and commands are written
  * by hand from the RUN layout (docs/design.md: RUN/env.json,
  * RUN/capture/kernels/, RUN/analysis/replay.json) and from what a POSIX
@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyse/gaps.h"
-#include "analyse/schema.h"
+#include "decide/gaps.h"
+#include "model/analysis_desc.h"
 #include "util/mem.h"
 
 /* A run with nothing missing: a capture, a replay, a peak, a log, a cache and a profile. */

@@ -1,5 +1,5 @@
 /*
- * Unit tests for report/jsonw: its text must be what jansson (an
+ * Unit tests for json/jsonw: its text must be what jansson (an
  * independent JSON library, the one tko's other documents are dumped with)
  * prints for the same value: reals at every precision tko uses, strings of
  * every byte, whole documents read from the repository, indented and
@@ -19,9 +19,9 @@
 
 #include <jansson.h>
 
-#include "report/jsonw.h"
+#include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "util/buf.h"
-#include "util/jsonio.h"
 
 enum mode { PREC10, PREC17, COMPACT };
 
@@ -387,7 +387,7 @@ static void test_write_doc(void **state)
 	json_decref(j);
 }
 
-/* util/jsonio's file writers go through jsonw: jansson's bytes at 10 digits, scalars refused. */
+/* json/jsonio's file writers go through jsonw: jansson's bytes at 10 digits, scalars refused. */
 static void test_json_write_path(void **state)
 {
 	char dir[] = "/tmp/tko-jsonw-XXXXXX", path[64];

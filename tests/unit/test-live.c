@@ -1,7 +1,8 @@
 /*
- * Unit tests for the GPU-free logic of src/live: the footprint of captured
- * arguments (replay.c), output path checks (outdir.c) and kernel names
- * (rundir/index.c). Expected byte counts are worked out by hand in comments.
+ * Unit tests for the GPU-free logic of replay and collect: the footprint of
+ * captured arguments (run/replay.c), output path checks (util/outdir.c)
+ * and kernel names (rundir/index.c). Expected byte counts are worked out
+ * by hand in comments.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +13,8 @@
 #include <cmocka.h>
 
 #include "rundir/index.h"
-#include "live/outdir.h"
-#include "live/replay.h"
+#include "util/outdir.h"
+#include "run/replay.h"
 #include "model/traffic.h"
 
 static long long footprint_of(const char *json)

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "parse/meta.h"
+#include "report/meta_json.h"
 #include "util/file.h"
 
 /* An Inductor module for a DCU and a hand-written kernel, in one span. */

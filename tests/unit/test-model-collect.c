@@ -14,10 +14,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json/jsonio.h"
 #include "model/collect.h"
 #include "report/collect_text.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 
 #define CASE "tests/golden/collect/related/expected/"

@@ -18,11 +18,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "live/replay.h"
+#include "json/jsonio.h"
 #include "model/replay.h"
 #include "report/replay_text.h"
+#include "run/replay.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 
 #define MISMATCH "tests/golden/run/fake-mismatch/expected/"

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json/jsonio.h"
 #include "model/tune.h"
 #include "tune/result.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "banned.h"
 
 static const char entry[] =

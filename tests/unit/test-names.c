@@ -143,8 +143,8 @@ static void test_kind_from_symbol(void **state)
 }
 
 /*
- * The flags the rules and the join read: rules.c's memory-bound and
- * reducing kinds, join.c's hand-written set, and tune/kernel.c's classes
+ * The flags the rules and the join read: decide/rules.c's memory-bound and
+ * reducing kinds, analyse/join.c's hand-written set, and tune/kernel.c's classes
  * ("user" for a kernel without Inductor's heuristics).
  */
 static void test_kind_flags_and_tune_classes(void **state)

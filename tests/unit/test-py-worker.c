@@ -16,8 +16,8 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "json/jsonio.h"
 #include "py/worker.h"
-#include "util/jsonio.h"
 
 /* Answers each request with {"id": <its id>, "n": <count>, "env": $TKO_X};
  * a request with "sleep" sleeps first; one with "bad" gets non-JSON; one

@@ -15,9 +15,9 @@
 #include <cmocka.h>
 
 #include "analyse/analysis.h"
+#include "json/jsonio.h"
 #include "report/raw_docs.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 
 static char *tmpdir;

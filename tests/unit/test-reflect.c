@@ -1,5 +1,5 @@
 /*
- * Unit tests for analyse/reflect: tables with every field type written with
+ * Unit tests for json/reflect: tables with every field type written with
  * rf_write and rf_to_json (the same bytes as jansson's dump of the tree),
  * read back with rf_read, and the repository's own documents round-tripped
  * byte for byte through typed tables (RF_OPEN keeps what a table does not
@@ -22,10 +22,10 @@
 
 #include "analyse/analysis.h"
 #include "decide/decide.h"
-#include "analyse/reflect.h"
-#include "analyse/schema.h"
-#include "analyse/store.h"
-#include "report/jsonw.h"
+#include "json/reflect.h"
+#include "model/analysis_desc.h"
+#include "model/analysis_store.h"
+#include "json/jsonw.h"
 #include "util/jcheck.h"
 #include "util/mem.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyse/model.h"
+#include "model/analysis.h"
 #include "report/svg.h"
 #include "report/writer.h"
 #include "util/mem.h"

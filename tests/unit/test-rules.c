@@ -1,5 +1,5 @@
 /*
- * Unit tests for analyse/rules: every rule of the table, table-driven.
+ * Unit tests for decide/rules: every rule of the table, table-driven.
  *
  * A kernel row is a kernels.json kernel (single quotes for double) read
  * over a base kernel that is timed (1 ms, 1 launch) and hot (share 0.5),
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyse/rules.h"
-#include "analyse/schema.h"
+#include "decide/rules.h"
+#include "model/analysis_desc.h"
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/mem.h"

@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "json/jsonio.h"
 #include "tune/isasum.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 
 #define HEAD ".amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n.globl k\n.type k,@function\nk:\n"

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json/jsonio.h"
 #include "parse/triton_meta.h"
 #include "tune/kernel.h"
 #include "util/file.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
 #include "banned.h"

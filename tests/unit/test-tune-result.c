@@ -11,9 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json/jsonio.h"
 #include "tune/grid.h"
 #include "tune/result.h"
-#include "util/jsonio.h"
 #include "util/mem.h"
 
 static void test_reply_statuses(void **state)
