@@ -136,8 +136,8 @@ static const struct rule rules[] = {
 	  "configs within {flat_spread} of each other, all under {far_fraction} of the peak",
 	  "tuning will not help: A/B the whole step with TorchInductor kept off the smallest region"
 	  " around {where} (that code in a function decorated with torch._dynamo.disable, or the"
-	  " eager op called directly) against the compiled one, or rewrite that code; tko does not"
-	  " run this A/B yet", NULL },
+	  " eager op called directly) against the compiled one (tko apply --keep-off MODULE:QUALNAME"
+	  " runs that A/B and proves the region was kept off), or rewrite that code", NULL },
 	{ "tuned", DECISION_TUNE, K, rule_tuned,
 	  "tko tune found a correct variant at least {tune_gain} faster", NULL, NULL },
 	{ "row_alignment", DECISION_REWRITE, K, rule_row_alignment,
