@@ -391,7 +391,7 @@ static void test_rules_of_the_brief(void **state)
 	assert_string_equal(k->fired[0].rule, "flat_configs");
 	assert_string_equal(decision_name(k->decision), "keep_off");
 	assert_non_null(strstr(k->action, "torch._dynamo.disable"));
-	assert_non_null(strstr(k->action, "tko does not run this A/B yet"));
+	assert_non_null(strstr(k->action, "tko apply --keep-off"));
 	/* the same configs 20% apart are no longer alike */
 	for (i = 0; i < k->nconfigs; i++)
 		if (k->configs[i].method == AT_COORDESC)
