@@ -4,6 +4,7 @@
  * switch over the field types, so a new member of a typed document is one
  * table row.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "json/jsonio.h"
 #include "json/reflect.h"
+#include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -359,6 +361,45 @@ void rf_write_members(struct jsonw *w, const struct rf_struct *d, const void *p,
 		      const char *except)
 {
 	each_member(d, p, except, write_member, w);
+}
+
+int rf_write_doc(FILE *fp, const struct rf_struct *d, const void *p, int schema_version,
+		 const char *tool)
+{
+	struct jsonw w;
+
+	jsonw_init_prec(&w, fp, 10);
+	jsonw_object(&w);
+	jsonw_key(&w, "schema_version");
+	jsonw_int(&w, schema_version);
+	jsonw_key(&w, "tool");
+	jsonw_str(&w, tool);
+	rf_write_members(&w, d, p, NULL);
+	jsonw_end(&w);
+	return jsonw_finish(&w);
+}
+
+int rf_save_doc(const char *path, const struct rf_struct *d, const void *p, int schema_version,
+		const char *tool, struct buf *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	int ret;
+
+	if (!fp) {
+		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	ret = rf_write_doc(fp, d, p, schema_version, tool);
+	if (fclose(fp) != 0 || ret < 0) {
+		buf_addf(err, "cannot encode JSON for '%s'", path);
+		free(text);
+		return -1;
+	}
+	ret = write_file_atomic(path, text, len, err);
+	free(text);
+	return ret;
 }
 
 int rf_write(struct jsonw *w, const struct rf_struct *d, const void *p)

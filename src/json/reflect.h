@@ -49,6 +49,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 
 #include "json/jsonw.h"
@@ -166,6 +167,16 @@ int rf_write(struct jsonw *w, const struct rf_struct *d, const void *p);
  */
 void rf_write_members(struct jsonw *w, const struct rf_struct *d, const void *p,
 		      const char *except);
+/*
+ * A whole document: schema_version and the tool first, then the members,
+ * numbers to 10 significant digits, as tko's documents are written.
+ * 0, or -1 when writing failed.
+ */
+int rf_write_doc(FILE *fp, const struct rf_struct *d, const void *p, int schema_version,
+		 const char *tool);
+/* rf_write_doc published atomically at `path`; -1 + err (one line naming the file). */
+int rf_save_doc(const char *path, const struct rf_struct *d, const void *p, int schema_version,
+		const char *tool, struct buf *err);
 
 /* The struct as a JSON object (new reference): the same keys and values as rf_write. */
 json_t *rf_to_json(const struct rf_struct *d, const void *p);

@@ -1,11 +1,8 @@
 /* collect.json as a typed document (collect.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/jsonw.h"
 #include "model/collect.h"
-#include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -80,42 +77,14 @@ void collect_doc_add_skip(struct collect_doc *d, const char *from, const char *w
 	s->why = xstrdup(why);
 }
 
-/* schema_version and the tool first, then the table's keys. */
 int collect_doc_write(FILE *fp, const struct collect_doc *d)
 {
-	struct jsonw w;
-
-	jsonw_init_prec(&w, fp, 10);
-	jsonw_object(&w);
-	jsonw_key(&w, "schema_version");
-	jsonw_int(&w, COLLECT_SCHEMA_VERSION);
-	jsonw_key(&w, "tool");
-	jsonw_str(&w, "tko collect");
-	rf_write_members(&w, &collect_doc_desc, d, NULL);
-	jsonw_end(&w);
-	return jsonw_finish(&w);
+	return rf_write_doc(fp, &collect_doc_desc, d, COLLECT_SCHEMA_VERSION, "tko collect");
 }
 
 int collect_doc_save(const struct collect_doc *d, const char *path, struct buf *err)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&text, &len);
-	int ret;
-
-	if (!fp) {
-		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	ret = collect_doc_write(fp, d);
-	if (fclose(fp) != 0 || ret < 0) {
-		buf_addf(err, "cannot encode JSON for '%s'", path);
-		free(text);
-		return -1;
-	}
-	ret = write_file_atomic(path, text, len, err);
-	free(text);
-	return ret;
+	return rf_save_doc(path, &collect_doc_desc, d, COLLECT_SCHEMA_VERSION, "tko collect", err);
 }
 
 int collect_doc_read(struct collect_doc *d, const json_t *j, const char *what, struct buf *err)

@@ -1,10 +1,8 @@
 /* env.json as a typed document (env.h). */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/jsonw.h"
 #include "model/env.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -164,42 +162,14 @@ void env_bandwidth_clear(struct env_bandwidth *b)
 	rf_release(&bw_desc, b);
 }
 
-/* schema_version and the tool first, then the table's keys. */
 int env_doc_write(FILE *fp, const struct env_doc *d)
 {
-	struct jsonw w;
-
-	jsonw_init_prec(&w, fp, 10);
-	jsonw_object(&w);
-	jsonw_key(&w, "schema_version");
-	jsonw_int(&w, ENV_SCHEMA_VERSION);
-	jsonw_key(&w, "tool");
-	jsonw_str(&w, "tko env");
-	rf_write_members(&w, &env_doc_desc, d, NULL);
-	jsonw_end(&w);
-	return jsonw_finish(&w);
+	return rf_write_doc(fp, &env_doc_desc, d, ENV_SCHEMA_VERSION, "tko env");
 }
 
 int env_doc_save(const struct env_doc *d, const char *path, struct buf *err)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&text, &len);
-	int ret;
-
-	if (!fp) {
-		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	ret = env_doc_write(fp, d);
-	if (fclose(fp) != 0 || ret < 0) {
-		buf_addf(err, "cannot encode JSON for '%s'", path);
-		free(text);
-		return -1;
-	}
-	ret = write_file_atomic(path, text, len, err);
-	free(text);
-	return ret;
+	return rf_save_doc(path, &env_doc_desc, d, ENV_SCHEMA_VERSION, "tko env", err);
 }
 
 json_t *env_doc_to_json(const struct env_doc *d)

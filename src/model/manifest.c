@@ -1,9 +1,7 @@
 /* tko-run.json as a typed document (manifest.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/jsonw.h"
 #include "model/manifest.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -131,42 +129,14 @@ long long manifest_event_count(const struct manifest_capture *c, const char *typ
 	return 0;
 }
 
-/* schema_version and the tool first, then the table's keys. */
 int manifest_write(FILE *fp, const struct run_manifest *m)
 {
-	struct jsonw w;
-
-	jsonw_init_prec(&w, fp, 10);
-	jsonw_object(&w);
-	jsonw_key(&w, "schema_version");
-	jsonw_int(&w, MANIFEST_SCHEMA_VERSION);
-	jsonw_key(&w, "tool");
-	jsonw_str(&w, "tko capture");
-	rf_write_members(&w, &run_manifest_desc, m, NULL);
-	jsonw_end(&w);
-	return jsonw_finish(&w);
+	return rf_write_doc(fp, &run_manifest_desc, m, MANIFEST_SCHEMA_VERSION, "tko capture");
 }
 
 int manifest_save(const struct run_manifest *m, const char *path, struct buf *err)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&text, &len);
-	int ret;
-
-	if (!fp) {
-		buf_addf(err, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	ret = manifest_write(fp, m);
-	if (fclose(fp) != 0 || ret < 0) {
-		buf_addf(err, "cannot encode JSON for '%s'", path);
-		free(text);
-		return -1;
-	}
-	ret = write_file_atomic(path, text, len, err);
-	free(text);
-	return ret;
+	return rf_save_doc(path, &run_manifest_desc, m, MANIFEST_SCHEMA_VERSION, "tko capture", err);
 }
 
 int manifest_read(struct run_manifest *m, const json_t *j, const char *what, struct buf *err)
