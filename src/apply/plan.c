@@ -11,7 +11,6 @@
 #include "json/jsonio.h"
 #include "model/tune.h"
 #include "rundir/layout.h"
-#include "tune/output.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
