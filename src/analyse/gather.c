@@ -20,7 +20,7 @@
 #include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "json/jsonw.h"
-#include "tune/output.h"
+#include "model/tune.h"
 #include "util/file.h"
 #include "util/jcheck.h"
 #include "json/jsonio.h"

@@ -2,14 +2,15 @@
  * The plan from a RUN's tune results (plan.h).
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "apply/lookup.h"
 #include "apply/plan.h"
 #include "json/jsonio.h"
+#include "model/tune.h"
 #include "rundir/layout.h"
-#include "tune/output.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
@@ -35,58 +36,84 @@ static struct apply_item *add_item(struct apply_plan *p)
  * Did tune's confirmation refuse the winner? "confirmed" is tune's answer
  * (docs/json.md): a refused source patch whose config-only variant won in
  * its place leaves confirmation.accepted false but the winner confirmed.
- * Results written before "confirmed" existed only have "accepted".
+ * Results written before "confirmed" existed only have "accepted". The
+ * model's boolean cannot tell a missing "confirmed" from false (reflect.h:
+ * a boolean is never unknown), so that one key is read from the winner's
+ * JSON `wj`.
  */
-static int refused(struct apply_item *it, const json_t *w)
+static int refused(struct apply_item *it, const struct tune_doc_winner *w, const json_t *wj)
 {
-	const json_t *c = json_object_get(w, "confirmation");
-	const json_t *confirmed = json_object_get(w, "confirmed");
+	const json_t *c = w->confirmation;
+	const json_t *confirmed = json_object_get(wj, "confirmed");
 
 	if (confirmed ? !json_is_false(confirmed)
-		      : !json_is_object(c) || !json_is_false(json_object_get(c, "accepted")))
+		      : !c || !json_is_false(json_object_get(c, "accepted")))
 		return 0;
 	it->skip = "not_confirmed";
 	if (json_str(c, "reason"))
 		it->skip_detail = xstrdup(json_str(c, "reason"));
-	else if (!json_is_object(c))
+	else if (!c)
 		it->skip_detail = xstrdup("no confirmation ran (tune's budget)");
 	return 1;
 }
 
-void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants)
+static double known_or(double v)
 {
-	const json_t *w = json_object_get(tk, "winner"), *v, *cfg, *set;
+	return isnan(v) ? -1 : v;
+}
 
-	if (!json_is_object(w)) {
+void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
+			 const json_t *tk, int source_variants)
+{
+	/* an object winner without an id is still a winner (then without a config) */
+	const json_t *wj = json_object_get(tk, "winner");
+	const struct tune_doc_winner *w = &k->winner;
+	const struct tune_doc_variant *v;
+
+	if (!json_is_object(wj)) {
 		it->skip = "no_winner";
 		return;
 	}
-	it->speedup = json_num(w, "speedup", -1);
-	it->time_ms = json_num(w, "time_ms", -1);
-	if (json_is_true(json_object_get(w, "is_base"))) {
+	it->speedup = known_or(w->speedup);
+	it->time_ms = known_or(w->time_ms);
+	if (w->is_base) {
 		it->skip = "default_is_best";
 		return;
 	}
-	if (refused(it, w))
+	if (refused(it, w, wj))
 		return;
-	v = json_find(json_object_get(tk, "variants"), "id", json_str(w, "id"));
-	cfg = json_object_get(v, "config");
-	if (!json_is_object(cfg)) {
+	v = tune_doc_variant(k, w->id);
+	if (!v || !json_is_object(v->config)) {
 		it->skip = "no_winner_config";
 		return;
 	}
-	if (json_array_size(json_object_get(v, "source_variants")) && !source_variants) {
+	if (v->nsource_variants && !source_variants) {
 		it->skip = "source_variant";
 		return;
 	}
 	it->entry = json_object();
 	json_set_str(it->entry, "kernel", it->kernel);
-	json_object_set(it->entry, "config", (json_t *)cfg);
-	set = json_object_get(w, "inductor_settings");
-	if (json_is_object(set) && json_object_size(set))
-		json_object_set(it->entry, "inductor_settings", (json_t *)set);
+	json_object_set(it->entry, "config", v->config);
+	if (w->inductor_settings && json_object_size(w->inductor_settings))
+		json_object_set(it->entry, "inductor_settings", w->inductor_settings);
 	json_set_new(it->entry, "predicted", json_pack("{s:f, s:f}", "speedup", it->speedup,
 						       "time_ms", it->time_ms));
+}
+
+void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants)
+{
+	struct tune_doc_kernel k;
+	struct buf err = BUF_INIT;
+
+	rf_init(&tune_doc_kernel_desc, &k);
+	if (rf_read(&tune_doc_kernel_desc, &k, tk, "tune.json", &err) == 0) {
+		apply_item_from_doc(it, &k, tk, source_variants);
+	} else {
+		it->skip = "unreadable";
+		it->skip_detail = buf_detach(&err, NULL);
+	}
+	rf_release(&tune_doc_kernel_desc, &k);
+	buf_release(&err);
 }
 
 static int span_has_template(const char *text, size_t len)
@@ -170,43 +197,60 @@ static int merge_settings(struct apply_plan *p, const struct apply_item *it, str
 	return 0;
 }
 
+/* The plan's item of one kernel entry `tk` of the tune document at `path`, read as k. */
+static int add_kernel(struct apply_plan *p, const char *kdir, const char *path, const json_t *tk,
+		      const struct tune_doc_kernel *k, const char *id, struct buf *err)
+{
+	struct apply_item *it = add_item(p);
+
+	it->id = xstrdup(id);
+	it->kernel = xstrdup(k->kernel);
+	it->tune_path = xstrdup(path);
+	apply_item_from_doc(it, k, tk, p->source_variants);
+	if (it->skip)
+		return 0;
+	json_set_str(it->entry, "id", it->id);
+	/* apply_item_from_doc planned it: the winner's variant is there */
+	if (tune_doc_variant(k, k->winner.id)->nsource_variants) {
+		char *dir = xstrndup(path, (size_t)(path_base(path) - path));
+		char *src = xstrfmt("%swinner/kernel.py", dir);
+
+		json_set_new(it->entry, "source", json_pack("{s:s}", "path", src));
+		free(src);
+		free(dir);
+	}
+	identify(p, it, kdir);
+	if (it->skip) {
+		json_decref(it->entry);
+		it->entry = NULL;
+	} else if (merge_settings(p, it, err) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
 static int add_doc(struct apply_plan *p, const char *kdir, const char *path, const json_t *doc,
 		   struct buf *err)
 {
-	const json_t *tk, *winner;
+	const json_t *kernels = json_object_get(doc, "kernels"), *tk;
+	const char *base = path_base(kdir);
 	size_t i;
+	int ret = 0;
 
-	json_array_foreach(json_object_get(doc, "kernels"), i, tk) {
-		struct apply_item *it = add_item(p);
-		const char *base = path_base(kdir);
+	json_array_foreach(kernels, i, tk) {
+		struct tune_doc_kernel k;
+		char *id = json_array_size(kernels) > 1 ? xstrfmt("%s.%zu", base, i) : xstrdup(base);
 
-		it->id = json_array_size(json_object_get(doc, "kernels")) > 1 ?
-			xstrfmt("%s.%zu", base, i) : xstrdup(base);
-		it->kernel = xstrdup(json_str(tk, "kernel"));
-		it->tune_path = xstrdup(path);
-		apply_item_from_tune(it, tk, p->source_variants);
-		if (it->skip)
-			continue;
-		json_set_str(it->entry, "id", it->id);
-		winner = json_find(json_object_get(tk, "variants"), "id",
-				   json_str(json_object_get(tk, "winner"), "id"));
-		if (json_array_size(json_object_get(winner, "source_variants"))) {
-			char *dir = xstrndup(path, (size_t)(path_base(path) - path));
-			char *src = xstrfmt("%swinner/kernel.py", dir);
-
-			json_set_new(it->entry, "source", json_pack("{s:s}", "path", src));
-			free(src);
-			free(dir);
-		}
-		identify(p, it, kdir);
-		if (it->skip) {
-			json_decref(it->entry);
-			it->entry = NULL;
-		} else if (merge_settings(p, it, err) < 0) {
-			return -1;
-		}
+		rf_init(&tune_doc_kernel_desc, &k);
+		ret = rf_read(&tune_doc_kernel_desc, &k, tk, path, err);
+		if (ret == 0)
+			ret = add_kernel(p, kdir, path, tk, &k, id, err);
+		rf_release(&tune_doc_kernel_desc, &k);
+		free(id);
+		if (ret < 0)
+			break;
 	}
-	return 0;
+	return ret;
 }
 
 /*

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "model/tune.h"
+#include "util/jcheck.h"
 #include "banned.h"
 
 const char *const tune_status_names[TUNE_ST_NR + 1] = {
@@ -17,6 +18,46 @@ const char *const tune_status_names[TUNE_ST_NR + 1] = {
 	[TUNE_ST_ERROR] = "error",
 	[TUNE_ST_NR] = NULL,
 };
+
+/* What tko investigate and tko apply read, checked before either reads it typed. */
+#define OPT(key, type) { key, type, JC_NULL, NULL }
+static const struct jc_field check_winner[] = {
+	OPT("label", JC_STR),
+	OPT("time_ms", JC_TIME),
+	OPT("speedup", JC_RATE),
+	OPT("sweep_speedup", JC_RATE),
+	OPT("inductor_settings", JC_OBJ),
+	OPT("confirmation", JC_OBJ),
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field check_variant[] = {
+	OPT("status", JC_STR),
+	OPT("time_ms", JC_TIME),
+	OPT("speedup", JC_RATE),
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field check_kernel[] = {
+	OPT("kernel", JC_STR),
+	OPT("source", JC_STR),
+	OPT("target", JC_STR),
+	{ "winner", JC_OBJ, JC_NULL, check_winner },
+	{ "variants", JC_LIST, JC_NULL, check_variant },
+	{ NULL, 0, 0, NULL },
+};
+
+static const struct jc_field check_doc[] = {
+	OPT("mode", JC_STR),
+	{ "kernels", JC_LIST, JC_NEED, check_kernel },
+	{ NULL, 0, 0, NULL },
+};
+#undef OPT
+
+int tune_doc_check(const json_t *doc, const char *file, struct buf *err)
+{
+	return jc_check(doc, check_doc, file, err);
+}
 
 #define V struct tune_doc_variant
 static const struct rf_field variant_fields[] = {

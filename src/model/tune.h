@@ -1,9 +1,9 @@
 /*
  * tune: the typed model of a tune document (tune.json, `tko tune --json`;
  * docs/json.md, "tko tune"), for the readers of tko tune's results
- * (analyse/measured.c) and its writer (tune/output.c), described by
- * reflect tables (json/reflect.h) whose rows are the document's keys in
- * order: a kernel, its variants and its winner. A variant's status is an
+ * (analyse/measured.c, apply/plan.c) and its writer (tune/output.c),
+ * described by reflect tables (json/reflect.h) whose rows are the
+ * document's keys in order: a kernel, its variants and its winner. A variant's status is an
  * enum whose names are the ones tune writes (tune/result.c uses this table).
  *
  *	struct tune_doc_kernel k;
@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "json/reflect.h"
+#include "util/buf.h"
 
 enum tune_status {
 	TUNE_ST_PENDING,
@@ -105,5 +106,13 @@ const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k,
 int tune_doc_made_with(const struct tune_doc_variant *v, const char *what);
 /* The value of the variant's environment variable `name`, or NULL. */
 const char *tune_doc_env(const struct tune_doc_variant *v, const char *name);
+
+/*
+ * Checks every field tko investigate and tko apply read from a tune
+ * document (tune.json) before they read it typed: types, and times and
+ * speedups that are numbers >= 0. 0, or -1 with one line naming `file`
+ * and the field.
+ */
+int tune_doc_check(const json_t *doc, const char *file, struct buf *err);
 
 #endif

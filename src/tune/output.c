@@ -15,7 +15,6 @@
 #include "tune/output.h"
 #include "tune/winner.h"
 #include "util/file.h"
-#include "util/jcheck.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -189,45 +188,6 @@ static void winner_fill(const struct tune_sweep *s, struct tune_doc_winner *w)
 	w->is_base = s->winner == s->plan.base;
 	w->inductor_settings = tune_winner_settings(s);
 	w->confirmation = tune_confirm_json(s);
-}
-
-#define OPT(key, type) { key, type, JC_NULL, NULL }
-static const struct jc_field winner_fields[] = {
-	OPT("label", JC_STR),
-	OPT("time_ms", JC_TIME),
-	OPT("speedup", JC_RATE),
-	OPT("sweep_speedup", JC_RATE),
-	OPT("inductor_settings", JC_OBJ),
-	OPT("confirmation", JC_OBJ),
-	{ NULL, 0, 0, NULL },
-};
-
-static const struct jc_field variant_fields[] = {
-	OPT("status", JC_STR),
-	OPT("time_ms", JC_TIME),
-	OPT("speedup", JC_RATE),
-	{ NULL, 0, 0, NULL },
-};
-
-static const struct jc_field kernel_fields[] = {
-	OPT("kernel", JC_STR),
-	OPT("source", JC_STR),
-	OPT("target", JC_STR),
-	{ "winner", JC_OBJ, JC_NULL, winner_fields },
-	{ "variants", JC_LIST, JC_NULL, variant_fields },
-	{ NULL, 0, 0, NULL },
-};
-
-static const struct jc_field doc_fields[] = {
-	OPT("mode", JC_STR),
-	{ "kernels", JC_LIST, JC_NEED, kernel_fields },
-	{ NULL, 0, 0, NULL },
-};
-#undef OPT
-
-int tune_doc_check(const json_t *doc, const char *file, struct buf *err)
-{
-	return jc_check(doc, doc_fields, file, err);
 }
 
 void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d)

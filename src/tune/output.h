@@ -27,11 +27,4 @@ char *tune_output_doubt(const struct tune_sweep *s, double g);
 void tune_output_isa_cell(const struct tune_sweep *s, const struct tune_result *r,
 			  struct buf *out);
 
-/*
- * Checks every field tko investigate reads from a tune document
- * (tune.json): types, and times and speedups that are numbers >= 0. 0, or
- * -1 with one line naming `file` and the field.
- */
-int tune_doc_check(const json_t *doc, const char *file, struct buf *err);
-
 #endif

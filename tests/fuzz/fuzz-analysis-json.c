@@ -20,7 +20,7 @@
 #include "report/summary.h"
 #include "report/writer.h"
 #include "run/replay.h"
-#include "tune/output.h"
+#include "model/tune.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"

@@ -104,11 +104,32 @@ static void test_not_planned(void **state)
 	assert_string_equal(it.skip, "no_winner_config");
 }
 
+/* The entry is read through model/tune: what the model refuses is no plan. */
+static void test_unreadable(void **state)
+{
+	struct apply_item it;
+	json_t *tk = json_loads("{\"kernel\": \"k\", \"variants\": [{\"id\": \"v003\", "
+				"\"status\": \"great\", \"config\": {\"num_warps\": 8}}], "
+				"\"winner\": {\"id\": \"v003\", \"is_base\": false}}", 0, NULL);
+
+	(void)state;
+	assert_non_null(tk);
+	memset(&it, 0, sizeof(it));
+	it.kernel = "k";
+	apply_item_from_tune(&it, tk, 0);
+	assert_string_equal(it.skip, "unreadable");
+	assert_non_null(strstr(it.skip_detail, "variants[0].status"));
+	assert_null(it.entry);
+	release(&it);
+	json_decref(tk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_planned_winner),
 		cmocka_unit_test(test_not_planned),
+		cmocka_unit_test(test_unreadable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
