@@ -243,6 +243,10 @@ static int add_doc(struct apply_plan *p, const char *kdir, const char *path, con
 
 		rf_init(&tune_doc_kernel_desc, &k);
 		ret = rf_read(&tune_doc_kernel_desc, &k, tk, path, err);
+		if (ret == 0 && !k.kernel) {	/* tune_doc_check lets a null name through */
+			buf_addf(err, "%s: kernels[%zu] has no kernel name", path, i);
+			ret = -1;
+		}
 		if (ret == 0)
 			ret = add_kernel(p, kdir, path, tk, &k, id, err);
 		rf_release(&tune_doc_kernel_desc, &k);

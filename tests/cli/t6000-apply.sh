@@ -71,4 +71,15 @@ test_expect_success 'the hook environment reaches the command' '
 	json_q run/apply/apply.json ".kernels[] | select(.planned) | .status == \"no_record\" and .reason == \"hook_not_loaded\""
 '
 
+test_expect_success 'a tune result without a kernel name: one line naming the file, no plan' '
+	fresh_run &&
+	t=run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune &&
+	f=$(find "$t" -name tune.json | head -1) &&
+	jq ".kernels[0].kernel = null" "$f" >"$f.new" && mv "$f.new" "$f" &&
+	test_must_fail tko apply run >out.txt 2>err.txt &&
+	test_grep "tune.json: kernels\[0\] has no kernel name" err.txt &&
+	test_one_line_error err.txt &&
+	! test -e run/apply/plan.json
+'
+
 test_done
