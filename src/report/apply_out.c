@@ -291,9 +291,22 @@ static json_t *keep_off_json(const struct apply_report *r, enum ab_arm a, const 
 	return j;
 }
 
+/* The measured gain's interval, the inverse of applied/default's; half its width in pp. */
+static json_t *gain_interval(const json_t *applied_vs_default, double *half_pp)
+{
+	const json_t *ci = json_object_get(applied_vs_default, "ci95");
+	double lo = json_real_value(json_array_get(ci, 0)), hi = json_real_value(json_array_get(ci, 1));
+
+	*half_pp = NAN;
+	if (!(lo > 0 && hi > 0))
+		return json_null();
+	*half_pp = (1 / lo - 1 / hi) * 100 / 2;
+	return json_pack("[f, f]", 1 / hi, 1 / lo);
+}
+
 static json_t *step_json(const struct apply_report *r, const json_t *applied_vs_default)
 {
-	double median = json_num(applied_vs_default, "median", NAN);
+	double median = json_num(applied_vs_default, "median", NAN), half_pp;
 	double measured = median > 0 ? 1 / median : NAN, predicted = r->pred->gain;
 	double pp = (measured - predicted) * 100;
 	json_t *j = json_object();
@@ -302,8 +315,11 @@ static json_t *step_json(const struct apply_report *r, const json_t *applied_vs_
 	json_set_new(j, "predicted_saving_ms", num_or_null(r->pred->saved_ms));
 	json_set_new(j, "profile_step_ms", num_or_null(r->pred->step_ms));
 	json_set_new(j, "measured_gain", num_or_null(measured));
+	json_set_new(j, "measured_gain_ci95", gain_interval(applied_vs_default, &half_pp));
 	json_set_new(j, "difference_pp", num_or_null(pp));
 	json_set_new(j, "within_1pp", isfinite(pp) ? json_boolean(fabs(pp) <= 1) : json_null());
+	/* an interval wider than +-1 pp cannot judge the 1 pp target either way */
+	json_set_new(j, "conclusive", isfinite(half_pp) ? json_boolean(half_pp <= 1) : json_null());
 	json_set_new(j, "profile", r->pred->profile ? json_string(r->pred->profile) : NULL);
 	json_set_new(j, "note", r->pred->note ? json_string(r->pred->note) : NULL);
 	return j;
@@ -497,6 +513,8 @@ static void step_text(FILE *fp, const json_t *st)
 		fmt_num(b1, sizeof(b1), "%.4fx", json_object_get(st, "predicted_gain"), 1),
 		fmt_num(b2, sizeof(b2), "%.4fx", json_object_get(st, "measured_gain"), 1),
 		fmt_num(b3, sizeof(b3), "%+.2f", json_object_get(st, "difference_pp"), 1));
+	if (json_is_false(json_object_get(st, "conclusive")))
+		fprintf(fp, "  the measured gain's 95%% interval is wider than +-1 pp: more rounds to judge it\n");
 	if (json_str(st, "note"))
 		fprintf(fp, "note: %s\n", json_str(st, "note"));
 }

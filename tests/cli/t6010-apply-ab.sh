@@ -43,6 +43,10 @@ test_expect_success 'four arms, one warm-up and six rounds: order, ratios, inter
 	near "$(jq -r .ab.step.measured_gain $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.93 }")" 1e-9 &&
 	near "$(jq -r .ab.step.difference_pp $doc)" "$(awk "BEGIN { printf \"%.12f\", (1 / 0.93 - 1000 / 983) * 100 }")" 1e-6 &&
 	json_q $doc ".ab.step.within_1pp == false and .summary.every_winner_ran == true" &&
+	near "$(jq -r ".ab.step.measured_gain_ci95[0]" $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.98 }")" 1e-9 &&
+	near "$(jq -r ".ab.step.measured_gain_ci95[1]" $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.88 }")" 1e-9 &&
+	json_q $doc ".ab.step.conclusive == false" &&
+	test_grep "95% interval is wider than" out.txt &&
 	test_grep "applied vs max-autotune: 1.1625, slower beyond noise" out.txt
 '
 
@@ -56,7 +60,7 @@ test_expect_success 'the document follows docs/json.md' '
 	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
 	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
 	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
-	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"difference_pp\", \"within_1pp\", \"profile\", \"note\"]" &&
+	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"measured_gain_ci95\", \"difference_pp\", \"within_1pp\", \"conclusive\", \"profile\", \"note\"]" &&
 	json_q $doc "[.kernels[] | select(.planned) | has(\"mechanism\") and has(\"launches\") and has(\"constructed\")] | all" &&
 	json_q $doc "[.kernels[] | .status] | sort == [\"not_planned\", \"not_planned\", \"ran_winner\", \"ran_winner\", \"ran_winner\"]"
 '
