@@ -97,11 +97,14 @@ def run_once(p):
 
 def step(p):
     """One step of a repeated run (STEPS > 1): run_once and, as its "loss" for
-    tko apply --step __main__:step, the sum of every output's mean square
-    (float64; eager ops that compare the arms' numerics, not in compute())."""
+    tko apply --step __main__:step, the geometric mean of the outputs' mean
+    squares (one float64 norm each, eager, not in compute()): a relative change
+    r in any one output's moves it by about r/4, whatever their scales."""
     outs = run_once(p)
     with torch.no_grad():
-        loss = sum(v.double().square().mean() for v in outs.values())
+        ms = torch.stack([torch.linalg.vector_norm(v, dtype=torch.float64) ** 2 / v.numel()
+                          for v in outs.values()])
+        loss = ms.log().mean().exp()
     return loss, outs
 
 
