@@ -15,7 +15,7 @@
 #            (about 6 ms each by its sizes)
 # Every APPLY_AB_* variable of apply-ab.sh passes through (phases, arms,
 # rounds, budget, timeout...); APPLY_AB_STEPS, when set, replaces the
-# per-model step count. Device seconds and the calls that fit 600 s: the
+# per-model step count; APPLY_AB_WORK, when set, holds one folder a model. Device seconds and the calls that fit 600 s: the
 # header of tests/gpu/apply-ab.sh. Exit status: the first non-zero one.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +29,7 @@ for name in "$@"; do
 	*) echo "apply-models: unknown model '$name' (model, second)" >&2; exit 2 ;;
 	esac
 	mkdir -p "$OUT/$name"
-	OUT=$OUT/$name APPLY_AB_MODEL=$model APPLY_AB_STEP_FN=$fn APPLY_AB_STEPS=${APPLY_AB_STEPS:-$steps} \
+	OUT=$OUT/$name APPLY_AB_WORK=${APPLY_AB_WORK:+$APPLY_AB_WORK/$name} APPLY_AB_MODEL=$model APPLY_AB_STEP_FN=$fn APPLY_AB_STEPS=${APPLY_AB_STEPS:-$steps} \
 		bash "$ROOT/tests/gpu/apply-ab.sh"
 	r=$?
 	echo "apply-models: $name exit $r"
