@@ -42,10 +42,10 @@ test_expect_success 'both models: capture, tune (no benchmark choice), apply --a
 	rm -rf log out work &&
 	test_expect_code 1 run_models env APPLY_AB_ARMS=default,applied bash "$SRC_ROOT/bench/apply-models.sh" &&
 	W=$PWD/work && P=$PWD/fake/py &&
-	for m in model:tests/gpu/model.py:__main__:step:500 second:bench/models/second.py:__main__:train_step:250; do
-		n=${m%%:*} r=${m#*:} && f=$SRC_ROOT/${r%%:*} && r=${r#*:} && fn=${r%:*} && s=${r##*:} &&
+	for m in model:tests/gpu/model.py:__main__:step:500:100 second:bench/models/second.py:__main__:train_step:250:40; do
+		n=${m%%:*} r=${m#*:} && f=$SRC_ROOT/${r%%:*} && r=${r#*:} && c=${r##*:} && r=${r%:*} && fn=${r%:*} && s=${r##*:} &&
 		echo "tko --version STEPS=unset" &&
-		echo "tko capture --out $W/$n/run -- $P $f STEPS=20" &&
+		echo "tko capture --out $W/$n/run -- $P $f STEPS=$c" &&
 		echo "py match.py" &&
 		echo "tko tune $W/$n/run/capture/kernels/add_kernel $W/$n/run/capture/kernels/triton_poi_fused_x_0 --budget 15 --max-variants 30 --timeout 60 --json $PWD/out/$n/tune.json STEPS=unset" &&
 		echo "tko apply --ab 3 --warmup 1 --arms default,applied --step $fn --timeout 240 --write-artifact $W/$n/artifact --json $PWD/out/$n/apply.json $W/$n/run -- $P $f STEPS=$s" &&

@@ -81,7 +81,9 @@
 # APPLY_AB_ARMS names keep-off or applied+keep-off), APPLY_AB_STEPS (timed
 # steps of each run, default 500: at 2 ms a step, 40 steps gave run-to-run
 # differences of 10%), APPLY_AB_CAPTURE_STEPS (steps under tko capture,
-# default 20: enough for its profiled window), APPLY_AB_TIMEOUT (tko apply
+# default 20, enough for apply_model.py's 13 kernels: the profiled window,
+# which the prediction needs, waits for 200 launches with no new kernel,
+# then 3 repeats of the step), APPLY_AB_TIMEOUT (tko apply
 # --timeout, seconds a run, default 240).
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
