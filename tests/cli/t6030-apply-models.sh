@@ -59,13 +59,13 @@ test_expect_success 'both models: capture, tune (no benchmark choice), apply --a
 
 test_expect_success 'apply-ab.sh alone: apply_model.py by default, no --step; the knobs reach tko' '
 	rm -rf log out work &&
-	run_models env APPLY_AB_PHASES="capture ab" APPLY_AB_CAPTURE_STEPS=7 APPLY_AB_STEPS=9 APPLY_AB_TIMEOUT=33 \
+	run_models env APPLY_AB_PHASES="capture ab" APPLY_AB_LOSS_RTOL=0.01 APPLY_AB_CAPTURE_STEPS=7 APPLY_AB_STEPS=9 APPLY_AB_TIMEOUT=33 \
 		APPLY_AB_ARMS=default,applied bash "$SRC_ROOT/tests/gpu/apply-ab.sh" &&
 	f=$SRC_ROOT/tests/gpu/apply_model.py && W=$PWD/work && P=$PWD/fake/py &&
 	{
 		echo "tko --version STEPS=unset" &&
 		echo "tko capture --out $W/run -- $P $f STEPS=7" &&
-		echo "tko apply --ab 3 --warmup 1 --arms default,applied --timeout 33 --write-artifact $W/artifact --json $PWD/out/apply.json $W/run -- $P $f STEPS=9"
+		echo "tko apply --ab 3 --warmup 1 --arms default,applied --loss-rtol 0.01 --timeout 33 --write-artifact $W/artifact --json $PWD/out/apply.json $W/run -- $P $f STEPS=9"
 	} >expect &&
 	test_cmp expect log
 '

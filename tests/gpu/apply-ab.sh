@@ -84,7 +84,10 @@
 # default 20, enough for apply_model.py's 13 kernels: the profiled window,
 # which the prediction needs, waits for 200 launches with no new kernel,
 # then 3 repeats of the step), APPLY_AB_TIMEOUT (tko apply
-# --timeout, seconds a run, default 240).
+# --timeout, seconds a run, default 240), APPLY_AB_LOSS_RTOL (tko apply
+# --loss-rtol, default tko's 1e-3: second.py's loss after 250 AdamW steps,
+# with float atomics in its embedding gradient, may drift further between
+# runs of one arm; not measured).
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
 # tune results, every run's apply.jsonl and output).
@@ -99,8 +102,9 @@ MODEL=${APPLY_AB_MODEL:-tests/gpu/apply_model.py}
 case $MODEL in /*) ;; *) MODEL=$ROOT/$MODEL ;; esac
 NAME=$(basename "$MODEL" .py)
 WORK=${APPLY_AB_WORK:-$ROOT/build-apply-ab/$NAME}
-STEP_FN=()
-[ -n "${APPLY_AB_STEP_FN:-}" ] && STEP_FN=(--step "$APPLY_AB_STEP_FN")
+APPLY_ARGS=()
+[ -n "${APPLY_AB_STEP_FN:-}" ] && APPLY_ARGS=(--step "$APPLY_AB_STEP_FN")
+[ -n "${APPLY_AB_LOSS_RTOL:-}" ] && APPLY_ARGS+=(--loss-rtol "$APPLY_AB_LOSS_RTOL")
 export TKO_PYTHON="$PY" PYTHONUNBUFFERED=1
 mkdir -p "$OUT" "$WORK"
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
@@ -147,7 +151,7 @@ if want ab; then
 	esac
 	# the model prints no step report: every time must come from tko's hook
 	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup "${APPLY_AB_WARMUP:-1}" \
-		--arms "$ARMS" "${keep_off[@]}" "${STEP_FN[@]}" --timeout "${APPLY_AB_TIMEOUT:-240}" \
+		--arms "$ARMS" "${keep_off[@]}" "${APPLY_ARGS[@]}" --timeout "${APPLY_AB_TIMEOUT:-240}" \
 		--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
 		"$PY" "$MODEL"
 	echo "exit status: $?"
