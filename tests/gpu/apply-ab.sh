@@ -47,7 +47,8 @@
 # The benchmark models, estimated from those costs (not yet run under tko
 # apply; with APPLY_AB_WARMUP=0 the hook leaves each run's first steps out,
 # compilation and coordinate descent's tuning included, so no warm-up round):
-# model.py has 4 kernels to tune and a max-autotune matmul in every arm;
+# model.py has about 4 kernels to tune (bench/tune-gpus-sim.sh captured 4)
+# and a max-autotune matmul in every arm;
 # second.py about 17 (of the 21 tune-gpu.sh tunes) and a 6 ms step.
 #
 #   a. model, whole flow, about 420 s:
