@@ -40,11 +40,10 @@ def main():
     models = {}
     seen = kernel_dirs()
     first = load(os.path.join(ROOT, "tests", "gpu", "model.py"), "tko_bench_model")
-    sys.argv = ["model.py", "--out", os.path.join(args.out, "model.pt")]
-    first.main()
+    first.main(["--out", os.path.join(args.out, "model.pt"), "--steps", "1"])
     models["model"] = sorted(kernel_dirs() - seen)
     seen = kernel_dirs()
-    load(os.path.join(HERE, "second.py"), "tko_bench_second").run(os.path.join(args.out, "second.pt"))
+    load(os.path.join(HERE, "second.py"), "tko_bench_second").run(os.path.join(args.out, "second.pt"), steps=1)
     models["second"] = sorted(kernel_dirs() - seen)
     run_dir = os.environ.get("TKO_RUN_DIR")
     if run_dir:

@@ -21,9 +21,12 @@ bandwidth-bound on an H200.
 run(out_path) writes the outputs (torch.save) so that two runs can be compared;
 `python second.py --out FILE` does the same from the command line. The
 embedding's gradient is a scatter-add of floats, so runs agree to rounding,
-not bit for bit.
+not bit for bit. With --steps N or STEPS=N it is a training loop of N steps
+(train_step; tests/gpu/apply-ab.sh and bench/apply-models.sh run it under
+`tko apply --step __main__:train_step`); its first step is the one above.
 """
 import argparse
+import os
 
 import torch
 
@@ -72,29 +75,65 @@ def adamw_step(p, g, m, v, lr: float, step: int, beta1=0.9, beta2=0.95, eps=1e-8
     p.addcdiv_(m, denom, value=-lr / (1 - beta1 ** step))
 
 
-def run(out_path):
+def setup():
+    """The model, its inputs and the compiled callables, seeded as run() always was."""
     torch.manual_seed(0)
     model = Decoder().to(DEV)
     idx = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
     targets = torch.randint(0, VOCAB, (TOKENS,), device=DEV)
     cos, sin = rotary_tables(TOKENS, DIM // HEADS)
+    return {"model": model, "compiled": torch.compile(model), "adamw": torch.compile(adamw_step),
+            "args": (idx, targets, cos, sin), "m": None, "v": None}
+
+
+def train_step(s):
+    """One training step: forward, backward, AdamW on the flat buffer (its
+    bias correction at step 1, so that every step runs the same compiled
+    graph: a changing int would recompile it). Gradients start from None;
+    run() copies each step's update back into the parameters before the
+    next (in place, outside the compiled graphs), as a training loop would;
+    its first step is the one run() always made. Returns the loss."""
+    params = list(s["model"].parameters())
+    for p in params:
+        p.grad = None
     with torch.autocast("cuda", dtype=torch.bfloat16):
-        loss = torch.compile(model)(idx, targets, cos, sin)
+        loss = s["compiled"](*s["args"])
     loss.backward()
     with torch.no_grad():
-        flat = torch.cat([p.detach().flatten() for p in model.parameters()])
-        grad = torch.cat([p.grad.flatten() for p in model.parameters()])
-        m, v = torch.zeros_like(flat), torch.zeros_like(flat)
-        torch.compile(adamw_step)(flat, grad, m, v, 1e-3, 1)
+        flat = torch.cat([p.detach().flatten() for p in params])
+        grad = torch.cat([p.grad.flatten() for p in params])
+        if s["m"] is None:
+            s["m"], s["v"] = torch.zeros_like(flat), torch.zeros_like(flat)
+        s["adamw"](flat, grad, s["m"], s["v"], 1e-3, 1)
+    s["flat"] = flat
+    return loss
+
+
+def run(out_path, steps=1):
+    """steps training steps (tko apply times each with --step __main__:train_step);
+    the outputs of the last one to out_path (none when it is None)."""
+    s = setup()
+    for i in range(steps):
+        if i:  # the previous step's update into the parameters
+            with torch.no_grad():
+                params = list(s["model"].parameters())
+                for p, t in zip(params, torch.split(s["flat"], [p.numel() for p in params])):
+                    p.copy_(t.view_as(p))
+        loss = train_step(s)
     torch.cuda.synchronize()
-    torch.save({"loss": loss.detach().cpu(), "params": flat[:4096].cpu(), "m": m[:4096].cpu()}, out_path)
+    flat, m = s["flat"], s["m"]
+    if out_path:
+        torch.save({"loss": loss.detach().cpu(), "params": flat[:4096].cpu(), "m": m[:4096].cpu()}, out_path)
     print("DONE second", float(loss), flat.numel())
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True, help="where torch.save puts the outputs")
-    run(parser.parse_args().out)
+    parser.add_argument("--out", help="where torch.save puts the outputs (the last step's)")
+    parser.add_argument("--steps", type=int,
+                        help="training steps (default $STEPS, else 1)")
+    args = parser.parse_args()
+    run(args.out, max(args.steps or int(os.environ.get("STEPS") or 1), 1))
 
 
 if __name__ == "__main__":

@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
-# Issue 20 end to end on a GPU: tko capture of tests/gpu/apply_model.py
-# (with its profile), tko tune on the kernels it launches, then tko apply
-# --ab with the arms default, coordesc, max-autotune and applied, the model
-# printing no step report (APPLY_MODEL_PRINT=0: tko's hook times the steps
-# and profiles a 5-step kernel window in every measured run), and the
-# issue's targets checked by tests/gpu/apply_ab_check.py:
+# Issue 20 end to end on a GPU: tko capture of a model (APPLY_AB_MODEL,
+# default tests/gpu/apply_model.py; with its profile), tko tune on the
+# kernels it launches (bench/tune_gpu/match.py: Inductor's and hand-written
+# ones, not max-autotune's benchmark choices), then tko apply --ab with the
+# arms default, coordesc, max-autotune and applied, the model printing no
+# step report (APPLY_MODEL_PRINT=0: tko's hook times the steps and profiles
+# a 5-step kernel window in every measured run), and the issue's targets
+# checked by tests/gpu/apply_ab_check.py:
 #
 #   OUT=/some/dir TKO_PREBUILT=build-static/tko bash tests/gpu/apply-ab.sh
 #
-# What one H200 call showed (docs/PERFORMANCE.md, "tko apply"): capture 29 s;
-# tune about 2 s a kernel plus its --budget (a budget of 3 s times the base
-# alone); a run of the model under tko apply about 27 s with warm caches, and
-# in the warm-up round 30 s (default, applied), 67 s (coordesc), 185 s
-# (max-autotune). All of it does not fit one 600 s call, so the phases can
-# run in separate calls on a warm machine (the work folder stays while the
-# machine is warm: 30 s after a call), e.g.
+# The benchmark models (tests/gpu/model.py, bench/models/second.py, which
+# bench/tune-gpu.sh tunes) through bench/apply-models.sh, which calls this
+# script once a model with its --step function and step count:
+#
+#   OUT=/some/dir TKO_PREBUILT=build-static/tko bash bench/apply-models.sh [model] [second]
+#
+# What the H200 calls on apply_model.py showed (docs/PERFORMANCE.md, "tko
+# apply"): capture 27-33 s; tune about 2 s a kernel plus its --budget plus
+# about 2 s of confirmation (a budget of 3 s times the base alone); a run of
+# the model under tko apply 19-27 s with warm caches, its first run 30 s
+# (default, applied), 67 s (coordesc), 167-185 s (max-autotune). All of it
+# does not fit one 600 s call, so the phases can run in separate calls on a
+# warm machine (the work folder stays while the machine is warm: 30 s after
+# a call), e.g. for apply_model.py
 #
 #   1. APPLY_AB_PHASES="capture tune"                       about 250 s
 #   2. APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=4 \
@@ -35,15 +44,51 @@
 #      the region took effect in every keep-off run and the loss is equal,
 #      and reports the verdict (faster, not faster, slower) without asserting it.
 #
+# The benchmark models, estimated from those costs (not yet run under tko
+# apply; with APPLY_AB_WARMUP=0 the hook leaves each run's first steps out,
+# compilation and coordinate descent's tuning included, so no warm-up round):
+# model.py has about 4 kernels to tune (bench/tune-gpus-sim.sh captured 4)
+# and a max-autotune matmul in every arm;
+# second.py about 17 (of the 21 tune-gpu.sh tunes) and a 6 ms step.
+#
+#   a. model, whole flow, about 420 s:
+#      APPLY_AB_BUDGET=10 APPLY_AB_WARMUP=0 APPLY_AB_ROUNDS=3 \
+#      APPLY_AB_ARMS=default,coordesc,applied bash bench/apply-models.sh model
+#      (capture ~40 s, tune 4 x ~14 s, 9 runs: 45 + 85 + 45 s, its matmul
+#      autotuned in each arm's first, then 6 x ~25 s)
+#   b. second, whole flow, about 470 s:
+#      APPLY_AB_BUDGET=8 APPLY_AB_WARMUP=0 APPLY_AB_ROUNDS=2 \
+#      APPLY_AB_ARMS=default,coordesc,applied bash bench/apply-models.sh second
+#      (capture ~45 s, tune 17 x ~12 s, 6 runs: 30 + 80 + 30 s, then 3 x ~25 s)
+#   c. max-autotune, on the warm machine right after a (or b), one model a call,
+#      about 320 s (model) and 400 s (second: its bf16 matmuls forward and
+#      backward are autotuned; not measured, hence the longer timeout):
+#      APPLY_AB_PHASES="ab check" APPLY_AB_WARMUP=0 APPLY_AB_ROUNDS=2 APPLY_AB_TIMEOUT=450 \
+#      APPLY_AB_ARMS=default,max-autotune,applied bash bench/apply-models.sh model
+#
+# --step __main__:FN (both models have no torch.optim optimizer) starts a
+# profile function that runs until the first step returns (torch's import,
+# the first compile): it may lengthen each run by seconds, not its step times.
+#
+# APPLY_AB_MODEL (the script, a path from the repository root or absolute;
+# its STEPS variable sets the step count), APPLY_AB_STEP_FN (tko apply --step
+# MODULE:QUALNAME, for a model without an optimizer; none by default),
 # APPLY_AB_WARMUP (unmeasured rounds first, default 1; 0 is fine when the hook
 # times the steps: it leaves out each run's first steps, compilation included),
-# APPLY_AB_WORK (default build-apply-ab/ in the tree), APPLY_AB_BUDGET (tune
-# seconds a kernel, default 15), APPLY_AB_ROUNDS (measured rounds after one
-# warm-up, default 3), APPLY_AB_ARMS (default all four), APPLY_AB_KEEP_OFF
-# (the --keep-off regions, comma-separated, when APPLY_AB_ARMS names
-# keep-off or applied+keep-off), APPLY_AB_STEPS
-# (timed steps of each run, default 500: at 2 ms a step, 40 steps gave
-# run-to-run differences of 10%).
+# APPLY_AB_WORK (default build-apply-ab/<model name>/ in the tree),
+# APPLY_AB_BUDGET (tune seconds a kernel, default 15), APPLY_AB_ROUNDS
+# (measured rounds after the warm-up, default 3), APPLY_AB_ARMS (default all
+# four), APPLY_AB_KEEP_OFF (the --keep-off regions, comma-separated, when
+# APPLY_AB_ARMS names keep-off or applied+keep-off), APPLY_AB_STEPS (timed
+# steps of each run, default 500: at 2 ms a step, 40 steps gave run-to-run
+# differences of 10%), APPLY_AB_CAPTURE_STEPS (steps under tko capture,
+# default 20, enough for apply_model.py's 13 kernels: the profiled window,
+# which the prediction needs, waits for 200 launches with no new kernel,
+# then 3 repeats of the step), APPLY_AB_TIMEOUT (tko apply
+# --timeout, seconds a run, default 240), APPLY_AB_LOSS_RTOL (tko apply
+# --loss-rtol, default tko's 1e-3: second.py's loss after 250 AdamW steps,
+# with float atomics in its embedding gradient, may drift further between
+# runs of one arm; not measured).
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
 # tune results, every run's apply.jsonl and output).
@@ -52,9 +97,15 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
 PY=${TKO_PYTHON:-python3}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
-WORK=${APPLY_AB_WORK:-$ROOT/build-apply-ab}
 PHASES=${APPLY_AB_PHASES:-capture tune ab check}
 ROUNDS=${APPLY_AB_ROUNDS:-3}
+MODEL=${APPLY_AB_MODEL:-tests/gpu/apply_model.py}
+case $MODEL in /*) ;; *) MODEL=$ROOT/$MODEL ;; esac
+NAME=$(basename "$MODEL" .py)
+WORK=${APPLY_AB_WORK:-$ROOT/build-apply-ab/$NAME}
+APPLY_ARGS=()
+[ -n "${APPLY_AB_STEP_FN:-}" ] && APPLY_ARGS=(--step "$APPLY_AB_STEP_FN")
+[ -n "${APPLY_AB_LOSS_RTOL:-}" ] && APPLY_ARGS+=(--loss-rtol "$APPLY_AB_LOSS_RTOL")
 export TKO_PYTHON="$PY" PYTHONUNBUFFERED=1
 mkdir -p "$OUT" "$WORK"
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
@@ -63,14 +114,14 @@ exec > >(tee -a "$OUT/apply-ab.log") 2>&1
 step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 
-step machine
+step "machine ($NAME, work folder $WORK)"
 "$PY" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name())'
 "$TKO" --version || exit 3
 
 if want capture; then
 	step "capture (with the profiled window)"
 	rm -rf "$RUN"
-	STEPS=20 "$TKO" capture --out "$RUN" -- "$PY" "$ROOT/tests/gpu/apply_model.py" >"$WORK/capture.out" 2>&1
+	STEPS=${APPLY_AB_CAPTURE_STEPS:-20} "$TKO" capture --out "$RUN" -- "$PY" "$MODEL" >"$WORK/capture.out" 2>&1
 	echo "exit status: $?"
 	tail -3 "$WORK/capture.out"
 	ls "$RUN/profile" 2>/dev/null
@@ -78,8 +129,8 @@ fi
 
 if want tune; then
 	step "tune the kernels the model launches"
-	mapfile -t dirs < <(find "$RUN/capture/kernels" -mindepth 1 -maxdepth 1 -type d |
-		grep -E '/(triton_(poi|red|per|for)_|scale_kernel)' | sort)
+	# Inductor's kernels and hand-written ones, not max-autotune's benchmark choices
+	mapfile -t dirs < <("$PY" "$ROOT/bench/tune_gpu/match.py" "$RUN")
 	echo "${#dirs[@]} kernels, --budget ${APPLY_AB_BUDGET:-15} s each"
 	"$TKO" tune "${dirs[@]}" --budget "${APPLY_AB_BUDGET:-15}" --max-variants 30 --timeout 60 \
 		--json "$OUT/tune.json" >"$WORK/tune.out" 2>&1
@@ -101,9 +152,9 @@ if want ab; then
 	esac
 	# the model prints no step report: every time must come from tko's hook
 	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup "${APPLY_AB_WARMUP:-1}" \
-		--arms "$ARMS" "${keep_off[@]}" --timeout 240 \
+		--arms "$ARMS" "${keep_off[@]}" "${APPLY_ARGS[@]}" --timeout "${APPLY_AB_TIMEOUT:-240}" \
 		--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
-		"$PY" "$ROOT/tests/gpu/apply_model.py"
+		"$PY" "$MODEL"
 	echo "exit status: $?"
 fi
 

@@ -8,8 +8,14 @@ run under capture and a run without it can be compared bit for bit.
 The inputs are seeded, and index_add_ adds small integers, so results do
 not depend on the order in which atomics land; no backward pass (its
 scatter-adds of floats would). Based on corpus/scripts/capture_demo.py.
+
+With --steps N or STEPS=N (N > 1; tests/gpu/apply-ab.sh, bench/apply-models.sh)
+it builds the same model and inputs once and calls step() N times on them, so
+that `tko apply --step __main__:step` can time a step; the first step's
+outputs are compute()'s. --out is optional (nothing saved without it).
 """
 import argparse
+import os
 
 import torch
 import triton
@@ -55,39 +61,78 @@ def scale_add_kernel(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x * alpha + y, mask=mask)
 
 
-def compute(wrap=lambda t: t, n=1 << 24, dev=DEV):
-    """Runs every part of the model once; the outputs by name. `wrap` is
-    applied to the hand-written kernel's first argument (tests/gpu/faults_model.py
-    passes one that is not a tensor)."""
+def setup(wrap=lambda t: t, n=1 << 24, dev=DEV):
+    """The model, its inputs and its compiled functions, seeded: the random
+    draws in the order compute() always made them (the compiled calls draw
+    none). `wrap` is applied to the hand-written kernel's first argument
+    (tests/gpu/faults_model.py passes one that is not a tensor)."""
     torch.manual_seed(0)
     with torch.no_grad():
         m = Block().to(dev)
-        idx = torch.randint(0, 32000, (8, 512), device=dev)
-        bias = torch.randn(4096, device=dev)
-        soft = torch.compile(m)(idx, bias, 0.5)
+        p = {"idx": torch.randint(0, 32000, (8, 512), device=dev),
+             "bias": torch.randn(4096, device=dev), "block": torch.compile(m)}
+        p["src"] = torch.randint(-8, 8, (100000, 256), device=dev).float()
+        p["index"] = torch.randint(0, 5000, (100000,), device=dev)
+        p["scatter"] = torch.compile(scatter)
+        p["a"] = torch.randn(2048, 2048, device=dev, dtype=torch.float16)
+        p["b"] = torch.randn(2048, 2048, device=dev, dtype=torch.float16)
+        p["mm"] = torch.compile(lambda a, b: torch.relu(a @ b), mode="max-autotune-no-cudagraphs")
+        p["x"] = torch.randn(n, device=dev)
+        p["y"] = torch.randn(n, device=dev)
+    p.update(n=n, wrap=wrap)
+    return p
 
-        src = torch.randint(-8, 8, (100000, 256), device=dev).float()
-        index = torch.randint(0, 5000, (100000,), device=dev)
-        added = torch.compile(scatter)(src, index, 5000)
 
-        a = torch.randn(2048, 2048, device=dev, dtype=torch.float16)
-        b = torch.randn(2048, 2048, device=dev, dtype=torch.float16)
-        mm = torch.compile(lambda a, b: torch.relu(a @ b), mode="max-autotune-no-cudagraphs")(a, b)
-
-        x = torch.randn(n, device=dev)
-        y = torch.randn(n, device=dev)
-        out = torch.empty_like(x)
-        scale_add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](wrap(x), y, out, n, 0.5)
-    torch.cuda.synchronize()
+def run_once(p):
+    """Every part of the model once, on setup()'s inputs; the outputs by name."""
+    n = p["n"]
+    with torch.no_grad():
+        soft = p["block"](p["idx"], p["bias"], 0.5)
+        added = p["scatter"](p["src"], p["index"], 5000)
+        mm = p["mm"](p["a"], p["b"])
+        out = torch.empty_like(p["x"])
+        scale_add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](p["wrap"](p["x"]), p["y"], out, n, 0.5)
     return {"softmax": soft, "index_add": added, "mm_relu": mm, "scale_add": out}
 
 
-def main():
+def step(p):
+    """One step of a repeated run (STEPS > 1): run_once and, as its "loss" for
+    tko apply --step __main__:step, the geometric mean of the outputs' mean
+    squares (one float64 norm each, eager, not in compute()): a relative change
+    r in any one output's moves it by about r/4, whatever their scales."""
+    outs = run_once(p)
+    with torch.no_grad():
+        ms = torch.stack([torch.linalg.vector_norm(v, dtype=torch.float64) ** 2 / v.numel()
+                          for v in outs.values()])
+        loss = ms.log().mean().exp()
+    return loss, outs
+
+
+def compute(wrap=lambda t: t, n=1 << 24, dev=DEV):
+    """Runs every part of the model once; the outputs by name."""
+    outs = run_once(setup(wrap, n, dev))
+    torch.cuda.synchronize()
+    return outs
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", required=True, help="where torch.save puts the outputs")
-    args = parser.parse_args()
-    outs = compute()
-    torch.save({k: v.cpu() for k, v in outs.items()}, args.out)
+    parser.add_argument("--out", help="where torch.save puts the outputs (the last step's)")
+    parser.add_argument("--steps", type=int,
+                        help="repeat the step N times on the same inputs (default $STEPS, else 1: "
+                        "compute() once); tko apply times each call of step() with --step __main__:step")
+    args = parser.parse_args(argv)
+    if args.steps is None:
+        args.steps = int(os.environ.get("STEPS") or 1)
+    if args.steps <= 1:
+        outs = compute()
+    else:
+        p = setup()
+        for _ in range(args.steps):
+            _, outs = step(p)
+        torch.cuda.synchronize()
+    if args.out:
+        torch.save({k: v.cpu() for k, v in outs.items()}, args.out)
     print("DONE", *(tuple(v.shape) for v in outs.values()))
 
 
