@@ -24,6 +24,7 @@
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/msg.h"
+#include "test-file.h"
 
 static char *tmpdir;
 
@@ -216,19 +217,6 @@ static int run_quietly(struct run_args *a)
 	return ret;
 }
 
-static char *slurp(const char *path)
-{
-	struct mapped_file m;
-	struct buf err = BUF_INIT;
-	char *s;
-
-	assert_int_equal(file_map(path, 0, &m, &err), 0);
-	s = xstrndup(m.data, m.len);
-	file_unmap(&m);
-	buf_release(&err);
-	return s;
-}
-
 /* A command that prints two lines and exits 3: the RUN, its log and tko-run.json. */
 static void test_session(void **state)
 {
@@ -253,7 +241,7 @@ static void test_session(void **state)
 	assert_int_equal(s.m.nargv, 3);
 	assert_true(s.m.duration_s >= 0);
 	p = xstrfmt("%s/log/model.log", out);
-	log = slurp(p);
+	log = test_read_file(p, NULL);
 	assert_string_equal(log, "one\ntwo\n");
 	free(log);
 	free(p);
@@ -326,7 +314,7 @@ static void test_not_found(void **state)
 	msg_settings.command = was;
 	assert_true(s.ran);
 	assert_false(s.m.command_found);
-	text = slurp(errf);
+	text = test_read_file(errf, NULL);
 	assert_true(!strncmp(text, "tko capture: ", 13));
 	assert_null(strstr(text, "tko investigate"));
 	free(text);
@@ -357,7 +345,7 @@ static void test_progress_line(void **state)
 	assert_int_equal(with_fd_to(2, errf, run_stdout_away, &a), 0);
 	msg_settings.command = was;
 	msg_settings.progress = 0;
-	text = slurp(errf);
+	text = test_read_file(errf, NULL);
 	assert_non_null(strstr(text, "tko capture: running sh: 1 s, 0 kernels captured\n"));
 	assert_null(strstr(text, "tko investigate"));
 	free(text);

@@ -19,22 +19,9 @@
 #include "report/collect_text.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "test-file.h"
 
 #define CASE "tests/golden/collect/related/expected/"
-
-static char *slurp(const char *path, size_t *len)
-{
-	struct mapped_file m;
-	struct buf err = BUF_INIT;
-	char *s;
-
-	assert_int_equal(file_map(path, 0, &m, &err), 0);
-	s = xstrndup(m.data, m.len);
-	*len = m.len;
-	file_unmap(&m);
-	buf_release(&err);
-	return s;
-}
 
 static void load(struct collect_doc *d, const char *path)
 {
@@ -57,7 +44,7 @@ static void test_round_trip(void **state)
 	FILE *fp;
 
 	(void)state;
-	want = slurp(CASE "o2/collect.json", &nwant);
+	want = test_read_file(CASE "o2/collect.json", &nwant);
 	load(&d, CASE "o2/collect.json");
 	/* grep -c '"role"' o2/collect.json -> 21; 3 entries; no capture folder */
 	assert_int_equal(d.nfiles, 21);
@@ -101,7 +88,7 @@ static void test_summary(void **state)
 	FILE *fp;
 
 	(void)state;
-	want = slurp(CASE "stdout", &nwant);
+	want = test_read_file(CASE "stdout", &nwant);
 	at = strstr(want, "triton_red_fused_native_layer_norm_native_layer_norm_backward_view_6: ");
 	assert_non_null(at);
 	load(&d, CASE "o2/collect.json");

@@ -24,23 +24,10 @@
 #include "run/replay.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "test-file.h"
 
 #define MISMATCH "tests/golden/run/fake-mismatch/expected/"
 #define KEPT "tests/golden/run/fake-ok/expected/run/analysis/replay.json"
-
-static char *slurp(const char *path, size_t *len)
-{
-	struct mapped_file m;
-	struct buf err = BUF_INIT;
-	char *s;
-
-	assert_int_equal(file_map(path, 0, &m, &err), 0);
-	s = xstrndup(m.data, m.len);
-	*len = m.len;
-	file_unmap(&m);
-	buf_release(&err);
-	return s;
-}
 
 static void read_text(struct replay_doc *d, const char *text)
 {
@@ -58,7 +45,7 @@ static void read_text(struct replay_doc *d, const char *text)
 static void read_file(struct replay_doc *d, const char *path)
 {
 	size_t n;
-	char *text = slurp(path, &n);
+	char *text = test_read_file(path, &n);
 
 	read_text(d, text);
 	free(text);
@@ -77,8 +64,8 @@ static void round_trip(const char *path)
 	assert_true(fd >= 0);
 	read_file(&d, path);
 	assert_int_equal(replay_doc_save(&d, tmp, &err), 0);
-	want = slurp(path, &nwant);
-	got = slurp(tmp, &ngot);
+	want = test_read_file(path, &nwant);
+	got = test_read_file(tmp, &ngot);
 	assert_string_equal(got, want);
 	unlink(tmp);
 	free(want);
@@ -106,7 +93,7 @@ static void test_text(void **state)
 	read_file(&d, MISMATCH "out.json");
 	replay_text_print(fp, &d);
 	fclose(fp);
-	want = slurp(MISMATCH "stdout", &nwant);
+	want = test_read_file(MISMATCH "stdout", &nwant);
 	assert_string_equal(got, want);
 	free(want);
 	free(got);
