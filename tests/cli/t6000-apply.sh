@@ -7,18 +7,9 @@
 # wrote them, and step statistics computed by hand in each test.
 # shellcheck disable=SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
+. "$TESTS_DIR/lib-apply.sh"
 
-D=$SRC_ROOT/tests/data/apply
-FAKE="python3 -S $SRC_ROOT/tests/cli/apply-fake/cmd.py"
 RED=triton_red_fused_embedding_native_layer_norm_0
-
-fresh_run() {
-	rm -rf run && cp -r "$D/run" run
-}
-
-near() {
-	awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r) }'
-}
 
 test_expect_success 'the plan: accepted winners with their configs and torch'"'"'s lookup keys' '
 	fresh_run &&

@@ -4,17 +4,7 @@
 # with every expected value computed by hand below; and bad input.
 # shellcheck disable=SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
-
-D=$SRC_ROOT/tests/data/apply
-FAKE="python3 -S $SRC_ROOT/tests/cli/apply-fake/cmd.py"
-
-fresh_run() {
-	rm -rf run && cp -r "$D/run" run
-}
-
-near() {
-	awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r) }'
-}
+. "$TESTS_DIR/lib-apply.sh"
 
 # Warm-up times are 99 (the first entry of each list); then per round:
 # default 10; applied 9.0 9.2 9.4 9.6 9.8 8.8; coordesc 10.5; max-autotune 8.

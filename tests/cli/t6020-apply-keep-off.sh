@@ -5,17 +5,7 @@
 # Step times, ratios and verdicts computed by hand in each test.
 # shellcheck disable=SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
-
-D=$SRC_ROOT/tests/data/apply
-FAKE="python3 -S $SRC_ROOT/tests/cli/apply-fake/cmd.py"
-
-fresh_run() {
-	rm -rf run && cp -r "$D/run" run
-}
-
-near() {
-	awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r) }'
-}
+. "$TESTS_DIR/lib-apply.sh"
 
 arm_q() {
 	jq -r ".ab.arms[] | select(.arm == \"$1\") | $2" run/apply/apply.json
