@@ -202,6 +202,7 @@ DECIDE_SRC = \
 TUNE_SRC = \
 	src/tune/ci.c \
 	src/tune/confirm.c \
+	src/tune/cost.c \
 	src/tune/dispatch.c \
 	src/tune/errsig.c \
 	src/tune/gpus.c \
@@ -239,7 +240,6 @@ APPLY_SRC = \
 
 CLUSTER_SRC = \
 	src/cluster/config.c \
-	src/cluster/cost.c \
 	src/cluster/gather.c \
 	src/cluster/kernels.c \
 	src/cluster/manifest.c \

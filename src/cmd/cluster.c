@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "cluster/config.h"
-#include "cluster/cost.h"
 #include "cluster/gather.h"
 #include "cluster/kernels.h"
 #include "cluster/manifest.h"
@@ -29,6 +28,7 @@
 #include "exitcode.h"
 #include "json/jsonio.h"
 #include "rundir/layout.h"
+#include "tune/cost.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/msg.h"
@@ -265,13 +265,13 @@ static int write_plan(const struct cluster_job *j, const char *dir, const char *
 }
 
 static void predict(struct cluster_plan *p, const struct strlist *dirs,
-		    const struct cluster_cost_opts *co)
+		    const struct tune_cost_opts *co)
 {
 	size_t i;
 
 	for (i = 0; i < dirs->nr; i++) {
 		const char *from;
-		double s = cluster_cost_predict(dirs->v[i], co, &from);
+		double s = tune_cost_predict(dirs->v[i], co, &from);
 
 		cluster_plan_add(p, dirs->v[i], s, from);
 	}
@@ -293,7 +293,7 @@ static int plan_build(struct plan_args *a, const char **kargs, size_t nk,
 		      const char *const *tune, size_t ntune)
 {
 	struct cluster_config c = CLUSTER_CONFIG_INIT;
-	struct cluster_cost_opts co = CLUSTER_COST_OPTS_INIT;
+	struct tune_cost_opts co = TUNE_COST_OPTS_INIT;
 	struct cluster_plan p = CLUSTER_PLAN_INIT;
 	struct strlist dirs = STRLIST_INIT;
 	struct buf err = BUF_INIT;
@@ -305,7 +305,7 @@ static int plan_build(struct plan_args *a, const char **kargs, size_t nk,
 		goto out;
 	apply_args(a, &c);
 	if (cluster_slurm_check(&c.slurm, &err) < 0 ||
-	    cluster_cost_opts_parse(&co, tune, ntune, &err) < 0) {
+	    tune_cost_opts_parse(&co, tune, ntune, &err) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cluster/cost.h"
 #include "exitcode.h"
 #include "json/jsonio.h"
 #include "json/jsonw.h"
+#include "tune/cost.h"
 #include "tune/dispatch.h"
 #include "util/cleanup.h"
 #include "util/file.h"
@@ -344,13 +344,13 @@ static int by_cost(const void *a, const void *b, void *arg)
 
 static void plan(struct run *r)
 {
-	struct cluster_cost_opts co = { r->d->budget_s, r->d->max_variants, r->d->compile_only };
+	struct tune_cost_opts co = { r->d->budget_s, r->d->max_variants, r->d->compile_only };
 	size_t i;
 
 	for (i = 0; i < r->d->ninputs; i++) {
 		const char *from;
 
-		r->job[i] = (struct job){ cluster_cost_predict(r->d->inputs[i], &co, &from), 0, -1, 1, -1 };
+		r->job[i] = (struct job){ tune_cost_predict(r->d->inputs[i], &co, &from), 0, -1, 1, -1 };
 		r->order[i] = i;
 	}
 	qsort_r(r->order, r->d->ninputs, sizeof(*r->order), by_cost, r->job);

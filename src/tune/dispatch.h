@@ -7,7 +7,7 @@
  * one kernel to the next, as one `tko tune` does. Triton's compile cache is
  * on disk and shared by them all.
  *
- * The kernels are handed out longest first (cluster/cost.h's prediction),
+ * The kernels are handed out longest first (tune/cost.h's prediction),
  * each to the first GPU that is free. A `tko tune` that dies (killed by the
  * OOM killer, a GPU fault that takes the process down) loses only the
  * kernel it was tuning, which is tried once more on another GPU; the GPU

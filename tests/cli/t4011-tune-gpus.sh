@@ -41,7 +41,7 @@ test_expect_success 'setup: a RUN of five kernels, tuned on one GPU' '
 	fresh
 '
 
-# cost.c predicts sd > sk > sb > 6w > d6 (capture time_ms 0.5 ... 0.1 ms):
+# tune/cost.c predicts sd > sk > sb > 6w > d6 (capture time_ms 0.5 ... 0.1 ms):
 # the three GPUs start on the three longest, in GPU order.
 test_expect_success 'every visible GPU by default: the longest kernels start first, one worker per GPU' '
 	CUDA_VISIBLE_DEVICES=4,5,6 tko tune --max-variants 4 --json three.json --md three.md \

@@ -36,7 +36,7 @@ test_expect_success 'setup: a RUN of five kernels, and a local tko tune of them'
 	rm -rf run/capture/kernels/*/tune dev.log
 '
 
-# Predicted costs (cost.c, rule "capture"): 5 + 3 * (0.3 + 60 * time_ms / 1000)
+# Predicted costs (tune/cost.c, rule "capture"): 5 + 3 * (0.3 + 60 * time_ms / 1000)
 # with time_ms = 0.1 * position, so sd > sk > sb > 6w > d6. Longest first,
 # each to the least loaded of 3 tasks: sd, sk, sb take a task each; 6w goes
 # to sb's (the least loaded), d6 to sk's (sk's 5.972 s < sd's 5.99 s).

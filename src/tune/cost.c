@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster/cost.h"
 #include "json/jsonio.h"
 #include "rundir/layout.h"
+#include "tune/cost.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/opts.h"
@@ -43,7 +43,7 @@ static int opt_value(const char *const *args, size_t n, size_t *i, const char *n
 	return 1;
 }
 
-int cluster_cost_opts_parse(struct cluster_cost_opts *o, const char *const *args, size_t n,
+int tune_cost_opts_parse(struct tune_cost_opts *o, const char *const *args, size_t n,
 			    struct buf *err)
 {
 	size_t i;
@@ -125,14 +125,14 @@ static double captured_ms(const char *dir, int *is_template)
 	return ms;
 }
 
-static double search_s(const struct cluster_cost_opts *o, double per_variant)
+static double search_s(const struct tune_cost_opts *o, double per_variant)
 {
 	double s = (double)(o->max_variants - 1) * per_variant;
 
 	return o->budget_s > 0 && s > o->budget_s ? o->budget_s : s;
 }
 
-double cluster_cost_predict(const char *kernel_dir, const struct cluster_cost_opts *o,
+double tune_cost_predict(const char *kernel_dir, const struct tune_cost_opts *o,
 			    const char **from)
 {
 	int tem = 0;
