@@ -80,6 +80,7 @@ MODEL_SRC = \
 	src/model/analysis_store.c \
 	src/model/collect.c \
 	src/model/env.c \
+	src/model/errsig.c \
 	src/model/manifest.c \
 	src/model/names.c \
 	src/model/replay.c \
@@ -204,7 +205,6 @@ TUNE_SRC = \
 	src/tune/confirm.c \
 	src/tune/cost.c \
 	src/tune/dispatch.c \
-	src/tune/errsig.c \
 	src/tune/gpus.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \

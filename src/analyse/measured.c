@@ -17,7 +17,7 @@
 #include "parse/config_json.h"
 #include "rundir/index.h"
 #include "model/tune.h"
-#include "tune/errsig.h"
+#include "model/errsig.h"
 #include "util/file.h"
 #include "json/jsonio.h"
 #include "util/mem.h"
@@ -111,10 +111,10 @@ static const json_t *tune_kernel(const json_t *entry, const struct an_kernel *k)
 	return NULL;
 }
 
-/* A variant that failed with a signature tko knows (tune/errsig.h). */
+/* A variant that failed with a signature tko knows (model/errsig.h). */
 static void known_failure(struct an_kernel *k, const struct tune_doc_variant *v)
 {
-	const struct tune_errsig *sig = tune_errsig_find(v->error, v->traceback);
+	const struct errsig *sig = errsig_find(v->error, v->traceback);
 	const char *bufops = tune_doc_env(v, "AMDGCN_USE_BUFFER_OPS");
 
 	if (!sig)

@@ -167,7 +167,7 @@ struct an_tune {
 	long split_size;	/* the RSPLIT_SIZE the winner needs set in Inductor, -1: none */
 	int online_softmax_off;	/* 1: the winner is a two-pass softmax (Inductor's online_softmax off) */
 	char *failure;		/* the first variant that failed with a known signature
-				 * (tune/errsig.h): "<label>: <what it means>", or NULL */
+				 * (model/errsig.h): "<label>: <what it means>", or NULL */
 	int buffer_ops_failed;	/* a variant with AMDGCN_USE_BUFFER_OPS=1 failed that way */
 	double twopass_speedup;	/* the best correct two-pass softmax variant's base / its time, NAN: none */
 	long hints_variants;	/* variants with source hints (tl.multiple_of / max_contiguous) */

@@ -50,7 +50,7 @@ struct tune_doc_variant {
 	size_t nenv;
 	int status;			/* enum tune_status, -1 unknown */
 	char *error;			/* a failure's line, or NULL */
-	char *error_signature, *error_explained;	/* a known failure (tune/errsig.h), or NULL */
+	char *error_signature, *error_explained;	/* a known failure (model/errsig.h), or NULL */
 	double time_ms, inductor_ms, speedup;		/* NAN unknown */
 	double gbps, peak_fraction;	/* NAN unknown */
 	char *rate_doubt;		/* why gbps is no fact, or NULL */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "report/tune_text.h"
-#include "tune/errsig.h"
+#include "model/errsig.h"
 #include "tune/output.h"
 #include "tune/winner.h"
 #include "util/file.h"
@@ -83,7 +83,7 @@ void tune_text_notes(const struct tune_sweep *s, struct buf *out)
 		if (!s->plan.v[i].done)
 			continue;
 		if (r->error) {
-			const struct tune_errsig *sig = tune_errsig_find(r->error, r->traceback);
+			const struct errsig *sig = errsig_find(r->error, r->traceback);
 
 			buf_addf(out, "v%03zu %s: %s\n", i, tune_status_name(r->status), r->error);
 			if (sig)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "json/jsonio.h"
-#include "tune/errsig.h"
+#include "model/errsig.h"
 #include "tune/output.h"
 #include "tune/winner.h"
 #include "util/file.h"
@@ -123,7 +123,7 @@ static void isa_fill(const struct tune_sweep *s, const struct tune_result *r,
 static void variant_fill(const struct tune_sweep *s, const struct tune_variant *v,
 			 const struct tune_result *r, struct tune_doc_variant *d)
 {
-	const struct tune_errsig *sig = r->error ? tune_errsig_find(r->error, r->traceback) : NULL;
+	const struct errsig *sig = r->error ? errsig_find(r->error, r->traceback) : NULL;
 	double b = tune_output_base_ms(s), g = tune_result_usable(r) ? tune_output_gbps(s, r->time_ms) : -1;
 	char *why = tune_output_doubt(s, g);
 

@@ -2,10 +2,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "tune/errsig.h"
+#include "model/errsig.h"
 #include "banned.h"
 
-static const struct tune_errsig sigs[] = {
+static const struct errsig sigs[] = {
 	{ "llvm_translation_failed", "LLVM Translation failed",
 	  "LLVM could not translate the kernel's IR; on the brief's validated torch 2.9.0 / "
 	  "triton 3.3.0 / gfx938 stack AMDGCN_USE_BUFFER_OPS=1 did this to simple Triton and "
@@ -20,7 +20,7 @@ static const struct tune_errsig sigs[] = {
 	  "Triton does not know the target and fails this way: compile with DTK's triton-das" },
 };
 
-const struct tune_errsig *tune_errsig_find(const char *error, const char *traceback)
+const struct errsig *errsig_find(const char *error, const char *traceback)
 {
 	size_t i;
 
