@@ -147,6 +147,7 @@ PARSE_SRC = \
 	src/parse/glog.c \
 	src/parse/inductor_log.c \
 	src/parse/inductor_wrapper.c \
+	src/parse/kernel_uses.c \
 	src/parse/logscan.c \
 	src/parse/max_autotune.c \
 	src/parse/meta.c \

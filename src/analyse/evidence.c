@@ -11,6 +11,7 @@
 
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
+#include "parse/kernel_uses.h"
 #include "model/traffic.h"
 #include "json/jsonw.h"
 #include "rundir/layout.h"
@@ -322,7 +323,7 @@ static void from_traffic(struct an_kernel *k, const json_t *cap, const char *cap
 {
 	struct traffic t;
 
-	if (traffic_of_capture_file(&t, cap, capture_path) == 0) {
+	if (traffic_of_capture_file(&t, cap, capture_path, kernel_uses_read) == 0) {
 		k->traffic_bytes = t.bytes;
 		k->traffic_gathered = t.gathered;
 		k->bytes_estimate = t.estimate;

@@ -23,6 +23,7 @@
 #include "cmd/cmd.h"
 #include "model/analysis_desc.h"
 #include "model/analysis_store.h"
+#include "parse/kernel_uses.h"
 #include "exitcode.h"
 #include "decide/decide.h"
 #include "report/capture_text.h"
@@ -119,6 +120,7 @@ static void replay(const char *run)
 	}
 	msg_note("replaying the %zu captured kernel director%s (tko run; --no-replay skips this)",
 		 n, n == 1 ? "y" : "ies");
+	ro.read_uses = kernel_uses_read;
 	status = replay_into_run(&dirs, &ro, 1, &out);
 	replay_text_show(&out, 1, "run");
 	replay_outcome_release(&out);

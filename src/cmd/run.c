@@ -30,6 +30,7 @@
 #include "cmd/cmd.h"
 #include "exitcode.h"
 #include "json/jsonio.h"
+#include "parse/kernel_uses.h"
 #include "report/replay_text.h"
 #include "run/replay.h"
 #include "util/msg.h"
@@ -73,6 +74,7 @@ int cmd_run(int argc, const char **argv)
 	}
 	for (i = 0; i < n; i++)
 		strlist_push(&dirs, argv[i]);
+	o.read_uses = kernel_uses_read;
 	/* with --json the document goes there, and nothing is kept in the RUN */
 	ret = replay_into_run(&dirs, &o, !json, &out);
 	if (out.doc && json && replay_doc_save(out.doc, json, &err) < 0) {

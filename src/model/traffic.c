@@ -5,7 +5,6 @@
 
 #include "json/jsonio.h"
 #include "model/traffic.h"
-#include "parse/triton_meta.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -170,10 +169,9 @@ struct use {
 	long loads, stores, atomics;
 };
 
-static struct use use_of(const char *name, const struct meta_kernel *mk, const json_t *mutated)
+static struct use use_of(const char *name, const struct traffic_source *src, const json_t *mutated)
 {
-	const struct meta_arg *m = mk ? meta_kernel_arg(mk, name) : NULL;
-	const struct tl_addr_indirect *ind = mk ? tl_addr_indirect_of(&mk->addr, name) : NULL;
+	const struct traffic_use *m = src ? traffic_source_get(src, name) : NULL;
 	struct use u = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 
 	if (m && (m->loads || m->stores || m->atomics)) {
@@ -196,10 +194,10 @@ static struct use use_of(const char *name, const struct meta_kernel *mk, const j
 		u.read |= !(m && (m->loads || m->stores || m->atomics));
 		u.known = 1;
 	}
-	if (ind) {
-		u.gathers = ind->gathers;
-		u.scatters = ind->scatters;
-		u.atomic_scatters = ind->atomics;
+	if (m && m->indirect) {
+		u.gathers = m->gathers;
+		u.scatters = m->scatters;
+		u.atomic_scatters = m->atomic_scatters;
 	}
 	return u;
 }
@@ -274,7 +272,7 @@ static void reset(struct traffic *t)
 	t->bytes = -1;
 }
 
-int traffic_count(struct traffic *t, const json_t *capture, const struct meta_kernel *mk)
+int traffic_count(struct traffic *t, const json_t *capture, const struct traffic_source *src)
 {
 	const json_t *args = json_object_get(capture, "args"), *a;
 	const json_t *mutated = json_object_get(capture, "mutated_arg_names");
@@ -301,7 +299,7 @@ int traffic_count(struct traffic *t, const json_t *capture, const struct meta_ke
 		}
 		if (!got)
 			continue;
-		u = use_of(json_str(a, "name"), mk, mutated);
+		u = use_of(json_str(a, "name"), src, mutated);
 		charge(t, &r, a, &u, lane_bound, &rd, &wr, &why);
 	}
 	if (!rd.nr && !wr.nr && !t->reads && !t->writes) {
@@ -314,7 +312,7 @@ int traffic_count(struct traffic *t, const json_t *capture, const struct meta_ke
 	t->bytes = t->read_bytes + t->write_bytes;
 	t->note = xstrfmt("%ld tensor%s read, %ld written%s%s%s", t->reads, t->reads == 1 ? "" : "s",
 			  t->writes,
-			  mk ? "" : " (no kernel source: access from argument names)",
+			  src ? "" : " (no kernel source: access from argument names)",
 			  why.len ? "; estimate: " : "", why.len ? why.buf : "");
 	free(rd.v);
 	free(wr.v);
@@ -322,34 +320,52 @@ int traffic_count(struct traffic *t, const json_t *capture, const struct meta_ke
 	return 0;
 }
 
-/* The kernel of kernel.py that capture.json names, parsed; NULL when there is none. */
-static struct meta_kernel *dir_kernel(struct meta_kernel_list *l, const char *dir,
-				      const char *name)
+struct traffic_use *traffic_source_get(const struct traffic_source *s, const char *name)
 {
-	char *path = path_join(dir, "kernel.py");
-	struct buf src = BUF_INIT, err = BUF_INIT;
-	struct meta_kernel *k = NULL;
 	size_t i;
 
-	if (is_file(path) && file_read(path, 64 << 20, &src, &err) == 0 &&
-	    triton_meta_scan(l, path, src.buf, src.len, 0, &err) > 0)
-		for (i = 0; i < l->nr && !k; i++)
-			if (!name || !strcmp(l->v[i]->name, name))
-				k = l->v[i];
-	free(path);
-	buf_release(&src);
-	buf_release(&err);
-	return k;
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->v[i].name, name))
+			return &s->v[i];
+	return NULL;
 }
 
-int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir)
+struct traffic_use *traffic_source_add(struct traffic_source *s, const char *name)
 {
-	struct meta_kernel_list l = META_KERNEL_LIST_INIT;
-	int rc = traffic_count(t, capture, dir_kernel(&l, kernel_dir, json_str(capture, "kernel")));
+	struct traffic_use *u = traffic_source_get(s, name);
+
+	if (u)
+		return u;
+	ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+	u = &s->v[s->nr++];
+	memset(u, 0, sizeof(*u));
+	u->name = xstrdup(name);
+	return u;
+}
+
+void traffic_source_release(struct traffic_source *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->v[i].name);
+	free(s->v);
+	s->v = NULL;
+	s->nr = s->alloc = 0;
+}
+
+int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir,
+		       traffic_reader *read)
+{
+	struct traffic_source src = TRAFFIC_SOURCE_INIT;
+	char *py = path_join(kernel_dir, "kernel.py");
+	int have = read && read(&src, py, json_str(capture, "kernel")) > 0;
+	int rc = traffic_count(t, capture, have ? &src : NULL);
 	double gb = json_num(capture, "inductor_num_bytes", -1);
 	char *why;
 
-	meta_kernel_list_release(&l);
+	free(py);
+	traffic_source_release(&src);
 	if (rc == 0 || gb <= 0)
 		return rc;
 	why = t->note;
@@ -360,19 +376,21 @@ int traffic_of_capture(struct traffic *t, const json_t *capture, const char *ker
 	return 0;
 }
 
-int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path)
+int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path,
+			    traffic_reader *read)
 {
 	char *dir = xstrdup(capture_path), *slash = strrchr(dir, '/');
 	int rc;
 
 	if (slash)
 		*slash = '\0';
-	rc = traffic_of_capture(t, capture, slash ? dir : ".");
+	rc = traffic_of_capture(t, capture, slash ? dir : ".", read);
 	free(dir);
 	return rc;
 }
 
-int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err)
+int traffic_of_dir(struct traffic *t, const char *kernel_dir, traffic_reader *read,
+		   struct buf *err)
 {
 	char *path = path_join(kernel_dir, "capture.json");
 	json_t *cap = json_load_path(path, err);
@@ -382,7 +400,7 @@ int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err)
 	reset(t);
 	if (!cap)
 		return -1;
-	rc = traffic_of_capture(t, cap, kernel_dir);
+	rc = traffic_of_capture(t, cap, kernel_dir, read);
 	json_decref(cap);
 	return rc;
 }

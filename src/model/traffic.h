@@ -32,8 +32,12 @@
  * A rate above TRAFFIC_OVER_COPY of the copy rate is not a fact: callers
  * print traffic_rate_doubt()'s cause instead of the percentage.
  *
+ * How the source uses each argument comes in a plain struct (struct
+ * traffic_source) that a reader above model/ fills from kernel.py:
+ * parse/kernel_uses.h's kernel_uses_read(), which callers pass in.
+ *
  *	struct traffic t;
- *	if (traffic_of_dir(&t, "RUN/capture/kernels/k-1234abcd", &err) == 0)
+ *	if (traffic_of_dir(&t, "RUN/capture/kernels/k-1234abcd", kernel_uses_read, &err) == 0)
  *		printf("%.0f GB/s%s\n", traffic_gbps(t.bytes, ms), t.estimate ? " (estimate)" : "");
  *	traffic_release(&t);
  */
@@ -43,8 +47,6 @@
 #include <jansson.h>
 
 #include "util/buf.h"
-
-struct meta_kernel;
 
 /* A rate above this fraction of the measured copy rate is flagged, not printed as a fact. */
 #define TRAFFIC_OVER_COPY 1.05
@@ -60,29 +62,62 @@ struct traffic {
 	char *note;		/* how it was counted, one phrase; never NULL after a count */
 };
 
-/*
- * Counts the bytes of one launch from a capture.json document and the
- * kernel's parsed source (NULL when there is none). 0, or -1 when the
- * arguments cannot be read or no tensor argument has elements (t->bytes
- * < 0, note says why): callers fall back to Inductor's estimate.
- */
-int traffic_count(struct traffic *t, const json_t *capture, const struct meta_kernel *mk);
+/* How a kernel's source uses one of its arguments. */
+struct traffic_use {
+	char *name;			/* the parameter */
+	unsigned loads, stores, atomics;	/* memory ops whose pointer starts from it */
+	int indirect;			/* 1: the next three are known */
+	long gathers, scatters;		/* its tl.load / tl.store sites through a loaded index */
+	long atomic_scatters;		/* its tl.atomic_* sites through a loaded index */
+};
+
+/* The uses of one kernel's arguments, as its source says them. */
+struct traffic_source {
+	struct traffic_use *v;
+	size_t nr, alloc;
+};
+#define TRAFFIC_SOURCE_INIT { NULL, 0, 0 }
+
+/* The use of argument `name`, the first of that name; NULL when there is none. */
+struct traffic_use *traffic_source_get(const struct traffic_source *s, const char *name);
+/* The same, appended (zeroed) when there is none. */
+struct traffic_use *traffic_source_add(struct traffic_source *s, const char *name);
+void traffic_source_release(struct traffic_source *s);
 
 /*
- * The same with the source read from kernel_dir/kernel.py (the kernel
- * capture.json names); when tko cannot count, capture.json's
+ * Fills *s (empty) with how kernel `kernel` of the file kernel_py uses its
+ * arguments (the first kernel when `kernel` is NULL): 1, or 0 when the file
+ * is missing or unreadable or holds no such kernel. tko's is
+ * parse/kernel_uses.h's kernel_uses_read(); NULL reads nothing.
+ */
+typedef int traffic_reader(struct traffic_source *s, const char *kernel_py, const char *kernel);
+
+/*
+ * Counts the bytes of one launch from a capture.json document and how the
+ * kernel's source uses its arguments (NULL when there is no source). 0, or
+ * -1 when the arguments cannot be read or no tensor argument has elements
+ * (t->bytes < 0, note says why): callers fall back to Inductor's estimate.
+ */
+int traffic_count(struct traffic *t, const json_t *capture, const struct traffic_source *src);
+
+/*
+ * The same with the source read by `read` from kernel_dir/kernel.py (the
+ * kernel capture.json names); when tko cannot count, capture.json's
  * inductor_num_bytes, marked an estimate.
  */
-int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir);
+int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir,
+		       traffic_reader *read);
 /* ... where capture was read from capture_path, beside that kernel.py. */
-int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path);
+int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path,
+			    traffic_reader *read);
 
 /*
  * The same for a captured kernel directory (capture.json, kernel.py).
  * -1 with err when capture.json is unreadable; a kernel.py that is
  * missing or unreadable only makes the count rely on argument names.
  */
-int traffic_of_dir(struct traffic *t, const char *kernel_dir, struct buf *err);
+int traffic_of_dir(struct traffic *t, const char *kernel_dir, traffic_reader *read,
+		   struct buf *err);
 
 void traffic_release(struct traffic *t);
 

@@ -117,7 +117,8 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
  * report and tune use too) and, per config, the rate and its fraction of
  * the copy rate, with the doubt when it is over TRAFFIC_OVER_COPY of it.
  */
-static void add_rates(struct replay_kernel *k, const char *dir, const json_t *capture, double peak)
+static void add_rates(struct replay_kernel *k, const char *dir, const json_t *capture, double peak,
+		      traffic_reader *read_uses)
 {
 	long long fp = traffic_footprint(json_object_get(capture, "args"));
 	const json_t *inb = json_object_get(capture, "inductor_num_bytes");
@@ -125,7 +126,7 @@ static void add_rates(struct replay_kernel *k, const char *dir, const json_t *ca
 	struct buf err = BUF_INIT;
 	size_t i;
 
-	if (traffic_of_dir(&t, dir, &err) < 0 && !t.note)
+	if (traffic_of_dir(&t, dir, read_uses, &err) < 0 && !t.note)
 		t.note = xstrdup(err.buf);
 	buf_release(&err);
 	k->footprint_bytes = fp >= 0 ? fp : RF_I64_NONE;
@@ -200,7 +201,7 @@ int replay_doc_check(const json_t *doc, const char *file, struct buf *err)
 /* The "tko run" document from the child's, typed, with what C adds. */
 static struct replay_doc *finish_doc(const json_t *replay, const struct strlist *dirs,
 				     const json_t *captures, const struct peak *peak,
-				     struct buf *err)
+				     traffic_reader *read_uses, struct buf *err)
 {
 	struct replay_doc *doc = xcalloc(1, sizeof(*doc));
 	size_t i;
@@ -215,7 +216,8 @@ static struct replay_doc *finish_doc(const json_t *replay, const struct strlist 
 	doc->peak.source = peak->where ? xstrdup(peak->where) : NULL;
 	/* the child answers for the dirs in their order; one that answers for more gets no rates there */
 	for (i = 0; i < doc->nkernels && i < dirs->nr; i++)
-		add_rates(&doc->kernels[i], dirs->v[i], json_array_get(captures, i), peak->gbps);
+		add_rates(&doc->kernels[i], dirs->v[i], json_array_get(captures, i), peak->gbps,
+			  read_uses);
 	replay_doc_summarise(doc);
 	return doc;
 }
@@ -374,7 +376,7 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, struct r
 		struct peak peak = PEAK_INIT;
 
 		find_peak(dirs, o, &peak);
-		*doc = finish_doc(replay, dirs, captures, &peak, err);
+		*doc = finish_doc(replay, dirs, captures, &peak, o->read_uses, err);
 		peak_release(&peak);
 		json_decref(replay);
 		if (!*doc)

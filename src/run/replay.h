@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "model/replay.h"
+#include "model/traffic.h"
 #include "util/buf.h"
 #include "util/opts.h"
 
@@ -22,9 +23,19 @@ struct replay_opts {
 	long reps;		/* timed repetitions per config, 0: automatic */
 	double peak_gbps;	/* the peak to compare against; 0: from env.json */
 	const char *env_json;	/* an env.json to read the peak from, or NULL */
+	/*
+	 * Reads kernel.py's argument uses for the bytes a launch moves
+	 * (model/traffic.h): parse/kernel_uses.h's kernel_uses_read, which
+	 * run/ ranks below and so takes from its caller; NULL counts from
+	 * the arguments' names alone.
+	 */
+	traffic_reader *read_uses;
 };
-/* tko run's defaults: 600 s, automatic repetitions, the peak from the RUN's env.json. */
-#define REPLAY_OPTS_INIT { 600, 0, 0, NULL }
+/*
+ * tko run's defaults: 600 s, automatic repetitions, the peak from the
+ * RUN's env.json; the caller sets read_uses.
+ */
+#define REPLAY_OPTS_INIT { 600, 0, 0, NULL, NULL }
 
 enum replay_status {
 	REPLAY_OK,		/* every kernel replayed, outputs agree */

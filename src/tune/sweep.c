@@ -12,6 +12,7 @@
 #include "env/peak.h"
 #include "json/jsonio.h"
 #include "parse/triton_meta.h"
+#include "parse/kernel_uses.h"
 #include "rundir/layout.h"
 #include "tune/grid.h"
 #include "tune/kindplan.h"
@@ -540,7 +541,8 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 	s->num_gb = s->k.num_gb;
 	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
 		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
-	if (s->capture && traffic_of_capture_file(&s->traffic, s->capture, s->capture_path) == 0)
+	if (s->capture && traffic_of_capture_file(&s->traffic, s->capture, s->capture_path,
+						     kernel_uses_read) == 0)
 		s->num_gb = s->traffic.bytes / 1e9;
 	else
 		traffic_release(&s->traffic);

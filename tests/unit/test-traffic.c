@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/traffic.h"
+#include "parse/kernel_uses.h"
 #include "parse/triton_meta.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -170,12 +171,16 @@ static struct meta_kernel_list scan(const char *text)
 static void count(struct traffic *t, const char *cap_text, const char *src)
 {
 	struct meta_kernel_list l = META_KERNEL_LIST_INIT;
+	struct traffic_source uses = TRAFFIC_SOURCE_INIT;
 	json_t *cap = json_loads(cap_text, 0, NULL);
 
 	assert_non_null(cap);
-	if (src)
+	if (src) {
 		l = scan(src);
-	assert_int_equal(traffic_count(t, cap, src ? l.v[0] : NULL), 0);
+		kernel_uses_of(&uses, l.v[0]);
+	}
+	assert_int_equal(traffic_count(t, cap, src ? &uses : NULL), 0);
+	traffic_source_release(&uses);
 	meta_kernel_list_release(&l);
 	json_decref(cap);
 }
@@ -351,7 +356,7 @@ static void test_foreach_module_file(void **state)
 	/* traffic_of_dir reads capture.json and kernel.py: the files go by those names in a copy */
 	assert_int_equal(copy_as(dir, "foreach_capture.json", "capture.json"), 0);
 	assert_int_equal(copy_as(dir, "foreach_kernel.py", "kernel.py"), 0);
-	assert_int_equal(traffic_of_dir(&t, tmpdir, &err), 0);
+	assert_int_equal(traffic_of_dir(&t, tmpdir, kernel_uses_read, &err), 0);
 	assert_true(t.read_bytes == 16008.0);
 	assert_true(t.write_bytes == 12004.0);
 	assert_true(t.bytes == 28012.0);
