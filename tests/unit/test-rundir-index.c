@@ -267,6 +267,21 @@ static void test_example_run(void **state)
 	buf_release(&err);
 }
 
+/* Kernel names as tko collect takes them: NAME, or NAME-<8 lowercase hex digits>. */
+static void test_kernel_names(void **state)
+{
+	(void)state;
+	assert_true(rd_kernel_spec_ok("triton_poi_fused_add_0"));
+	assert_true(rd_kernel_spec_ok("triton_mm-1eaacdc2"));
+	assert_false(rd_kernel_spec_ok("triton_mm-1EAACDC2"));
+	assert_false(rd_kernel_spec_ok("triton_mm-1eaacd"));
+	assert_false(rd_kernel_spec_ok("../etc/passwd"));
+	assert_false(rd_kernel_spec_ok("/abs"));
+	assert_false(rd_kernel_spec_ok("a b"));
+	assert_false(rd_kernel_spec_ok("9lives"));
+	assert_false(rd_kernel_spec_ok(""));
+}
+
 static void test_lookups(void **state)
 {
 	(void)state;
@@ -297,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_unique_name_takes_all_entries),
 		cmocka_unit_test(test_link_out_is_refused),
 		cmocka_unit_test(test_example_run),
+		cmocka_unit_test(test_kernel_names),
 		cmocka_unit_test(test_lookups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

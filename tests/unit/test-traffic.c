@@ -2,8 +2,10 @@
  * Unit tests for model/traffic: the bytes a launch moves, on kernels
  * written by hand in Inductor's style (the AdamW foreach update and the
  * cross-entropy forward of issue 17's H200 run, a broadcast add) with
- * capture.json argument lists made to match. Every expected byte count is
- * counted by hand in the comment above it, never taken from the code.
+ * capture.json argument lists made to match, and the footprint of
+ * argument lists with shared storages and views. Every expected byte
+ * count is counted by hand in the comment above it, never taken from the
+ * code.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -402,6 +404,63 @@ static void test_unreadable_args(void **state)
 	}
 }
 
+/* traffic_footprint: each storage once, what a launch can touch (not what it moves). */
+static long long footprint_of(const char *json)
+{
+	json_error_t e;
+	json_t *args = json_loads(json, 0, &e);
+	long long n;
+
+	assert_non_null(args);
+	n = traffic_footprint(args);
+	json_decref(args);
+	return n;
+}
+
+static void test_footprint_counts_each_storage_once(void **state)
+{
+	(void)state;
+	/* 1024 fp32 in + 1024 fp32 out on two storages: 8192 bytes; the scalar adds nothing. */
+	assert_int_equal(footprint_of(
+		"[{\"kind\":\"tensor\",\"shape\":[1024],\"stride\":[1],\"storage_offset\":0,"
+		"\"element_size\":4,\"storage\":0},"
+		"{\"kind\":\"tensor\",\"shape\":[1024],\"stride\":[1],\"storage_offset\":0,"
+		"\"element_size\":4,\"storage\":1},"
+		"{\"kind\":\"scalar\",\"value\":1024}]"), 8192);
+	/* An in-place argument passed twice (same storage, same view): 4096 bytes. */
+	assert_int_equal(footprint_of(
+		"[{\"kind\":\"tensor\",\"shape\":[1024],\"stride\":[1],\"storage_offset\":0,"
+		"\"element_size\":4,\"storage\":0},"
+		"{\"kind\":\"tensor\",\"shape\":[1024],\"stride\":[1],\"storage_offset\":0,"
+		"\"element_size\":4,\"storage\":0}]"), 4096);
+}
+
+static void test_footprint_of_views(void **state)
+{
+	(void)state;
+	/*
+	 * Two halves of one fp16 buffer, overlapping by 10 elements: elements
+	 * [0, 60) and [50, 110) -> [0, 110) = 220 bytes.
+	 */
+	assert_int_equal(footprint_of(
+		"[{\"kind\":\"tensor\",\"shape\":[60],\"stride\":[1],\"storage_offset\":0,"
+		"\"element_size\":2,\"storage\":0},"
+		"{\"kind\":\"tensor\",\"shape\":[60],\"stride\":[1],\"storage_offset\":50,"
+		"\"element_size\":2,\"storage\":0}]"), 220);
+	/* A transposed 4x3 view, strides (1, 4): last element 3*1 + 2*4 = 11 -> 12 elements * 4 B. */
+	assert_int_equal(footprint_of(
+		"[{\"kind\":\"tensor\",\"shape\":[4,3],\"stride\":[1,4],\"storage_offset\":0,"
+		"\"element_size\":4,\"storage\":0}]"), 48);
+	/* A broadcast (stride 0) row of 8 x 1024: one row, 4096 bytes; an empty tensor: 0. */
+	assert_int_equal(footprint_of(
+		"[{\"kind\":\"tensor\",\"shape\":[8,1024],\"stride\":[0,1],\"storage_offset\":0,"
+		"\"element_size\":4,\"storage\":0},"
+		"{\"kind\":\"tensor\",\"shape\":[0,5],\"stride\":[5,1],\"storage_offset\":0,"
+		"\"element_size\":4,\"storage\":1}]"), 4096);
+	assert_int_equal(footprint_of("[{\"kind\":\"tensor\",\"shape\":[2]}]"), -1);
+	assert_int_equal(footprint_of("[]"), 0);
+}
+
 /* 2,227,400,004 bytes in 0.531 ms: 4194.7 GB/s, 98.9% of a 4241 GB/s copy. */
 static void test_rates(void **state)
 {
@@ -449,6 +508,8 @@ int main(void)
 		cmocka_unit_test(test_descriptor_reads_are_assumed),
 		cmocka_unit_test(test_foreach_module_file),
 		cmocka_unit_test(test_unreadable_args),
+		cmocka_unit_test(test_footprint_counts_each_storage_once),
+		cmocka_unit_test(test_footprint_of_views),
 		cmocka_unit_test(test_rates),
 		cmocka_unit_test(test_rate_over_copy_flagged),
 	};
