@@ -6,9 +6,10 @@
  *   kernel     its def and decorators, read from the source (kernel.c)
  *   plan       the search space and the base config (space.c, plan.c)
  *   per variant: the source rewrites (rewrite.c), a compile or bench
- *              request to the worker for its environment (worker.c),
- *              its result (result.c)
- *   output     the JSON, the table and the winner's files (output.c)
+ *              request to the worker for its environment (pool.c, over
+ *              py/worker.c), its result (result.c)
+ *   output     the JSON entry (output.c), the winner's files (winner.c);
+ *              the table is report/tune_text.c's
  *
  * Every variant's files go under OUT/variants/NNN/: kernel.py (its
  * source), request.json (what was asked of the worker, grid included) and
