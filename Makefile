@@ -197,7 +197,8 @@ DECIDE_SRC = \
 	src/decide/rules_kernel.c \
 	src/decide/rules_measured.c \
 	src/decide/rules_value.c \
-	src/decide/steprules.c
+	src/decide/steprules.c \
+	src/decide/tune_pick.c
 
 TUNE_SRC = \
 	src/tune/ci.c \
