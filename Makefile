@@ -205,6 +205,7 @@ TUNE_SRC = \
 	src/tune/confirm.c \
 	src/tune/dispatch.c \
 	src/tune/errsig.c \
+	src/tune/exit.c \
 	src/tune/gpus.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \
