@@ -20,11 +20,15 @@
 . "$TESTS_DIR/lib-tune.sh"
 
 use_fake_gpu
-TKO_FAKE_WARPS='{"4": 1.0, "8": 0.5}'
+# shellcheck disable=SC2089,SC2090 # JSON for the fake worker: its quotes are meant literally
+{
+	TKO_FAKE_WARPS='{"4": 1.0, "8": 0.5}'
+	export TKO_FAKE_WARPS
+}
 TEM=capture/kernels/triton_tem_fused_mm_relu_0-3f61ad14
 RED=capture/kernels/triton_red_fused_embedding_native_layer_norm_0-e8ab9538
 PER=capture/kernels/triton_per_fused__softmax_exp_prepare_softmax_online_sub_view_2-7692c56a
-export TKO_FAKE_WARPS TEM RED PER
+export TEM RED PER
 
 fresh_run() {
 	rm -rf "$1" && cp -r "$SRC_ROOT/examples/h200-run" "$1"
