@@ -205,19 +205,17 @@ static int make_dirs(const struct inv_opts *o, const char *base, struct atomic_s
 /*
  * Writes analysis/{summarize,meta,isa,kernels}.json and
  * report/report.{md,json,html} (with `extras`, the extra copies too) as
- * one set: when any of them cannot be written completely, none is
- * published (docs/exit-codes.md).
+ * one set, whose folders make_dirs() made: when any of them cannot be
+ * written completely, none is published (docs/exit-codes.md).
  */
 static int publish(const struct an_run *r, const struct an_raw *raw, const struct inv_opts *o,
-		   int extras, const char *base, struct buf *err)
+		   int extras, const char *base, struct atomic_set *set, struct buf *err)
 {
-	struct atomic_set set = ATOMIC_SET_INIT;
-
-	if (make_dirs(o, base, &set, err) < 0 || write_outputs(r, raw, o, extras, base, &set, err) < 0) {
-		atomic_set_abort(&set);
+	if (write_outputs(r, raw, o, extras, base, set, err) < 0) {
+		atomic_set_abort(set);
 		return -1;
 	}
-	return atomic_set_commit(&set, err);
+	return atomic_set_commit(set, err);
 }
 
 /* Reads the RUN's evidence into r and raw (both fresh) and decides. */
@@ -345,20 +343,23 @@ static const struct an_kernel **to_tune(const struct an_run *r, const struct inv
 
 /*
  * --tune-top: tunes the kernels chosen from r's decisions, after writing
- * the report as it is (a long tuning or a stopped one leaves it behind),
- * then decides again into r and raw with the results. *status: tune's
- * exit status. 0, or -1 with err when an output cannot be written or
- * the second analysis fails.
+ * the report as it is through `set` (a long tuning or a stopped one leaves
+ * it behind; the set is then ready for the next), then decides again into
+ * r and raw with the results. *status: tune's exit status. 0, or -1 with
+ * err when an output cannot be written or the second analysis fails.
  */
-static int tune_hot(const char *run, const struct inv_opts *o, struct an_run *r,
-		    struct an_raw *raw, int *status, struct buf *err)
+static int tune_hot(const char *run, const struct inv_opts *o, const char *base,
+		    struct an_run *r, struct an_raw *raw, struct atomic_set *set, int *status,
+		    struct buf *err)
 {
 	size_t n, ran = 0;
-	const struct an_kernel **k = to_tune(r, o, run, &n);
+	const struct an_kernel **k;
 	int ret = 0;
 
+	msg_progress_done();
+	k = to_tune(r, o, run, &n);
 	*status = EXIT_OK;
-	if (n && publish(r, raw, o, 0, o->out_dir ? o->out_dir : run, err) < 0)
+	if (n && (publish(r, raw, o, 0, base, set, err) < 0 || make_dirs(o, base, set, err) < 0))
 		ret = -1;
 	else if (n)
 		*status = tune_kernels(run, r, o, k, n, &ran);
@@ -380,6 +381,7 @@ static int investigate(const char *run, const struct inv_opts *o, int *tune_stat
 {
 	const char *base = o->out_dir ? o->out_dir : run;
 	char *adir = path_join(base, "analysis"), *rdir = path_join(base, "report");
+	struct atomic_set set = ATOMIC_SET_INIT;
 	struct buf err = BUF_INIT;
 	struct an_raw raw;
 	struct an_run r;
@@ -388,10 +390,12 @@ static int investigate(const char *run, const struct inv_opts *o, int *tune_stat
 	*tune_status = EXIT_OK;
 	an_raw_init(&raw);
 	an_run_init(&r);
-	if (analyse(run, o, &r, &raw, &err) < 0 ||
-	    (o->tune_top && tune_hot(run, o, &r, &raw, tune_status, &err) < 0) ||
-	    publish(&r, &raw, o, 1, base, &err) < 0)
+	if (make_dirs(o, base, &set, &err) < 0 || analyse(run, o, &r, &raw, &err) < 0 ||
+	    (o->tune_top && tune_hot(run, o, base, &r, &raw, &set, tune_status, &err) < 0) ||
+	    publish(&r, &raw, o, 1, base, &set, &err) < 0) {
+		atomic_set_abort(&set);
 		ret = EXIT_FAIL;
+	}
 	msg_progress_done();
 	if (ret != EXIT_OK) {
 		msg_error("%s", err.buf);
