@@ -256,15 +256,18 @@ static void tune_ended(void *data, const struct tune_sweep *s, const struct tune
 {
 	struct tune_log *l = data;
 	size_t i = l->done++;
+	int stops;
 
 	if (out->ran && !out->failed && s->winner >= 0 && s->winner != s->plan.base)
 		msg_note_as("tune", "[%zu/%zu] %s: winner %s after %.1f s; %s/%s", i + 1, l->n,
-			    s->k.name, s->plan.v[s->winner].label, s->wall_s, s->out_dir, RD_TUNE_DOC);
+			    s->k.name, s->plan.v[s->winner].label, s->wall_s, s->out_dir,
+			    RD_TUNE_DOC);
 	else if (out->ran && !out->failed)
 		msg_note_as("tune", "[%zu/%zu] %s: no variant beat the base after %.1f s; %s/%s",
 			    i + 1, l->n, s->k.name, s->wall_s, s->out_dir, RD_TUNE_DOC);
 	/* tune_run() stops at a kernel that could not start for want of tools or the target */
-	if (l->done < l->n && (out->ran || (out->fail != TUNE_FAIL_TOOL && out->fail != TUNE_FAIL_TARGET)))
+	stops = !out->ran && (out->fail == TUNE_FAIL_TOOL || out->fail == TUNE_FAIL_TARGET);
+	if (l->done < l->n && !stops)
 		tune_starts(l, l->done);
 }
 
@@ -329,11 +332,12 @@ static const struct an_kernel **to_tune(const struct an_run *r, const struct inv
 		if (p[i].what == TUNE_PICK_TUNE)
 			k[(*n)++] = pk;
 		else if (p[i].what == TUNE_PICK_TUNED)
-			msg_note_as("tune", "%s has a tune result already (%s); 'tko tune %s/%s' tunes it again",
-				    pk->name, pk->tune.file, run, pk->kernel_dir);
+			msg_note_as("tune", "%s has a tune result already (%s); "
+				    "'tko tune %s/%s' tunes it again", pk->name, pk->tune.file, run,
+				    pk->kernel_dir);
 		else
-			msg_note_as("tune", "%s is marked tune but has no captured inputs to tune with "
-				    "(capture the model with tko capture)", pk->name);
+			msg_note_as("tune", "%s is marked tune but has no captured inputs to "
+				    "tune with (capture the model with tko capture)", pk->name);
 	}
 	if (!np)
 		msg_note_as("tune", "no kernel is marked tune: nothing to tune");

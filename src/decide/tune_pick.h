@@ -26,7 +26,7 @@
 enum tune_pick_what {
 	TUNE_PICK_TUNE,		/* to tune: marked tune, captured, not tuned yet */
 	TUNE_PICK_TUNED,	/* chosen, but it has a tune result already */
-	TUNE_PICK_NO_INPUTS,	/* marked tune, ranked above the last chosen, no capture directory */
+	TUNE_PICK_NO_INPUTS,	/* marked tune, uncaptured, ranked above the last chosen */
 };
 
 struct tune_pick {
