@@ -124,4 +124,57 @@ test_expect_success 'a kernel that cannot be tuned: exit 1, the others are' '
 	test -s run4/report/report.md
 '
 
+# With -- CMD: the model is a script that plays the example back (its log
+# on stdout, its capture and caches where tko capture points it), so the
+# capture step has a RUN to give; tko capture takes its Python package from
+# $TKO_PYTHON_DIR too, so that folder is the real package with the fake
+# worker in it. LINK_TUNE=1 makes every kernel's tune/ a link, which tko
+# tune refuses (exit 1); MODEL_EXIT=3 makes the command fail (exit 5).
+test_expect_success 'setup: a model that plays the example back' '
+	mkdir py &&
+	cp -r "$SRC_ROOT/python/tko" py/ &&
+	cp "$TESTS_DIR/tune-fake/tko/tune_worker.py" py/tko/ &&
+	cat >model.sh <<-\EOF &&
+	#!/bin/sh
+	EX=$SRC_ROOT/examples/h200-run
+	cat "$EX/log/model.log" &&
+	cp -r "$EX/capture/." "$TKO_CAPTURE_DIR/" &&
+	cp -r "$EX/cache/inductor/." "$TORCHINDUCTOR_CACHE_DIR/" &&
+	cp -r "$EX/cache/triton/." "$TRITON_CACHE_DIR/" || exit 99
+	if test -n "$LINK_TUNE"; then
+		for d in "$TKO_CAPTURE_DIR"/kernels/*/; do ln -s /nonexistent "$d/tune"; done
+	fi
+	exit ${MODEL_EXIT:-0}
+	EOF
+	chmod +x model.sh
+'
+
+test_expect_success 'with -- CMD: capture, decide, tune one kernel, report again' '
+	TKO_PYTHON_DIR=$TRASH/py &&
+	export TKO_PYTHON_DIR &&
+	tko investigate --no-replay --tune-top 1 --out crun -- ./model.sh >out 2>err &&
+	test "$(ls crun/capture/kernels/*/tune/tune.json | wc -l)" -eq 1 &&
+	test "$(json_q crun/analysis/kernels.json .tunes)" = 1 &&
+	test_grep "^tko tune: note: \[1/1\] " err
+'
+
+test_expect_success 'with -- CMD: a kernel that cannot be tuned is exit 1' '
+	TKO_PYTHON_DIR=$TRASH/py &&
+	export TKO_PYTHON_DIR &&
+	LINK_TUNE=1 test_expect_code 1 tko investigate --no-replay --tune-top 1 --out crun2 -- \
+		./model.sh >out 2>err &&
+	test_grep "is a symbolic link" err &&
+	test -s crun2/report/report.md
+'
+
+test_expect_success 'with -- CMD: the command'"'"'s failure (5) comes before the tuning'"'"'s (1)' '
+	TKO_PYTHON_DIR=$TRASH/py &&
+	export TKO_PYTHON_DIR &&
+	MODEL_EXIT=3 LINK_TUNE=1 test_expect_code 5 tko investigate --no-replay --tune-top 1 \
+		--out crun3 -- ./model.sh >out 2>err &&
+	test_grep "is a symbolic link" err &&
+	test_grep "the command exited with status 3" err &&
+	test -s crun3/report/report.md
+'
+
 test_done
