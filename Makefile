@@ -199,13 +199,15 @@ DECIDE_SRC = \
 	src/decide/rules_kernel.c \
 	src/decide/rules_measured.c \
 	src/decide/rules_value.c \
-	src/decide/steprules.c
+	src/decide/steprules.c \
+	src/decide/tune_pick.c
 
 TUNE_SRC = \
 	src/tune/ci.c \
 	src/tune/confirm.c \
 	src/tune/cost.c \
 	src/tune/dispatch.c \
+	src/tune/exit.c \
 	src/tune/gpus.c \
 	src/tune/grid.c \
 	src/tune/isasum.c \

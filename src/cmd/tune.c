@@ -12,6 +12,7 @@
 #include "json/jsonio.h"
 #include "report/tune_text.h"
 #include "tune/dispatch.h"
+#include "tune/exit.h"
 #include "tune/sweep.h"
 #include "tune/tune.h"
 #include "util/file.h"
@@ -37,19 +38,6 @@ static const char *const usage[] = {
 	NULL,
 };
 
-static int exit_for(enum tune_fail f)
-{
-	static const int codes[] = {
-		[TUNE_FAIL_INPUT] = EXIT_FAIL,
-		[TUNE_FAIL_NOMATCH] = EXIT_NOMATCH,
-		[TUNE_FAIL_TOOL] = EXIT_TOOL,
-		[TUNE_FAIL_CHILD] = EXIT_CHILD,
-		[TUNE_FAIL_TARGET] = EXIT_TOOL,
-	};
-
-	return codes[f];
-}
-
 static int check_target(const char *target)
 {
 	const struct target *t = target ? target_find(target) : NULL;
@@ -62,14 +50,6 @@ static int check_target(const char *target)
 	}
 	buf_release(&err);
 	return ret;
-}
-
-/* The command's exit status for one input's outcome. */
-static int exit_of(const struct tune_outcome *out)
-{
-	if (!out->ran)
-		return exit_for(out->fail);
-	return out->failed ? EXIT_FAIL : EXIT_OK;
 }
 
 /* One request of the serving mode (tune/dispatch.h): the kernel into its files. */
@@ -90,7 +70,7 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 		return EXIT_USAGE;
 	doc = tune_doc_new(o);
 	tune_one(&s, input, o, pool, doc, &outcome);
-	ret = exit_of(&outcome);
+	ret = tune_exit_of(&outcome);
 	*ran = outcome.ran;
 	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && tune_text_write_md(md, &s, ran, 1, &err) < 0)))
 		ret = EXIT_FAIL;
@@ -141,7 +121,7 @@ static void print_ran(void *data, const struct tune_sweep *s, const struct tune_
 
 int cmd_tune(int argc, const char **argv)
 {
-	struct tune_opts o = { 0 };
+	struct tune_opts o = TUNE_OPTS_INIT;
 	struct strlist consts = STRLIST_INIT;
 	const char *json = NULL, *md = NULL, *gpus = NULL;
 	long max_variants = 40;
@@ -176,10 +156,6 @@ int cmd_tune(int argc, const char **argv)
 	/* the command line as given, for the tko tunes of --gpus (opts_parse reorders argv) */
 	const char **given = xcalloc((size_t)argc, sizeof(*argv));
 
-	o.budget_s = 60;
-	o.timeout_s = 300;
-	o.noise = 0.02;
-	o.confirm_rounds = 7;
 	memcpy(given, argv + 1, (size_t)(argc - 1) * sizeof(*argv));
 	n = opts_parse(argc, argv, options, usage, 0, NULL);
 	if (n < 0) {
@@ -223,7 +199,7 @@ int cmd_tune(int argc, const char **argv)
 	pr.to_stdout = !json || strcmp(json, "-");
 	tried = (int)tune_run(&job, s, outs, doc, &each);
 	for (i = 0; i < tried; i++) {
-		int r = exit_of(&outs[i]);
+		int r = tune_exit_of(&outs[i]);
 
 		ran[i] = outs[i].ran;
 		done += ran[i] != 0;

@@ -42,8 +42,8 @@ static void time_config_only(struct tune_sweep *s, long cand)
 
 	if (i < 0 || s->plan.v[i].done)
 		return;
-	msg_progress("%s: timing v%03ld (%s) for the confirmation", s->k.name, i,
-		     s->plan.v[i].label);
+	msg_progress_as("tune", "%s: timing v%03ld (%s) for the confirmation", s->k.name, i,
+			s->plan.v[i].label);
 	tune_variant_run(s, &s->plan.v[i]);
 	r = tune_results_at(&s->res, (size_t)i);
 	/* after the plan: its budget has nothing left to decide */
@@ -218,8 +218,8 @@ void tune_confirm_run(struct tune_sweep *s)
 	c->id[TUNE_CF_BASE] = s->plan.base;
 	c->id[TUNE_CF_CAND] = cand;
 	c->id[TUNE_CF_CFG] = s->plan.v[cand].src ? best_config_only(s, cand) : -1;
-	msg_progress("%s: confirming v%03ld against the base over %zu rounds", s->k.name, cand,
-		     rounds);
+	msg_progress_as("tune", "%s: confirming v%03ld against the base over %zu rounds", s->k.name,
+			cand, rounds);
 	if (time_rounds(s, c, rounds, &err) < 0) {
 		c->error = buf_detach(&err, NULL);
 		c->winner = s->plan.base;

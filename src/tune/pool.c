@@ -132,7 +132,7 @@ double tune_pool_peak(struct tune_pool *p)
 		p->peak_gbps = json_num(rep, "gbps", -1);
 	} else {
 		p->peak_gbps = -1;
-		msg_warn("cannot measure the copy bandwidth%s%s", err.len ? ": " : "", err.buf);
+		msg_warn_as("tune", "cannot measure the copy bandwidth%s%s", err.len ? ": " : "", err.buf);
 	}
 	json_decref(req);
 	json_decref(rep);

@@ -403,8 +403,8 @@ static void check_grid(struct tune_sweep *s)
 	if (!s->o->compile_only && tune_grid_check(s, &why) < 0 &&
 	    tune_space_freeze(&s->plan.space, tune_grid_param, s) > 0) {
 		s->grid_note = buf_detach(&why, NULL);
-		msg_warn("%s: %s; its block sizes that shape the grid stay at the base's",
-			 s->k.name, s->grid_note);
+		msg_warn_as("tune", "%s: %s; its block sizes that shape the grid stay at the base's",
+			    s->k.name, s->grid_note);
 	}
 	buf_release(&why);
 }
@@ -428,7 +428,7 @@ static void check_workspace(struct tune_sweep *s)
 	base = s->plan.v[s->plan.base].cfg.v[i];
 	if (tune_workspace_find(s, base, &s->ws, &why) < 0) {
 		sp->p[i].tuned = 0;
-		msg_warn("%s: RSPLIT_SIZE stays at the base's %ld: %s", s->k.name, base, why.buf);
+		msg_warn_as("tune", "%s: RSPLIT_SIZE stays at the base's %ld: %s", s->k.name, base, why.buf);
 	} else {
 		cap = s->k.num_gb > 0 ? s->k.num_gb * 1e9 / 16 : 0;
 		if (cap < s->ws.base_numel * 4.0)
@@ -566,10 +566,10 @@ void tune_sweep_run(struct tune_sweep *s)
 		double t0 = now_s();
 		char eta[64];
 
-		msg_progress("%s: variant %zu (%s) of %zu planned: %.0f s%s", s->k.name,
-			     v->index + 1, v->label, s->plan.nr, t0 - start,
-			     msg_eta(t0 - start, (double)v->index, (double)s->plan.nr, eta,
-				     sizeof(eta)));
+		msg_progress_as("tune", "%s: variant %zu (%s) of %zu planned: %.0f s%s", s->k.name,
+				v->index + 1, v->label, s->plan.nr, t0 - start,
+				msg_eta(t0 - start, (double)v->index, (double)s->plan.nr, eta,
+					sizeof(eta)));
 		tune_variant_run(s, v);
 		r = tune_results_at(&s->res, v->index);
 		tune_plan_record(&s->plan, v->index, r->time_ms, tune_result_usable(r),

@@ -53,6 +53,8 @@ struct tune_opts {
 	long confirm_rounds;		/* --confirm-rounds: rounds of the confirmation, 0 none */
 	int no_source, no_search;	/* leave out source variants / config search */
 };
+/* tko tune's defaults (its --help): 60 s of search, 40 variants, 300 s a variant, 7 rounds. */
+#define TUNE_OPTS_INIT { NULL, 0, 60, 40, 300, NULL, NULL, NULL, NULL, NULL, 0, 0.02, 7, 0, 0 }
 
 /* Why a sweep could not start, for the command's exit code. */
 enum tune_fail {

@@ -22,11 +22,12 @@
 # examples/h200-run/), tune-smoke.tar.gz (tko tune's reports), extras.tar.gz
 # (nvidia-smi/nvcc texts, env.json, logs, tko collect's output without its
 # input blobs), investigate.tar.gz (tko investigate's report on the RUN,
-# with the tune smoke's results, and on a capture it made itself with
-# `tko investigate -- CMD`).
+# with the tune smoke's results, on a capture it made itself with
+# `tko investigate -- CMD`, and, step invtune, that capture's report after
+# `tko investigate --tune-top 2` tuned its two hottest kernels marked tune).
 #
 # PROOF_STEPS picks steps (default "machine build capture plain replay
-# plaincold tunesmoke check pack investigate invcmd"); the work folder ($PROOF_WORK, default
+# plaincold tunesmoke check pack investigate invcmd invtune"); the work folder ($PROOF_WORK, default
 # build-gpu-proof/ in the tree) survives between calls on a warm machine.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,7 +36,7 @@ WORK=${PROOF_WORK:-$ROOT/build-gpu-proof}
 RUN=$WORK/run
 PY=${TKO_PYTHON:-python3}
 export TKO_PYTHON="$PY"
-STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack investigate invcmd}
+STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack investigate invcmd invtune}
 mkdir -p "$OUT" "$WORK/raw"
 exec > >(tee -a "$OUT/proof.log") 2>&1
 
@@ -226,11 +227,32 @@ if want invcmd && [ -n "$TKO" ]; then
 	echo "exit status: $?"
 	tail -30 "$WORK/invcmd.out"
 fi
-if want investigate || want invcmd; then
+# tko investigate --tune-top on the RUN invcmd made: the two hottest kernels
+# marked tune, tuned into that RUN's capture folders, and the report again
+# (under invtune/, so invcmd's own report stays as it was).
+if want invtune && [ -n "$TKO" ] && [ -d "$WORK/invrun" ]; then
+	step "investigate and tune (tko investigate --tune-top 2 --tune-budget 15 RUN)"
+	rm -rf "$WORK/invtune"
+	timeout 600 "$TKO" investigate --tune-top 2 --tune-budget 15 --out-dir "$WORK/invtune" \
+		--top 0 "$WORK/invrun" >"$WORK/invtune.out" 2>&1
+	echo "exit status: $?"
+	tail -30 "$WORK/invtune.out"
+	ls "$WORK"/invrun/capture/kernels/*/tune/tune.json
+fi
+if want investigate || want invcmd || want invtune; then
 	mkdir -p "$WORK/invpack"
 	[ -d "$WORK/inv/report" ] && cp -r "$WORK/inv/report" "$WORK/invpack/run-report"
 	[ -d "$WORK/invrun/report" ] && cp -r "$WORK/invrun/report" "$WORK/invpack/cmd-report"
 	cp "$WORK/invcmd.out" "$WORK/invpack/" 2>/dev/null
+	if [ -d "$WORK/invtune/report" ]; then
+		cp -r "$WORK/invtune/report" "$WORK/invpack/tune-report"
+		cp "$WORK/invtune.out" "$WORK/invpack/"
+		for t in "$WORK"/invrun/capture/kernels/*/tune/tune.json; do
+			[ -f "$t" ] || continue
+			k=${t%/tune/tune.json}
+			cp "$t" "$WORK/invpack/tune-${k##*/}.json"
+		done
+	fi
 	tar -C "$WORK" -czf "$OUT/investigate.tar.gz" invpack 2>/dev/null
 fi
 step "done"
