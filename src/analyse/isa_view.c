@@ -280,6 +280,7 @@ void an_kernel_from_isa(struct an_kernel *k, const struct isa_file_result *f,
 	k->name = xstrdup(ik->name);
 	k->arch = ik->arch ? xstrdup(ik->arch) : NULL;
 	an_isa_fill(&k->isa, f, ik, shown_path, NULL, "?");
+	k->isa.device_function = !ik->is_kernel;
 }
 
 static void fill_from_entry(struct an_inputs *in, struct an_kernel *k, const struct join_ref *ref,

@@ -6,6 +6,7 @@
 
 #include "cluster/gather.h"
 #include "json/jsonio.h"
+#include "model/tune.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -14,7 +15,8 @@ static int is_tune_doc(const json_t *doc)
 {
 	const char *tool = json_str(doc, "tool");
 
-	return json_is_object(doc) && json_int(doc, "schema_version", 0) == 1 &&
+	return json_is_object(doc) &&
+	       json_int(doc, "schema_version", 0) == TUNE_SCHEMA_VERSION &&
 	       tool && !strcmp(tool, "tko tune") && json_str(doc, "mode") &&
 	       json_is_array(json_object_get(doc, "kernels"));
 }
@@ -74,7 +76,8 @@ json_t *cluster_gather(const struct cluster_plan *p, json_t *const *docs,
 		if (!docs[t])
 			continue;
 		if (!is_tune_doc(docs[t])) {
-			buf_addf(err, "'%s' is not a tko tune document (schema_version 1)", names[t]);
+			buf_addf(err, "'%s' is not a tko tune document (schema_version %d)", names[t],
+				 TUNE_SCHEMA_VERSION);
 			goto out;
 		}
 		if (mode && strcmp(mode, json_str(docs[t], "mode"))) {
@@ -88,7 +91,8 @@ json_t *cluster_gather(const struct cluster_plan *p, json_t *const *docs,
 	}
 	/* the fields and their order as tko tune writes them */
 	list = json_array();
-	out = json_pack("{s:i, s:s, s:s?, s:o}", "schema_version", 1, "tool", "tko tune",
+	out = json_pack("{s:i, s:s, s:s?, s:o}", "schema_version", TUNE_SCHEMA_VERSION,
+			"tool", "tko tune",
 			"mode", mode, "kernels", list);
 	for (i = 0; i < p->nk; i++) {
 		if (got[i])

@@ -29,8 +29,13 @@ static const char *const isa_usage[] = {
 	"output, Tensile-style .s), PTX, SASS text, a .hsaco/.co or .cubin (read",
 	"with llvm-objdump / dccobjdump / nvdisasm / cuobjdump), or a directory",
 	"of them. The format is told from the content; LLVM IR, MLIR, Python and",
-	"JSON files are skipped. Exit codes: 0 done, 1 bad input, 2 usage, 3 a",
-	"needed tool is missing, 4 --kernel matched no kernel or several.",
+	"JSON files are skipped. Prints per kernel its instruction families,",
+	"resources, findings (facts of the scan) and the decision rules that read",
+	"one kernel alone; a finding a fired rule judges is a warning. Which rules",
+	"and their limits: docs/rules.md, \"The ISA rules of `tko isa`\".",
+	"Writes no file but --json / --md.",
+	"Exit codes: 0 done, 1 bad input, 2 usage, 3 a needed tool is missing,",
+	"4 --kernel matched no kernel or several.",
 	NULL,
 };
 

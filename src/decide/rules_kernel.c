@@ -201,6 +201,14 @@ int rule_spills(const struct rule_ctx *c, const struct an_kernel *k, struct rule
 	long spills = k->isa.res.spills, scratch = k->isa.res.scratch_bytes;
 
 	(void)c;
+	/*
+	 * A device function's scratch is its own call frame (DTK links
+	 * compiler-rt's __softfloat_* helpers into a code object whether a
+	 * kernel calls them or not); a kernel that calls it counts that frame
+	 * in its own scratch size, so the entry alone is judged.
+	 */
+	if (k->isa.device_function)
+		return 0;
 	if (!(spills > 0 || scratch > 0))
 		return 0;
 	rk_why(o, "registers spill (%ld spilled, %ld scratch bytes per lane)", spills > 0 ? spills : 0,

@@ -338,6 +338,9 @@ static void spills(struct isa_kernel *k)
 		buf_addf(&b, "%s%llu instructions commented as spills, %llu as reloads",
 			 b.len ? ", " : "", (unsigned long long)k->spill_stores,
 			 (unsigned long long)k->spill_reloads);
+	if (any && !k->is_kernel)
+		buf_adds(&b, "; a device function's own frame, which a kernel calling it counts"
+			   " in its scratch size");
 	fd = finding(k, "spills");
 	fd->message = xstrfmt("%s: %s", any ? "spills or scratch in use" : "no spills",
 			      b.buf);

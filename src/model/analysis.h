@@ -130,6 +130,12 @@ struct an_isa {
 	size_t nlines;
 	char **findings;	/* the scanner's findings, one sentence each */
 	size_t nfindings;
+	/*
+	 * 1: a device function, not a kernel entry (`tko isa` on a code object
+	 * that links helpers in). Not in kernels.json: a RUN's kernels are
+	 * always entries.
+	 */
+	int device_function;
 };
 
 /*

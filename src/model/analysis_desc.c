@@ -485,8 +485,9 @@ int an_run_from_json(struct an_run *r, const json_t *doc, const char *what,
 		return -1;
 	}
 	if (v != AN_SCHEMA_VERSION) {
-		buf_addf(err, "'%s' has schema_version %lld; this tko reads %d", what,
-			 (long long)v, AN_SCHEMA_VERSION);
+		buf_addf(err, "'%s' has schema_version %lld; this tko reads %d%s", what,
+			 (long long)v, AN_SCHEMA_VERSION,
+			 v < AN_SCHEMA_VERSION ? " (tko investigate on the RUN writes it anew)" : "");
 		return -1;
 	}
 	if (!json_is_array(json_object_get(doc, "kernels"))) {

@@ -12,8 +12,11 @@
 #include "model/analysis.h"
 #include "util/buf.h"
 
-/* Raised when a field changes meaning or disappears. */
-#define AN_SCHEMA_VERSION 1
+/*
+ * Raised when a field changes meaning or disappears (docs/json.md, "tko
+ * investigate": what 2 changed).
+ */
+#define AN_SCHEMA_VERSION 2
 
 extern const struct rf_struct an_run_desc;
 extern const struct rf_struct an_kernel_desc;

@@ -21,6 +21,12 @@
 #include "json/reflect.h"
 #include "util/buf.h"
 
+/*
+ * The tune document's schema_version, raised when a field changes meaning
+ * or disappears (docs/json.md, "tko tune": what 2 changed).
+ */
+#define TUNE_SCHEMA_VERSION 2
+
 enum tune_status {
 	TUNE_ST_PENDING,
 	TUNE_ST_COMPILED,

@@ -14,7 +14,8 @@
 
 json_t *tune_doc_new(const struct tune_opts *o)
 {
-	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 1, "tool", "tko tune",
+	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", TUNE_SCHEMA_VERSION,
+			 "tool", "tko tune",
 			 "mode", o->compile_only ? "compile-only" : "gpu", "kernels", json_array());
 }
 

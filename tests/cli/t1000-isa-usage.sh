@@ -16,6 +16,13 @@ test_expect_success 'tko isa --help shows the usage and every option' '
 	done
 '
 
+test_expect_success 'tko isa --help says the rules it runs and where they are' '
+	tko isa --help >out &&
+	test_grep "decision rules" out &&
+	test_grep "docs/rules.md, \"The ISA rules of" out &&
+	test_grep "^## The ISA rules of \`tko isa\`" "$SRC_ROOT/docs/rules.md"
+'
+
 test_expect_success 'tko help isa is tko isa --help' '
 	tko help isa >out &&
 	test_grep "^usage: tko isa" out

@@ -87,6 +87,32 @@ test_expect_success 'the offload bundle: one kernel per device arch, host part s
 	done
 '
 
+# DTK links compiler-rt's __softfloat_f64_* into the gfx928 part; the
+# reduce kernel calls none of them. Each function's scratch and spill
+# comments are its own (its "; Function info:" ScratchSize, the "Folded
+# Spill" lines between its label and its .size), and the spills rule
+# judges the .amdhsa_kernel entry only: nothing in the file fires it.
+test_expect_success 'the offload bundle: scratch per function, the spills rule on the entries only' '
+	f=$D/gfx928_gfx926_gfx906_hip_offload_bundle_reduce.s &&
+	tko -q isa --json out.json "$f" >/dev/null &&
+	fns=$(sed -n "s/^\(__softfloat_[a-z0-9_]*\):.*/\1/p" "$f") &&
+	test $(echo "$fns" | wc -l) -eq 4 &&
+	test $(grep -c "^; ScratchSize: [1-9]" "$f") -eq 3 &&
+	for fn in $fns; do
+		body=$(awk "/^$fn:/,/^[[:space:]]*\.size[[:space:]]+$fn,/" "$f") &&
+		sc=$(awk "/^$fn:/ { on = 1 } on && /^; ScratchSize:/ { print \$3; exit }" "$f") &&
+		sp=$(echo "$body" | grep -c "Folded Spill" || :) &&
+		json_q out.json "[.kernels[] | select(.name == \"$fn\")] | length == 1" &&
+		json_q out.json ".kernels[] | select(.name == \"$fn\") | .kind == \"function\" and .arch == \"gfx928\"" &&
+		json_q out.json ".kernels[] | select(.name == \"$fn\") | .resources.scratch_bytes == $sc" &&
+		json_q out.json ".kernels[] | select(.name == \"$fn\") | .spill_comments.spills == $sp" &&
+		json_q out.json ".kernels[] | select(.name == \"$fn\") | .findings[] | select(.id == \"spills\") | .severity == \"info\"" || { echo "in $fn"; return 1; }
+	done &&
+	json_q out.json "[.kernels[] | select(.kind == \"function\") | .resources.scratch_bytes | select(. > 0)] | length == 3" &&
+	json_q out.json "[.kernels[] | select(.name == \"_Z6reducePfS_\") | .resources.scratch_bytes] == [0, 0, 0]" &&
+	json_q out.json "[.kernels[] | .rules[]? | select(.rule == \"spills\")] | length == 0"
+'
+
 test_expect_success 'spills from the metadata of the gfx90a and gfx942 Triton files' '
 	for f in "$D"/*spill*.amdgcn; do
 		tko -q isa --json out.json "$f" &&

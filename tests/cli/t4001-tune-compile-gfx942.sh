@@ -17,7 +17,7 @@ test_expect_success 'an Inductor pointwise kernel: base, hints, assume, ptr32' '
 	tko tune --compile-only --target gfx942 --no-search --max-variants 4 \
 		--out out --json tune.json "$POI" >table &&
 	name=$(sed -n "s/^def \(triton_[a-z0-9_]*\)(.*/\1/p" "$POI") &&
-	test "$(json_q tune.json .schema_version)" = 1 &&
+	test "$(json_q tune.json .schema_version)" = 2 &&
 	test "$(json_q tune.json .tool)" = "tko tune" &&
 	test "$(json_q tune.json .mode)" = compile-only &&
 	test "$(json_q tune.json ".kernels[0].kernel")" = "$name" &&

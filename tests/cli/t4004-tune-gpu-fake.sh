@@ -102,7 +102,7 @@ test_expect_success 'GB/s from Inductor'"'"'s byte count, peak from the measured
 
 test_expect_success '--json - puts only JSON on stdout' '
 	tko tune --out out2 --json - kdir >only.json &&
-	test "$(json_q only.json .schema_version)" = 1 &&
+	test "$(json_q only.json .schema_version)" = 2 &&
 	test "$(json_q only.json ".kernels[0].winner.label")" = XBLOCK=2048
 '
 

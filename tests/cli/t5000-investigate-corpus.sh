@@ -18,8 +18,8 @@ test_expect_success 'the corpus RUN is analysed into --out-dir (the RUN is read-
 		report/report.md report/report.json report/report.html; do
 		test -s "out/$f" || exit 1
 	done &&
-	json_q out/report/report.json ".schema_version == 1 and .tool == \"tko report\"" &&
-	json_q out/analysis/kernels.json ".tool == \"tko investigate\"" &&
+	json_q out/report/report.json ".schema_version == 2 and .tool == \"tko report\"" &&
+	json_q out/analysis/kernels.json ".schema_version == 2 and .tool == \"tko investigate\"" &&
 	json_q out/analysis/isa.json ".tool == \"tko isa\"" &&
 	json_q out/analysis/meta.json ".tool == \"tko meta\"" &&
 	json_q out/analysis/summarize.json ".tool == \"tko summarize\"" &&

@@ -44,6 +44,10 @@ test_expect_success 'a RUN without analysis, and broken analysis files' '
 	jq ".schema_version = 7" run/analysis/kernels.json >v7.json &&
 	test_expect_code 1 tko report v7.json --md x 2>err && test_one_line_error err &&
 	test_grep "schema_version 7" err &&
+	test_grep -v "writes it anew" err &&
+	jq ".schema_version = 1" run/analysis/kernels.json >v1.json &&
+	test_expect_code 1 tko report v1.json --md x 2>err && test_one_line_error err &&
+	test_grep "schema_version 1; this tko reads 2 \(tko investigate on the RUN writes it anew\)" err &&
 	jq ".kernels[2].launches = \"many\"" run/analysis/kernels.json >type.json &&
 	test_expect_code 1 tko report type.json --md x 2>err && test_one_line_error err &&
 	test_grep "kernels\[2\]\.launches: not a count" err &&

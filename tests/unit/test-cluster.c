@@ -239,7 +239,8 @@ static json_t *doc(const char *mode, const char *a, const char *b)
 	json_array_append_new(k, json_pack("{s:s, s:s}", "kernel", "x", "source", a));
 	if (b)
 		json_array_append_new(k, json_pack("{s:s, s:s}", "kernel", "y", "source", b));
-	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 1, "tool", "tko tune",
+	/* docs/json.md, "tko tune": schema_version 2 */
+	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 2, "tool", "tko tune",
 			 "mode", mode, "kernels", k);
 }
 
@@ -290,6 +291,14 @@ static void test_gather(void **state)
 	docs[0] = doc("compile-only", "k1/kernel.py", NULL);
 	assert_null(cluster_gather(&p, docs, names, missing, &nmissing, &err));
 	assert_string_equal(err.buf, "'t1.json' is of mode 'gpu', the other tasks' of 'compile-only'");
+	buf_reset(&err);
+	json_decref(docs[0]);
+
+	/* a task's document of schema_version 1 (an older tko: speedup and num_gb meant another thing) */
+	docs[0] = doc("gpu", "k1/kernel.py", NULL);
+	json_object_set_new(docs[0], "schema_version", json_integer(1));
+	assert_null(cluster_gather(&p, docs, names, missing, &nmissing, &err));
+	assert_string_equal(err.buf, "'t0.json' is not a tko tune document (schema_version 2)");
 	buf_reset(&err);
 	json_decref(docs[0]);
 

@@ -181,6 +181,43 @@ static void test_spills(void **state)
 	done(&s);
 }
 
+/*
+ * A code object with an entry k (.amdhsa_kernel) and a device function f
+ * that spills to its own frame (as DTK's __softfloat_* helpers do): the
+ * spills rule judges the entry only, so with k's scratch 0 nothing fires
+ * and f's spills finding is info; with k's scratch 8, k gets the rule.
+ */
+#define ENTRY_K "\t.amdhsa_kernel k\n\t.end_amdhsa_kernel\n"
+#define FUNC_F "\t.type\tf,@function\nf:\n" \
+	"\tbuffer_store_dword v4, off, s[0:3], s32 ; 4-byte Folded Spill\n" \
+	"\tbuffer_load_dword v4, off, s[0:3], s32 ; 4-byte Folded Reload\n" \
+	"\ts_setpc_b64 s[30:31]\n; Function info:\n; ScratchSize: 8\n"
+
+static void test_spills_judge_entries_only(void **state)
+{
+	struct scan s;
+	const struct isa_kernel *f;
+
+	(void)state;
+	decide(&s, HEAD LD4 END ENTRY_K INFO(0, 8) FUNC_F, NULL);
+	f = kernel_named(s.f, "f", "gfx942");
+	assert_non_null(f);
+	assert_true(s.k->is_kernel);
+	assert_false(f->is_kernel);
+	assert_int_equal(f->res[ISA_RES_SCRATCH_BYTES].value, 8);
+	assert_null(rule_of(f, "spills"));
+	assert_string_equal(severity(f, "spills"), "info");
+	assert_non_null(strstr(finding_of(f, "spills")->message, "device function"));
+	assert_null(rule_of(s.k, "spills"));
+	done(&s);
+
+	decide(&s, HEAD LD4 END ENTRY_K INFO(8, 8) FUNC_F, NULL);
+	assert_non_null(rule_of(s.k, "spills"));
+	assert_string_equal(severity(s.k, "spills"), "warning");
+	assert_null(strstr(finding_of(s.k, "spills")->message, "device function"));
+	done(&s);
+}
+
 /* Atomics and buffer ops are facts the ISA-scoped rules do not judge: info, whatever the counts. */
 static void test_unjudged_findings_stay_info(void **state)
 {
@@ -219,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_half_wide_is_not_narrow),
 		cmocka_unit_test(test_low_occupancy),
 		cmocka_unit_test(test_spills),
+		cmocka_unit_test(test_spills_judge_entries_only),
 		cmocka_unit_test(test_unjudged_findings_stay_info),
 		cmocka_unit_test(test_decide_twice),
 	};
