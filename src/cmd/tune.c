@@ -81,18 +81,18 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 	struct tune_sweep s = { 0 };
 	struct tune_outcome outcome;
 	struct buf err = BUF_INIT;
-	json_t *doc;
+	struct tune_doc doc;
 	FILE *fp;
 	int ret;
 
 	*ran = 0;
 	if (!input || !json || !out)
 		return EXIT_USAGE;
-	doc = tune_doc_new(o);
-	tune_one(&s, input, o, pool, doc, &outcome);
+	tune_doc_start(&doc, o);
+	tune_one(&s, input, o, pool, &doc, &outcome);
 	ret = exit_of(&outcome);
 	*ran = outcome.ran;
-	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && tune_text_write_md(md, &s, ran, 1, &err) < 0)))
+	if (*ran && (tune_doc_save(json, &doc, &err) < 0 || (md && tune_text_write_md(md, &s, ran, 1, &err) < 0)))
 		ret = EXIT_FAIL;
 	if (*ran && (fp = fopen(out, "w"))) {
 		tune_text_kernel(fp, &s, 0);
@@ -101,7 +101,7 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 	if (err.len)
 		msg_error("%s", err.buf);
 	tune_sweep_release(&s);
-	json_decref(doc);
+	rf_release(&tune_doc_desc, &doc);
 	buf_release(&err);
 	return ret;
 }
@@ -151,7 +151,7 @@ int cmd_tune(int argc, const char **argv)
 	struct tune_each each = { print_ran, &pr };
 	struct tune_job job = { &o, NULL, 0 };
 	struct buf err = BUF_INIT;
-	json_t *doc;
+	struct tune_doc doc;
 	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK, dispatched = 0;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
@@ -216,12 +216,12 @@ int cmd_tune(int argc, const char **argv)
 	}
 	job.inputs = argv;
 	job.n = (size_t)n;
-	doc = tune_doc_new(&o);
+	tune_doc_start(&doc, &o);
 	s = xcalloc((size_t)n, sizeof(*s));
 	outs = xcalloc((size_t)n, sizeof(*outs));
 	ran = xcalloc((size_t)n, sizeof(*ran));
 	pr.to_stdout = !json || strcmp(json, "-");
-	tried = (int)tune_run(&job, s, outs, doc, &each);
+	tried = (int)tune_run(&job, s, outs, &doc, &each);
 	for (i = 0; i < tried; i++) {
 		int r = exit_of(&outs[i]);
 
@@ -231,7 +231,7 @@ int cmd_tune(int argc, const char **argv)
 			ret = r;
 	}
 	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
-	if (done && json && json_write_path(doc, json, &err) < 0)
+	if (done && json && tune_doc_save(json, &doc, &err) < 0)
 		ret = EXIT_FAIL;
 	else if (done && md && tune_text_write_md(md, s, ran, (size_t)tried, &err) < 0)
 		ret = EXIT_FAIL;
@@ -242,7 +242,7 @@ int cmd_tune(int argc, const char **argv)
 	free(s);
 	free(outs);
 	free(ran);
-	json_decref(doc);
+	rf_release(&tune_doc_desc, &doc);
 	strlist_release(&consts);
 	buf_release(&err);
 	return ret;

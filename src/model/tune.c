@@ -144,6 +144,52 @@ const struct rf_struct tune_doc_kernel_desc = {
 	"tune kernel", sizeof(struct tune_doc_kernel), kernel_fields
 };
 
+static const struct rf_field doc_fields[] = {
+	RF_F(struct tune_doc, "mode", RF_STR, mode),
+	RF_A(struct tune_doc, "kernels", kernels, nkernels, &tune_doc_kernel_desc),
+	RF_FEND_X(RF_JC_WORDS),
+};
+const struct rf_struct tune_doc_desc = { "tune document", sizeof(struct tune_doc), doc_fields };
+
+#define F struct tune_winner_file
+static const struct rf_field winner_file_fields[] = {
+	RF_F(F, "kernel", RF_STR, kernel),
+	RF_F(F, "label", RF_STR, label),
+	RF_F(F, "config", RF_JSON, config),
+	RF_P(F, "env", env, nenv, 0),
+	RF_F(F, "triton_config", RF_STR, triton_config),
+	RF_V(F, "source_variants", source_variants, nsource_variants),
+	RF_FX(F, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT),
+	RF_F(F, "confirmed", RF_BOOL, confirmed),
+	RF_F(F, "ci95", RF_JSON, ci95),
+	RF_FX(F, "confirmation", RF_JSON, confirmation, RF_OBJECT),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef F
+const struct rf_struct tune_winner_file_desc = {
+	"tune winner file", sizeof(struct tune_winner_file), winner_file_fields
+};
+
+struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d)
+{
+	struct tune_doc_kernel *k;
+
+	d->kernels = rf_grow(d->kernels, d->nkernels, sizeof(*d->kernels));
+	k = &d->kernels[d->nkernels++];
+	rf_init(&tune_doc_kernel_desc, k);
+	return k;
+}
+
+int tune_doc_save(const char *path, const struct tune_doc *d, struct buf *err)
+{
+	return rf_save_doc(path, &tune_doc_desc, d, TUNE_DOC_SCHEMA, TUNE_DOC_TOOL, err);
+}
+
+int tune_winner_file_save(const char *path, const struct tune_winner_file *f, struct buf *err)
+{
+	return rf_save_doc(path, &tune_winner_file_desc, f, TUNE_DOC_SCHEMA, TUNE_DOC_TOOL, err);
+}
+
 const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k, const char *id)
 {
 	size_t i;

@@ -96,9 +96,48 @@ struct tune_doc_kernel {
 	struct tune_doc_winner winner;
 };
 
+/* The whole document; rf_save_doc puts schema_version and tool first (tune_doc_save). */
+struct tune_doc {
+	char *mode;			/* "gpu" or "compile-only" */
+	struct tune_doc_kernel *kernels;
+	size_t nkernels;
+};
+
+/*
+ * A winner's OUT/winner/config.json (docs/json.md, "winner/config.json"):
+ * its launch config, also as Inductor's triton.Config, and what applying
+ * it takes beyond that, the last four keys as in tune.json's winner.
+ */
+struct tune_winner_file {
+	char *kernel, *label;
+	json_t *config;
+	struct rf_pair *env;		/* as a variant's */
+	size_t nenv;
+	char *triton_config;		/* "triton.Config({'XBLOCK': 2048}, num_warps=4, ...)" */
+	char **source_variants;
+	size_t nsource_variants;
+	json_t *inductor_settings;	/* or NULL */
+	int confirmed;
+	json_t *ci95;			/* or NULL */
+	json_t *confirmation;		/* or NULL */
+};
+
 extern const struct rf_struct tune_doc_variant_desc;
 extern const struct rf_struct tune_doc_winner_desc;
 extern const struct rf_struct tune_doc_kernel_desc;
+extern const struct rf_struct tune_doc_desc;
+extern const struct rf_struct tune_winner_file_desc;
+
+/* The schema version and tool of both documents. */
+#define TUNE_DOC_SCHEMA 1
+#define TUNE_DOC_TOOL "tko tune"
+
+/* Appends an initialised kernel entry to d and returns it. */
+struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d);
+
+/* Writes the document (or the winner's file) atomically at path ("-": stdout). 0, or -1 + err. */
+int tune_doc_save(const char *path, const struct tune_doc *d, struct buf *err);
+int tune_winner_file_save(const char *path, const struct tune_winner_file *f, struct buf *err);
 
 /* The variant whose id is `id`, or NULL. */
 const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k, const char *id);

@@ -54,33 +54,6 @@ static char *dup_or_null(const char *v)
 	return v ? xstrdup(v) : NULL;
 }
 
-/* A JSON list of strings as the model's string vector. */
-static void strv_of(json_t *list, char ***v, size_t *nr)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(list, i, e) {
-		*v = rf_grow(*v, *nr, sizeof(**v));
-		(*v)[(*nr)++] = xstrdup(json_string_value(e));
-	}
-	json_decref(list);
-}
-
-/* A JSON object of strings as the model's pairs. */
-static void pairs_of(json_t *obj, struct rf_pair **v, size_t *nr)
-{
-	const char *key;
-	json_t *e;
-
-	json_object_foreach(obj, key, e) {
-		*v = rf_grow(*v, *nr, sizeof(**v));
-		(*v)[*nr].key = xstrdup(key);
-		(*v)[(*nr)++].value = dup_or_null(json_string_value(e));
-	}
-	json_decref(obj);
-}
-
 /* The base's ISA summary, when both it and r were scanned. */
 static const struct tune_isa *base_isa(const struct tune_sweep *s, const struct tune_result *r)
 {
@@ -130,9 +103,9 @@ static void variant_fill(const struct tune_sweep *s, const struct tune_variant *
 	d->id = xstrfmt("v%03zu", v->index);
 	d->label = xstrdup(v->label);
 	d->origin = xstrdup(tune_origin_name(v->origin));
-	strv_of(tune_src_json(v->src), &d->source_variants, &d->nsource_variants);
+	tune_src_fill(v->src, &d->source_variants, &d->nsource_variants);
 	d->config = tune_config_to_json(&s->plan.space, &v->cfg);
-	pairs_of(tune_env_json(v->src), &d->env, &d->nenv);
+	tune_env_fill(v->src, &d->env, &d->nenv);
 	d->status = (int)r->status;
 	d->error = dup_or_null(r->error);
 	d->error_signature = sig ? xstrdup(sig->id) : NULL;
@@ -220,16 +193,4 @@ void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d)
 		variant_fill(s, &s->plan.v[i], result(s, i), &d->variants[d->nvariants++]);
 	}
 	winner_fill(s, &d->winner);
-}
-
-json_t *tune_output_json(const struct tune_sweep *s)
-{
-	struct tune_doc_kernel d;
-	json_t *j;
-
-	rf_init(&tune_doc_kernel_desc, &d);
-	tune_output_fill(s, &d);
-	j = rf_to_json(&tune_doc_kernel_desc, &d);
-	rf_release(&tune_doc_kernel_desc, &d);
-	return j;
 }

@@ -14,8 +14,6 @@
 
 /* The kernel's entry of the "kernels" list as the typed model (model/tune.h), d initialised. */
 void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d);
-/* The same as JSON. A new reference. */
-json_t *tune_output_json(const struct tune_sweep *s);
 
 /* The base variant's time in ms, or -1 when it has none. */
 double tune_output_base_ms(const struct tune_sweep *s);
