@@ -141,13 +141,33 @@ static json_t *space_json(const struct tune_space *sp)
 	return list;
 }
 
-static void winner_fill(const struct tune_sweep *s, struct tune_doc_winner *w)
+/*
+ * confirm.c writes the confirmation; the model reads it as any reader of
+ * tune.json does, keeping what it does not name as it is (RF_OPEN).
+ */
+static int confirmation_fill(const struct tune_sweep *s, struct tune_doc_winner *w,
+			     struct buf *err)
 {
+	json_t *c = tune_confirm_json(s);
+	int ret = 0;
+
+	if (c) {
+		ret = rf_read(&tune_doc_confirm_desc, &w->confirmation, c, "confirmation", err);
+		w->has_confirmation = ret == 0;
+	}
+	json_decref(c);
+	return ret;
+}
+
+static int winner_fill(const struct tune_sweep *s, struct tune_doc_kernel *d, struct buf *err)
+{
+	struct tune_doc_winner *w = &d->winner;
 	const struct tune_ci *ci = tune_confirm_winner_ci(s);
 	double base = tune_output_base_ms(s), sweep, confirmed;
 
 	if (s->winner < 0)
-		return;
+		return 0;
+	d->has_winner = 1;
 	w->id = xstrfmt("v%03ld", s->winner);
 	w->label = xstrdup(s->plan.v[s->winner].label);
 	w->time_ms = num(s->res.r[s->winner].time_ms);
@@ -160,10 +180,10 @@ static void winner_fill(const struct tune_sweep *s, struct tune_doc_winner *w)
 	w->ci95 = ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL;
 	w->is_base = s->winner == s->plan.base;
 	w->inductor_settings = tune_winner_settings(s);
-	w->confirmation = tune_confirm_json(s);
+	return confirmation_fill(s, w, err);
 }
 
-void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d)
+int tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d, struct buf *err)
 {
 	size_t i;
 
@@ -192,5 +212,5 @@ void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d)
 		rf_init(&tune_doc_variant_desc, &d->variants[d->nvariants]);
 		variant_fill(s, &s->plan.v[i], result(s, i), &d->variants[d->nvariants++]);
 	}
-	winner_fill(s, &d->winner);
+	return winner_fill(s, d, err);
 }

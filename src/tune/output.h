@@ -12,8 +12,11 @@
 #include "model/tune.h"
 #include "tune/sweep.h"
 
-/* The kernel's entry of the "kernels" list as the typed model (model/tune.h), d initialised. */
-void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d);
+/*
+ * The kernel's entry of the "kernels" list as the typed model
+ * (model/tune.h), d initialised. 0, or -1 with a line in err.
+ */
+int tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d, struct buf *err);
 
 /* The base variant's time in ms, or -1 when it has none. */
 double tune_output_base_ms(const struct tune_sweep *s);

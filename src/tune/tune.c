@@ -61,8 +61,8 @@ void tune_one(struct tune_sweep *s, const char *input, const struct tune_opts *o
 	out->ran = 1;
 	tune_sweep_run(s);
 	k = tune_doc_add_kernel(doc);
-	tune_output_fill(s, k);
-	if (tune_winner_write(s, &k->winner, &err) < 0 || write_own_json(s, doc, k, &err) < 0) {
+	if (tune_output_fill(s, k, &err) < 0 || tune_winner_write(s, &k->winner, &err) < 0 ||
+	    write_own_json(s, doc, k, &err) < 0) {
 		msg_error("%s", err.buf);
 		out->failed = 1;
 	} else {

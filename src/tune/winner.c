@@ -130,7 +130,8 @@ static void file_fill(const struct tune_sweep *s, const struct tune_variant *v,
 	f->inductor_settings = json_incref(w->inductor_settings);
 	f->confirmed = w->confirmed;
 	f->ci95 = json_incref(w->ci95);
-	f->confirmation = json_incref(w->confirmation);
+	f->confirmation = w->has_confirmation ? rf_to_json(&tune_doc_confirm_desc, &w->confirmation) :
+			  NULL;
 }
 
 int tune_winner_write(struct tune_sweep *s, const struct tune_doc_winner *w, struct buf *err)
