@@ -92,10 +92,10 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 	tune_one(&s, input, o, pool, &doc, &outcome);
 	ret = exit_of(&outcome);
 	*ran = outcome.ran;
-	if (*ran && (tune_doc_save(json, &doc, &err) < 0 || (md && tune_text_write_md(md, &s, ran, 1, &err) < 0)))
+	if (*ran && (tune_doc_save(json, &doc, &err) < 0 || (md && tune_text_write_md(md, &doc, &err) < 0)))
 		ret = EXIT_FAIL;
 	if (*ran && (fp = fopen(out, "w"))) {
-		tune_text_kernel(fp, &s, 0);
+		tune_text_kernel(fp, &doc.kernels[0], o->compile_only, 0);
 		fclose(fp);
 	}
 	if (err.len)
@@ -128,15 +128,18 @@ static int serve(const struct tune_opts *o)
 
 struct print_each {
 	int to_stdout;	/* the JSON does not go to stdout: each kernel's text does */
+	int compile_only;
 };
 
 /* Each kernel's text as soon as its sweep is done, between the progress lines. */
-static void print_ran(void *data, const struct tune_sweep *s, const struct tune_outcome *out)
+static void print_ran(void *data, const struct tune_sweep *s, const struct tune_doc_kernel *k,
+		      const struct tune_outcome *out)
 {
 	const struct print_each *pr = data;
 
-	if (out->ran && pr->to_stdout)
-		tune_text_kernel(stdout, s, 0);
+	(void)s;
+	if (out->ran && k && pr->to_stdout)
+		tune_text_kernel(stdout, k, pr->compile_only, 0);
 }
 
 int cmd_tune(int argc, const char **argv)
@@ -152,7 +155,7 @@ int cmd_tune(int argc, const char **argv)
 	struct tune_job job = { &o, NULL, 0 };
 	struct buf err = BUF_INIT;
 	struct tune_doc doc;
-	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK, dispatched = 0;
+	int n, i, tried = 0, done = 0, ret = EXIT_OK, dispatched = 0;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
 		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
@@ -219,21 +222,20 @@ int cmd_tune(int argc, const char **argv)
 	tune_doc_start(&doc, &o);
 	s = xcalloc((size_t)n, sizeof(*s));
 	outs = xcalloc((size_t)n, sizeof(*outs));
-	ran = xcalloc((size_t)n, sizeof(*ran));
 	pr.to_stdout = !json || strcmp(json, "-");
+	pr.compile_only = o.compile_only;
 	tried = (int)tune_run(&job, s, outs, &doc, &each);
 	for (i = 0; i < tried; i++) {
 		int r = exit_of(&outs[i]);
 
-		ran[i] = outs[i].ran;
-		done += ran[i] != 0;
+		done += outs[i].ran != 0;
 		if (r != EXIT_OK)
 			ret = r;
 	}
 	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
 	if (done && json && tune_doc_save(json, &doc, &err) < 0)
 		ret = EXIT_FAIL;
-	else if (done && md && tune_text_write_md(md, s, ran, (size_t)tried, &err) < 0)
+	else if (done && md && tune_text_write_md(md, &doc, &err) < 0)
 		ret = EXIT_FAIL;
 	if (err.len)
 		msg_error("%s", err.buf);
@@ -241,7 +243,6 @@ int cmd_tune(int argc, const char **argv)
 		tune_sweep_release(&s[i]);
 	free(s);
 	free(outs);
-	free(ran);
 	rf_release(&tune_doc_desc, &doc);
 	strlist_release(&consts);
 	buf_release(&err);

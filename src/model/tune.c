@@ -225,6 +225,11 @@ int tune_doc_load(const char *path, struct tune_doc *d, struct buf *err)
 	return ret;
 }
 
+int tune_doc_compile_only(const struct tune_doc *d)
+{
+	return d->mode && !strcmp(d->mode, "compile-only");
+}
+
 struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d)
 {
 	struct tune_doc_kernel *k;

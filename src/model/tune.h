@@ -176,6 +176,9 @@ extern const struct rf_struct tune_winner_file_desc;
  */
 int tune_doc_load(const char *path, struct tune_doc *d, struct buf *err);
 
+/* 1 when the document's mode is "compile-only" (no timings). */
+int tune_doc_compile_only(const struct tune_doc *d);
+
 /* Appends an initialised kernel entry to d and returns it. */
 struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d);
 

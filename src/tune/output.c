@@ -1,5 +1,5 @@
 /*
- * A sweep's JSON, table and winner files (see output.h).
+ * A sweep's entry of the tune document (see output.h).
  *
  * GB/s is the bytes the launch reads and writes (model/traffic.h, the
  * figure tko run and the report print; Inductor's kernel_num_gb only for a
@@ -23,20 +23,22 @@ static const struct tune_result *result(const struct tune_sweep *s, size_t i)
 	return i < s->res.nr ? &s->res.r[i] : NULL;
 }
 
-double tune_output_base_ms(const struct tune_sweep *s)
+/* The base variant's time in ms, or -1 when it has none. */
+static double tune_output_base_ms(const struct tune_sweep *s)
 {
 	const struct tune_result *b = s->plan.base >= 0 ? result(s, (size_t)s->plan.base) : NULL;
 
 	return b && tune_result_usable(b) ? b->time_ms : -1;
 }
 
-double tune_output_gbps(const struct tune_sweep *s, double ms)
+/* The GB/s of a time in ms: the bytes the launch moves (model/traffic.h), or Inductor's. */
+static double tune_output_gbps(const struct tune_sweep *s, double ms)
 {
 	return traffic_gbps(s->traffic.note ? s->traffic.bytes : s->num_gb * 1e9, ms);
 }
 
-/* Inductor's bytes (no capture) are an estimate. */
-char *tune_output_doubt(const struct tune_sweep *s, double g)
+/* Why a rate g is no fact (a new string), or NULL; Inductor's bytes (no capture) are an estimate. */
+static char *tune_output_doubt(const struct tune_sweep *s, double g)
 {
 	struct traffic inductor = { s->num_gb * 1e9, 0, 0, 0, 0, 0, 1, NULL };
 
@@ -62,7 +64,9 @@ static const struct tune_isa *base_isa(const struct tune_sweep *s, const struct 
 	return b && b != r && b->isa && r->isa ? b->isa : NULL;
 }
 
-void tune_output_isa_cell(const struct tune_sweep *s, const struct tune_result *r, struct buf *out)
+/* The ISA cell of r: the base's summary, else what changed from it ("same"). */
+static void tune_output_isa_cell(const struct tune_sweep *s, const struct tune_result *r,
+				 struct buf *out)
 {
 	const struct tune_isa *b = base_isa(s, r);
 

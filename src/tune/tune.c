@@ -80,7 +80,8 @@ size_t tune_run(const struct tune_job *j, struct tune_sweep *s, struct tune_outc
 	for (i = 0; i < j->n; i++) {
 		tune_one(&s[i], j->inputs[i], j->o, &pool, doc, &out[i]);
 		if (each && each->done)
-			each->done(each->data, &s[i], &out[i]);
+			each->done(each->data, &s[i], out[i].ran ? &doc->kernels[doc->nkernels - 1] : NULL,
+				   &out[i]);
 		if (!out[i].ran && (out[i].fail == TUNE_FAIL_TOOL || out[i].fail == TUNE_FAIL_TARGET)) {
 			i++;
 			break;

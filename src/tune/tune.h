@@ -51,9 +51,10 @@ struct tune_job {
 	size_t n;
 };
 
-/* Called after each input, whether it ran or not. */
+/* Called after each input, whether it ran or not; k is its entry in the document, or NULL. */
 struct tune_each {
-	void (*done)(void *data, const struct tune_sweep *s, const struct tune_outcome *out);
+	void (*done)(void *data, const struct tune_sweep *s, const struct tune_doc_kernel *k,
+		     const struct tune_outcome *out);
 	void *data;
 };
 

@@ -59,10 +59,11 @@ static void test_doc_save(void **state)
 	buf_release(&err);
 }
 
-static void count(void *data, const struct tune_sweep *s, const struct tune_outcome *out)
+static void count(void *data, const struct tune_sweep *s, const struct tune_doc_kernel *k,
+		  const struct tune_outcome *out)
 {
 	(void)s;
-	(void)out;
+	assert_true(!k == !out->ran);
 	(*(int *)data)++;
 }
 
