@@ -36,22 +36,18 @@ static struct apply_item *add_item(struct apply_plan *p)
  * Did tune's confirmation refuse the winner? "confirmed" is tune's answer
  * (docs/json.md): a refused source patch whose config-only variant won in
  * its place leaves confirmation.accepted false but the winner confirmed.
- * Results written before "confirmed" existed only have "accepted". The
- * model's boolean cannot tell a missing "confirmed" from false (reflect.h:
- * a boolean is never unknown), so that one key is read from the winner's
- * JSON `wj`.
+ * Results written before "confirmed" existed only have "accepted" (the
+ * model's confirmed is then unknown).
  */
-static int refused(struct apply_item *it, const struct tune_doc_winner *w, const json_t *wj)
+static int refused(struct apply_item *it, const struct tune_doc_winner *w)
 {
-	const json_t *c = w->confirmation;
-	const json_t *confirmed = json_object_get(wj, "confirmed");
+	const struct tune_doc_confirm *c = w->has_confirmation ? &w->confirmation : NULL;
 
-	if (confirmed ? !json_is_false(confirmed)
-		      : !c || !json_is_false(json_object_get(c, "accepted")))
+	if (w->confirmed != RF_TRI_UNKNOWN ? w->confirmed : !c || c->accepted != 0)
 		return 0;
 	it->skip = "not_confirmed";
-	if (json_str(c, "reason"))
-		it->skip_detail = xstrdup(json_str(c, "reason"));
+	if (c && c->reason)
+		it->skip_detail = xstrdup(c->reason);
 	else if (!c)
 		it->skip_detail = xstrdup("no confirmation ran (tune's budget)");
 	return 1;
@@ -63,14 +59,13 @@ static double known_or(double v)
 }
 
 void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
-			 const json_t *tk, int source_variants)
+			 int source_variants)
 {
-	/* an object winner without an id is still a winner (then without a config) */
-	const json_t *wj = json_object_get(tk, "winner");
 	const struct tune_doc_winner *w = &k->winner;
 	const struct tune_doc_variant *v;
 
-	if (!json_is_object(wj)) {
+	/* an object winner without an id is still a winner (then without a config) */
+	if (!k->has_winner) {
 		it->skip = "no_winner";
 		return;
 	}
@@ -80,7 +75,7 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 		it->skip = "default_is_best";
 		return;
 	}
-	if (refused(it, w, wj))
+	if (refused(it, w))
 		return;
 	v = tune_doc_variant(k, w->id);
 	if (!v || !json_is_object(v->config)) {
@@ -107,7 +102,7 @@ void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_va
 
 	rf_init(&tune_doc_kernel_desc, &k);
 	if (rf_read(&tune_doc_kernel_desc, &k, tk, "tune.json", &err) == 0) {
-		apply_item_from_doc(it, &k, tk, source_variants);
+		apply_item_from_doc(it, &k, source_variants);
 	} else {
 		it->skip = "unreadable";
 		it->skip_detail = buf_detach(&err, NULL);
@@ -197,8 +192,8 @@ static int merge_settings(struct apply_plan *p, const struct apply_item *it, str
 	return 0;
 }
 
-/* The plan's item of one kernel entry `tk` of the tune document at `path`, read as k. */
-static int add_kernel(struct apply_plan *p, const char *kdir, const char *path, const json_t *tk,
+/* The plan's item of kernel entry k of the tune document at `path`. */
+static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 		      const struct tune_doc_kernel *k, const char *id, struct buf *err)
 {
 	struct apply_item *it = add_item(p);
@@ -206,7 +201,7 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path, 
 	it->id = xstrdup(id);
 	it->kernel = xstrdup(k->kernel);
 	it->tune_path = xstrdup(path);
-	apply_item_from_doc(it, k, tk, p->source_variants);
+	apply_item_from_doc(it, k, p->source_variants);
 	if (it->skip)
 		return 0;
 	json_set_str(it->entry, "id", it->id);
@@ -229,30 +224,24 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path, 
 	return 0;
 }
 
-static int add_doc(struct apply_plan *p, const char *kdir, const char *path, const json_t *doc,
-		   struct buf *err)
+static int add_doc(struct apply_plan *p, const char *kdir, const char *path,
+		   const struct tune_doc *doc, struct buf *err)
 {
-	const json_t *kernels = json_object_get(doc, "kernels"), *tk;
 	const char *base = path_base(kdir);
 	size_t i;
 	int ret = 0;
 
-	json_array_foreach(kernels, i, tk) {
-		struct tune_doc_kernel k;
-		char *id = json_array_size(kernels) > 1 ? xstrfmt("%s.%zu", base, i) : xstrdup(base);
+	for (i = 0; i < doc->nkernels && ret == 0; i++) {
+		const struct tune_doc_kernel *k = &doc->kernels[i];
+		char *id = doc->nkernels > 1 ? xstrfmt("%s.%zu", base, i) : xstrdup(base);
 
-		rf_init(&tune_doc_kernel_desc, &k);
-		ret = rf_read(&tune_doc_kernel_desc, &k, tk, path, err);
-		if (ret == 0 && !k.kernel) {	/* tune_doc_check lets a null name through */
+		if (!k->kernel) {	/* tune_doc_check lets a null name through */
 			buf_addf(err, "%s: kernels[%zu] has no kernel name", path, i);
 			ret = -1;
+		} else {
+			ret = add_kernel(p, kdir, path, k, id, err);
 		}
-		if (ret == 0)
-			ret = add_kernel(p, kdir, path, tk, &k, id, err);
-		rf_release(&tune_doc_kernel_desc, &k);
 		free(id);
-		if (ret < 0)
-			break;
 	}
 	return ret;
 }
@@ -274,18 +263,18 @@ static char *flat_doc(const char *kdir)
 static int flat_target(const char *kdir, char **target, struct buf *err)
 {
 	char *path = flat_doc(kdir);
-	json_t *doc = NULL;
+	struct tune_doc doc;
 	int ret = 0;
 
 	*target = NULL;
+	rf_init(&tune_doc_desc, &doc);
 	if (is_file(path)) {
-		doc = json_load_path(path, err);
-		if (!doc || tune_doc_check(doc, path, err) < 0)
+		if (tune_doc_load(path, &doc, err) < 0)
 			ret = -1;
-		else if (json_str(json_array_get(json_object_get(doc, "kernels"), 0), "target"))
-			*target = xstrdup(json_str(json_array_get(json_object_get(doc, "kernels"), 0), "target"));
+		else if (doc.nkernels && doc.kernels[0].target)
+			*target = xstrdup(doc.kernels[0].target);
 	}
-	json_decref(doc);
+	rf_release(&tune_doc_desc, &doc);
 	free(path);
 	return ret;
 }
@@ -371,13 +360,14 @@ static int read_target(struct apply_plan *p, const struct strlist *kdirs, struct
 
 	for (i = 0; i < kdirs->nr; i++) {
 		char *path = NULL;
-		json_t *doc = NULL;
+		struct tune_doc doc;
 		int bad = doc_for(p, kdirs->v[i], &path, err) < 0;
 
+		rf_init(&tune_doc_desc, &doc);
 		if (!bad && path)
-			bad = !(doc = json_load_path(path, err)) || tune_doc_check(doc, path, err) < 0 ||
-			      add_doc(p, kdirs->v[i], path, doc, err) < 0;
-		json_decref(doc);
+			bad = tune_doc_load(path, &doc, err) < 0 ||
+			      add_doc(p, kdirs->v[i], path, &doc, err) < 0;
+		rf_release(&tune_doc_desc, &doc);
 		free(path);
 		if (bad)
 			return -1;

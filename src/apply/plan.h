@@ -58,14 +58,12 @@ int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
 		     int source_variants, struct buf *err);
 
 /*
- * One kernel of a tune document, read (model/tune.h) as k from `tk`:
- * whether it has a winner to apply and its config (it->entry gets
- * "kernel", "config", and "inductor_settings" when the winner needs some),
- * else it->skip. `tk` answers what the model cannot: whether the winner
- * is an object and whether "confirmed" is there at all.
+ * One kernel of a tune document (model/tune.h): whether it has a winner
+ * to apply and its config (it->entry gets "kernel", "config", and
+ * "inductor_settings" when the winner needs some), else it->skip.
  */
 void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
-			 const json_t *tk, int source_variants);
+			 int source_variants);
 /*
  * The same from `tk` alone, exposed for the unit tests: a kernel entry
  * the model cannot read is skipped as "unreadable" with the reason

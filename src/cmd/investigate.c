@@ -254,12 +254,14 @@ static void tune_starts(const struct tune_log *l, size_t i)
 			    100 * k->share);
 }
 
-static void tune_ended(void *data, const struct tune_sweep *s, const struct tune_outcome *out)
+static void tune_ended(void *data, const struct tune_sweep *s, const struct tune_doc_kernel *kd,
+		       const struct tune_outcome *out)
 {
 	struct tune_log *l = data;
 	size_t i = l->done++;
 	int stops;
 
+	(void)kd;
 	if (out->ran && !out->failed && s->winner >= 0 && s->winner != s->plan.base)
 		msg_note_as("tune", "[%zu/%zu] %s: winner %s after %.1f s; %s/%s", i + 1, l->n,
 			    s->k.name, s->plan.v[s->winner].label, s->wall_s, s->out_dir,
@@ -288,7 +290,7 @@ static int tune_kernels(const char *run, const struct an_run *r, const struct in
 	struct tune_log log = { k, n, 0 };
 	struct tune_each each = { tune_ended, &log };
 	struct tune_job job = { &to, inputs, n };
-	json_t *doc = tune_doc_new(&to);
+	struct tune_doc doc;
 	size_t i, tried;
 	int ret = EXIT_OK;
 
@@ -297,8 +299,9 @@ static int tune_kernels(const char *run, const struct an_run *r, const struct in
 	to.peak_gbps = isfinite(r->peak_gbps) ? r->peak_gbps : 0;
 	for (i = 0; i < n; i++)
 		inputs[i] = path_join(run, k[i]->kernel_dir);
+	tune_doc_start(&doc, &to);
 	tune_starts(&log, 0);
-	tried = tune_run(&job, s, outs, doc, &each);
+	tried = tune_run(&job, s, outs, &doc, &each);
 	for (*ran = 0, i = 0; i < tried; i++) {
 		int code = tune_exit_of(&outs[i]);
 
@@ -315,7 +318,7 @@ static int tune_kernels(const char *run, const struct an_run *r, const struct in
 	free(inputs);
 	free(s);
 	free(outs);
-	json_decref(doc);
+	rf_release(&tune_doc_desc, &doc);
 	return ret;
 }
 

@@ -61,27 +61,27 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 	struct tune_sweep s = { 0 };
 	struct tune_outcome outcome;
 	struct buf err = BUF_INIT;
-	json_t *doc;
+	struct tune_doc doc;
 	FILE *fp;
 	int ret;
 
 	*ran = 0;
 	if (!input || !json || !out)
 		return EXIT_USAGE;
-	doc = tune_doc_new(o);
-	tune_one(&s, input, o, pool, doc, &outcome);
+	tune_doc_start(&doc, o);
+	tune_one(&s, input, o, pool, &doc, &outcome);
 	ret = tune_exit_of(&outcome);
 	*ran = outcome.ran;
-	if (*ran && (json_write_path(doc, json, &err) < 0 || (md && tune_text_write_md(md, &s, ran, 1, &err) < 0)))
+	if (*ran && (tune_doc_save(json, &doc, &err) < 0 || (md && tune_text_write_md(md, &doc, &err) < 0)))
 		ret = EXIT_FAIL;
 	if (*ran && (fp = fopen(out, "w"))) {
-		tune_text_kernel(fp, &s, 0);
+		tune_text_kernel(fp, &doc.kernels[0], o->compile_only, 0);
 		fclose(fp);
 	}
 	if (err.len)
 		msg_error("%s", err.buf);
 	tune_sweep_release(&s);
-	json_decref(doc);
+	rf_release(&tune_doc_desc, &doc);
 	buf_release(&err);
 	return ret;
 }
@@ -108,15 +108,18 @@ static int serve(const struct tune_opts *o)
 
 struct print_each {
 	int to_stdout;	/* the JSON does not go to stdout: each kernel's text does */
+	int compile_only;
 };
 
 /* Each kernel's text as soon as its sweep is done, between the progress lines. */
-static void print_ran(void *data, const struct tune_sweep *s, const struct tune_outcome *out)
+static void print_ran(void *data, const struct tune_sweep *s, const struct tune_doc_kernel *k,
+		      const struct tune_outcome *out)
 {
 	const struct print_each *pr = data;
 
-	if (out->ran && pr->to_stdout)
-		tune_text_kernel(stdout, s, 0);
+	(void)s;
+	if (out->ran && k && pr->to_stdout)
+		tune_text_kernel(stdout, k, pr->compile_only, 0);
 }
 
 int cmd_tune(int argc, const char **argv)
@@ -131,8 +134,8 @@ int cmd_tune(int argc, const char **argv)
 	struct tune_each each = { print_ran, &pr };
 	struct tune_job job = { &o, NULL, 0 };
 	struct buf err = BUF_INIT;
-	json_t *doc;
-	int n, i, tried = 0, done = 0, *ran, ret = EXIT_OK, dispatched = 0;
+	struct tune_doc doc;
+	int n, i, tried = 0, done = 0, ret = EXIT_OK, dispatched = 0;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
 		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
@@ -192,24 +195,23 @@ int cmd_tune(int argc, const char **argv)
 	}
 	job.inputs = argv;
 	job.n = (size_t)n;
-	doc = tune_doc_new(&o);
+	tune_doc_start(&doc, &o);
 	s = xcalloc((size_t)n, sizeof(*s));
 	outs = xcalloc((size_t)n, sizeof(*outs));
-	ran = xcalloc((size_t)n, sizeof(*ran));
 	pr.to_stdout = !json || strcmp(json, "-");
-	tried = (int)tune_run(&job, s, outs, doc, &each);
+	pr.compile_only = o.compile_only;
+	tried = (int)tune_run(&job, s, outs, &doc, &each);
 	for (i = 0; i < tried; i++) {
 		int r = tune_exit_of(&outs[i]);
 
-		ran[i] = outs[i].ran;
-		done += ran[i] != 0;
+		done += outs[i].ran != 0;
 		if (r != EXIT_OK)
 			ret = r;
 	}
 	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
-	if (done && json && json_write_path(doc, json, &err) < 0)
+	if (done && json && tune_doc_save(json, &doc, &err) < 0)
 		ret = EXIT_FAIL;
-	else if (done && md && tune_text_write_md(md, s, ran, (size_t)tried, &err) < 0)
+	else if (done && md && tune_text_write_md(md, &doc, &err) < 0)
 		ret = EXIT_FAIL;
 	if (err.len)
 		msg_error("%s", err.buf);
@@ -217,8 +219,7 @@ int cmd_tune(int argc, const char **argv)
 		tune_sweep_release(&s[i]);
 	free(s);
 	free(outs);
-	free(ran);
-	json_decref(doc);
+	rf_release(&tune_doc_desc, &doc);
 	strlist_release(&consts);
 	buf_release(&err);
 	return ret;

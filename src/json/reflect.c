@@ -74,6 +74,7 @@ void rf_init(const struct rf_struct *d, void *p)
 			*AT(p, f->off, long long) = RF_I64_NONE;
 			break;
 		case RF_ENUM:
+		case RF_TRI:
 			*AT(p, f->off, int) = -1;
 			break;
 		case RF_NUM:
@@ -186,6 +187,8 @@ static int is_unknown(const struct rf_field *f, const void *p)
 		return !isfinite(*CAT(p, f->off, double));
 	case RF_ENUM:
 		return !enum_name(f, *CAT(p, f->off, int));
+	case RF_TRI:
+		return *CAT(p, f->off, int) < 0;
 	case RF_JSON:
 		return !*CAT(p, f->off, json_t *);
 	case RF_STRV:
@@ -194,6 +197,8 @@ static int is_unknown(const struct rf_field *f, const void *p)
 	case RF_COUNTS:
 		return !*CAT(p, f->nr_off, size_t);
 	case RF_STRUCT:
+		if (f->flags & RF_SEEN)
+			return !*CAT(p, f->nr_off, int);
 		if (f->flags & RF_ALL_UNKNOWN)
 			return all_unknown(f->sub, CAT(p, f->off, char));
 		return (f->flags & RF_OPTIONAL) && !*CAT(p, f->off, char *);
@@ -257,9 +262,23 @@ static void each_member(const struct rf_struct *d, const void *p, const char *ex
 static void write_member(void *ctx, const char *key, const struct rf_field *f, const void *p,
 			 const json_t *raw);
 
+/* The element count of a list or map member; 0 for the others (RF_SEEN's nr_off is an int). */
+static size_t count_of(const struct rf_field *f, const void *p)
+{
+	switch (f->type) {
+	case RF_STRV:
+	case RF_ARRAY:
+	case RF_PAIRS:
+	case RF_COUNTS:
+		return *CAT(p, f->nr_off, size_t);
+	default:
+		return 0;
+	}
+}
+
 static void write_field(struct jsonw *w, const struct rf_field *f, const void *p)
 {
-	size_t i, nr = f->nr_off ? *CAT(p, f->nr_off, size_t) : 0;
+	size_t i, nr = count_of(f, p);
 
 	switch (f->type) {
 	case RF_STR:
@@ -282,6 +301,12 @@ static void write_field(struct jsonw *w, const struct rf_field *f, const void *p
 		return;
 	case RF_BOOL:
 		jsonw_bool(w, *CAT(p, f->off, int));
+		return;
+	case RF_TRI:
+		if (is_unknown(f, p))
+			jsonw_null(w);
+		else
+			jsonw_bool(w, *CAT(p, f->off, int));
 		return;
 	case RF_ENUM:
 		jsonw_str_or_null(w, enum_name(f, *CAT(p, f->off, int)));
@@ -412,7 +437,7 @@ int rf_write(struct jsonw *w, const struct rf_struct *d, const void *p)
 
 static json_t *field_json(const struct rf_field *f, const void *p)
 {
-	size_t i, nr = f->nr_off ? *CAT(p, f->nr_off, size_t) : 0;
+	size_t i, nr = count_of(f, p);
 	json_t *v;
 
 	if (f->type != RF_BOOL && f->type != RF_STRV && f->type != RF_ARRAY &&
@@ -428,6 +453,7 @@ static json_t *field_json(const struct rf_field *f, const void *p)
 	case RF_NUM:
 		return json_real(*CAT(p, f->off, double));
 	case RF_BOOL:
+	case RF_TRI:
 		return json_boolean(*CAT(p, f->off, int));
 	case RF_ENUM:
 		return json_string(enum_name(f, *CAT(p, f->off, int)));
@@ -467,7 +493,7 @@ static json_t *field_json(const struct rf_field *f, const void *p)
 		}
 		return v;
 	case RF_STRUCT:
-		if ((f->flags & RF_ALL_UNKNOWN) && is_unknown(f, p))
+		if ((f->flags & (RF_ALL_UNKNOWN | RF_SEEN)) && is_unknown(f, p))
 			return json_null();
 		return rf_to_json(f->sub, CAT(p, f->off, char));
 	default:
@@ -518,6 +544,7 @@ static const char *noun(const struct rf_field *f, int jc)
 		return f->flags & RF_TIME ? "a time (a number >= 0)" :
 		       f->flags & RF_RATE ? "a rate (a number >= 0)" : "a number";
 	case RF_BOOL:
+	case RF_TRI:
 		return "true or false";
 	case RF_JSON:
 		return f->flags & RF_OBJECT ? "an object" :
@@ -688,6 +715,7 @@ static int scalar_ok(const struct rf_field *f, const json_t *v)
 		return json_is_number(v) && (!(f->flags & (RF_TIME | RF_RATE)) ||
 					     (isfinite(json_number_value(v)) && json_number_value(v) >= 0));
 	case RF_BOOL:
+	case RF_TRI:
 		return json_is_boolean(v);
 	case RF_JSON:
 		return (!(f->flags & RF_OBJECT) || json_is_object(v)) &&
@@ -706,7 +734,11 @@ static int field_from(const struct rf_field *f, void *p, const json_t *v,
 	case RF_ARRAY:
 		return array_from(f, p, v, rp);
 	case RF_STRUCT:
-		return nested_from(f->sub, AT(p, f->off, char), v, rp, f->key, -1);
+		if (nested_from(f->sub, AT(p, f->off, char), v, rp, f->key, -1) < 0)
+			return -1;
+		if (f->flags & RF_SEEN)
+			*AT(p, f->nr_off, int) = 1;
+		return 0;
 	case RF_PAIRS:
 	case RF_COUNTS:
 		return map_from(f, p, v, rp);
@@ -731,6 +763,7 @@ static int field_from(const struct rf_field *f, void *p, const json_t *v,
 		*AT(p, f->off, double) = json_number_value(v);
 		break;
 	case RF_BOOL:
+	case RF_TRI:
 		*AT(p, f->off, int) = json_is_true(v);
 		break;
 	case RF_JSON:
@@ -846,6 +879,7 @@ static char *scalar_text(const struct rf_field *f, const void *p)
 	case RF_I64:
 		return xstrfmt("%lld", *CAT(p, f->off, long long));
 	case RF_BOOL:
+	case RF_TRI:
 		return xstrdup(*CAT(p, f->off, int) ? "true" : "false");
 	case RF_ENUM:
 		return xstrdup(enum_name(f, *CAT(p, f->off, int)));
@@ -865,6 +899,7 @@ static int scalar_differs(const struct rf_field *f, const void *a, const void *b
 	case RF_I64:
 		return *CAT(a, f->off, long long) != *CAT(b, f->off, long long);
 	case RF_BOOL:
+	case RF_TRI:
 	case RF_ENUM:
 		return *CAT(a, f->off, int) != *CAT(b, f->off, int);
 	case RF_JSON: {

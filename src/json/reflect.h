@@ -15,6 +15,9 @@
  *   RF_NUM     double; NAN means unknown and is JSON null (RF_TIME, RF_RATE:
  *              read only a number >= 0)
  *   RF_BOOL    int, 0 or 1
+ *   RF_TRI     int, a boolean that may be unknown: RF_TRI_UNKNOWN (-1) when
+ *              the key is missing or null, else 0 or 1; written null when
+ *              unknown (a key that older writers left out: "confirmed")
  *   RF_ENUM    int, an index into the row's `names` (NULL-terminated): the
  *              name is the JSON string; -1 unknown, JSON null; reading a name
  *              not in the table is an error
@@ -23,7 +26,12 @@
  *   RF_STRV    char ** with a size_t count at nr_off; each string owned
  *   RF_ARRAY   T * with a size_t count at nr_off, T described by `sub`
  *   RF_STRUCT  an embedded struct described by `sub`; RF_OPTIONAL makes
- *              it JSON null when its first field (a string) is NULL
+ *              it JSON null when its first field (a string) is NULL; RF_SEEN
+ *              (RF_SS) keeps whether it is there in an int of the parent at
+ *              nr_off: rf_read sets it to 1 when the key holds an object (a
+ *              missing key and null leave it 0), rf_write writes null when
+ *              it is 0, so an object whose members are all unknown ({})
+ *              is told from no object
  *   RF_PAIRS   struct rf_pair * with a size_t count at nr_off: a JSON object
  *              of strings (or nulls), in its order (environment variables)
  *   RF_COUNTS  struct rf_count * with a size_t count at nr_off: a JSON object
@@ -69,6 +77,7 @@ enum rf_type {
 	RF_JSON,
 	RF_PAIRS,
 	RF_COUNTS,
+	RF_TRI,
 };
 
 /* Flags of a row (struct rf_field) and, RF_OPEN and RF_JC_WORDS, of a table (its end row). */
@@ -88,6 +97,7 @@ enum {
 	RF_NONNULL = 2048,	/* rf_read: may be missing, but null is an error */
 	RF_ALL_UNKNOWN = 4096,	/* RF_STRUCT: null when every member is unknown (a table
 				   without RF_BOOL rows: a boolean is never unknown) */
+	RF_SEEN = 8192,		/* RF_STRUCT: whether it is there, in the parent's int at nr_off (RF_SS) */
 };
 
 struct rf_struct;
@@ -96,7 +106,8 @@ struct rf_field {
 	const char *key;		/* the JSON key */
 	enum rf_type type;		/* what the member is */
 	size_t off;			/* offsetof the member */
-	size_t nr_off;			/* RF_STRV / RF_ARRAY / RF_PAIRS / RF_COUNTS: offsetof its size_t count */
+	size_t nr_off;			/* RF_STRV / RF_ARRAY / RF_PAIRS / RF_COUNTS: offsetof its size_t count;
+					   RF_STRUCT with RF_SEEN: offsetof the int that says it is there */
 	const struct rf_struct *sub;	/* RF_ARRAY / RF_STRUCT: the element's table */
 	unsigned flags;			/* RF_OPTIONAL, RF_NODIFF, RF_NEED, ... */
 	const char *const *names;	/* RF_ENUM: the JSON name of each value, NULL-terminated */
@@ -126,6 +137,7 @@ struct rf_count {
 };
 
 #define RF_I64_NONE LLONG_MIN
+#define RF_TRI_UNKNOWN (-1)
 
 #define RF_F(T, key, type, m) { key, type, offsetof(T, m), 0, NULL, 0, NULL }
 #define RF_FX(T, key, type, m, flags) { key, type, offsetof(T, m), 0, NULL, flags, NULL }
@@ -134,6 +146,9 @@ struct rf_count {
 #define RF_AX(T, key, m, nr, sub, flags) \
 	{ key, RF_ARRAY, offsetof(T, m), offsetof(T, nr), sub, flags, NULL }
 #define RF_S(T, key, m, sub, flags) { key, RF_STRUCT, offsetof(T, m), 0, sub, flags, NULL }
+/* An RF_STRUCT whose presence is the parent's int member `seen` (RF_SEEN). */
+#define RF_SS(T, key, m, seen, sub, flags) \
+	{ key, RF_STRUCT, offsetof(T, m), offsetof(T, seen), sub, RF_SEEN | (flags), NULL }
 #define RF_E(T, key, m, names, flags) { key, RF_ENUM, offsetof(T, m), 0, NULL, flags, names }
 #define RF_P(T, key, m, nr, flags) { key, RF_PAIRS, offsetof(T, m), offsetof(T, nr), NULL, flags, NULL }
 #define RF_C(T, key, m, nr, flags) { key, RF_COUNTS, offsetof(T, m), offsetof(T, nr), NULL, flags, NULL }
@@ -151,7 +166,7 @@ struct rf_count {
 size_t rf_capacity(size_t nr);
 void *rf_grow(void *v, size_t nr, size_t size);
 
-/* Sets every member to "unknown": NULL, -1, NAN, RF_I64_NONE, 0, empty arrays. */
+/* Sets every member to "unknown": NULL, -1, NAN, RF_I64_NONE, RF_TRI_UNKNOWN, 0, empty arrays. */
 void rf_init(const struct rf_struct *d, void *p);
 /* Frees what the members own and re-initialises them. */
 void rf_release(const struct rf_struct *d, void *p);

@@ -1,6 +1,8 @@
 /* The tune document's reflect tables and lookups (tune.h). */
+#include <math.h>
 #include <string.h>
 
+#include "json/jsonio.h"
 #include "model/tune.h"
 #include "util/jcheck.h"
 #include "banned.h"
@@ -97,6 +99,50 @@ const struct rf_struct tune_doc_variant_desc = {
 	"tune variant", sizeof(struct tune_doc_variant), variant_fields
 };
 
+#define R struct tune_doc_ratio
+static const struct rf_field ratio_fields[] = {
+	RF_F(R, "ratio", RF_NUM, ratio),
+	RF_F(R, "ci95", RF_JSON, ci95),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef R
+static const struct rf_struct ratio_desc = { "tune ratio", sizeof(struct tune_doc_ratio), ratio_fields };
+
+/* Untimed, the config-only variant has only its id and label: the rest is left out. */
+#define C struct tune_doc_config_only
+static const struct rf_field config_only_fields[] = {
+	RF_F(C, "id", RF_STR, id),
+	RF_F(C, "label", RF_STR, label),
+	RF_FX(C, "ratio", RF_NUM, ratio, RF_OMIT_NULL),
+	RF_FX(C, "ci95", RF_JSON, ci95, RF_OMIT_NULL),
+	RF_SS(C, "vs_base", vs_base, has_vs_base, &ratio_desc, RF_OMIT_NULL),
+	RF_FEND_OPEN(C, kept, RF_JC_WORDS),
+};
+#undef C
+static const struct rf_struct config_only_desc = {
+	"tune config-only", sizeof(struct tune_doc_config_only), config_only_fields
+};
+
+#define C struct tune_doc_confirm
+static const struct rf_field confirm_fields[] = {
+	RF_F(C, "candidate", RF_STR, candidate),
+	RF_F(C, "candidate_label", RF_STR, candidate_label),
+	RF_F(C, "rounds", RF_LONG, rounds),
+	RF_F(C, "accepted", RF_TRI, accepted),
+	RF_F(C, "winner", RF_STR, winner),
+	RF_F(C, "reason", RF_STR, reason),
+	RF_F(C, "sweep_speedup", RF_NUM, sweep_speedup),
+	RF_F(C, "ratio", RF_NUM, ratio),
+	RF_F(C, "ci95", RF_JSON, ci95),
+	RF_SS(C, "vs_config_only", vs_config_only, has_vs_config_only, &config_only_desc, 0),
+	RF_F(C, "error", RF_STR, error),
+	RF_FEND_OPEN(C, kept, RF_JC_WORDS),
+};
+#undef C
+const struct rf_struct tune_doc_confirm_desc = {
+	"tune confirmation", sizeof(struct tune_doc_confirm), confirm_fields
+};
+
 #define W struct tune_doc_winner
 static const struct rf_field winner_fields[] = {
 	RF_F(W, "id", RF_STR, id),
@@ -104,11 +150,11 @@ static const struct rf_field winner_fields[] = {
 	RF_FX(W, "time_ms", RF_NUM, time_ms, RF_TIME),
 	RF_FX(W, "speedup", RF_NUM, speedup, RF_RATE),
 	RF_FX(W, "sweep_speedup", RF_NUM, sweep_speedup, RF_RATE),
-	RF_F(W, "confirmed", RF_BOOL, confirmed),
+	RF_F(W, "confirmed", RF_TRI, confirmed),
 	RF_F(W, "ci95", RF_JSON, ci95),
 	RF_F(W, "is_base", RF_BOOL, is_base),
 	RF_FX(W, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT),
-	RF_FX(W, "confirmation", RF_JSON, confirmation, RF_OBJECT),
+	RF_SS(W, "confirmation", confirmation, has_confirmation, &tune_doc_confirm_desc, 0),
 	RF_FEND_X(RF_JC_WORDS),
 };
 #undef W
@@ -136,13 +182,73 @@ static const struct rf_field kernel_fields[] = {
 	RF_F(K, "device", RF_JSON, device),
 	RF_F(K, "grid_note", RF_STR, grid_note),
 	RF_A(K, "variants", variants, nvariants, &tune_doc_variant_desc),
-	RF_S(K, "winner", winner, &tune_doc_winner_desc, RF_OPTIONAL),
+	RF_SS(K, "winner", winner, has_winner, &tune_doc_winner_desc, 0),
 	RF_FEND_X(RF_JC_WORDS),
 };
 #undef K
 const struct rf_struct tune_doc_kernel_desc = {
 	"tune kernel", sizeof(struct tune_doc_kernel), kernel_fields
 };
+
+static const struct rf_field doc_fields[] = {
+	RF_F(struct tune_doc, "mode", RF_STR, mode),
+	RF_A(struct tune_doc, "kernels", kernels, nkernels, &tune_doc_kernel_desc),
+	RF_FEND_X(RF_JC_WORDS),
+};
+const struct rf_struct tune_doc_desc = { "tune document", sizeof(struct tune_doc), doc_fields };
+
+#define F struct tune_winner_file
+static const struct rf_field winner_file_fields[] = {
+	RF_F(F, "kernel", RF_STR, kernel),
+	RF_F(F, "label", RF_STR, label),
+	RF_F(F, "config", RF_JSON, config),
+	RF_P(F, "env", env, nenv, 0),
+	RF_F(F, "triton_config", RF_STR, triton_config),
+	RF_V(F, "source_variants", source_variants, nsource_variants),
+	RF_FX(F, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT),
+	RF_F(F, "confirmed", RF_BOOL, confirmed),
+	RF_F(F, "ci95", RF_JSON, ci95),
+	RF_FX(F, "confirmation", RF_JSON, confirmation, RF_OBJECT),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef F
+const struct rf_struct tune_winner_file_desc = {
+	"tune winner file", sizeof(struct tune_winner_file), winner_file_fields
+};
+
+int tune_doc_load(const char *path, struct tune_doc *d, struct buf *err)
+{
+	json_t *j = json_load_path(path, err);
+	int ret = j && tune_doc_check(j, path, err) == 0 ? rf_read(&tune_doc_desc, d, j, path, err) : -1;
+
+	json_decref(j);
+	return ret;
+}
+
+int tune_doc_compile_only(const struct tune_doc *d)
+{
+	return d->mode && !strcmp(d->mode, "compile-only");
+}
+
+struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d)
+{
+	struct tune_doc_kernel *k;
+
+	d->kernels = rf_grow(d->kernels, d->nkernels, sizeof(*d->kernels));
+	k = &d->kernels[d->nkernels++];
+	rf_init(&tune_doc_kernel_desc, k);
+	return k;
+}
+
+int tune_doc_save(const char *path, const struct tune_doc *d, struct buf *err)
+{
+	return rf_save_doc(path, &tune_doc_desc, d, TUNE_SCHEMA_VERSION, TUNE_DOC_TOOL, err);
+}
+
+int tune_winner_file_save(const char *path, const struct tune_winner_file *f, struct buf *err)
+{
+	return rf_save_doc(path, &tune_winner_file_desc, f, TUNE_WINNER_FILE_SCHEMA, TUNE_DOC_TOOL, err);
+}
 
 const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k, const char *id)
 {
@@ -172,4 +278,23 @@ const char *tune_doc_env(const struct tune_doc_variant *v, const char *name)
 		if (v->env[i].key && !strcmp(v->env[i].key, name))
 			return v->env[i].value;
 	return NULL;
+}
+
+void tune_doc_ci(const json_t *ci95, double *lo, double *hi)
+{
+	*lo = ci95 ? json_number_value(json_array_get(ci95, 0)) : NAN;
+	*hi = ci95 ? json_number_value(json_array_get(ci95, 1)) : NAN;
+}
+
+long tune_doc_split_size(const struct tune_doc_winner *w)
+{
+	const json_t *v = json_object_get(w->inductor_settings,
+					  "triton.mix_order_reduction_split_size");
+
+	return json_is_integer(v) ? (long)json_integer_value(v) : 0;
+}
+
+int tune_doc_two_pass(const struct tune_doc_winner *w)
+{
+	return json_is_false(json_object_get(w->inductor_settings, "online_softmax"));
 }

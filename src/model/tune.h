@@ -1,10 +1,12 @@
 /*
  * tune: the typed model of a tune document (tune.json, `tko tune --json`;
- * docs/json.md, "tko tune"), for the readers of tko tune's results
- * (analyse/measured.c, apply/plan.c) and its writer (tune/output.c),
- * described by reflect tables (json/reflect.h) whose rows are the
- * document's keys in order: a kernel, its variants and its winner. A variant's status is an
- * enum whose names are the ones tune writes (tune/result.c uses this table).
+ * docs/json.md, "tko tune") and of a winner's config.json, for the readers
+ * of tko tune's results (analyse/measured.c, apply/plan.c), its writers
+ * (tune/tune.c, tune/output.c, tune/winner.c) and its text
+ * (report/tune_text.c), described by reflect tables (json/reflect.h) whose
+ * rows are the document's keys in order: the document, a kernel, its
+ * variants, its winner and the winner's confirmation. A variant's status is
+ * an enum whose names are the ones tune writes (tune/result.c uses this table).
  *
  *	struct tune_doc_kernel k;
  *	rf_init(&tune_doc_kernel_desc, &k);
@@ -73,15 +75,49 @@ struct tune_doc_variant {
 	char *isa_text;			/* the table's ISA cell, or NULL */
 };
 
-/* The winner (id NULL: none). */
+/* A ratio over the base with its interval (winner.confirmation.vs_config_only.vs_base). */
+struct tune_doc_ratio {
+	double ratio;			/* NAN unknown */
+	json_t *ci95;			/* [lo, hi], or NULL (tune_doc_ci) */
+};
+
+/* The config-only variant a source-patch candidate was held against. */
+struct tune_doc_config_only {
+	char *id, *label;
+	double ratio;			/* it over the candidate; NAN: not timed */
+	json_t *ci95;
+	struct tune_doc_ratio vs_base;
+	int has_vs_base;
+	json_t *kept;			/* RF_OPEN: the rest (round_ratios) in the document's order */
+};
+
+/*
+ * winner.confirmation (tune/confirm.h): the members tko reads, the rest
+ * (method, round_ratios, times_ms, wall_s) kept as written (RF_OPEN).
+ */
+struct tune_doc_confirm {
+	char *candidate, *candidate_label;	/* "v003" */
+	long rounds;			/* 0: not timed */
+	int accepted;			/* RF_TRI: unknown when left out */
+	char *winner, *reason;
+	double sweep_speedup, ratio;	/* NAN unknown */
+	json_t *ci95;			/* [lo, hi] of ratio, or NULL */
+	struct tune_doc_config_only vs_config_only;
+	int has_vs_config_only;
+	char *error;
+	json_t *kept;
+};
+
+/* The winner: has_winner 0 when the document's winner is null or missing. */
 struct tune_doc_winner {
 	char *id, *label;
 	double time_ms, speedup, sweep_speedup;	/* NAN unknown */
-	int confirmed;
+	int confirmed;			/* RF_TRI: unknown in results older than the key */
 	json_t *ci95;			/* [lo, hi] of the confirmed ratio, or NULL */
 	int is_base;
 	json_t *inductor_settings;	/* Inductor settings it needs, or NULL */
-	json_t *confirmation;		/* the confirmation rounds (tune/confirm.h), or NULL */
+	struct tune_doc_confirm confirmation;
+	int has_confirmation;		/* 0: none ran */
 };
 
 /* One kernel's entry of the document's "kernels". */
@@ -100,11 +136,61 @@ struct tune_doc_kernel {
 	struct tune_doc_variant *variants;
 	size_t nvariants;
 	struct tune_doc_winner winner;
+	int has_winner;			/* 0: null (no variant could be timed) */
+};
+
+/* The whole document; rf_save_doc puts schema_version and tool first (tune_doc_save). */
+struct tune_doc {
+	char *mode;			/* "gpu" or "compile-only" */
+	struct tune_doc_kernel *kernels;
+	size_t nkernels;
+};
+
+/*
+ * A winner's OUT/winner/config.json (docs/json.md, "winner/config.json"):
+ * its launch config, also as Inductor's triton.Config, and what applying
+ * it takes beyond that, the last four keys as in tune.json's winner.
+ */
+struct tune_winner_file {
+	char *kernel, *label;
+	json_t *config;
+	struct rf_pair *env;		/* as a variant's */
+	size_t nenv;
+	char *triton_config;		/* "triton.Config({'XBLOCK': 2048}, num_warps=4, ...)" */
+	char **source_variants;
+	size_t nsource_variants;
+	json_t *inductor_settings;	/* or NULL */
+	int confirmed;
+	json_t *ci95;			/* or NULL */
+	json_t *confirmation;		/* or NULL */
 };
 
 extern const struct rf_struct tune_doc_variant_desc;
+extern const struct rf_struct tune_doc_confirm_desc;
 extern const struct rf_struct tune_doc_winner_desc;
 extern const struct rf_struct tune_doc_kernel_desc;
+extern const struct rf_struct tune_doc_desc;
+extern const struct rf_struct tune_winner_file_desc;
+
+/* winner/config.json's schema version (tune.json's is TUNE_SCHEMA_VERSION) and both documents' tool. */
+#define TUNE_WINNER_FILE_SCHEMA 1
+#define TUNE_DOC_TOOL "tko tune"
+
+/*
+ * Reads the tune document at path into an initialised d: tune_doc_check's
+ * checks, then the tables'. 0, or -1 with one line in err naming the file.
+ */
+int tune_doc_load(const char *path, struct tune_doc *d, struct buf *err);
+
+/* 1 when the document's mode is "compile-only" (no timings). */
+int tune_doc_compile_only(const struct tune_doc *d);
+
+/* Appends an initialised kernel entry to d and returns it. */
+struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d);
+
+/* Writes the document (or the winner's file) atomically at path ("-": stdout). 0, or -1 + err. */
+int tune_doc_save(const char *path, const struct tune_doc *d, struct buf *err);
+int tune_winner_file_save(const char *path, const struct tune_winner_file *f, struct buf *err);
 
 /* The variant whose id is `id`, or NULL. */
 const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k, const char *id);
@@ -112,6 +198,15 @@ const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k,
 int tune_doc_made_with(const struct tune_doc_variant *v, const char *what);
 /* The value of the variant's environment variable `name`, or NULL. */
 const char *tune_doc_env(const struct tune_doc_variant *v, const char *name);
+/* The bounds of a ci95 member ([lo, hi]); NAN when it is NULL. */
+void tune_doc_ci(const json_t *ci95, double *lo, double *hi);
+/*
+ * The RSPLIT_SIZE the winner's inductor_settings set with Inductor's
+ * triton.mix_order_reduction_split_size (0: none), and whether they turn
+ * its online_softmax off (the twopass variant).
+ */
+long tune_doc_split_size(const struct tune_doc_winner *w);
+int tune_doc_two_pass(const struct tune_doc_winner *w);
 
 /*
  * Checks every field tko investigate and tko apply read from a tune

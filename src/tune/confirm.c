@@ -359,27 +359,6 @@ const struct tune_ci *tune_confirm_winner_ci(const struct tune_sweep *s)
 	return c->winner == c->id[TUNE_CF_CAND] ? &c->vs_base : &c->cfg_vs_base;
 }
 
-void tune_confirm_text(const struct tune_sweep *s, struct buf *out)
-{
-	const struct tune_confirm *c = &s->confirm;
-	long cand = c->id[TUNE_CF_CAND];
-
-	if (!c->ran)
-		return;
-	buf_addf(out, "confirmation of v%03ld (%s, sweep %.2fx): ", cand, s->plan.v[cand].label,
-		 s->res.r[s->plan.base].time_ms / s->res.r[cand].time_ms);
-	if (c->rounds)
-		buf_addf(out, "%.3fx [%.3f, %.3f] over the base in %zu rounds", c->vs_base.ratio,
-			 c->vs_base.lo, c->vs_base.hi, c->rounds);
-	if (c->rounds && c->id[TUNE_CF_CFG] >= 0)
-		buf_addf(out, ", %.3fx [%.3f, %.3f] over the config-only v%03ld (%.3fx [%.3f, %.3f] "
-			 "over the base)", c->cfg_vs_cand.ratio, c->cfg_vs_cand.lo,
-			 c->cfg_vs_cand.hi, c->id[TUNE_CF_CFG], c->cfg_vs_base.ratio,
-			 c->cfg_vs_base.lo, c->cfg_vs_base.hi);
-	buf_addf(out, "%s%s: %s\n", c->rounds ? "" : "not timed", c->accepted ? "; accepted" :
-		 "; not accepted", c->reason);
-}
-
 void tune_confirm_release(struct tune_confirm *c)
 {
 	int i;

@@ -25,7 +25,8 @@
  * environments (AMDGCN_USE_BUFFER_OPS) alternate one round at a time.
  *
  * Entry points: tune_confirm_run() after the sweep's tune_winner(), then
- * tune_confirm_json() and tune_confirm_text() for the output.
+ * tune_confirm_json() for tune.json's winner.confirmation (its text is
+ * report/tune_text.c's, from that).
  */
 #ifndef TKO_TUNE_CONFIRM_H
 #define TKO_TUNE_CONFIRM_H
@@ -76,9 +77,6 @@ double tune_confirm_speedup(const struct tune_sweep *s);
  * the base beyond the noise.
  */
 const struct tune_ci *tune_confirm_winner_ci(const struct tune_sweep *s);
-
-/* One line for the text and Markdown reports, when a confirmation ran. */
-void tune_confirm_text(const struct tune_sweep *s, struct buf *out);
 
 void tune_confirm_release(struct tune_confirm *c);
 

@@ -16,6 +16,7 @@
 #include "json/jsonio.h"
 #include "json/jsonw.h"
 #include "tune/cost.h"
+#include "model/tune.h"
 #include "tune/dispatch.h"
 #include "util/cleanup.h"
 #include "util/file.h"
@@ -356,23 +357,31 @@ static void plan(struct run *r)
 	qsort_r(r->order, r->d->ninputs, sizeof(*r->order), by_cost, r->job);
 }
 
-/* Appends tko tune i's kernels to doc (made from the first document). */
-static int merge_json(const struct run *r, size_t i, json_t **doc, struct buf *err)
+/* Moves tko tune i's kernels into doc, whose mode is the first document's (*have: one was read). */
+static int merge_json(const struct run *r, size_t i, struct tune_doc *doc, int *have,
+		      struct buf *err)
 {
 	char *path = part(r, i, "json");
-	json_t *one = is_file(path) ? json_load_path(path, err) : NULL, *k;
+	struct tune_doc one;
 	size_t n;
+	int ret = 0;
 
-	if (one && !*doc) {
-		*doc = json_deep_copy(one);
-		json_array_clear(json_object_get(*doc, "kernels"));
+	rf_init(&tune_doc_desc, &one);
+	if (is_file(path))
+		ret = tune_doc_load(path, &one, err);
+	if (is_file(path) && ret == 0) {
+		if (!*have) {
+			doc->mode = one.mode;
+			one.mode = NULL;
+			*have = 1;
+		}
+		for (n = 0; n < one.nkernels; n++)
+			*tune_doc_add_kernel(doc) = one.kernels[n];
+		one.nkernels = 0;	/* doc owns them now */
 	}
-	if (one)
-		json_array_foreach(json_object_get(one, "kernels"), n, k)
-			json_array_append(json_object_get(*doc, "kernels"), k);
-	json_decref(one);
+	rf_release(&tune_doc_desc, &one);
 	free(path);
-	return err->len ? -1 : 0;
+	return ret;
 }
 
 /* tko tune i's file, less the first `skip` bytes, appended to out. */
@@ -407,14 +416,15 @@ static int merge(const struct run *r)
 {
 	const struct tune_dispatch *d = r->d;
 	struct buf err = BUF_INIT, md = BUF_INIT, out = BUF_INIT;
-	json_t *doc = NULL;
+	struct tune_doc doc;
 	size_t i;
-	int ret = EXIT_OK;
+	int ret = EXIT_OK, have = 0;
 
+	rf_init(&tune_doc_desc, &doc);
 	for (i = 0; i < d->ninputs; i++) {
 		if (r->job[i].status > 0)
 			ret = r->job[i].status;
-		if (merge_json(r, i, &doc, &err) < 0)
+		if (merge_json(r, i, &doc, &have, &err) < 0)
 			break;
 		append_file(r, i, "out", 0, &out);
 		if (d->md)
@@ -423,15 +433,15 @@ static int merge(const struct run *r)
 	if (!d->json || strcmp(d->json, "-"))
 		fwrite(out.buf, 1, out.len, stdout);
 	/* As one tko tune: when no kernel got as far as its sweep, nothing is written. */
-	if (!err.len && doc && d->json && json_write_path(doc, d->json, &err) == 0 && d->md)
+	if (!err.len && have && d->json && tune_doc_save(d->json, &doc, &err) == 0 && d->md)
 		write_md(d->md, &md, &err);
-	else if (!err.len && doc && d->md)
+	else if (!err.len && have && d->md)
 		write_md(d->md, &md, &err);
 	if (err.len) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	}
-	json_decref(doc);
+	rf_release(&tune_doc_desc, &doc);
 	buf_release(&err);
 	buf_release(&md);
 	buf_release(&out);

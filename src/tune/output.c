@@ -1,5 +1,5 @@
 /*
- * A sweep's JSON, table and winner files (see output.h).
+ * A sweep's entry of the tune document (see output.h).
  *
  * GB/s is the bytes the launch reads and writes (model/traffic.h, the
  * figure tko run and the report print; Inductor's kernel_num_gb only for a
@@ -23,20 +23,22 @@ static const struct tune_result *result(const struct tune_sweep *s, size_t i)
 	return i < s->res.nr ? &s->res.r[i] : NULL;
 }
 
-double tune_output_base_ms(const struct tune_sweep *s)
+/* The base variant's time in ms, or -1 when it has none. */
+static double tune_output_base_ms(const struct tune_sweep *s)
 {
 	const struct tune_result *b = s->plan.base >= 0 ? result(s, (size_t)s->plan.base) : NULL;
 
 	return b && tune_result_usable(b) ? b->time_ms : -1;
 }
 
-double tune_output_gbps(const struct tune_sweep *s, double ms)
+/* The GB/s of a time in ms: the bytes the launch moves (model/traffic.h), or Inductor's. */
+static double tune_output_gbps(const struct tune_sweep *s, double ms)
 {
 	return traffic_gbps(s->traffic.note ? s->traffic.bytes : s->num_gb * 1e9, ms);
 }
 
-/* Inductor's bytes (no capture) are an estimate. */
-char *tune_output_doubt(const struct tune_sweep *s, double g)
+/* Why a rate g is no fact (a new string), or NULL; Inductor's bytes (no capture) are an estimate. */
+static char *tune_output_doubt(const struct tune_sweep *s, double g)
 {
 	struct traffic inductor = { s->num_gb * 1e9, 0, 0, 0, 0, 0, 1, NULL };
 
@@ -54,33 +56,6 @@ static char *dup_or_null(const char *v)
 	return v ? xstrdup(v) : NULL;
 }
 
-/* A JSON list of strings as the model's string vector. */
-static void strv_of(json_t *list, char ***v, size_t *nr)
-{
-	json_t *e;
-	size_t i;
-
-	json_array_foreach(list, i, e) {
-		*v = rf_grow(*v, *nr, sizeof(**v));
-		(*v)[(*nr)++] = xstrdup(json_string_value(e));
-	}
-	json_decref(list);
-}
-
-/* A JSON object of strings as the model's pairs. */
-static void pairs_of(json_t *obj, struct rf_pair **v, size_t *nr)
-{
-	const char *key;
-	json_t *e;
-
-	json_object_foreach(obj, key, e) {
-		*v = rf_grow(*v, *nr, sizeof(**v));
-		(*v)[*nr].key = xstrdup(key);
-		(*v)[(*nr)++].value = dup_or_null(json_string_value(e));
-	}
-	json_decref(obj);
-}
-
 /* The base's ISA summary, when both it and r were scanned. */
 static const struct tune_isa *base_isa(const struct tune_sweep *s, const struct tune_result *r)
 {
@@ -89,7 +64,9 @@ static const struct tune_isa *base_isa(const struct tune_sweep *s, const struct 
 	return b && b != r && b->isa && r->isa ? b->isa : NULL;
 }
 
-void tune_output_isa_cell(const struct tune_sweep *s, const struct tune_result *r, struct buf *out)
+/* The ISA cell of r: the base's summary, else what changed from it ("same"). */
+static void tune_output_isa_cell(const struct tune_sweep *s, const struct tune_result *r,
+				 struct buf *out)
 {
 	const struct tune_isa *b = base_isa(s, r);
 
@@ -130,9 +107,9 @@ static void variant_fill(const struct tune_sweep *s, const struct tune_variant *
 	d->id = xstrfmt("v%03zu", v->index);
 	d->label = xstrdup(v->label);
 	d->origin = xstrdup(tune_origin_name(v->origin));
-	strv_of(tune_src_json(v->src), &d->source_variants, &d->nsource_variants);
+	tune_src_fill(v->src, &d->source_variants, &d->nsource_variants);
 	d->config = tune_config_to_json(&s->plan.space, &v->cfg);
-	pairs_of(tune_env_json(v->src), &d->env, &d->nenv);
+	tune_env_fill(v->src, &d->env, &d->nenv);
 	d->status = (int)r->status;
 	d->error = dup_or_null(r->error);
 	d->error_signature = sig ? xstrdup(sig->id) : NULL;
@@ -168,13 +145,33 @@ static json_t *space_json(const struct tune_space *sp)
 	return list;
 }
 
-static void winner_fill(const struct tune_sweep *s, struct tune_doc_winner *w)
+/*
+ * confirm.c writes the confirmation; the model reads it as any reader of
+ * tune.json does, keeping what it does not name as it is (RF_OPEN).
+ */
+static int confirmation_fill(const struct tune_sweep *s, struct tune_doc_winner *w,
+			     struct buf *err)
 {
+	json_t *c = tune_confirm_json(s);
+	int ret = 0;
+
+	if (c) {
+		ret = rf_read(&tune_doc_confirm_desc, &w->confirmation, c, "confirmation", err);
+		w->has_confirmation = ret == 0;
+	}
+	json_decref(c);
+	return ret;
+}
+
+static int winner_fill(const struct tune_sweep *s, struct tune_doc_kernel *d, struct buf *err)
+{
+	struct tune_doc_winner *w = &d->winner;
 	const struct tune_ci *ci = tune_confirm_winner_ci(s);
 	double base = tune_output_base_ms(s), sweep, confirmed;
 
 	if (s->winner < 0)
-		return;
+		return 0;
+	d->has_winner = 1;
 	w->id = xstrfmt("v%03ld", s->winner);
 	w->label = xstrdup(s->plan.v[s->winner].label);
 	w->time_ms = num(s->res.r[s->winner].time_ms);
@@ -187,10 +184,10 @@ static void winner_fill(const struct tune_sweep *s, struct tune_doc_winner *w)
 	w->ci95 = ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL;
 	w->is_base = s->winner == s->plan.base;
 	w->inductor_settings = tune_winner_settings(s);
-	w->confirmation = tune_confirm_json(s);
+	return confirmation_fill(s, w, err);
 }
 
-void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d)
+int tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d, struct buf *err)
 {
 	size_t i;
 
@@ -219,17 +216,5 @@ void tune_output_fill(const struct tune_sweep *s, struct tune_doc_kernel *d)
 		rf_init(&tune_doc_variant_desc, &d->variants[d->nvariants]);
 		variant_fill(s, &s->plan.v[i], result(s, i), &d->variants[d->nvariants++]);
 	}
-	winner_fill(s, &d->winner);
-}
-
-json_t *tune_output_json(const struct tune_sweep *s)
-{
-	struct tune_doc_kernel d;
-	json_t *j;
-
-	rf_init(&tune_doc_kernel_desc, &d);
-	tune_output_fill(s, &d);
-	j = rf_to_json(&tune_doc_kernel_desc, &d);
-	rf_release(&tune_doc_kernel_desc, &d);
-	return j;
+	return winner_fill(s, d, err);
 }

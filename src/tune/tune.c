@@ -4,32 +4,28 @@
  */
 #include <stdlib.h>
 
-#include "json/jsonio.h"
 #include "tune/output.h"
 #include "tune/tune.h"
 #include "tune/winner.h"
 #include "util/file.h"
+#include "util/mem.h"
 #include "util/msg.h"
 #include "banned.h"
 
-json_t *tune_doc_new(const struct tune_opts *o)
+void tune_doc_start(struct tune_doc *d, const struct tune_opts *o)
 {
-	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", TUNE_SCHEMA_VERSION,
-			 "tool", "tko tune",
-			 "mode", o->compile_only ? "compile-only" : "gpu", "kernels", json_array());
+	rf_init(&tune_doc_desc, d);
+	d->mode = xstrdup(o->compile_only ? "compile-only" : "gpu");
 }
 
-/* The sweep's own copy of its JSON, beside its variants. */
-static int write_own_json(const struct tune_opts *o, struct tune_sweep *s, json_t *k,
-			  struct buf *err)
+/* The sweep's own copy of its entry k of doc, beside its variants. */
+static int write_own_json(struct tune_sweep *s, const struct tune_doc *doc,
+			  struct tune_doc_kernel *k, struct buf *err)
 {
-	json_t *doc = tune_doc_new(o);
+	struct tune_doc one = { doc->mode, k, 1 };
 	char *path = path_join(s->out_dir, "tune.json");
-	int ret;
+	int ret = tune_doc_save(path, &one, err);
 
-	json_array_append(json_object_get(doc, "kernels"), k);
-	ret = json_write_path(doc, path, err);
-	json_decref(doc);
 	free(path);
 	return ret;
 }
@@ -50,10 +46,10 @@ static int base_failed(const struct tune_sweep *s)
 }
 
 void tune_one(struct tune_sweep *s, const char *input, const struct tune_opts *o,
-	      struct tune_pool *pool, json_t *doc, struct tune_outcome *out)
+	      struct tune_pool *pool, struct tune_doc *doc, struct tune_outcome *out)
 {
 	struct buf err = BUF_INIT;
-	json_t *k;
+	struct tune_doc_kernel *k;
 
 	out->ran = out->failed = 0;
 	out->fail = TUNE_FAIL_INPUT;
@@ -64,9 +60,9 @@ void tune_one(struct tune_sweep *s, const char *input, const struct tune_opts *o
 	}
 	out->ran = 1;
 	tune_sweep_run(s);
-	k = tune_output_json(s);
-	json_array_append_new(json_object_get(doc, "kernels"), k);
-	if (tune_winner_write(s, &err) < 0 || write_own_json(o, s, k, &err) < 0) {
+	k = tune_doc_add_kernel(doc);
+	if (tune_output_fill(s, k, &err) < 0 || tune_winner_write(s, &k->winner, &err) < 0 ||
+	    write_own_json(s, doc, k, &err) < 0) {
 		msg_error("%s", err.buf);
 		out->failed = 1;
 	} else {
@@ -76,7 +72,7 @@ void tune_one(struct tune_sweep *s, const char *input, const struct tune_opts *o
 }
 
 size_t tune_run(const struct tune_job *j, struct tune_sweep *s, struct tune_outcome *out,
-		json_t *doc, const struct tune_each *each)
+		struct tune_doc *doc, const struct tune_each *each)
 {
 	struct tune_pool pool = TUNE_POOL_INIT;
 	size_t i, j2;
@@ -84,7 +80,8 @@ size_t tune_run(const struct tune_job *j, struct tune_sweep *s, struct tune_outc
 	for (i = 0; i < j->n; i++) {
 		tune_one(&s[i], j->inputs[i], j->o, &pool, doc, &out[i]);
 		if (each && each->done)
-			each->done(each->data, &s[i], &out[i]);
+			each->done(each->data, &s[i], out[i].ran ? &doc->kernels[doc->nkernels - 1] : NULL,
+				   &out[i]);
 		if (!out[i].ran && (out[i].fail == TUNE_FAIL_TOOL || out[i].fail == TUNE_FAIL_TARGET)) {
 			i++;
 			break;

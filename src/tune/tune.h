@@ -7,11 +7,13 @@
  *	struct tune_job j = { &opts, inputs, n };
  *	struct tune_sweep *s = xcalloc(n, sizeof(*s));
  *	struct tune_outcome *out = xcalloc(n, sizeof(*out));
- *	json_t *doc = tune_doc_new(&opts);
- *	size_t tried = tune_run(&j, s, out, doc, NULL);
- *	... s[i] and out[i] for i < tried; doc's "kernels" has one entry per sweep that ran
+ *	struct tune_doc doc;
+ *	tune_doc_start(&doc, &opts);
+ *	size_t tried = tune_run(&j, s, out, &doc, NULL);
+ *	... s[i] and out[i] for i < tried; doc.kernels has one entry per sweep that ran
  *	for (i = 0; i < tried; i++)
  *		tune_sweep_release(&s[i]);
+ *	rf_release(&tune_doc_desc, &doc);
  *
  * Each sweep that ran leaves its files under its out_dir: variants/,
  * winner/ (winner.h) and its own tune.json. What goes wrong is printed
@@ -20,9 +22,9 @@
 #ifndef TKO_TUNE_TUNE_H
 #define TKO_TUNE_TUNE_H
 
-#include <jansson.h>
 #include <stddef.h>
 
+#include "model/tune.h"
 #include "tune/pool.h"
 #include "tune/sweep.h"
 
@@ -32,16 +34,16 @@ struct tune_outcome {
 	enum tune_fail fail;	/* why it did not run (ran == 0) */
 };
 
-/* An empty tune document: schema_version, tool, mode, kernels []. A new reference. */
-json_t *tune_doc_new(const struct tune_opts *o);
+/* An empty tune document (model/tune.h) of the options' mode; rf_release frees it. */
+void tune_doc_start(struct tune_doc *d, const struct tune_opts *o);
 
 /*
  * Sweeps one input into s (the caller releases it, whatever the outcome)
- * with `pool`'s workers; its entry goes into doc's "kernels", and its
+ * with `pool`'s workers; its entry goes into doc's kernels, and its
  * winner's files and own tune.json beside its variants.
  */
 void tune_one(struct tune_sweep *s, const char *input, const struct tune_opts *o,
-	      struct tune_pool *pool, json_t *doc, struct tune_outcome *out);
+	      struct tune_pool *pool, struct tune_doc *doc, struct tune_outcome *out);
 
 struct tune_job {
 	const struct tune_opts *o;
@@ -49,9 +51,10 @@ struct tune_job {
 	size_t n;
 };
 
-/* Called after each input, whether it ran or not. */
+/* Called after each input, whether it ran or not; k is its entry in the document, or NULL. */
 struct tune_each {
-	void (*done)(void *data, const struct tune_sweep *s, const struct tune_outcome *out);
+	void (*done)(void *data, const struct tune_sweep *s, const struct tune_doc_kernel *k,
+		     const struct tune_outcome *out);
 	void *data;
 };
 
@@ -63,6 +66,6 @@ struct tune_each {
  * workers is gone when it returns: the sweeps' pool and hello are NULL.
  */
 size_t tune_run(const struct tune_job *j, struct tune_sweep *s, struct tune_outcome *out,
-		json_t *doc, const struct tune_each *each);
+		struct tune_doc *doc, const struct tune_each *each);
 
 #endif

@@ -11,36 +11,33 @@
 #include "util/mem.h"
 #include "banned.h"
 
-json_t *tune_src_json(unsigned src)
+void tune_src_fill(unsigned src, char ***v, size_t *nr)
 {
 	struct buf b = BUF_INIT;
-	json_t *list = json_array();
 	const char *p;
 
 	tune_src_names(src, &b);
 	for (p = b.buf; *p;) {
 		size_t n = strcspn(p, "+");
 
-		json_array_append_new(list, json_stringn(p, n));
+		*v = rf_grow(*v, *nr, sizeof(**v));
+		(*v)[(*nr)++] = xstrndup(p, n);
 		p += n + (p[n] == '+');
 	}
 	buf_release(&b);
-	return list;
 }
 
-json_t *tune_env_json(unsigned src)
+void tune_env_fill(unsigned src, struct rf_pair **v, size_t *nr)
 {
 	const char *const *e = tune_sweep_env(src);
-	json_t *j = json_object();
 
 	for (; e && *e; e++) {
 		const char *eq = strchr(*e, '=');
-		char *name = xstrndup(*e, (size_t)(eq - *e));
 
-		json_set_str(j, name, eq + 1);
-		free(name);
+		*v = rf_grow(*v, *nr, sizeof(**v));
+		(*v)[*nr].key = xstrndup(*e, (size_t)(eq - *e));
+		(*v)[(*nr)++].value = xstrdup(eq + 1);
 	}
-	return j;
 }
 
 int tune_winner_split(const struct tune_sweep *s, long variant)
@@ -74,14 +71,6 @@ json_t *tune_winner_settings(const struct tune_sweep *s)
 	return j;
 }
 
-void tune_winner_confirmed(const struct tune_sweep *s, json_t *j)
-{
-	const struct tune_ci *ci = tune_confirm_winner_ci(s);
-
-	json_set_bool(j, "confirmed", ci != NULL);
-	json_set_new(j, "ci95", ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL);
-}
-
 /* triton.Config({'XBLOCK': 2048}, num_warps=8, num_stages=1) */
 static char *triton_config(const json_t *cfg)
 {
@@ -109,15 +98,6 @@ static char *triton_config(const json_t *cfg)
 	return buf_detach(&b, NULL);
 }
 
-static int write_json(const char *dir, const char *name, json_t *j, struct buf *err)
-{
-	char *path = path_join(dir, name);
-	int ret = json_write_path(j, path, err);
-
-	free(path);
-	return ret;
-}
-
 static int write_patch(struct tune_sweep *s, const struct tune_variant *v, const char *dir,
 		       struct buf *err)
 {
@@ -137,41 +117,48 @@ static int write_patch(struct tune_sweep *s, const struct tune_variant *v, const
 	return ret;
 }
 
-int tune_winner_write(struct tune_sweep *s, struct buf *err)
+/* config.json: the variant's config and environment, the rest as tune.json's winner w has it. */
+static void file_fill(const struct tune_sweep *s, const struct tune_variant *v,
+		      const struct tune_doc_winner *w, struct tune_winner_file *f)
 {
-	const struct tune_variant *v;
+	f->kernel = xstrdup(s->k.name);
+	f->label = xstrdup(v->label);
+	f->config = tune_config_to_json(&s->plan.space, &v->cfg);
+	tune_env_fill(v->src, &f->env, &f->nenv);
+	f->triton_config = triton_config(f->config);
+	tune_src_fill(v->src, &f->source_variants, &f->nsource_variants);
+	f->inductor_settings = json_incref(w->inductor_settings);
+	f->confirmed = w->confirmed;
+	f->ci95 = json_incref(w->ci95);
+	f->confirmation = w->has_confirmation ? rf_to_json(&tune_doc_confirm_desc, &w->confirmation) :
+			  NULL;
+}
+
+int tune_winner_write(struct tune_sweep *s, const struct tune_doc_winner *w, struct buf *err)
+{
+	struct tune_winner_file f;
 	struct buf text = BUF_INIT;
-	char *dir, *path, *tc;
-	json_t *cfg, *j;
+	char *dir, *path;
 	int ret;
 
 	if (s->winner < 0)
 		return 0;
-	v = &s->plan.v[s->winner];
+	rf_init(&tune_winner_file_desc, &f);
+	file_fill(s, &s->plan.v[s->winner], w, &f);
 	dir = path_join(s->out_dir, "winner");
 	path = path_join(dir, "kernel.py");
-	cfg = tune_config_to_json(&s->plan.space, &v->cfg);
-	j = json_pack("{s:i, s:s, s:s, s:s, s:O}", "schema_version", 1, "tool", "tko tune",
-		      "kernel", s->k.name, "label", v->label, "config", cfg);
-	json_set_new(j, "env", tune_env_json(v->src));
-	tc = triton_config(cfg);
-	json_set_str(j, "triton_config", tc);
-	free(tc);
-	json_set_new(j, "source_variants", tune_src_json(v->src));
-	json_set_new(j, "inductor_settings", tune_winner_settings(s));
-	tune_winner_confirmed(s, j);
-	json_set_new(j, "confirmation", tune_confirm_json(s));
 	ret = mkdir_p(dir, err);
 	if (!ret)
 		ret = file_read(s->res.r[s->winner].source, 0, &text, err);
 	if (!ret)
 		ret = write_file_atomic(path, text.buf, text.len, err);
 	if (!ret)
-		ret = write_patch(s, v, dir, err);
+		ret = write_patch(s, &s->plan.v[s->winner], dir, err);
+	free(path);
+	path = path_join(dir, "config.json");
 	if (!ret)
-		ret = write_json(dir, "config.json", j, err);
-	json_decref(cfg);
-	json_decref(j);
+		ret = tune_winner_file_save(path, &f, err);
+	rf_release(&tune_winner_file_desc, &f);
 	buf_release(&text);
 	free(dir);
 	free(path);

@@ -10,11 +10,16 @@
 
 #include <jansson.h>
 
+#include "model/tune.h"
 #include "tune/sweep.h"
 #include "util/buf.h"
 
-/* Writes OUT/winner/ when there is a winner. 0, or -1 with a line in err. */
-int tune_winner_write(struct tune_sweep *s, struct buf *err);
+/*
+ * Writes OUT/winner/ when there is a winner; config.json repeats what w,
+ * the winner's entry in tune.json, says of applying it. 0, or -1 with a
+ * line in err.
+ */
+int tune_winner_write(struct tune_sweep *s, const struct tune_doc_winner *w, struct buf *err);
 
 /*
  * The RSPLIT_SIZE a variant of a mix-order reduction changed, 0 if none: a
@@ -35,11 +40,11 @@ int tune_winner_two_pass(const struct tune_sweep *s, long variant);
 /* Inductor settings the winner needs beyond its triton.Config, or NULL. A new reference. */
 json_t *tune_winner_settings(const struct tune_sweep *s);
 
-/* Sets "confirmed" and its "ci95" on j: what tko apply decides from. */
-void tune_winner_confirmed(const struct tune_sweep *s, json_t *j);
-
-/* A variant's source flags (["hints", "assume"]) and its environment ({NAME: value}). New references. */
-json_t *tune_src_json(unsigned src);
-json_t *tune_env_json(unsigned src);
+/*
+ * Appends a variant's source flags ("hints", "assume") and its environment
+ * (AMDGCN_USE_BUFFER_OPS=1) to the model's string vector and pairs.
+ */
+void tune_src_fill(unsigned src, char ***v, size_t *nr);
+void tune_env_fill(unsigned src, struct rf_pair **v, size_t *nr);
 
 #endif

@@ -2,7 +2,7 @@
  * Unit tests for apply/plan's choice per tune result: a winner is planned
  * with the config of the variant it names; the base winning, no winner, a
  * confirmation that refused it (its reason kept) and a source variant
- * without --source-variants are not. The tune documents are written by
+ * without --source-variants are not; keys left out of older results. The tune documents are written by
  * hand in tko tune's schema (docs/json.md, src/tune/output.c).
  */
 #include <stdarg.h>
@@ -104,6 +104,40 @@ static void test_not_planned(void **state)
 	assert_string_equal(it.skip, "no_winner_config");
 }
 
+/*
+ * What the model's RF_TRI and RF_SEEN tell apart: an empty winner object
+ * is a winner without a config, a missing one none; a "confirmed" left out
+ * or null leaves the confirmation's "accepted" to decide.
+ */
+static void test_missing_keys(void **state)
+{
+	struct apply_item it;
+	json_t *tk = json_loads("{\"kernel\": \"k\", " VARIANTS "}", 0, NULL);
+
+	(void)state;
+	assert_non_null(tk);
+	memset(&it, 0, sizeof(it));
+	it.kernel = "k";
+	apply_item_from_tune(&it, tk, 0);
+	assert_string_equal(it.skip, "no_winner");
+	json_decref(tk);
+	decide("{}", 0, &it);
+	assert_string_equal(it.skip, "no_winner_config");
+	decide("{\"id\": \"v003\", \"is_base\": false, \"confirmation\": {\"accepted\": false}}",
+	       0, &it);
+	assert_string_equal(it.skip, "not_confirmed");
+	assert_null(it.skip_detail);	/* a confirmation without its reason */
+	decide("{\"id\": \"v003\", \"is_base\": false, \"confirmed\": null, "
+	       "\"confirmation\": {\"accepted\": false, \"reason\": \"r\"}}", 0, &it);
+	assert_string_equal(it.skip, "not_confirmed");
+	assert_string_equal(it.skip_detail, "r");
+	release(&it);
+	decide("{\"id\": \"v003\", \"is_base\": false, \"confirmation\": {\"rounds\": 0}}",
+	       0, &it);
+	assert_null(it.skip);	/* no "accepted" to refuse it */
+	release(&it);
+}
+
 /* The entry is read through model/tune: what the model refuses is no plan. */
 static void test_unreadable(void **state)
 {
@@ -129,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_planned_winner),
 		cmocka_unit_test(test_not_planned),
+		cmocka_unit_test(test_missing_keys),
 		cmocka_unit_test(test_unreadable),
 	};
 

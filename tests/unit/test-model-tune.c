@@ -9,11 +9,13 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "model/tune.h"
 #include "tune/result.h"
 #include "util/file.h"
@@ -147,6 +149,160 @@ static void test_round_trip_of_goldens(void **state)
 	assert_int_equal(n, 3);
 }
 
+/*
+ * A winner whose source patch v014 was refused and whose config-only v009
+ * won in its place, in tko's layout (docs/json.md, "winner.confirmation"):
+ * the members tko reads are typed, the rest kept, and the bytes come back.
+ */
+static const char confirmed_winner[] =
+	"{\n"
+	"  \"id\": \"v009\",\n"
+	"  \"label\": \"XBLOCK=2048\",\n"
+	"  \"time_ms\": 0.5,\n"
+	"  \"speedup\": 1.9,\n"
+	"  \"sweep_speedup\": 2.0,\n"
+	"  \"confirmed\": true,\n"
+	"  \"ci95\": [\n    1.8,\n    2.0\n  ],\n"
+	"  \"is_base\": false,\n"
+	"  \"inductor_settings\": {\n"
+	"    \"triton.mix_order_reduction_split_size\": 8\n"
+	"  },\n"
+	"  \"confirmation\": {\n"
+	"    \"method\": \"t-interval\",\n"
+	"    \"candidate\": \"v014\",\n"
+	"    \"candidate_label\": \"XBLOCK=2048+hints\",\n"
+	"    \"rounds\": 2,\n"
+	"    \"accepted\": false,\n"
+	"    \"winner\": \"v009\",\n"
+	"    \"reason\": \"the patch adds nothing\",\n"
+	"    \"sweep_speedup\": 2.1,\n"
+	"    \"ratio\": 2.05,\n"
+	"    \"ci95\": [\n      2.0,\n      2.1\n    ],\n"
+	"    \"round_ratios\": [\n      2.0,\n      2.1\n    ],\n"
+	"    \"times_ms\": {\n      \"v000\": [\n        1.0\n      ]\n    },\n"
+	"    \"vs_config_only\": {\n"
+	"      \"id\": \"v009\",\n"
+	"      \"label\": \"XBLOCK=2048\",\n"
+	"      \"ratio\": 1.01,\n"
+	"      \"ci95\": [\n        0.99,\n        1.03\n      ],\n"
+	"      \"round_ratios\": [\n        1.0,\n        1.02\n      ],\n"
+	"      \"vs_base\": {\n"
+	"        \"ratio\": 1.9,\n"
+	"        \"ci95\": [\n          1.8,\n          2.0\n        ]\n"
+	"      }\n"
+	"    },\n"
+	"    \"error\": null,\n"
+	"    \"wall_s\": 0.25\n"
+	"  }\n"
+	"}\n";
+
+static char *write_winner(const struct tune_doc_winner *w)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&s, &n);
+	struct jsonw jw;
+
+	assert_non_null(fp);
+	jsonw_init_prec(&jw, fp, 10);
+	assert_int_equal(rf_write(&jw, &tune_doc_winner_desc, w), 0);
+	assert_int_equal(jsonw_finish(&jw), 0);
+	assert_int_equal(fclose(fp), 0);
+	return s;
+}
+
+static void read_winner(struct tune_doc_winner *w, const char *text)
+{
+	struct buf err = BUF_INIT;
+	json_error_t e;
+	json_t *j = json_loads(text, 0, &e);
+
+	assert_non_null(j);
+	rf_init(&tune_doc_winner_desc, w);
+	if (rf_read(&tune_doc_winner_desc, w, j, "tune.json", &err) < 0)
+		fail_msg("%s", err.buf);
+	json_decref(j);
+	buf_release(&err);
+}
+
+static void test_confirmation(void **state)
+{
+	struct tune_doc_winner w;
+	double lo, hi;
+	char *back;
+
+	(void)state;
+	read_winner(&w, confirmed_winner);
+	assert_int_equal(w.confirmed, 1);
+	assert_int_equal(w.has_confirmation, 1);
+	assert_int_equal(w.confirmation.accepted, 0);
+	assert_int_equal(w.confirmation.rounds, 2);
+	assert_string_equal(w.confirmation.candidate, "v014");
+	assert_string_equal(w.confirmation.reason, "the patch adds nothing");
+	assert_true(w.confirmation.sweep_speedup == 2.1);
+	assert_int_equal(w.confirmation.has_vs_config_only, 1);
+	assert_string_equal(w.confirmation.vs_config_only.id, "v009");
+	assert_true(w.confirmation.vs_config_only.ratio == 1.01);
+	assert_int_equal(w.confirmation.vs_config_only.has_vs_base, 1);
+	assert_true(w.confirmation.vs_config_only.vs_base.ratio == 1.9);
+	tune_doc_ci(w.confirmation.vs_config_only.ci95, &lo, &hi);
+	assert_true(lo == 0.99 && hi == 1.03);
+	tune_doc_ci(NULL, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(tune_doc_split_size(&w), 8);
+	assert_false(tune_doc_two_pass(&w));
+	back = write_winner(&w);
+	assert_string_equal(back, confirmed_winner);
+	free(back);
+	rf_release(&tune_doc_winner_desc, &w);
+}
+
+/* Untimed, the config-only variant is its id and label alone; results older than "confirmed". */
+static void test_confirmation_untimed(void **state)
+{
+	static const char text[] =
+		"{\n"
+		"  \"id\": \"v003\",\n"
+		"  \"label\": null,\n"
+		"  \"time_ms\": null,\n"
+		"  \"speedup\": null,\n"
+		"  \"sweep_speedup\": null,\n"
+		"  \"ci95\": null,\n"
+		"  \"is_base\": false,\n"
+		"  \"inductor_settings\": {\n"
+		"    \"online_softmax\": false\n"
+		"  },\n"
+		"  \"confirmation\": {\n"
+		"    \"rounds\": 0,\n"
+		"    \"ratio\": null,\n"
+		"    \"vs_config_only\": {\n"
+		"      \"id\": \"v001\",\n"
+		"      \"label\": \"XBLOCK=64\"\n"
+		"    }\n"
+		"  }\n"
+		"}\n";
+	struct tune_doc_winner w;
+	char *back;
+
+	(void)state;
+	read_winner(&w, text);
+	assert_int_equal(w.confirmed, RF_TRI_UNKNOWN);
+	assert_int_equal(w.confirmation.accepted, RF_TRI_UNKNOWN);
+	assert_int_equal(w.confirmation.has_vs_config_only, 1);
+	assert_int_equal(w.confirmation.vs_config_only.has_vs_base, 0);
+	assert_true(isnan(w.confirmation.vs_config_only.ratio));
+	assert_int_equal(tune_doc_split_size(&w), 0);
+	assert_true(tune_doc_two_pass(&w));
+	/* the kept keys come back as they were; the table's others follow, unknown */
+	back = write_winner(&w);
+	assert_non_null(strstr(back, "  \"sweep_speedup\": null,\n  \"confirmed\": null,\n"));
+	assert_non_null(strstr(back, "\"confirmation\": {\n    \"rounds\": 0,\n    \"ratio\": null,\n"
+				     "    \"vs_config_only\": {\n      \"id\": \"v001\",\n"
+				     "      \"label\": \"XBLOCK=64\"\n    },\n"));
+	free(back);
+	rf_release(&tune_doc_winner_desc, &w);
+}
+
 /* The names tune has always written (docs/json.md's status list). */
 static void test_status_names(void **state)
 {
@@ -170,6 +326,8 @@ int main(void)
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_unknown_status_and_null_winner),
 		cmocka_unit_test(test_status_names),
+		cmocka_unit_test(test_confirmation),
+		cmocka_unit_test(test_confirmation_untimed),
 		cmocka_unit_test(test_round_trip_of_goldens),
 	};
 
