@@ -364,8 +364,6 @@ static int gather_json(struct an_inputs *in, struct buf *err)
 		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
 		return -1;
 	}
-	if (in->replay && replay_doc_check(in->replay, in->replay_path, err) < 0)
-		return -1;
 	if (in->replay) {
 		in->replay_doc = xcalloc(1, sizeof(*in->replay_doc));
 		replay_doc_init(in->replay_doc);

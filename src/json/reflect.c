@@ -521,7 +521,8 @@ static const char *noun(const struct rf_field *f, int jc)
 		return "true or false";
 	case RF_JSON:
 		return f->flags & RF_OBJECT ? "an object" :
-		       f->flags & RF_OBJECTS ? "a list of objects" : "a value";
+		       f->flags & RF_OBJECTS ? "a list of objects" :
+		       f->flags & RF_BOOLEAN ? "true or false" : "a value";
 	case RF_STRV:
 		return jc ? "a list of strings" : "a list";
 	case RF_ARRAY:
@@ -691,7 +692,8 @@ static int scalar_ok(const struct rf_field *f, const json_t *v)
 		return json_is_boolean(v);
 	case RF_JSON:
 		return (!(f->flags & RF_OBJECT) || json_is_object(v)) &&
-		       (!(f->flags & RF_OBJECTS) || all_objects(v));
+		       (!(f->flags & RF_OBJECTS) || all_objects(v)) &&
+		       (!(f->flags & RF_BOOLEAN) || json_is_boolean(v));
 	default:
 		return 1;
 	}

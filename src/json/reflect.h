@@ -19,7 +19,8 @@
  *              name is the JSON string; -1 unknown, JSON null; reading a name
  *              not in the table is an error
  *   RF_JSON    json_t *, owned: any JSON value passed through as it is
- *              (RF_OBJECT, RF_OBJECTS: read only an object, a list of objects)
+ *              (RF_OBJECT, RF_OBJECTS, RF_BOOLEAN: read only an object, a list
+ *              of objects, true or false)
  *   RF_STRV    char ** with a size_t count at nr_off; each string owned
  *   RF_ARRAY   T * with a size_t count at nr_off, T described by `sub`
  *   RF_STRUCT  an embedded struct described by `sub`; RF_OPTIONAL makes
@@ -88,6 +89,8 @@ enum {
 	RF_NONNULL = 2048,	/* rf_read: may be missing, but null is an error */
 	RF_ALL_UNKNOWN = 4096,	/* RF_STRUCT: null when every member is unknown (a table
 				   without RF_BOOL rows: a boolean is never unknown) */
+	RF_BOOLEAN = 8192,	/* RF_JSON: true or false, kept as the JSON value (a missing
+				   one is neither) */
 };
 
 struct rf_struct;

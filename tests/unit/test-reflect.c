@@ -345,6 +345,7 @@ static const struct jc_field jc_cfg[] = {
 	{ "ok", JC_BOOL, JC_NULL, NULL },
 	{ "config", JC_OBJ, JC_NULL, NULL },
 	{ "args", JC_LIST, JC_NULL, NULL },
+	{ "flag", JC_BOOL, JC_NULL, NULL },
 	{ "names", JC_STRS, JC_NULL, NULL },
 	{ NULL, 0, 0, NULL },
 };
@@ -366,7 +367,7 @@ struct t_cfg {
 	char *label;
 	long long n;
 	int ok;
-	json_t *config, *args;
+	json_t *config, *args, *flag;
 	char **names;
 	size_t nnames;
 	json_t *open;
@@ -394,6 +395,7 @@ static const struct rf_field t_cfg_fields[] = {
 	RF_F(T, "ok", RF_BOOL, ok),
 	RF_FX(T, "config", RF_JSON, config, RF_OBJECT),
 	RF_FX(T, "args", RF_JSON, args, RF_OBJECTS),
+	RF_FX(T, "flag", RF_JSON, flag, RF_BOOLEAN),
 	RF_V(T, "names", names, nnames),
 	RF_FEND_OPEN(T, open, RF_JC_WORDS),
 };
@@ -439,6 +441,9 @@ static const char *const jc_docs[] = {
 	"{\"kernels\": [{\"config\": []}]}",
 	"{\"kernels\": [{\"args\": [{}, 1]}]}",
 	"{\"kernels\": [{\"args\": {}}]}",
+	"{\"kernels\": [{\"flag\": false}, {\"flag\": null}]}",
+	"{\"kernels\": [{\"flag\": 0}]}",
+	"{\"kernels\": [{\"flag\": \"true\"}]}",
 	"{\"kernels\": [{\"names\": [\"a\", 2]}]}",
 	"{\"kernels\": [{\"names\": \"a\"}]}",
 	"{\"kernels\": [], \"counts\": {\"a\": -2}}",
