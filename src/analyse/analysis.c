@@ -13,6 +13,7 @@
 #include "analyse/share.h"
 #include "analyse/stepprof.h"
 #include "json/jsonio.h"
+#include "model/manifest.h"
 #include "util/mem.h"
 #include "util/spawn.h"
 #include "version.h"
@@ -24,20 +25,17 @@ static char *dup_or_null(const char *s)
 }
 
 /* The captured command line, from tko-run.json's argv, each word quoted for the shell. */
-static char *command_line(const json_t *manifest)
+static char *command_line(const struct run_manifest *m)
 {
-	const json_t *argv = json_object_get(manifest, "argv"), *a;
 	struct buf b = BUF_INIT;
 	size_t i;
 
-	if (!json_is_array(argv) || !json_array_size(argv))
+	if (!m || !m->nargv)
 		return NULL;
-	json_array_foreach(argv, i, a) {
-		if (!json_is_string(a))
-			continue;
+	for (i = 0; i < m->nargv; i++) {
 		if (b.len)
 			buf_addch(&b, ' ');
-		buf_add_shell_word(&b, json_string_value(a));
+		buf_add_shell_word(&b, m->argv[i]);
 	}
 	return buf_detach(&b, NULL);
 }

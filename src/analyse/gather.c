@@ -20,6 +20,7 @@
 #include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "json/jsonw.h"
+#include "model/manifest.h"
 #include "model/tune.h"
 #include "util/file.h"
 #include "util/jcheck.h"
@@ -320,11 +321,6 @@ static const struct jc_field env_fields[] = {
 	{ "bandwidth", JC_OBJ, JC_NULL, env_bw_fields },
 	{ NULL, 0, 0, NULL },
 };
-/* ... and of tko-run.json (the command line, quoted for the report). */
-static const struct jc_field manifest_fields[] = {
-	OPT("argv", JC_STRS),
-	{ NULL, 0, 0, NULL },
-};
 #undef OPT
 
 /* A RUN's JSON file, absent or checked against the fields the analysis reads of it. */
@@ -344,10 +340,29 @@ static int load_checked(struct an_inputs *in, enum rd_part part, const struct jc
 	return ret;
 }
 
+/* tko-run.json, absent or read typed (model/manifest.h checks every field it knows). */
+static int load_manifest(struct an_inputs *in, struct buf *err)
+{
+	json_t *j;
+	char *p;
+	int ret;
+
+	if (load_optional(in, RD_MANIFEST, &j, err) < 0)
+		return -1;
+	if (!j)
+		return 0;
+	in->manifest = xcalloc(1, sizeof(*in->manifest));
+	manifest_init(in->manifest);
+	p = inputs_path(in, rd_parts[RD_MANIFEST].rel);
+	ret = manifest_read(in->manifest, j, p, err);
+	free(p);
+	json_decref(j);
+	return ret;
+}
+
 static int gather_json(struct an_inputs *in, struct buf *err)
 {
-	if (load_checked(in, RD_ENV, env_fields, &in->env, err) < 0 ||
-	    load_checked(in, RD_MANIFEST, manifest_fields, &in->manifest, err) < 0)
+	if (load_checked(in, RD_ENV, env_fields, &in->env, err) < 0 || load_manifest(in, err) < 0)
 		return -1;
 	if (in->opts->replay) {
 		in->replay = json_load_path(in->opts->replay, err);
@@ -428,7 +443,9 @@ void inputs_release(struct an_inputs *in)
 	tcache_release(&in->tc);
 	fx_graphs_release(&in->fx);
 	json_decref(in->env);
-	json_decref(in->manifest);
+	if (in->manifest)
+		manifest_release(in->manifest);
+	free(in->manifest);
 	json_decref(in->replay);
 	replay_doc_free(in->replay_doc);
 	json_decref(in->tunes);

@@ -59,6 +59,19 @@ test_expect_success 'a broken replay or tune document is an error naming it' '
 	test_grep "replay.json. is empty" err
 '
 
+test_expect_success 'tko-run.json: a field of the wrong type is one line naming it, an unknown field is read past' '
+	mkdir -p m/log && cp "$RUN/log_profile.txt" m/log/model.log &&
+	echo "{\"argv\": [\"python\", 3]}" >m/tko-run.json &&
+	test_expect_code 1 tko -q investigate --out-dir o1 m >/dev/null 2>err && test_one_line_error err &&
+	test_grep "m/tko-run.json.: argv: not a list of strings" err && test ! -e o1/report &&
+	echo "{\"exit_status\": \"0\"}" >m/tko-run.json &&
+	test_expect_code 1 tko -q investigate --out-dir o1 m >/dev/null 2>err && test_one_line_error err &&
+	test_grep "m/tko-run.json.: exit_status: not an integer" err &&
+	echo "{\"argv\": [\"python\", \"my model.py\"], \"newer\": {\"x\": [1]}}" >m/tko-run.json &&
+	tko -q investigate --out-dir o2 m >/dev/null 2>err &&
+	json_q o2/report/report.json ".command == \"python '"'"'my model.py'"'"'\""
+'
+
 test_expect_success 'a RUN with only a truncated, binary-laced log still gives a report' '
 	mkdir -p cut/log && head -c 300000 "$RUN/log_profile.txt" >cut/log/model.log &&
 	tko investigate cut >out 2>err &&
