@@ -13,6 +13,7 @@
 #include "analyse/share.h"
 #include "analyse/stepprof.h"
 #include "json/jsonio.h"
+#include "model/env.h"
 #include "model/manifest.h"
 #include "util/mem.h"
 #include "util/spawn.h"
@@ -44,7 +45,7 @@ static char *command_line(const struct run_manifest *m)
 static void set_device(struct an_run *r, const struct an_inputs *in)
 {
 	const struct at_device *d = &in->at.device;
-	const json_t *gpu = json_array_get(json_object_get(in->env, "gpus"), 0);
+	const json_t *gpu = in->env ? json_array_get(in->env->gpus, 0) : NULL;	/* passed through */
 	size_t i;
 
 	r->device = dup_or_null(d->name ? d->name : json_str(gpu, "name"));

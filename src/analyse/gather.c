@@ -20,10 +20,10 @@
 #include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "json/jsonw.h"
+#include "model/env.h"
 #include "model/manifest.h"
 #include "model/tune.h"
 #include "util/file.h"
-#include "util/jcheck.h"
 #include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
@@ -304,39 +304,23 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	return 0;
 }
 
-#define OPT(key, type) { key, type, JC_NULL, NULL }
-/* What the analysis reads of env.json (share.c, analysis.c). */
-static const struct jc_field env_gpu_fields[] = {
-	OPT("name", JC_STR),
-	OPT("arch", JC_STR),
-	OPT("backend", JC_STR),
-	{ NULL, 0, 0, NULL },
-};
-static const struct jc_field env_bw_fields[] = {
-	OPT("copy_gbps", JC_RATE),
-	{ NULL, 0, 0, NULL },
-};
-static const struct jc_field env_fields[] = {
-	{ "gpus", JC_LIST, JC_NULL, env_gpu_fields },
-	{ "bandwidth", JC_OBJ, JC_NULL, env_bw_fields },
-	{ NULL, 0, 0, NULL },
-};
-#undef OPT
-
-/* A RUN's JSON file, absent or checked against the fields the analysis reads of it. */
-static int load_checked(struct an_inputs *in, enum rd_part part, const struct jc_field *fields,
-			json_t **out, struct buf *err)
+/* env.json, absent or read typed (model/env.h checks every field it knows). */
+static int load_env(struct an_inputs *in, struct buf *err)
 {
+	json_t *j;
 	char *p;
 	int ret;
 
-	if (load_optional(in, part, out, err) < 0)
+	if (load_optional(in, RD_ENV, &j, err) < 0)
 		return -1;
-	if (!*out)
+	if (!j)
 		return 0;
-	p = inputs_path(in, rd_parts[part].rel);
-	ret = jc_check(*out, fields, p, err);
+	in->env = xcalloc(1, sizeof(*in->env));
+	env_doc_init(in->env);
+	p = inputs_path(in, rd_parts[RD_ENV].rel);
+	ret = env_doc_read(in->env, j, p, err);
 	free(p);
+	json_decref(j);
 	return ret;
 }
 
@@ -362,7 +346,7 @@ static int load_manifest(struct an_inputs *in, struct buf *err)
 
 static int gather_json(struct an_inputs *in, struct buf *err)
 {
-	if (load_checked(in, RD_ENV, env_fields, &in->env, err) < 0 || load_manifest(in, err) < 0)
+	if (load_env(in, err) < 0 || load_manifest(in, err) < 0)
 		return -1;
 	if (in->opts->replay) {
 		in->replay = json_load_path(in->opts->replay, err);
@@ -442,7 +426,9 @@ void inputs_release(struct an_inputs *in)
 	isa_result_release(&in->isa);
 	tcache_release(&in->tc);
 	fx_graphs_release(&in->fx);
-	json_decref(in->env);
+	if (in->env)
+		env_doc_release(in->env);
+	free(in->env);
 	if (in->manifest)
 		manifest_release(in->manifest);
 	free(in->manifest);

@@ -31,6 +31,7 @@ struct join_ref {
 
 struct replay_doc;
 struct run_manifest;
+struct env_doc;
 
 struct an_inputs {
 	const char *run;		/* the RUN directory as given */
@@ -42,7 +43,7 @@ struct an_inputs {
 	struct isa_result isa;		/* the Triton cache's assembly */
 	struct tcache tc;		/* its kernels, indexed */
 	struct fx_graphs fx;		/* post-grad graphs of the logs */
-	json_t *env;			/* env.json, or NULL */
+	struct env_doc *env;		/* env.json (model/env.h), or NULL */
 	struct run_manifest *manifest;	/* tko-run.json (model/manifest.h), or NULL */
 	json_t *replay;			/* a `tko run` document, or NULL */
 	char *replay_path;		/* where it came from */

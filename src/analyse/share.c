@@ -12,7 +12,7 @@
 
 /* The peak in the analysis's order (env/peak.h); a rate of 0 recorded in a document counts. */
 static void set_peak(struct an_run *r, double peak_opt, const char *env_path,
-		     const json_t *env, const json_t *replay)
+		     const struct env_doc *env, const json_t *replay)
 {
 	const json_t *rp = json_object_get(json_object_get(replay, "peak"), "copy_gbps");
 	struct peak_inputs in = PEAK_INPUTS_INIT;
@@ -139,7 +139,7 @@ static void set_method(struct an_run *r)
 }
 
 void share_compute(struct an_run *r, double peak_opt, const char *env_path,
-		   const json_t *env, const json_t *replay)
+		   const struct env_doc *env, const json_t *replay)
 {
 	size_t i;
 

@@ -376,8 +376,3 @@ json_t *env_probe(const struct env_opts *o)
 	env_doc_release(&doc);
 	return j;
 }
-
-double env_copy_gbps(const json_t *env)
-{
-	return json_num(json_object_get(env, "bandwidth"), "copy_gbps", 0);
-}

@@ -28,7 +28,4 @@ void env_probe_doc(const struct env_opts *o, struct env_doc *doc);
 /* The same document as a JSON tree, a new reference (tko capture's manifest reads it). */
 json_t *env_probe(const struct env_opts *o);
 
-/* The measured copy bandwidth in GB/s in an env document, or 0. */
-double env_copy_gbps(const json_t *env);
-
 #endif

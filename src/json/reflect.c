@@ -699,6 +699,23 @@ static int scalar_ok(const struct rf_field *f, const json_t *v)
 	}
 }
 
+/* An RF_JSON value with a `sub` table: the object, or each object of the list, read into a scratch struct. */
+static int json_checked(const struct rf_field *f, const json_t *v, const struct rf_path *rp)
+{
+	void *scratch = xcalloc(1, f->sub->size);
+	int list = json_is_array(v), ret = 0;
+	size_t i, n = list ? json_array_size(v) : 1;
+
+	for (i = 0; i < n && ret == 0; i++) {
+		rf_init(f->sub, scratch);
+		ret = nested_from(f->sub, scratch, list ? json_array_get(v, i) : v, rp, f->key,
+				  list ? (long)i : -1);
+		rf_release(f->sub, scratch);
+	}
+	free(scratch);
+	return ret;
+}
+
 static int field_from(const struct rf_field *f, void *p, const json_t *v,
 		      const struct rf_path *rp)
 {
@@ -719,6 +736,8 @@ static int field_from(const struct rf_field *f, void *p, const json_t *v,
 	}
 	if (!scalar_ok(f, v))
 		return type_error(rp, f->key, noun(f, rp->jc));
+	if (f->type == RF_JSON && f->sub && json_checked(f, v, rp) < 0)
+		return -1;
 	switch (f->type) {
 	case RF_STR:
 		*AT(p, f->off, char *) = xstrdup(json_string_value(v));

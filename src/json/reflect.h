@@ -20,7 +20,9 @@
  *              not in the table is an error
  *   RF_JSON    json_t *, owned: any JSON value passed through as it is
  *              (RF_OBJECT, RF_OBJECTS, RF_BOOLEAN: read only an object, a list
- *              of objects, true or false)
+ *              of objects, true or false); with a `sub` table (RF_JX) the
+ *              object, or each object of the list, is also checked against
+ *              it on reading (the keys a pass-through value must have right)
  *   RF_STRV    char ** with a size_t count at nr_off; each string owned
  *   RF_ARRAY   T * with a size_t count at nr_off, T described by `sub`
  *   RF_STRUCT  an embedded struct described by `sub`; RF_OPTIONAL makes
@@ -100,7 +102,8 @@ struct rf_field {
 	enum rf_type type;		/* what the member is */
 	size_t off;			/* offsetof the member */
 	size_t nr_off;			/* RF_STRV / RF_ARRAY / RF_PAIRS / RF_COUNTS: offsetof its size_t count */
-	const struct rf_struct *sub;	/* RF_ARRAY / RF_STRUCT: the element's table */
+	const struct rf_struct *sub;	/* RF_ARRAY / RF_STRUCT: the element's table;
+					   RF_JSON: the table its object(s) are checked against */
 	unsigned flags;			/* RF_OPTIONAL, RF_NODIFF, RF_NEED, ... */
 	const char *const *names;	/* RF_ENUM: the JSON name of each value, NULL-terminated */
 };
@@ -137,6 +140,7 @@ struct rf_count {
 #define RF_AX(T, key, m, nr, sub, flags) \
 	{ key, RF_ARRAY, offsetof(T, m), offsetof(T, nr), sub, flags, NULL }
 #define RF_S(T, key, m, sub, flags) { key, RF_STRUCT, offsetof(T, m), 0, sub, flags, NULL }
+#define RF_JX(T, key, m, sub, flags) { key, RF_JSON, offsetof(T, m), 0, sub, flags, NULL }
 #define RF_E(T, key, m, names, flags) { key, RF_ENUM, offsetof(T, m), 0, NULL, flags, names }
 #define RF_P(T, key, m, nr, flags) { key, RF_PAIRS, offsetof(T, m), offsetof(T, nr), NULL, flags, NULL }
 #define RF_C(T, key, m, nr, flags) { key, RF_COUNTS, offsetof(T, m), offsetof(T, nr), NULL, flags, NULL }

@@ -114,6 +114,13 @@ int env_doc_has_bandwidth(const struct env_doc *d);
 int env_bandwidth_read(struct env_bandwidth *b, const json_t *j, const char *what, struct buf *err);
 /* Frees b's members and makes it unknown (JSON null). */
 void env_bandwidth_clear(struct env_bandwidth *b);
+/*
+ * The bandwidth of the env.json tree `j` alone into d's (unknown before),
+ * leniently, as tko run has always taken env.json's copy rate: the rest
+ * of the document is not looked at, and the members read before a bad
+ * one are kept, copy_gbps (the first) among them.
+ */
+void env_doc_read_bandwidth(struct env_doc *d, const json_t *j);
 
 /* The document as JSON text (indented, reals to 10 digits, final newline): 0 or -1. */
 int env_doc_write(FILE *fp, const struct env_doc *d);
@@ -121,7 +128,13 @@ int env_doc_write(FILE *fp, const struct env_doc *d);
 int env_doc_save(const struct env_doc *d, const char *path, struct buf *err);
 /* The document as a JSON tree (new reference): what env_doc_write writes. */
 json_t *env_doc_to_json(const struct env_doc *d);
-/* Read back from a JSON tree (`what` names it in messages). 0 or -1 + err. */
+/*
+ * Read back from a JSON tree (`what` names it in messages), every field
+ * it knows checked (a "gpus" entry: its name, arch and backend strings;
+ * bandwidth.copy_gbps a rate, a number >= 0), unknown ones ignored, in
+ * util/jcheck.c's words as when the analysis checked env.json with a
+ * table of its own. 0 or -1 + err.
+ */
 int env_doc_read(struct env_doc *d, const json_t *j, const char *what, struct buf *err);
 
 #endif
