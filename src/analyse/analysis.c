@@ -136,7 +136,7 @@ int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *
 	copy_notes(out, &in);
 	count_capture(out);
 	env_path = inputs_path(&in, "env.json");
-	share_compute(out, o->peak_gbps, env_path, in.env, in.replay);
+	share_compute(out, o->peak_gbps, env_path, in.env, in.replay_doc);
 	free(env_path);
 	progress(o, "reading the whole-step profile");
 	if (stepprof_apply(out, run_dir, o->profile, err) < 0)

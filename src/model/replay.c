@@ -76,10 +76,8 @@ static const struct rf_struct doc_desc = { "replay", sizeof(struct replay_doc), 
 
 void replay_doc_init(struct replay_doc *d)
 {
-	rf_init(&doc_desc, d);
+	rf_init(&doc_desc, d);	/* peak.copy_gbps NAN: no rate */
 	d->have_peak = 0;
-	d->peak.copy_gbps = 0;
-	d->peak.source = NULL;
 	d->replay = NULL;
 	memset(&d->summary, 0, sizeof(d->summary));
 }
@@ -129,8 +127,6 @@ int replay_doc_read(struct replay_doc *d, const json_t *j, const char *what, str
 	if (rf_read(&doc_desc, d, j, what, err) < 0)
 		return -1;
 	d->have_peak = json_is_object(json_object_get(j, "peak"));
-	if (isnan(d->peak.copy_gbps))
-		d->peak.copy_gbps = 0;	/* a peak without a rate reads as 0, as before */
 	if (!versions)
 		versions = json_object_get(j, "versions");
 	d->replay = json_incref((json_t *)versions);
@@ -143,8 +139,10 @@ json_t *replay_doc_to_json(const struct replay_doc *d)
 	json_t *doc = json_object(), *kernels = json_array(), *peak = json_null();
 	size_t i;
 
+	/* a peak read without a rate is written with 0, as it always was */
 	if (d->have_peak)
-		peak = json_pack("{s:f, s:s?}", "copy_gbps", d->peak.copy_gbps, "source", d->peak.source);
+		peak = json_pack("{s:f, s:s?}", "copy_gbps", isnan(d->peak.copy_gbps) ? 0 : d->peak.copy_gbps,
+				 "source", d->peak.source);
 	for (i = 0; i < d->nkernels; i++)
 		json_array_append_new(kernels, rf_to_json(&replay_kernel_desc, &d->kernels[i]));
 	json_object_set_new(doc, "schema_version", json_integer(REPLAY_SCHEMA_VERSION));

@@ -64,7 +64,7 @@ struct replay_kernel {
 };
 
 struct replay_peak {
-	double copy_gbps;
+	double copy_gbps;		/* NAN: the document's peak had no rate */
 	char *source;
 };
 

@@ -72,6 +72,16 @@ test_expect_success 'tko-run.json: a field of the wrong type is one line naming 
 	json_q o2/report/report.json ".command == \"python '"'"'my model.py'"'"'\""
 '
 
+test_expect_success 'a replay document'"'"'s peak: a rate of 0 is the peak, a peak without a rate is none' '
+	mkdir -p p/log && cp "$RUN/log_profile.txt" p/log/model.log &&
+	echo "{\"kernels\": [], \"peak\": {\"copy_gbps\": 0, \"source\": \"x\"}}" >zero.json &&
+	echo "{\"kernels\": [], \"peak\": {\"source\": \"x\"}}" >norate.json &&
+	tko -q investigate --replay zero.json --out-dir oz p >/dev/null &&
+	json_q oz/report/report.json ".peak_gbps == 0 and .peak_source == \"the replay document'"'"'s peak (tko run)\"" &&
+	tko -q investigate --replay norate.json --out-dir on p >/dev/null &&
+	json_q on/report/report.json ".peak_gbps == null and .peak_source == null"
+'
+
 test_expect_success 'a RUN with only a truncated, binary-laced log still gives a report' '
 	mkdir -p cut/log && head -c 300000 "$RUN/log_profile.txt" >cut/log/model.log &&
 	tko investigate cut >out 2>err &&

@@ -268,20 +268,31 @@ static void test_checks(void **state)
 	}
 }
 
-/* Nulls are unknown, and a peak without a rate reads as 0. */
+/* Nulls are unknown; a peak without a rate has none, and is written with 0 as it always was. */
 static void test_checks_nulls(void **state)
 {
 	struct replay_doc d;
+	json_t *j;
 
 	(void)state;
 
 	read_text(&d, "{\"kernels\": [{\"kernel\": null, \"configs\": [{\"captured\": null,"
 		  " \"time_ms\": null, \"config\": null}]}], \"peak\": {\"source\": \"x\"}}");
 	assert_int_equal(d.have_peak, 1);
-	assert_true(d.peak.copy_gbps == 0);
+	assert_true(isnan(d.peak.copy_gbps));
 	assert_string_equal(d.peak.source, "x");
+	j = replay_doc_to_json(&d);
+	assert_true(json_real_value(json_object_get(json_object_get(j, "peak"), "copy_gbps")) == 0);
+	assert_true(json_is_real(json_object_get(json_object_get(j, "peak"), "copy_gbps")));
+	json_decref(j);
 	assert_null(d.kernels[0].configs[0].captured);
 	assert_true(isnan(d.kernels[0].configs[0].time_ms));
+	replay_doc_release(&d);
+	read_text(&d, "{\"kernels\": [], \"peak\": {\"copy_gbps\": null}}");
+	assert_true(d.have_peak && isnan(d.peak.copy_gbps));
+	replay_doc_release(&d);
+	read_text(&d, "{\"kernels\": [], \"peak\": null}");
+	assert_false(d.have_peak);
 	replay_doc_release(&d);
 }
 
