@@ -75,7 +75,7 @@ static void set_header(struct an_run *r, const char *run_dir, const struct an_in
 	for (i = 0; i < in->meta.nfiles; i++)
 		r->modules += !strcmp(in->meta.files[i].role, "kernel");
 	r->isa_files = (long)in->isa.files_nr;
-	r->replays = in->replay ? 1 : 0;
+	r->replays = in->replay_doc ? 1 : 0;
 	r->tunes = (long)json_array_size(in->tunes);
 }
 
@@ -143,7 +143,7 @@ int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *
 		goto done;
 	facts->have_log = in.logs > 0;
 	facts->have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
-	facts->have_replay = in.replay != NULL;
+	facts->have_replay = in.replay_doc != NULL;
 	facts->have_disassembler = o->isa_tools && have_disassembler();
 	if (o->raw)
 		inputs_take_raw(&in, o->raw);

@@ -344,31 +344,39 @@ static int load_manifest(struct an_inputs *in, struct buf *err)
 	return ret;
 }
 
-static int gather_json(struct an_inputs *in, struct buf *err)
+/* --replay FILE or RUN/analysis/replay.json, absent or read typed (model/replay.h). */
+static int load_replay(struct an_inputs *in, struct buf *err)
 {
-	if (load_env(in, err) < 0 || load_manifest(in, err) < 0)
-		return -1;
+	json_t *j = NULL;
+	int ret = -1;
+
 	if (in->opts->replay) {
-		in->replay = json_load_path(in->opts->replay, err);
-		if (!in->replay)
+		if (!(j = json_load_path(in->opts->replay, err)))
 			return -1;
 		in->replay_path = xstrdup(in->opts->replay);
 	} else {
-		if (load_optional(in, RD_REPLAY_JSON, &in->replay, err) < 0)
+		if (load_optional(in, RD_REPLAY_JSON, &j, err) < 0)
 			return -1;
-		if (in->replay)
-			in->replay_path = inputs_path(in, rd_parts[RD_REPLAY_JSON].rel);
+		if (!j)
+			return 0;
+		in->replay_path = inputs_path(in, rd_parts[RD_REPLAY_JSON].rel);
 	}
-	if (in->replay && !json_is_array(json_object_get(in->replay, "kernels"))) {
+	/* another tool's document is named as such, before its fields are */
+	if (!json_is_array(json_object_get(j, "kernels"))) {
 		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
-		return -1;
-	}
-	if (in->replay) {
+	} else {
 		in->replay_doc = xcalloc(1, sizeof(*in->replay_doc));
 		replay_doc_init(in->replay_doc);
-		if (replay_doc_read(in->replay_doc, in->replay, in->replay_path, err) < 0)
-			return -1;
+		ret = replay_doc_read(in->replay_doc, j, in->replay_path, err);
 	}
+	json_decref(j);
+	return ret;
+}
+
+static int gather_json(struct an_inputs *in, struct buf *err)
+{
+	if (load_env(in, err) < 0 || load_manifest(in, err) < 0 || load_replay(in, err) < 0)
+		return -1;
 	return gather_tunes(in, err);
 }
 
@@ -432,7 +440,6 @@ void inputs_release(struct an_inputs *in)
 	if (in->manifest)
 		manifest_release(in->manifest);
 	free(in->manifest);
-	json_decref(in->replay);
 	replay_doc_free(in->replay_doc);
 	json_decref(in->tunes);
 	free(in->replay_path);

@@ -45,9 +45,8 @@ struct an_inputs {
 	struct fx_graphs fx;		/* post-grad graphs of the logs */
 	struct env_doc *env;		/* env.json (model/env.h), or NULL */
 	struct run_manifest *manifest;	/* tko-run.json (model/manifest.h), or NULL */
-	json_t *replay;			/* a `tko run` document, or NULL */
+	struct replay_doc *replay_doc;	/* a `tko run` document (model/replay.h), or NULL */
 	char *replay_path;		/* where it came from */
-	struct replay_doc *replay_doc;	/* the same, typed (model/replay.h), or NULL */
 	json_t *tunes;			/* array of {"path", "doc"} for `tko tune` documents */
 	struct strmap module_files;	/* module key (basename without .py) -> meta file path */
 	struct strmap at_by_module;	/* module key -> struct at_kernel * */
