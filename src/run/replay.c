@@ -162,6 +162,7 @@ static struct replay_doc *finish_doc(const json_t *replay, const struct strlist 
 	}
 	doc->have_peak = peak->source != PEAK_NONE;
 	doc->peak.copy_gbps = peak->gbps;
+	free(doc->peak.source);	/* tko's peak, not one the child's document may name */
 	doc->peak.source = peak->where ? xstrdup(peak->where) : NULL;
 	/* the child answers for the dirs in their order; one that answers for more gets no rates there */
 	for (i = 0; i < doc->nkernels && i < dirs->nr; i++)
