@@ -45,12 +45,14 @@ static char *command_line(const struct run_manifest *m)
 static void set_device(struct an_run *r, const struct an_inputs *in)
 {
 	const struct at_device *d = &in->at.device;
-	const json_t *gpu = in->env ? json_array_get(in->env->gpus, 0) : NULL;	/* passed through */
+	struct env_gpu gpu;
 	size_t i;
 
-	r->device = dup_or_null(d->name ? d->name : json_str(gpu, "name"));
-	r->arch = dup_or_null(d->arch ? d->arch : json_str(gpu, "arch"));
-	r->backend = dup_or_null(d->backend ? d->backend : json_str(gpu, "backend"));
+	env_doc_gpu(in->env, 0, &gpu);
+	r->device = dup_or_null(d->name ? d->name : gpu.name);
+	r->arch = dup_or_null(d->arch ? d->arch : gpu.arch);
+	r->backend = dup_or_null(d->backend ? d->backend : gpu.backend);
+	env_gpu_release(&gpu);
 	for (i = 0; !r->arch && i < in->meta.kernels.nr; i++) {
 		const struct meta_kernel *k = in->meta.kernels.v[i];
 

@@ -47,13 +47,10 @@ static const struct rf_struct bw_desc = { "bandwidth", sizeof(struct env_bandwid
 
 /*
  * A "gpus" entry keeps its source's keys in their order, so the document
- * passes it through; the keys tko reads of it (the device of a RUN) are
+ * passes it through; the keys tko reads of it (struct env_gpu) are
  * checked against this table when the document is read.
  */
-struct gpu_keys {
-	char *name, *arch, *backend;
-};
-#define T struct gpu_keys
+#define T struct env_gpu
 static const struct rf_field gpu_fields[] = {
 	RF_F(T, "name", RF_STR, name),
 	RF_F(T, "arch", RF_STR, arch),
@@ -61,7 +58,7 @@ static const struct rf_field gpu_fields[] = {
 	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
-static const struct rf_struct gpu_desc = { "gpu", sizeof(struct gpu_keys), gpu_fields };
+static const struct rf_struct gpu_desc = { "gpu", sizeof(struct env_gpu), gpu_fields };
 
 #define T struct env_doc
 static const struct rf_field doc_fields[] = {
@@ -178,6 +175,22 @@ int env_bandwidth_read(struct env_bandwidth *b, const json_t *j, const char *wha
 void env_bandwidth_clear(struct env_bandwidth *b)
 {
 	rf_release(&bw_desc, b);
+}
+
+void env_doc_gpu(const struct env_doc *d, size_t i, struct env_gpu *g)
+{
+	const json_t *entry = d ? json_array_get(d->gpus, i) : NULL;
+	struct buf ignored = BUF_INIT;
+
+	rf_init(&gpu_desc, g);
+	if (json_is_object(entry))
+		rf_read(&gpu_desc, g, entry, "gpus", &ignored);
+	buf_release(&ignored);
+}
+
+void env_gpu_release(struct env_gpu *g)
+{
+	rf_release(&gpu_desc, g);
 }
 
 void env_doc_read_bandwidth(struct env_doc *d, const json_t *j)

@@ -9,7 +9,8 @@
  * warnings, hcu_targets, bandwidth.
  *
  * Typed: notes, dcu, tools, env (the flags, in their order), warnings,
- * hcu_targets, bandwidth. Passed through as JSON values: what the Python
+ * hcu_targets, bandwidth, and the keys tko reads of a "gpus" entry
+ * (env_doc_gpu). Passed through as JSON values: what the Python
  * probe and the GPU tools reported (host, python, torch, triton, gpus,
  * gpu_tools, cuda, hip, dtk, rocm). A "gpus" entry keeps the keys of its
  * source in their order (the probe's device keys, rocminfo's or
@@ -55,6 +56,13 @@ struct env_bandwidth {
 	double median_ms;
 	long long device_index;
 	char *method;
+};
+
+/* The keys of a "gpus" entry that tko reads (the entry keeps every key of its source). */
+struct env_gpu {
+	char *name;
+	char *arch;		/* "sm_90", "gfx936" */
+	char *backend;		/* "cuda", "hip" */
 };
 
 struct env_doc {
@@ -105,6 +113,13 @@ struct env_tool *env_doc_add_tool(struct env_doc *d);
 const struct env_tool *env_doc_tool(const struct env_doc *d, const char *name);
 /* The value of flag `name` in env, or NULL. */
 const char *env_doc_flag(const struct env_doc *d, const char *name);
+
+/*
+ * gpus[i]'s name, arch and backend into g (NULL when unknown, all NULL
+ * when d is NULL or has no such entry); env_gpu_release frees them.
+ */
+void env_doc_gpu(const struct env_doc *d, size_t i, struct env_gpu *g);
+void env_gpu_release(struct env_gpu *g);
 
 /* The measured copy bandwidth in GB/s, or 0 when none (or not > 0) was measured. */
 double env_doc_copy_gbps(const struct env_doc *d);

@@ -82,6 +82,17 @@ test_expect_success 'a replay document'"'"'s peak: a rate of 0 is the peak, a pe
 	json_q on/report/report.json ".peak_gbps == null and .peak_source == null"
 '
 
+test_expect_success 'env.json: the device is its first GPU when the capture names none; a bad GPU field is one line' '
+	mkdir -p e/log && cp "$RUN/log_profile.txt" e/log/model.log &&
+	cp "$SRC_ROOT/tests/data/env/tko-env-dcu.json" e/env.json &&
+	tko -q investigate --out-dir oe e >/dev/null &&
+	jq -c "[.gpus[0].name, .gpus[0].arch, .gpus[0].backend]" e/env.json >want &&
+	jq -c "[.device, .arch, .backend]" oe/report/report.json >got && test_cmp want got &&
+	jq ".gpus[1].arch = 936" "$SRC_ROOT/tests/data/env/tko-env-dcu.json" >e/env.json &&
+	test_expect_code 1 tko -q investigate --out-dir oe2 e >/dev/null 2>err && test_one_line_error err &&
+	test_grep "e/env.json.: gpus\[1\]\.arch: not a string" err
+'
+
 test_expect_success 'a RUN with only a truncated, binary-laced log still gives a report' '
 	mkdir -p cut/log && head -c 300000 "$RUN/log_profile.txt" >cut/log/model.log &&
 	tko investigate cut >out 2>err &&

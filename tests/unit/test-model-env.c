@@ -100,6 +100,7 @@ static void test_typed_values(void **state)
 {
 	struct env_doc m, c;
 	char *a = load("tko-env-measure.json", &m), *b = load("tko-env-dcu.json", &c);
+	struct env_gpu g;
 
 	(void)state;
 	assert_true(env_doc_has_bandwidth(&m));
@@ -125,6 +126,21 @@ static void test_typed_values(void **state)
 	assert_int_equal(c.nnotes, 1);
 	assert_null(c.python);
 	free(a);
+	/* gpus entries, passed through, give the keys tko reads (jq '.gpus[] | {name, arch, backend}') */
+	env_doc_gpu(&m, 0, &g);
+	assert_string_equal(g.name, "NVIDIA H200");
+	assert_string_equal(g.arch, "sm_90");
+	assert_string_equal(g.backend, "cuda");
+	env_gpu_release(&g);
+	env_doc_gpu(&c, 1, &g);
+	assert_string_equal(g.arch, "gfx936");
+	assert_string_equal(g.backend, "hip");
+	env_gpu_release(&g);
+	env_doc_gpu(&m, 1, &g);
+	assert_null(g.name);
+	assert_null(g.arch);
+	env_doc_gpu(NULL, 0, &g);
+	assert_null(g.backend);
 	free(b);
 	env_doc_release(&m);
 	env_doc_release(&c);
