@@ -699,7 +699,7 @@ static int scalar_ok(const struct rf_field *f, const json_t *v)
 	}
 }
 
-/* An RF_JSON value with a `sub` table: the object, or each object of the list, read into a scratch struct. */
+/* RF_JSON with a `sub` table: the object, or each one of the list, read into a scratch struct. */
 static int json_checked(const struct rf_field *f, const json_t *v, const struct rf_path *rp)
 {
 	void *scratch = xcalloc(1, f->sub->size);

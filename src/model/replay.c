@@ -141,7 +141,8 @@ json_t *replay_doc_to_json(const struct replay_doc *d)
 
 	/* a peak read without a rate is written with 0, as it always was */
 	if (d->have_peak)
-		peak = json_pack("{s:f, s:s?}", "copy_gbps", isnan(d->peak.copy_gbps) ? 0 : d->peak.copy_gbps,
+		peak = json_pack("{s:f, s:s?}",
+				 "copy_gbps", isnan(d->peak.copy_gbps) ? 0 : d->peak.copy_gbps,
 				 "source", d->peak.source);
 	for (i = 0; i < d->nkernels; i++)
 		json_array_append_new(kernels, rf_to_json(&replay_kernel_desc, &d->kernels[i]));
