@@ -13,6 +13,8 @@
 #include "analyse/share.h"
 #include "analyse/stepprof.h"
 #include "json/jsonio.h"
+#include "model/env.h"
+#include "model/manifest.h"
 #include "util/mem.h"
 #include "util/spawn.h"
 #include "version.h"
@@ -24,20 +26,17 @@ static char *dup_or_null(const char *s)
 }
 
 /* The captured command line, from tko-run.json's argv, each word quoted for the shell. */
-static char *command_line(const json_t *manifest)
+static char *command_line(const struct run_manifest *m)
 {
-	const json_t *argv = json_object_get(manifest, "argv"), *a;
 	struct buf b = BUF_INIT;
 	size_t i;
 
-	if (!json_is_array(argv) || !json_array_size(argv))
+	if (!m || !m->nargv)
 		return NULL;
-	json_array_foreach(argv, i, a) {
-		if (!json_is_string(a))
-			continue;
+	for (i = 0; i < m->nargv; i++) {
 		if (b.len)
 			buf_addch(&b, ' ');
-		buf_add_shell_word(&b, json_string_value(a));
+		buf_add_shell_word(&b, m->argv[i]);
 	}
 	return buf_detach(&b, NULL);
 }
@@ -46,12 +45,14 @@ static char *command_line(const json_t *manifest)
 static void set_device(struct an_run *r, const struct an_inputs *in)
 {
 	const struct at_device *d = &in->at.device;
-	const json_t *gpu = json_array_get(json_object_get(in->env, "gpus"), 0);
+	struct env_gpu gpu;
 	size_t i;
 
-	r->device = dup_or_null(d->name ? d->name : json_str(gpu, "name"));
-	r->arch = dup_or_null(d->arch ? d->arch : json_str(gpu, "arch"));
-	r->backend = dup_or_null(d->backend ? d->backend : json_str(gpu, "backend"));
+	env_doc_gpu(in->env, 0, &gpu);
+	r->device = dup_or_null(d->name ? d->name : gpu.name);
+	r->arch = dup_or_null(d->arch ? d->arch : gpu.arch);
+	r->backend = dup_or_null(d->backend ? d->backend : gpu.backend);
+	env_gpu_release(&gpu);
 	for (i = 0; !r->arch && i < in->meta.kernels.nr; i++) {
 		const struct meta_kernel *k = in->meta.kernels.v[i];
 
@@ -76,7 +77,7 @@ static void set_header(struct an_run *r, const char *run_dir, const struct an_in
 	for (i = 0; i < in->meta.nfiles; i++)
 		r->modules += !strcmp(in->meta.files[i].role, "kernel");
 	r->isa_files = (long)in->isa.files_nr;
-	r->replays = in->replay ? 1 : 0;
+	r->replays = in->replay_doc ? 1 : 0;
 	r->tunes = (long)json_array_size(in->tunes);
 }
 
@@ -137,14 +138,14 @@ int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *
 	copy_notes(out, &in);
 	count_capture(out);
 	env_path = inputs_path(&in, "env.json");
-	share_compute(out, o->peak_gbps, env_path, in.env, in.replay);
+	share_compute(out, o->peak_gbps, env_path, in.env, in.replay_doc);
 	free(env_path);
 	progress(o, "reading the whole-step profile");
 	if (stepprof_apply(out, run_dir, o->profile, err) < 0)
 		goto done;
 	facts->have_log = in.logs > 0;
 	facts->have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
-	facts->have_replay = in.replay != NULL;
+	facts->have_replay = in.replay_doc != NULL;
 	facts->have_disassembler = o->isa_tools && have_disassembler();
 	if (o->raw)
 		inputs_take_raw(&in, o->raw);

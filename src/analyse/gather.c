@@ -20,9 +20,10 @@
 #include "rundir/layout.h"
 #include "parse/summarize.h"
 #include "json/jsonw.h"
+#include "model/env.h"
+#include "model/manifest.h"
 #include "model/tune.h"
 #include "util/file.h"
-#include "util/jcheck.h"
 #include "json/jsonio.h"
 #include "util/mem.h"
 #include "util/walk.h"
@@ -303,75 +304,79 @@ static int gather_tunes(struct an_inputs *in, struct buf *err)
 	return 0;
 }
 
-#define OPT(key, type) { key, type, JC_NULL, NULL }
-/* What the analysis reads of env.json (share.c, analysis.c). */
-static const struct jc_field env_gpu_fields[] = {
-	OPT("name", JC_STR),
-	OPT("arch", JC_STR),
-	OPT("backend", JC_STR),
-	{ NULL, 0, 0, NULL },
-};
-static const struct jc_field env_bw_fields[] = {
-	OPT("copy_gbps", JC_RATE),
-	{ NULL, 0, 0, NULL },
-};
-static const struct jc_field env_fields[] = {
-	{ "gpus", JC_LIST, JC_NULL, env_gpu_fields },
-	{ "bandwidth", JC_OBJ, JC_NULL, env_bw_fields },
-	{ NULL, 0, 0, NULL },
-};
-/* ... and of tko-run.json (the command line, quoted for the report). */
-static const struct jc_field manifest_fields[] = {
-	OPT("argv", JC_STRS),
-	{ NULL, 0, 0, NULL },
-};
-#undef OPT
-
-/* A RUN's JSON file, absent or checked against the fields the analysis reads of it. */
-static int load_checked(struct an_inputs *in, enum rd_part part, const struct jc_field *fields,
-			json_t **out, struct buf *err)
+/* env.json, absent or read typed (model/env.h checks every field it knows). */
+static int load_env(struct an_inputs *in, struct buf *err)
 {
+	json_t *j;
 	char *p;
 	int ret;
 
-	if (load_optional(in, part, out, err) < 0)
+	if (load_optional(in, RD_ENV, &j, err) < 0)
 		return -1;
-	if (!*out)
+	if (!j)
 		return 0;
-	p = inputs_path(in, rd_parts[part].rel);
-	ret = jc_check(*out, fields, p, err);
+	in->env = xcalloc(1, sizeof(*in->env));
+	env_doc_init(in->env);
+	p = inputs_path(in, rd_parts[RD_ENV].rel);
+	ret = env_doc_read(in->env, j, p, err);
 	free(p);
+	json_decref(j);
+	return ret;
+}
+
+/* tko-run.json, absent or read typed (model/manifest.h checks every field it knows). */
+static int load_manifest(struct an_inputs *in, struct buf *err)
+{
+	json_t *j;
+	char *p;
+	int ret;
+
+	if (load_optional(in, RD_MANIFEST, &j, err) < 0)
+		return -1;
+	if (!j)
+		return 0;
+	in->manifest = xcalloc(1, sizeof(*in->manifest));
+	manifest_init(in->manifest);
+	p = inputs_path(in, rd_parts[RD_MANIFEST].rel);
+	ret = manifest_read(in->manifest, j, p, err);
+	free(p);
+	json_decref(j);
+	return ret;
+}
+
+/* --replay FILE or RUN/analysis/replay.json, absent or read typed (model/replay.h). */
+static int load_replay(struct an_inputs *in, struct buf *err)
+{
+	json_t *j = NULL;
+	int ret = -1;
+
+	if (in->opts->replay) {
+		if (!(j = json_load_path(in->opts->replay, err)))
+			return -1;
+		in->replay_path = xstrdup(in->opts->replay);
+	} else {
+		if (load_optional(in, RD_REPLAY_JSON, &j, err) < 0)
+			return -1;
+		if (!j)
+			return 0;
+		in->replay_path = inputs_path(in, rd_parts[RD_REPLAY_JSON].rel);
+	}
+	/* another tool's document is named as such, before its fields are */
+	if (!json_is_array(json_object_get(j, "kernels"))) {
+		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
+	} else {
+		in->replay_doc = xcalloc(1, sizeof(*in->replay_doc));
+		replay_doc_init(in->replay_doc);
+		ret = replay_doc_read(in->replay_doc, j, in->replay_path, err);
+	}
+	json_decref(j);
 	return ret;
 }
 
 static int gather_json(struct an_inputs *in, struct buf *err)
 {
-	if (load_checked(in, RD_ENV, env_fields, &in->env, err) < 0 ||
-	    load_checked(in, RD_MANIFEST, manifest_fields, &in->manifest, err) < 0)
+	if (load_env(in, err) < 0 || load_manifest(in, err) < 0 || load_replay(in, err) < 0)
 		return -1;
-	if (in->opts->replay) {
-		in->replay = json_load_path(in->opts->replay, err);
-		if (!in->replay)
-			return -1;
-		in->replay_path = xstrdup(in->opts->replay);
-	} else {
-		if (load_optional(in, RD_REPLAY_JSON, &in->replay, err) < 0)
-			return -1;
-		if (in->replay)
-			in->replay_path = inputs_path(in, rd_parts[RD_REPLAY_JSON].rel);
-	}
-	if (in->replay && !json_is_array(json_object_get(in->replay, "kernels"))) {
-		buf_addf(err, "'%s' is not a `tko run` document (no \"kernels\" list)", in->replay_path);
-		return -1;
-	}
-	if (in->replay && replay_doc_check(in->replay, in->replay_path, err) < 0)
-		return -1;
-	if (in->replay) {
-		in->replay_doc = xcalloc(1, sizeof(*in->replay_doc));
-		replay_doc_init(in->replay_doc);
-		if (replay_doc_read(in->replay_doc, in->replay, in->replay_path, err) < 0)
-			return -1;
-	}
 	return gather_tunes(in, err);
 }
 
@@ -429,9 +434,12 @@ void inputs_release(struct an_inputs *in)
 	isa_result_release(&in->isa);
 	tcache_release(&in->tc);
 	fx_graphs_release(&in->fx);
-	json_decref(in->env);
-	json_decref(in->manifest);
-	json_decref(in->replay);
+	if (in->env)
+		env_doc_release(in->env);
+	free(in->env);
+	if (in->manifest)
+		manifest_release(in->manifest);
+	free(in->manifest);
 	replay_doc_free(in->replay_doc);
 	json_decref(in->tunes);
 	free(in->replay_path);

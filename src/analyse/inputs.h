@@ -30,6 +30,8 @@ struct join_ref {
 };
 
 struct replay_doc;
+struct run_manifest;
+struct env_doc;
 
 struct an_inputs {
 	const char *run;		/* the RUN directory as given */
@@ -41,11 +43,10 @@ struct an_inputs {
 	struct isa_result isa;		/* the Triton cache's assembly */
 	struct tcache tc;		/* its kernels, indexed */
 	struct fx_graphs fx;		/* post-grad graphs of the logs */
-	json_t *env;			/* env.json, or NULL */
-	json_t *manifest;		/* tko-run.json, or NULL */
-	json_t *replay;			/* a `tko run` document, or NULL */
+	struct env_doc *env;		/* env.json (model/env.h), or NULL */
+	struct run_manifest *manifest;	/* tko-run.json (model/manifest.h), or NULL */
+	struct replay_doc *replay_doc;	/* a `tko run` document (model/replay.h), or NULL */
 	char *replay_path;		/* where it came from */
-	struct replay_doc *replay_doc;	/* the same, typed (model/replay.h), or NULL */
 	json_t *tunes;			/* array of {"path", "doc"} for `tko tune` documents */
 	struct strmap module_files;	/* module key (basename without .py) -> meta file path */
 	struct strmap at_by_module;	/* module key -> struct at_kernel * */

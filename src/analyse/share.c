@@ -5,23 +5,22 @@
 
 #include "analyse/share.h"
 #include "env/peak.h"
-#include "json/jsonio.h"
+#include "model/replay.h"
 #include "model/traffic.h"
 #include "util/mem.h"
 #include "banned.h"
 
 /* The peak in the analysis's order (env/peak.h); a rate of 0 recorded in a document counts. */
 static void set_peak(struct an_run *r, double peak_opt, const char *env_path,
-		     const json_t *env, const json_t *replay)
+		     const struct env_doc *env, const struct replay_doc *replay)
 {
-	const json_t *rp = json_object_get(json_object_get(replay, "peak"), "copy_gbps");
 	struct peak_inputs in = PEAK_INPUTS_INIT;
 	struct peak p = PEAK_INIT;
 
 	in.option = peak_opt;
 	in.env = env;
 	in.env_path = env ? env_path : NULL;	/* gather read it (or found it unusable) */
-	in.replay_gbps = json_is_number(rp) ? json_number_value(rp) : NAN;
+	in.replay_gbps = replay && replay->have_peak ? replay->peak.copy_gbps : NAN;
 	in.zero_counts = 1;
 	in.order = peak_order_analyse;
 	if (peak_resolve(&in, &p)) {
@@ -139,7 +138,7 @@ static void set_method(struct an_run *r)
 }
 
 void share_compute(struct an_run *r, double peak_opt, const char *env_path,
-		   const json_t *env, const json_t *replay)
+		   const struct env_doc *env, const struct replay_doc *replay)
 {
 	size_t i;
 

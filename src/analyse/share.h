@@ -29,9 +29,9 @@
 #ifndef TKO_ANALYSE_SHARE_H
 #define TKO_ANALYSE_SHARE_H
 
-#include <jansson.h>
-
 #include "model/analysis.h"
+#include "model/env.h"
+#include "model/replay.h"
 
 /*
  * Sets the run's peak (the option when > 0, else env.json's bandwidth,
@@ -40,7 +40,7 @@
  * kernels: ranked first, then untimed by name.
  */
 void share_compute(struct an_run *r, double peak_opt, const char *env_path,
-		   const json_t *env, const json_t *replay);
+		   const struct env_doc *env, const struct replay_doc *replay);
 
 /* Sorts the kernels by total_ms (untimed last, by id) and numbers their ranks. */
 void share_rank(struct an_run *r);

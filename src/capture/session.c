@@ -208,9 +208,10 @@ static int run_command(const char *const *cmd, const char *run, const struct cap
 	return ret;
 }
 
-static char *version_of(const json_t *env, const char *key)
+/* A version the probe reported ({"version": ...}, passed through by model/env), or NULL. */
+static char *version_of(const json_t *probed)
 {
-	const char *v = json_str(json_object_get(env, key), "version");
+	const char *v = json_str(probed, "version");
 
 	return v ? xstrdup(v) : NULL;
 }
@@ -267,9 +268,9 @@ static void fill_manifest(struct capture_session *s, const struct capture_opts *
 	m->log_lines_not_shown = r->hidden >= 0 ? r->hidden : RF_I64_NONE;
 	copy_pairs(&m->env_set, &m->nenv_set, s->ce.set, s->ce.nset);
 	copy_pairs(&m->env_kept, &m->nenv_kept, s->ce.kept, s->ce.nkept);
-	m->versions.python = version_of(s->env, "python");
-	m->versions.torch = version_of(s->env, "torch");
-	m->versions.triton = version_of(s->env, "triton");
+	m->versions.python = version_of(s->env.python);
+	m->versions.torch = version_of(s->env.torch);
+	m->versions.triton = version_of(s->env.triton);
 	capture_summary_read(s->run, &m->capture);
 	s->ran = 1;
 }
@@ -279,6 +280,7 @@ void capture_session_init(struct capture_session *s)
 	memset(s, 0, sizeof(*s));
 	s->ce = (struct capture_env)CAPTURE_ENV_INIT;
 	manifest_init(&s->m);
+	env_doc_init(&s->env);
 }
 
 /* The RUN: made (refused when it is there and not empty), then its real path. */
@@ -311,9 +313,9 @@ int capture_prepare(struct capture_session *s, const struct capture_opts *o)
 		return EXIT_TOOL;
 	}
 	eo.measure = o->measure;
-	s->env = env_probe(&eo);
+	env_probe_doc(&eo, &s->env);
 	env_path = rd_path_in(s->run, RD_ENV);
-	if (json_write_path(s->env, env_path, &err) < 0)
+	if (env_doc_save(&s->env, env_path, &err) < 0)
 		msg_warn_as(STEP, "%s", err.buf);
 	free(env_path);
 	buf_release(&err);
@@ -378,10 +380,9 @@ void capture_session_release(struct capture_session *s)
 {
 	capture_env_release(&s->ce);
 	manifest_release(&s->m);
-	json_decref(s->env);
+	env_doc_release(&s->env);
 	free(s->run);
 	free(s->pkg);
 	s->run = s->pkg = NULL;
-	s->env = NULL;
 	s->ran = 0;
 }

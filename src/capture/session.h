@@ -24,9 +24,8 @@
 #ifndef TKO_CAPTURE_SESSION_H
 #define TKO_CAPTURE_SESSION_H
 
-#include <jansson.h>
-
 #include "capture/childenv.h"
+#include "model/env.h"
 #include "model/manifest.h"
 
 struct capture_opts {
@@ -41,7 +40,7 @@ struct capture_opts {
 struct capture_session {
 	char *run;		/* the RUN's real path, once made */
 	char *pkg;		/* tko's Python package folder */
-	json_t *env;		/* env.json's document */
+	struct env_doc env;	/* env.json's document (model/env.h) */
 	struct capture_env ce;	/* the command's environment */
 	struct run_manifest m;	/* tko-run.json, once the command has ended */
 	int ran;		/* m is filled: the command was started (or not found) */

@@ -11,7 +11,7 @@
 #include "util/mem.h"
 #include "banned.h"
 
-/* The path of a tool env_probe looked for, or NULL. */
+/* The path of a tool env_probe_doc looked for, or NULL. */
 static const char *tool_path(const struct env_doc *doc, const char *name)
 {
 	const struct env_tool *t = env_doc_tool(doc, name);

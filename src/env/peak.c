@@ -21,17 +21,19 @@ static int counts(const struct peak_inputs *in, double gbps)
 /* env.json's bandwidth.copy_gbps: the loaded document's, else the file's; NAN none. */
 static double env_gbps(const struct peak_inputs *in)
 {
-	const json_t *bw;
-	json_t *doc = NULL;
+	struct env_doc doc;
+	json_t *j = NULL;
 	struct buf ignored = BUF_INIT;
-	double gbps = NAN;
+	double gbps;
 
-	if (!in->env && in->env_path && is_file(in->env_path))
-		doc = json_load_path(in->env_path, &ignored);
-	bw = json_object_get(in->env ? in->env : doc, "bandwidth");
-	if (json_is_number(json_object_get(bw, "copy_gbps")))
-		gbps = json_num(bw, "copy_gbps", NAN);
-	json_decref(doc);
+	if (in->env)
+		return in->env->bandwidth.copy_gbps;
+	env_doc_init(&doc);
+	if (in->env_path && is_file(in->env_path) && (j = json_load_path(in->env_path, &ignored)))
+		env_doc_read_bandwidth(&doc, j);
+	gbps = doc.bandwidth.copy_gbps;
+	env_doc_release(&doc);
+	json_decref(j);
 	buf_release(&ignored);
 	return gbps;
 }

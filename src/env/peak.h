@@ -7,8 +7,10 @@
  *
  *   PEAK_OPTION      --peak-gbps, when > 0;
  *   PEAK_ENV_JSON    env.json's bandwidth.copy_gbps (tko env --measure,
- *                    tko capture): the loaded document, else the file
- *                    env_path names, when it is there and reads as JSON;
+ *                    tko capture): the loaded document (model/env.h),
+ *                    else the file env_path names, when it is there and
+ *                    reads as JSON (its bandwidth alone is read, as
+ *                    env_doc_read_bandwidth() reads it);
  *   PEAK_REPLAY_DOC  a replay document's peak.copy_gbps (tko run);
  *   PEAK_MEASURED    a copy timed now (tko tune's worker), asked for only
  *                    when no earlier source gave a peak.
@@ -30,8 +32,9 @@
 #ifndef TKO_ENV_PEAK_H
 #define TKO_ENV_PEAK_H
 
-#include <jansson.h>
 #include <math.h>
+
+#include "model/env.h"
 
 enum peak_source { PEAK_NONE, PEAK_OPTION, PEAK_ENV_JSON, PEAK_REPLAY_DOC, PEAK_MEASURED };
 
@@ -45,7 +48,7 @@ struct peak {
 
 struct peak_inputs {
 	double option;			/* --peak-gbps; 0 none */
-	const json_t *env;		/* a loaded env.json, or NULL */
+	const struct env_doc *env;	/* a loaded env.json, or NULL */
 	const char *env_path;		/* its path (named in texts); read when env is NULL */
 	double replay_gbps;		/* a replay document's peak.copy_gbps; NAN none */
 	double (*measure)(void *data);	/* times a copy now: GB/s, <= 0 failed; or NULL */

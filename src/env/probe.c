@@ -365,19 +365,3 @@ void env_probe_doc(const struct env_opts *o, struct env_doc *doc)
 		note(doc, "%s", "copy bandwidth not measured: it needs torch and a GPU");
 	json_decref(probe);
 }
-
-json_t *env_probe(const struct env_opts *o)
-{
-	struct env_doc doc;
-	json_t *j;
-
-	env_probe_doc(o, &doc);
-	j = env_doc_to_json(&doc);
-	env_doc_release(&doc);
-	return j;
-}
-
-double env_copy_gbps(const json_t *env)
-{
-	return json_num(json_object_get(env, "bandwidth"), "copy_gbps", 0);
-}

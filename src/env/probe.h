@@ -12,8 +12,6 @@
 #ifndef TKO_ENV_PROBE_H
 #define TKO_ENV_PROBE_H
 
-#include <jansson.h>
-
 #include "model/env.h"
 
 struct env_opts {
@@ -25,10 +23,5 @@ struct env_opts {
 
 /* Fills doc (env_doc_init is done here): the "tko env" document. */
 void env_probe_doc(const struct env_opts *o, struct env_doc *doc);
-/* The same document as a JSON tree, a new reference (tko capture's manifest reads it). */
-json_t *env_probe(const struct env_opts *o);
-
-/* The measured copy bandwidth in GB/s in an env document, or 0. */
-double env_copy_gbps(const json_t *env);
 
 #endif

@@ -548,7 +548,8 @@ static const char *noun(const struct rf_field *f, int jc)
 		return "true or false";
 	case RF_JSON:
 		return f->flags & RF_OBJECT ? "an object" :
-		       f->flags & RF_OBJECTS ? "a list of objects" : "a value";
+		       f->flags & RF_OBJECTS ? "a list of objects" :
+		       f->flags & RF_BOOLEAN ? "true or false" : "a value";
 	case RF_STRV:
 		return jc ? "a list of strings" : "a list";
 	case RF_ARRAY:
@@ -719,10 +720,28 @@ static int scalar_ok(const struct rf_field *f, const json_t *v)
 		return json_is_boolean(v);
 	case RF_JSON:
 		return (!(f->flags & RF_OBJECT) || json_is_object(v)) &&
-		       (!(f->flags & RF_OBJECTS) || all_objects(v));
+		       (!(f->flags & RF_OBJECTS) || all_objects(v)) &&
+		       (!(f->flags & RF_BOOLEAN) || json_is_boolean(v));
 	default:
 		return 1;
 	}
+}
+
+/* RF_JSON with a `sub` table: the object, or each one of the list, read into a scratch struct. */
+static int json_checked(const struct rf_field *f, const json_t *v, const struct rf_path *rp)
+{
+	void *scratch = xcalloc(1, f->sub->size);
+	int list = json_is_array(v), ret = 0;
+	size_t i, n = list ? json_array_size(v) : 1;
+
+	for (i = 0; i < n && ret == 0; i++) {
+		rf_init(f->sub, scratch);
+		ret = nested_from(f->sub, scratch, list ? json_array_get(v, i) : v, rp, f->key,
+				  list ? (long)i : -1);
+		rf_release(f->sub, scratch);
+	}
+	free(scratch);
+	return ret;
 }
 
 static int field_from(const struct rf_field *f, void *p, const json_t *v,
@@ -749,6 +768,8 @@ static int field_from(const struct rf_field *f, void *p, const json_t *v,
 	}
 	if (!scalar_ok(f, v))
 		return type_error(rp, f->key, noun(f, rp->jc));
+	if (f->type == RF_JSON && f->sub && json_checked(f, v, rp) < 0)
+		return -1;
 	switch (f->type) {
 	case RF_STR:
 		*AT(p, f->off, char *) = xstrdup(json_string_value(v));

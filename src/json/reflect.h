@@ -22,7 +22,10 @@
  *              name is the JSON string; -1 unknown, JSON null; reading a name
  *              not in the table is an error
  *   RF_JSON    json_t *, owned: any JSON value passed through as it is
- *              (RF_OBJECT, RF_OBJECTS: read only an object, a list of objects)
+ *              (RF_OBJECT, RF_OBJECTS, RF_BOOLEAN: read only an object, a list
+ *              of objects, true or false); with a `sub` table (RF_JX) the
+ *              object, or each object of the list, is also checked against
+ *              it on reading (the keys a pass-through value must have right)
  *   RF_STRV    char ** with a size_t count at nr_off; each string owned
  *   RF_ARRAY   T * with a size_t count at nr_off, T described by `sub`
  *   RF_STRUCT  an embedded struct described by `sub`; RF_OPTIONAL makes
@@ -98,6 +101,8 @@ enum {
 	RF_ALL_UNKNOWN = 4096,	/* RF_STRUCT: null when every member is unknown (a table
 				   without RF_BOOL rows: a boolean is never unknown) */
 	RF_SEEN = 8192,		/* RF_STRUCT: whether it is there, in the parent's int at nr_off (RF_SS) */
+	RF_BOOLEAN = 16384,	/* RF_JSON: true or false, kept as the JSON value (a missing
+				   one is neither) */
 };
 
 struct rf_struct;
@@ -108,7 +113,8 @@ struct rf_field {
 	size_t off;			/* offsetof the member */
 	size_t nr_off;			/* RF_STRV / RF_ARRAY / RF_PAIRS / RF_COUNTS: offsetof its size_t count;
 					   RF_STRUCT with RF_SEEN: offsetof the int that says it is there */
-	const struct rf_struct *sub;	/* RF_ARRAY / RF_STRUCT: the element's table */
+	const struct rf_struct *sub;	/* RF_ARRAY / RF_STRUCT: the element's table;
+					   RF_JSON: the table its object(s) are checked against */
 	unsigned flags;			/* RF_OPTIONAL, RF_NODIFF, RF_NEED, ... */
 	const char *const *names;	/* RF_ENUM: the JSON name of each value, NULL-terminated */
 };
@@ -149,6 +155,7 @@ struct rf_count {
 /* An RF_STRUCT whose presence is the parent's int member `seen` (RF_SEEN). */
 #define RF_SS(T, key, m, seen, sub, flags) \
 	{ key, RF_STRUCT, offsetof(T, m), offsetof(T, seen), sub, RF_SEEN | (flags), NULL }
+#define RF_JX(T, key, m, sub, flags) { key, RF_JSON, offsetof(T, m), 0, sub, flags, NULL }
 #define RF_E(T, key, m, names, flags) { key, RF_ENUM, offsetof(T, m), 0, NULL, flags, names }
 #define RF_P(T, key, m, nr, flags) { key, RF_PAIRS, offsetof(T, m), offsetof(T, nr), NULL, flags, NULL }
 #define RF_C(T, key, m, nr, flags) { key, RF_COUNTS, offsetof(T, m), offsetof(T, nr), NULL, flags, NULL }

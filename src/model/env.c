@@ -14,7 +14,7 @@ static const struct rf_field tool_fields[] = {
 	RF_F(T, "path", RF_STR, path),
 	RF_F(T, "version", RF_STR, version),
 	RF_FX(T, "version_line", RF_JSON, version_line, RF_OMIT_NULL),
-	RF_FEND,
+	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
 static const struct rf_struct tool_desc = { "tool", sizeof(struct env_tool), tool_fields };
@@ -27,23 +27,38 @@ static const struct rf_field hcu_fields[] = {
 	RF_F(T, "das_vgprs", RF_I64, das_vgprs),
 	RF_F(T, "verified", RF_STR, verified),
 	RF_F(T, "not_verified", RF_STR, not_verified),
-	RF_FEND,
+	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
 static const struct rf_struct hcu_desc = { "hcu_target", sizeof(struct env_hcu_target), hcu_fields };
 
 #define T struct env_bandwidth
 static const struct rf_field bw_fields[] = {
-	RF_FX(T, "copy_gbps", RF_NUM, copy_gbps, RF_OMIT_NULL),
+	RF_FX(T, "copy_gbps", RF_NUM, copy_gbps, RF_OMIT_NULL | RF_RATE),
 	RF_FX(T, "buffer_bytes", RF_I64, buffer_bytes, RF_OMIT_NULL),
 	RF_FX(T, "repeats", RF_I64, repeats, RF_OMIT_NULL),
 	RF_FX(T, "median_ms", RF_NUM, median_ms, RF_OMIT_NULL),
 	RF_FX(T, "device_index", RF_I64, device_index, RF_OMIT_NULL),
 	RF_FX(T, "method", RF_STR, method, RF_OMIT_NULL),
-	RF_FEND,
+	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
 static const struct rf_struct bw_desc = { "bandwidth", sizeof(struct env_bandwidth), bw_fields };
+
+/*
+ * A "gpus" entry keeps its source's keys in their order, so the document
+ * passes it through; the keys tko reads of it (struct env_gpu) are
+ * checked against this table when the document is read.
+ */
+#define T struct env_gpu
+static const struct rf_field gpu_fields[] = {
+	RF_F(T, "name", RF_STR, name),
+	RF_F(T, "arch", RF_STR, arch),
+	RF_F(T, "backend", RF_STR, backend),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef T
+static const struct rf_struct gpu_desc = { "gpu", sizeof(struct env_gpu), gpu_fields };
 
 #define T struct env_doc
 static const struct rf_field doc_fields[] = {
@@ -53,7 +68,7 @@ static const struct rf_field doc_fields[] = {
 	RF_F(T, "python", RF_JSON, python),
 	RF_F(T, "torch", RF_JSON, torch),
 	RF_F(T, "triton", RF_JSON, triton),
-	RF_FX(T, "gpus", RF_JSON, gpus, RF_OBJECTS),
+	RF_JX(T, "gpus", gpus, &gpu_desc, RF_OBJECTS),
 	RF_F(T, "gpu_tools", RF_JSON, gpu_tools),
 	RF_F(T, "dcu", RF_BOOL, dcu),
 	RF_F(T, "cuda", RF_JSON, cuda),
@@ -65,7 +80,7 @@ static const struct rf_field doc_fields[] = {
 	RF_V(T, "warnings", warnings, nwarnings),
 	RF_A(T, "hcu_targets", hcu_targets, nhcu_targets, &hcu_desc),
 	RF_S(T, "bandwidth", bandwidth, &bw_desc, RF_ALL_UNKNOWN),
-	RF_FEND,
+	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
 const struct rf_struct env_doc_desc = { "env", sizeof(struct env_doc), doc_fields };
@@ -160,6 +175,32 @@ int env_bandwidth_read(struct env_bandwidth *b, const json_t *j, const char *wha
 void env_bandwidth_clear(struct env_bandwidth *b)
 {
 	rf_release(&bw_desc, b);
+}
+
+void env_doc_gpu(const struct env_doc *d, size_t i, struct env_gpu *g)
+{
+	const json_t *entry = d ? json_array_get(d->gpus, i) : NULL;
+	struct buf ignored = BUF_INIT;
+
+	rf_init(&gpu_desc, g);
+	if (json_is_object(entry))
+		rf_read(&gpu_desc, g, entry, "gpus", &ignored);
+	buf_release(&ignored);
+}
+
+void env_gpu_release(struct env_gpu *g)
+{
+	rf_release(&gpu_desc, g);
+}
+
+void env_doc_read_bandwidth(struct env_doc *d, const json_t *j)
+{
+	const json_t *bw = json_object_get(j, "bandwidth");
+	struct buf ignored = BUF_INIT;
+
+	if (json_is_object(bw))
+		env_bandwidth_read(&d->bandwidth, bw, "env.json", &ignored);
+	buf_release(&ignored);
 }
 
 int env_doc_write(FILE *fp, const struct env_doc *d)

@@ -9,7 +9,8 @@
  * warnings, hcu_targets, bandwidth.
  *
  * Typed: notes, dcu, tools, env (the flags, in their order), warnings,
- * hcu_targets, bandwidth. Passed through as JSON values: what the Python
+ * hcu_targets, bandwidth, and the keys tko reads of a "gpus" entry
+ * (env_doc_gpu). Passed through as JSON values: what the Python
  * probe and the GPU tools reported (host, python, torch, triton, gpus,
  * gpu_tools, cuda, hip, dtk, rocm). A "gpus" entry keeps the keys of its
  * source in their order (the probe's device keys, rocminfo's or
@@ -55,6 +56,13 @@ struct env_bandwidth {
 	double median_ms;
 	long long device_index;
 	char *method;
+};
+
+/* The keys of a "gpus" entry that tko reads (the entry keeps every key of its source). */
+struct env_gpu {
+	char *name;
+	char *arch;		/* "sm_90", "gfx936" */
+	char *backend;		/* "cuda", "hip" */
 };
 
 struct env_doc {
@@ -106,6 +114,13 @@ const struct env_tool *env_doc_tool(const struct env_doc *d, const char *name);
 /* The value of flag `name` in env, or NULL. */
 const char *env_doc_flag(const struct env_doc *d, const char *name);
 
+/*
+ * gpus[i]'s name, arch and backend into g (NULL when unknown, all NULL
+ * when d is NULL or has no such entry); env_gpu_release frees them.
+ */
+void env_doc_gpu(const struct env_doc *d, size_t i, struct env_gpu *g);
+void env_gpu_release(struct env_gpu *g);
+
 /* The measured copy bandwidth in GB/s, or 0 when none (or not > 0) was measured. */
 double env_doc_copy_gbps(const struct env_doc *d);
 /* Whether the document has a bandwidth object (any member known). */
@@ -114,6 +129,13 @@ int env_doc_has_bandwidth(const struct env_doc *d);
 int env_bandwidth_read(struct env_bandwidth *b, const json_t *j, const char *what, struct buf *err);
 /* Frees b's members and makes it unknown (JSON null). */
 void env_bandwidth_clear(struct env_bandwidth *b);
+/*
+ * The bandwidth of the env.json tree `j` alone into d's (unknown before),
+ * leniently, as tko run has always taken env.json's copy rate: the rest
+ * of the document is not looked at, and the members read before a bad
+ * one are kept, copy_gbps (the first) among them.
+ */
+void env_doc_read_bandwidth(struct env_doc *d, const json_t *j);
 
 /* The document as JSON text (indented, reals to 10 digits, final newline): 0 or -1. */
 int env_doc_write(FILE *fp, const struct env_doc *d);
@@ -121,7 +143,13 @@ int env_doc_write(FILE *fp, const struct env_doc *d);
 int env_doc_save(const struct env_doc *d, const char *path, struct buf *err);
 /* The document as a JSON tree (new reference): what env_doc_write writes. */
 json_t *env_doc_to_json(const struct env_doc *d);
-/* Read back from a JSON tree (`what` names it in messages). 0 or -1 + err. */
+/*
+ * Read back from a JSON tree (`what` names it in messages), every field
+ * it knows checked (a "gpus" entry: its name, arch and backend strings;
+ * bandwidth.copy_gbps a rate, a number >= 0), unknown ones ignored, in
+ * util/jcheck.c's words as when the analysis checked env.json with a
+ * table of its own. 0 or -1 + err.
+ */
 int env_doc_read(struct env_doc *d, const json_t *j, const char *what, struct buf *err);
 
 #endif

@@ -14,7 +14,7 @@ static const struct rf_field capture_fields[] = {
 	RF_FX(T, "kernel_dirs", RF_I64, kernel_dirs, RF_COUNT),
 	RF_FX(T, "unreadable_lines", RF_I64, unreadable_lines, RF_COUNT),
 	RF_C(T, "by_type", by_type, nby_type, 0),
-	RF_FEND,
+	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
 static const struct rf_struct capture_desc = {
@@ -26,7 +26,7 @@ static const struct rf_field versions_fields[] = {
 	RF_F(T, "python", RF_STR, python),
 	RF_F(T, "torch", RF_STR, torch),
 	RF_F(T, "triton", RF_STR, triton),
-	RF_FEND,
+	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
 static const struct rf_struct versions_desc = {
@@ -55,7 +55,7 @@ static const struct rf_field manifest_fields[] = {
 	RF_P(T, "env_kept", env_kept, nenv_kept, 0),
 	RF_S(T, "versions", versions, &versions_desc, 0),
 	RF_S(T, "capture", capture, &capture_desc, 0),
-	RF_FEND,
+	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T
 const struct rf_struct run_manifest_desc = {

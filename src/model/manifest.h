@@ -9,7 +9,7 @@
  * kernel_dirs, unreadable_lines, by_type}.
  *
  * capture/summary.h fills `capture` from a RUN; capture/session.h fills
- * the rest.
+ * the rest. The analysis reads it back (analyse/gather.c).
  */
 #ifndef TKO_MODEL_MANIFEST_H
 #define TKO_MODEL_MANIFEST_H
@@ -86,7 +86,12 @@ long long manifest_event_count(const struct manifest_capture *c, const char *typ
 int manifest_write(FILE *fp, const struct run_manifest *m);
 /* Written to `path` atomically ("-": standard output). 0 or -1 + err. */
 int manifest_save(const struct run_manifest *m, const char *path, struct buf *err);
-/* Read back from a JSON tree (`what` names it in messages). 0 or -1 + err. */
+/*
+ * Read back from a JSON tree (`what` names it in messages), every field
+ * it knows checked, unknown ones ignored; the messages in util/jcheck.c's
+ * words (RF_JC_WORDS), as when the analysis checked tko-run.json's argv
+ * with a table of its own. 0 or -1 + err.
+ */
 int manifest_read(struct run_manifest *m, const json_t *j, const char *what, struct buf *err);
 
 #endif

@@ -34,6 +34,7 @@ struct replay_config {
 	json_t *captured;		/* JSON true: the config the model ran */
 	json_t *config;			/* {kwargs, num_warps, ...} as the child wrote it */
 	double time_ms;			/* median of device-event timings; NAN unknown */
+	double min_ms;			/* the fastest of them */
 	double recorded_time_ms;	/* the autotuner's */
 	double autotuner_method_ms;	/* timed as the autotuner does */
 	double autotuner_method_no_cpu_copy_ms;	/* the same without its host copies */
@@ -63,7 +64,7 @@ struct replay_kernel {
 };
 
 struct replay_peak {
-	double copy_gbps;
+	double copy_gbps;		/* NAN: the document's peak had no rate */
 	char *source;
 };
 
@@ -93,9 +94,12 @@ int replay_kernel_disagrees(const struct replay_kernel *k);
 void replay_doc_summarise(struct replay_doc *d);
 
 /*
- * Reads a document (the child's, or a "tko run" one) that util/jcheck
- * has checked (run/replay.h's replay_doc_check): the kernels, the peak
- * and the versions ("replay", or the child's "versions"). 0, or -1 + err.
+ * Reads a document (the child's, or a "tko run" one such as
+ * RUN/analysis/replay.json): the kernels, the peak and the versions
+ * ("replay", or the child's "versions"). Every field tko reads is checked
+ * on the way (types; times and rates that are numbers >= 0; "kernels"
+ * must be there). 0, or -1 with one line naming `what` and the field
+ * ("'f.json': kernels[2].configs[0].time_ms: not a time (a number >= 0)").
  */
 int replay_doc_read(struct replay_doc *d, const json_t *j, const char *what, struct buf *err);
 /* The document as a JSON tree (new reference), keys in the order above. */

@@ -136,7 +136,8 @@ void replay_text_print(FILE *fp, const struct replay_doc *doc)
 	print_cpu_copy_notes(fp, doc);
 	print_doubts(fp, doc);
 	if (doc->have_peak)
-		fprintf(fp, "peak: %.0f GB/s device copy (%s)\n", doc->peak.copy_gbps, doc->peak.source);
+		fprintf(fp, "peak: %.0f GB/s device copy (%s)\n",
+			isnan(doc->peak.copy_gbps) ? 0 : doc->peak.copy_gbps, doc->peak.source);
 	else
 		fprintf(fp, "peak: not measured (run 'tko env --measure --json RUN/env.json')\n");
 	fprintf(fp, "* the captured config; time: median of device-event timings; autotune: timed as the\n"

@@ -46,13 +46,6 @@ enum replay_status {
 };
 
 /*
- * Checks every field tko reads from a replay document (the child's, or a
- * "tko run" document such as RUN/analysis/replay.json): types, and times
- * that are numbers >= 0. 0, or -1 with one line naming `file` and the field.
- */
-int replay_doc_check(const json_t *doc, const char *file, struct buf *err);
-
-/*
  * Replays `dirs`. On REPLAY_OK / REPLAY_FAILED, *doc is the "tko run"
  * document (model/replay.h; docs/json.md), newly allocated (free it with
  * replay_doc_free()); otherwise NULL and err says what happened. Returns

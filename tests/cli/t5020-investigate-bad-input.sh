@@ -59,6 +59,40 @@ test_expect_success 'a broken replay or tune document is an error naming it' '
 	test_grep "replay.json. is empty" err
 '
 
+test_expect_success 'tko-run.json: a field of the wrong type is one line naming it, an unknown field is read past' '
+	mkdir -p m/log && cp "$RUN/log_profile.txt" m/log/model.log &&
+	echo "{\"argv\": [\"python\", 3]}" >m/tko-run.json &&
+	test_expect_code 1 tko -q investigate --out-dir o1 m >/dev/null 2>err && test_one_line_error err &&
+	test_grep "m/tko-run.json.: argv: not a list of strings" err && test ! -e o1/report &&
+	echo "{\"exit_status\": \"0\"}" >m/tko-run.json &&
+	test_expect_code 1 tko -q investigate --out-dir o1 m >/dev/null 2>err && test_one_line_error err &&
+	test_grep "m/tko-run.json.: exit_status: not an integer" err &&
+	echo "{\"argv\": [\"python\", \"my model.py\"], \"newer\": {\"x\": [1]}}" >m/tko-run.json &&
+	tko -q investigate --out-dir o2 m >/dev/null 2>err &&
+	json_q o2/report/report.json ".command == \"python '"'"'my model.py'"'"'\""
+'
+
+test_expect_success 'a replay document'"'"'s peak: a rate of 0 is the peak, a peak without a rate is none' '
+	mkdir -p p/log && cp "$RUN/log_profile.txt" p/log/model.log &&
+	echo "{\"kernels\": [], \"peak\": {\"copy_gbps\": 0, \"source\": \"x\"}}" >zero.json &&
+	echo "{\"kernels\": [], \"peak\": {\"source\": \"x\"}}" >norate.json &&
+	tko -q investigate --replay zero.json --out-dir oz p >/dev/null &&
+	json_q oz/report/report.json ".peak_gbps == 0 and .peak_source == \"the replay document'"'"'s peak (tko run)\"" &&
+	tko -q investigate --replay norate.json --out-dir on p >/dev/null &&
+	json_q on/report/report.json ".peak_gbps == null and .peak_source == null"
+'
+
+test_expect_success 'env.json: the device is its first GPU when the capture names none; a bad GPU field is one line' '
+	mkdir -p e/log && cp "$RUN/log_profile.txt" e/log/model.log &&
+	cp "$SRC_ROOT/tests/data/env/tko-env-dcu.json" e/env.json &&
+	tko -q investigate --out-dir oe e >/dev/null &&
+	jq -c "[.gpus[0].name, .gpus[0].arch, .gpus[0].backend]" e/env.json >want &&
+	jq -c "[.device, .arch, .backend]" oe/report/report.json >got && test_cmp want got &&
+	jq ".gpus[1].arch = 936" "$SRC_ROOT/tests/data/env/tko-env-dcu.json" >e/env.json &&
+	test_expect_code 1 tko -q investigate --out-dir oe2 e >/dev/null 2>err && test_one_line_error err &&
+	test_grep "e/env.json.: gpus\[1\]\.arch: not a string" err
+'
+
 test_expect_success 'a RUN with only a truncated, binary-laced log still gives a report' '
 	mkdir -p cut/log && head -c 300000 "$RUN/log_profile.txt" >cut/log/model.log &&
 	tko investigate cut >out 2>err &&

@@ -100,6 +100,7 @@ static void test_typed_values(void **state)
 {
 	struct env_doc m, c;
 	char *a = load("tko-env-measure.json", &m), *b = load("tko-env-dcu.json", &c);
+	struct env_gpu g;
 
 	(void)state;
 	assert_true(env_doc_has_bandwidth(&m));
@@ -125,6 +126,21 @@ static void test_typed_values(void **state)
 	assert_int_equal(c.nnotes, 1);
 	assert_null(c.python);
 	free(a);
+	/* gpus entries, passed through, give the keys tko reads (jq '.gpus[] | {name, arch, backend}') */
+	env_doc_gpu(&m, 0, &g);
+	assert_string_equal(g.name, "NVIDIA H200");
+	assert_string_equal(g.arch, "sm_90");
+	assert_string_equal(g.backend, "cuda");
+	env_gpu_release(&g);
+	env_doc_gpu(&c, 1, &g);
+	assert_string_equal(g.arch, "gfx936");
+	assert_string_equal(g.backend, "hip");
+	env_gpu_release(&g);
+	env_doc_gpu(&m, 1, &g);
+	assert_null(g.name);
+	assert_null(g.arch);
+	env_doc_gpu(NULL, 0, &g);
+	assert_null(g.backend);
 	free(b);
 	env_doc_release(&m);
 	env_doc_release(&c);
@@ -181,6 +197,50 @@ static void test_bad_document(void **state)
 	}
 }
 
+/*
+ * What the analysis checked of env.json with a util/jcheck.c table of its
+ * own (analyse/gather.c) before it read the document typed, in the same
+ * words (jcheck.c's what()); the nulls it allowed still read.
+ */
+static void test_analysis_checks(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "[]", "'e.json' is not a JSON object" },
+		{ "{\"gpus\": 3}", "'e.json': gpus: not a list of objects" },
+		{ "{\"gpus\": [{}, 1]}", "'e.json': gpus: not a list of objects" },
+		{ "{\"gpus\": [{\"name\": 3}]}", "'e.json': gpus[0].name: not a string" },
+		{ "{\"gpus\": [{\"name\": null}, {\"arch\": []}]}", "'e.json': gpus[1].arch: not a string" },
+		{ "{\"gpus\": [{\"backend\": true}]}", "'e.json': gpus[0].backend: not a string" },
+		{ "{\"bandwidth\": 3}", "'e.json': bandwidth: not an object" },
+		{ "{\"bandwidth\": {\"copy_gbps\": -5}}", "'e.json': bandwidth.copy_gbps: not a rate (a number >= 0)" },
+		{ "{\"bandwidth\": {\"copy_gbps\": \"x\"}}", "'e.json': bandwidth.copy_gbps: not a rate (a number >= 0)" },
+	};
+	static const char *const good = "{\"gpus\": [{\"name\": null, \"x\": 1}], \"bandwidth\": {\"copy_gbps\": null}, \"new\": 1}";
+	struct buf err = BUF_INIT;
+	struct env_doc d;
+	json_t *j;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		j = json_loads(bad[i][0], JSON_DECODE_ANY, NULL);
+		env_doc_init(&d);
+		assert_int_equal(env_doc_read(&d, j, "e.json", &err), -1);
+		assert_string_equal(err.buf, bad[i][1]);
+		env_doc_release(&d);
+		buf_reset(&err);
+		json_decref(j);
+	}
+	j = json_loads(good, 0, NULL);
+	env_doc_init(&d);
+	assert_int_equal(env_doc_read(&d, j, "e.json", &err), 0);
+	assert_int_equal(json_array_size(d.gpus), 1);
+	assert_true(isnan(d.bandwidth.copy_gbps));
+	env_doc_release(&d);
+	json_decref(j);
+	buf_release(&err);
+}
+
 /* What is not UTF-8 cannot be a JSON string: such notes and warnings are left out. */
 static void test_not_utf8(void **state)
 {
@@ -209,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_typed_values),
 		cmocka_unit_test(test_bandwidth_forms),
 		cmocka_unit_test(test_bad_document),
+		cmocka_unit_test(test_analysis_checks),
 		cmocka_unit_test(test_not_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -214,6 +214,88 @@ static void test_into_run_bad_dir(void **state)
 	strlist_release(&dirs);
 }
 
+/*
+ * The reader checks what util/jcheck.c's table in run/replay.c checked
+ * before the table's flags took it over; each message below is what
+ * that table said for the same document (its words, jcheck.c's what()).
+ */
+static void test_checks(void **state)
+{
+	static const struct { const char *doc, *msg; } cases[] = {
+		{ "[]", "'t' is not a JSON object" },
+		{ "{}", "'t': kernels: missing" },
+		{ "{\"kernels\": null}", "'t': kernels: null where a list of objects belongs" },
+		{ "{\"kernels\": [1]}", "'t': kernels: not a list of objects" },
+		{ "{\"kernels\": [], \"peak\": 3}", "'t': peak: not an object" },
+		{ "{\"kernels\": [], \"peak\": {\"copy_gbps\": -1}}",
+		  "'t': peak.copy_gbps: not a rate (a number >= 0)" },
+		{ "{\"kernels\": [], \"peak\": {\"source\": 1}}", "'t': peak.source: not a string" },
+		{ "{\"kernels\": [{\"kernel\": 1}]}", "'t': kernels[0].kernel: not a string" },
+		{ "{\"kernels\": [{\"footprint_bytes\": -2}]}",
+		  "'t': kernels[0].footprint_bytes: not a count (an integer >= 0)" },
+		{ "{\"kernels\": [{\"bytes\": -2}]}", "'t': kernels[0].bytes: not a rate (a number >= 0)" },
+		{ "{\"kernels\": [{\"bytes_estimate\": 1}]}", "'t': kernels[0].bytes_estimate: not true or false" },
+		{ "{\"kernels\": [{\"configs\": {}}]}", "'t': kernels[0].configs: not a list of objects" },
+		{ "{\"kernels\": [{\"configs\": [{\"config\": []}]}]}",
+		  "'t': kernels[0].configs[0].config: not an object" },
+		{ "{\"kernels\": [{\"configs\": [{\"captured\": 1}]}]}",
+		  "'t': kernels[0].configs[0].captured: not true or false" },
+		{ "{\"kernels\": [{\"configs\": [{\"outputs_exact\": \"yes\"}]}]}",
+		  "'t': kernels[0].configs[0].outputs_exact: not true or false" },
+		{ "{\"kernels\": [{\"configs\": [{\"min_ms\": -0.5}]}]}",
+		  "'t': kernels[0].configs[0].min_ms: not a time (a number >= 0)" },
+		{ "{\"kernels\": [{\"configs\": [{\"autotuner_method_cpu_copy_args\": [1]}]}]}",
+		  "'t': kernels[0].configs[0].autotuner_method_cpu_copy_args: not a list of objects" },
+		{ "{\"kernels\": [{\"configs\": [{\"copy_fraction\": -1}]}]}",
+		  "'t': kernels[0].configs[0].copy_fraction: not a rate (a number >= 0)" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct replay_doc d;
+		struct buf err = BUF_INIT;
+		json_error_t jerr;
+		json_t *j = json_loads(cases[i].doc, JSON_DECODE_ANY, &jerr);
+
+		assert_non_null(j);
+		replay_doc_init(&d);
+		assert_int_equal(replay_doc_read(&d, j, "t", &err), -1);
+		assert_string_equal(err.buf, cases[i].msg);
+		replay_doc_release(&d);
+		json_decref(j);
+		buf_release(&err);
+	}
+}
+
+/* Nulls are unknown; a peak without a rate has none, and is written with 0 as it always was. */
+static void test_checks_nulls(void **state)
+{
+	struct replay_doc d;
+	json_t *j;
+
+	(void)state;
+
+	read_text(&d, "{\"kernels\": [{\"kernel\": null, \"configs\": [{\"captured\": null,"
+		  " \"time_ms\": null, \"config\": null}]}], \"peak\": {\"source\": \"x\"}}");
+	assert_int_equal(d.have_peak, 1);
+	assert_true(isnan(d.peak.copy_gbps));
+	assert_string_equal(d.peak.source, "x");
+	j = replay_doc_to_json(&d);
+	assert_true(json_real_value(json_object_get(json_object_get(j, "peak"), "copy_gbps")) == 0);
+	assert_true(json_is_real(json_object_get(json_object_get(j, "peak"), "copy_gbps")));
+	json_decref(j);
+	assert_null(d.kernels[0].configs[0].captured);
+	assert_true(isnan(d.kernels[0].configs[0].time_ms));
+	replay_doc_release(&d);
+	read_text(&d, "{\"kernels\": [], \"peak\": {\"copy_gbps\": null}}");
+	assert_true(d.have_peak && isnan(d.peak.copy_gbps));
+	replay_doc_release(&d);
+	read_text(&d, "{\"kernels\": [], \"peak\": null}");
+	assert_false(d.have_peak);
+	replay_doc_release(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +305,8 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_missing_flag_agrees),
 		cmocka_unit_test(test_into_run_bad_dir),
+		cmocka_unit_test(test_checks),
+		cmocka_unit_test(test_checks_nulls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -337,6 +337,10 @@ static void test_read_errors(void **state)
 
 /* ---- util/jcheck's tables beside the same tables in rf words ---- */
 
+static const struct jc_field jc_dev[] = {
+	{ "name", JC_STR, JC_NULL, NULL },
+	{ NULL, 0, 0, NULL },
+};
 static const struct jc_field jc_cfg[] = {
 	{ "time_ms", JC_TIME, JC_NULL, NULL },
 	{ "label", JC_STR, 0, NULL },
@@ -345,6 +349,8 @@ static const struct jc_field jc_cfg[] = {
 	{ "ok", JC_BOOL, JC_NULL, NULL },
 	{ "config", JC_OBJ, JC_NULL, NULL },
 	{ "args", JC_LIST, JC_NULL, NULL },
+	{ "flag", JC_BOOL, JC_NULL, NULL },
+	{ "devs", JC_LIST, JC_NULL, jc_dev },
 	{ "names", JC_STRS, JC_NULL, NULL },
 	{ NULL, 0, 0, NULL },
 };
@@ -366,7 +372,7 @@ struct t_cfg {
 	char *label;
 	long long n;
 	int ok;
-	json_t *config, *args;
+	json_t *config, *args, *flag, *devs;
 	char **names;
 	size_t nnames;
 	json_t *open;
@@ -385,6 +391,17 @@ struct t_top {
 	json_t *open;
 };
 
+/* The keys of a passed-through object that are checked (RF_JX). */
+struct t_dev {
+	char *name;
+};
+#define T struct t_dev
+static const struct rf_field t_dev_fields[] = {
+	RF_F(T, "name", RF_STR, name),
+	RF_FEND_X(RF_JC_WORDS),
+};
+static const struct rf_struct t_dev_desc = { "dev", sizeof(T), t_dev_fields };
+#undef T
 #define T struct t_cfg
 static const struct rf_field t_cfg_fields[] = {
 	RF_FX(T, "time_ms", RF_NUM, time_ms, RF_TIME),
@@ -394,6 +411,8 @@ static const struct rf_field t_cfg_fields[] = {
 	RF_F(T, "ok", RF_BOOL, ok),
 	RF_FX(T, "config", RF_JSON, config, RF_OBJECT),
 	RF_FX(T, "args", RF_JSON, args, RF_OBJECTS),
+	RF_FX(T, "flag", RF_JSON, flag, RF_BOOLEAN),
+	RF_JX(T, "devs", devs, &t_dev_desc, RF_OBJECTS),
 	RF_V(T, "names", names, nnames),
 	RF_FEND_OPEN(T, open, RF_JC_WORDS),
 };
@@ -439,6 +458,13 @@ static const char *const jc_docs[] = {
 	"{\"kernels\": [{\"config\": []}]}",
 	"{\"kernels\": [{\"args\": [{}, 1]}]}",
 	"{\"kernels\": [{\"args\": {}}]}",
+	"{\"kernels\": [{\"flag\": false}, {\"flag\": null}]}",
+	"{\"kernels\": [{\"flag\": 0}]}",
+	"{\"kernels\": [{\"flag\": \"true\"}]}",
+	"{\"kernels\": [{\"devs\": [{\"name\": \"a\", \"x\": 1}, {\"name\": null}]}]}",
+	"{\"kernels\": [{\"devs\": [{}, {\"name\": 1}]}]}",
+	"{\"kernels\": [{\"devs\": [{\"name\": \"a\"}, 2]}]}",
+	"{\"kernels\": [{\"devs\": {\"name\": 1}}]}",
 	"{\"kernels\": [{\"names\": [\"a\", 2]}]}",
 	"{\"kernels\": [{\"names\": \"a\"}]}",
 	"{\"kernels\": [], \"counts\": {\"a\": -2}}",
