@@ -590,16 +590,17 @@ static void verdicts_text(FILE *fp, const json_t *doc)
 	}
 }
 
-/* What this run left out of the plan or of the artifact, and why. */
+/* What this run left out of its plan, and why (the artifact's own: the "drop" lines). */
 static void left_out_text(FILE *fp, const json_t *list)
 {
 	const json_t *e;
 	size_t i;
 
 	json_array_foreach(list, i, e)
-		fprintf(fp, "left out of the %s: %s (%s: %s)\n", !strcmp(json_str(e, "of"), "plan") ?
-			"plan, its runs and the artifact" : "artifact", json_str(e, "kernel"),
-			json_str(e, "reason"), json_str(e, "detail") ? json_str(e, "detail") : "");
+		if (!strcmp(json_str(e, "of"), "plan"))
+			fprintf(fp, "left out of the plan, its runs and the artifact: %s (%s: %s)\n",
+				json_str(e, "kernel"), json_str(e, "reason"),
+				json_str(e, "detail") ? json_str(e, "detail") : "");
 }
 
 /* The RUN proposes keeping TorchInductor off a region: the keep-off arm measures it. */
