@@ -19,7 +19,9 @@ ZID=$Z-294e5e16
 R=triton_red_fused_embedding_native_layer_norm_0
 doc=run/apply/apply.json
 
-# three rounds, no warm-up: the k-th run of an arm is round k
+# three rounds, no warm-up: the k-th run of an arm is round k ($FAKE is a
+# command line: split on purpose)
+# shellcheck disable=SC2086
 ab3() {
 	rm -f arms.log &&
 	FAKE_LOG=$PWD/arms.log FAKE_STEPS=20 FAKE_MS="default=10;applied=9" \
