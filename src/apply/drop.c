@@ -2,6 +2,7 @@
  * The winners tko apply leaves out (drop.h).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,11 +61,14 @@ static int exclude_one(struct apply_plan *p, const char *name, json_t *left_out,
 static char *evidence(const json_t *s)
 {
 	const json_t *ci = json_object_get(s, "measured_gain_ci95");
+	double predicted = json_num(s, "predicted_speedup", -1);
+	char tail[64] = "";
 
-	return xstrfmt("measured %.3fx [%.3f, %.3f] inside the step over %lld rounds; tune predicted %.3fx",
+	if (predicted > 0)
+		snprintf(tail, sizeof(tail), "; tune predicted %.3fx", predicted);
+	return xstrfmt("measured %.3fx [%.3f, %.3f] inside the step over %lld rounds%s",
 		       json_num(s, "measured_gain", NAN), json_number_value(json_array_get(ci, 0)),
-		       json_number_value(json_array_get(ci, 1)), json_int(s, "rounds", 0),
-		       json_num(s, "predicted_speedup", NAN));
+		       json_number_value(json_array_get(ci, 1)), json_int(s, "rounds", 0), tail);
 }
 
 static int same_str(const json_t *a, const json_t *b, const char *key)

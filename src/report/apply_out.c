@@ -568,6 +568,7 @@ static void verdicts_text(FILE *fp, const json_t *doc)
 {
 	const json_t *rows = json_object_get(doc, "kernels"), *row;
 	int keep = json_is_true(json_object_get(doc, "keep_slower"));
+	char b1[32];
 	size_t i;
 
 	json_array_foreach(rows, i, row) {
@@ -576,11 +577,11 @@ static void verdicts_text(FILE *fp, const json_t *doc)
 		if (!json_str(row, "verdict") || strcmp(json_str(row, "verdict"), "slower"))
 			continue;
 		fprintf(fp, "drop %s: slower inside the step than Inductor's own choice, %.3fx [%.3f, %.3f]"
-			" over %lld rounds (tune predicted %.3fx)%s\n", json_str(row, "kernel"),
+			" over %lld rounds (tune predicted %s)%s\n", json_str(row, "kernel"),
 			json_num(row, "measured_speedup", NAN), json_number_value(json_array_get(ci, 0)),
 			json_number_value(json_array_get(ci, 1)),
 			json_int(json_object_get(row, "measured"), "rounds", 0),
-			json_num(row, "predicted_speedup", NAN),
+			fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1),
 			keep ? "; kept by --keep-slower" : "; left out of the artifact and of the next plan");
 	}
 	if (rows_with(NULL, rows, "inconclusive") > 0) {
