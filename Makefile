@@ -230,6 +230,7 @@ TUNE_SRC = \
 APPLY_SRC = \
 	src/apply/ab.c \
 	src/apply/artifact.c \
+	src/apply/drop.c \
 	src/apply/keepoff.c \
 	src/apply/lookup.c \
 	src/apply/plan.c \

@@ -82,24 +82,56 @@ static void place(json_t *doc, const struct apply_item *it, const char *backend)
 						"reason", why));
 }
 
-json_t *apply_artifact_json(const struct apply_plan *p)
+static int is_left_out(const json_t *left_out, const char *id)
 {
-	const json_t *v = p->versions;
-	json_t *doc = json_pack("{s:i, s:O?, s:O?, s:O, s:{}, s:{}, s:{}, s:[], s:[]}",
-				"schema_version", 1, "torch", json_object_get(v, "torch"),
-				"triton", json_object_get(v, "triton"), "inductor_settings", p->settings,
-				"autotune_lookup_table", "template_lookup_table", "configs",
-				"triton_autotune", "not_carried");
+	const json_t *e;
 	size_t i;
 
-	for (i = 0; i < p->nr; i++)
-		if (p->v[i].entry)
-			place(doc, &p->v[i], p->backend);
+	json_array_foreach(left_out, i, e)
+		if (json_str(e, "id") && !strcmp(json_str(e, "id"), id))
+			return 1;
+	return 0;
+}
+
+json_t *apply_artifact_json(const struct apply_plan *p, const json_t *left_out)
+{
+	const json_t *v = p->versions;
+	json_t *doc = json_pack("{s:i, s:O?, s:O?, s:o, s:{}, s:{}, s:{}, s:{}, s:[], s:[]}",
+				"schema_version", 1, "torch", json_object_get(v, "torch"),
+				"triton", json_object_get(v, "triton"), "left_out",
+				left_out ? json_deep_copy(left_out) : json_array(), "inductor_settings",
+				"autotune_lookup_table",
+				"template_lookup_table", "configs", "triton_autotune", "not_carried");
+	json_t *settings = json_object();
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		if (!p->v[i].entry || is_left_out(left_out, p->v[i].id))
+			continue;
+		place(doc, &p->v[i], p->backend);
+		/* the winners carried need these; a dropped winner's own settings go with it */
+		json_object_update(settings, json_object_get(p->v[i].entry, "inductor_settings"));
+	}
+	json_set_new(doc, "inductor_settings", settings);
 	return doc;
 }
 
+/* One comment line a winner left out, above the loader's docstring (comments are no statement). */
+static void left_out_header(FILE *fp, const json_t *left_out)
+{
+	const json_t *e;
+	size_t i;
+
+	if (!json_array_size(left_out))
+		return;
+	fprintf(fp, "# tko apply left these winners out of tko_winners.json (\"left_out\" there):\n");
+	json_array_foreach(left_out, i, e)
+		fprintf(fp, "#   %s (%s): %s: %s\n", json_str(e, "kernel"), json_str(e, "id"),
+			json_str(e, "reason"), json_str(e, "detail") ? json_str(e, "detail") : "");
+}
+
 static int copy_into(struct atomic_set *set, const char *pkg, const char *from, const char *dir,
-		     const char *to, struct buf *err)
+		     const char *to, const json_t *left_out, struct buf *err)
 {
 	char *src = xstrfmt("%s/tko/%s", pkg, from), *dst = path_join(dir, to);
 	struct buf text = BUF_INIT;
@@ -107,6 +139,7 @@ static int copy_into(struct atomic_set *set, const char *pkg, const char *from, 
 	int ret = -1;
 
 	if (file_read(src, 0, &text, err) == 0 && (fp = atomic_set_open(set, dst, err))) {
+		left_out_header(fp, left_out);
 		fwrite(text.buf, 1, text.len, fp);
 		ret = 0;
 	}
@@ -116,19 +149,20 @@ static int copy_into(struct atomic_set *set, const char *pkg, const char *from, 
 	return ret;
 }
 
-int apply_artifact_write(const struct apply_plan *p, const char *dir, struct buf *err)
+int apply_artifact_write(const struct apply_plan *p, const json_t *left_out, const char *dir,
+			 struct buf *err)
 {
 	struct atomic_set set = ATOMIC_SET_INIT;
 	char *pkg = NULL, *json = path_join(dir, "tko_winners.json");
-	json_t *doc = apply_artifact_json(p);
+	json_t *doc = apply_artifact_json(p, left_out);
 	FILE *fp;
 	int ret = -1;
 
 	if (mkdir_p(dir, err) < 0 || !(pkg = pyenv_package_dir(err)))
 		goto done;
 	if (!(fp = atomic_set_open(&set, json, err)) || json_write_fp(doc, fp) < 0 ||
-	    copy_into(&set, pkg, "winners_loader.py", dir, "tko_winners.py", err) < 0 ||
-	    copy_into(&set, pkg, "winners_sitecustomize.py", dir, "sitecustomize.py", err) < 0 ||
+	    copy_into(&set, pkg, "winners_loader.py", dir, "tko_winners.py", left_out, err) < 0 ||
+	    copy_into(&set, pkg, "winners_sitecustomize.py", dir, "sitecustomize.py", NULL, err) < 0 ||
 	    atomic_set_commit(&set, err) < 0) {
 		atomic_set_abort(&set);
 		goto done;

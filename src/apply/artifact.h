@@ -13,6 +13,12 @@
  * matrix_instr_nonkdim among the kwargs); a @triton.autotune kernel to
  * "triton_autotune". A winner no table can carry whole (kpack, CUDA
  * options, a source variant) is listed in "not_carried" with the reason.
+ *
+ * `left_out` (apply/drop.h; may be NULL) lists winners tko apply left out
+ * ({id, kernel, reason, detail, of}): those ids are not carried, the
+ * settings are merged from the winners carried, and the list is the
+ * document's "left_out" and, one comment line each, the head of
+ * tko_winners.py, so a reviewer sees what was dropped and why.
  */
 #ifndef TKO_APPLY_ARTIFACT_H
 #define TKO_APPLY_ARTIFACT_H
@@ -23,9 +29,10 @@
 #include "util/buf.h"
 
 /* tko_winners.json's document for the plan (a new reference). */
-json_t *apply_artifact_json(const struct apply_plan *p);
+json_t *apply_artifact_json(const struct apply_plan *p, const json_t *left_out);
 
 /* Writes the three files into `dir` (made when missing). 0, or -1 + err. */
-int apply_artifact_write(const struct apply_plan *p, const char *dir, struct buf *err);
+int apply_artifact_write(const struct apply_plan *p, const json_t *left_out, const char *dir,
+			 struct buf *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include "apply/kwindow.h"
 #include "json/jsonio.h"
 #include "profile/prof.h"
+#include "tune/ci.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -79,6 +80,19 @@ static double us_in(const json_t *runs, const char *arm, long round, const char 
 	return NAN;
 }
 
+/* The t-interval of d[i] / a[i]; NAN without one (fewer than 2 rounds). */
+static void interval(const double *d, const double *a, size_t n, struct apply_kgain *g)
+{
+	struct tune_ci ci;
+
+	g->geomean = g->lo = g->hi = NAN;
+	if (tune_ratio_ci(d, a, n, &ci) == 0) {
+		g->geomean = ci.ratio;
+		g->lo = ci.lo;
+		g->hi = ci.hi;
+	}
+}
+
 long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g)
 {
 	double *ratio = xcalloc((size_t)rounds + 1, sizeof(*ratio));
@@ -96,6 +110,7 @@ long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, stru
 		}
 	}
 	g->rounds = n;
+	interval(d, a, (size_t)n, g);	/* before the medians sort d and a apart */
 	g->gain = ab_median(ratio, (size_t)n);
 	g->default_us = ab_median(d, (size_t)n);
 	g->applied_us = ab_median(a, (size_t)n);
@@ -103,4 +118,15 @@ long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, stru
 	free(d);
 	free(a);
 	return n;
+}
+
+const char *apply_kgain_verdict(const struct apply_kgain *g)
+{
+	if (g->rounds < 1)
+		return "not_seen";
+	if (g->hi < 1)		/* NAN compares false: one round stays inconclusive */
+		return "slower";
+	if (g->lo > 1)
+		return "faster";
+	return "inconclusive";
 }

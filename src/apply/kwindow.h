@@ -21,6 +21,15 @@
  * (paired, as the step's ratio is); the measured gain is the median of
  * those ratios over the rounds where both saw the kernel, next to the
  * medians of the two times.
+ *
+ * Whether a winner is faster or slower inside the step is judged beyond the
+ * window's noise: the 95% t-interval of the same paired ratios (tune/ci.h,
+ * the interval tune's confirmation uses: Student's t over the log ratios,
+ * so its centre is their geometric mean). "slower" when the whole interval
+ * is below 1, "faster" when above, else "inconclusive" (always so with one
+ * round: no spread, no interval); "not_seen" when no round saw the kernel
+ * in both arms. Tune times a kernel alone with L2 flushed; inside the step
+ * its inputs may be warm, and a small winner can lose there.
  */
 #ifndef TKO_APPLY_KWINDOW_H
 #define TKO_APPLY_KWINDOW_H
@@ -39,6 +48,8 @@ struct apply_kgain {
 	double gain;		/* median of default / applied us_per_step, NAN when rounds is 0 */
 	double default_us;	/* median us_per_step of the default arm's rounds */
 	double applied_us;	/* ... of the applied arm's */
+	double geomean;		/* geometric mean of the ratios, NAN with fewer than 2 rounds */
+	double lo, hi;		/* its 95% t-interval, NAN with fewer than 2 rounds */
 };
 
 /*
@@ -46,5 +57,8 @@ struct apply_kgain {
  * "kernel_window" or null) of `rounds` measured rounds. Returns g->rounds.
  */
 long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g);
+
+/* "faster", "slower", "inconclusive" or "not_seen" (above). */
+const char *apply_kgain_verdict(const struct apply_kgain *g);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "apply/ab.h"
 #include "apply/artifact.h"
+#include "apply/drop.h"
 #include "apply/kwindow.h"
 #include "apply/keepoff.h"
 #include "apply/plan.h"
@@ -38,7 +39,7 @@ static const char *const usage[] = {
 	"tko apply [--target T] [--out DIR] [--write-artifact DIR] [--source-variants]\n"
 	"          [--ab N [--warmup N] [--arms LIST] [--loss-rtol X]] [--timeout S]\n"
 	"          [--step MODULE:QUALNAME] [--step-warmup N] [--kernel-window K]\n"
-	"          [--keep-off MODULE:QUALNAME]...\n"
+	"          [--keep-off MODULE:QUALNAME]... [--exclude KERNEL]... [--keep-slower]\n"
 	"          [--json FILE] RUN [-- CMD ARGS...]",
 	"",
 	"Plans the winners of RUN's tune results (capture/kernels/*/tune/<target>/tune.json)",
@@ -78,15 +79,23 @@ static const char *const usage[] = {
 	"keep-off run must prove the region was replaced and called, or tko apply stops",
 	"with an error naming it. The verdict: keep-off faster, not faster (within the",
 	"noise) or slower than default, confirming or withdrawing the RUN's proposal.",
+	"",
+	"A winner whose in-step gain's 95% interval (default over applied, per round of the",
+	"kernel window) lies wholly below 1 is slower inside the step: apply.json and the",
+	"text say to drop it, the plain artifact written after the A/B leaves it out, and",
+	"so does the plan of a later tko apply with the same --out (it reads the earlier",
+	"apply.json), unless --keep-slower. --exclude KERNEL (a kernel name or its folder",
+	"id; repeatable) leaves a winner out of the plan whatever was measured.",
 	NULL,
 };
 
 struct apply_opts {
 	const char *target, *out, *artifact, *json, *arms, *step_fn;
 	struct strlist keep_off;	/* --keep-off, as given */
+	struct strlist exclude;		/* --exclude */
 	long ab, warmup, step_warmup, kernel_window;
 	double loss_rtol, timeout_s;
-	int source_variants;
+	int source_variants, keep_slower;
 	const char *const *cmd;
 	const char *run;
 };
@@ -102,6 +111,9 @@ struct session {
 	size_t nproofs;
 	long n;			/* runs so far */
 	char *keep_off;		/* TKO_APPLY_KEEP_OFF of the keep-off arms, or NULL */
+	json_t *carried;	/* earlier judgements of this plan's winners (apply/drop.h) */
+	json_t *left_out;	/* winners left out of the plan or the artifact, and why */
+	json_t *slower;		/* apply.json's slower_in_step */
 };
 
 static int write_plan(struct session *s, struct buf *err)
@@ -264,6 +276,35 @@ static int run_all(struct session *s, int *exit_code, struct buf *err)
 	return 0;
 }
 
+/* --exclude and the earlier apply.json's judgements of this plan's winners (apply/drop.h). */
+static int drop_from_plan(struct session *s, struct buf *err)
+{
+	char *earlier = path_join(s->o->out, "apply.json");
+	struct buf warn = BUF_INIT;
+	int ret = apply_drop_plan(&s->plan, earlier, s->o->exclude.v, s->o->exclude.nr, s->o->keep_slower,
+				  s->carried, s->left_out, &warn, err);
+
+	if (warn.len)
+		msg_warn("%s", warn.buf);
+	buf_release(&warn);
+	free(earlier);
+	return ret;
+}
+
+/* After the A/B: the winners it judged slower leave the artifact (unless --keep-slower). */
+static int judge(struct session *s, struct buf *err)
+{
+	json_t *judged = apply_drop_judged(&s->plan, s->runs, s->o->ab);
+	int ret = 0;
+
+	s->slower = apply_drop_slower(&s->plan, judged, s->carried, s->runs, s->o->ab);
+	apply_drop_artifact(judged, s->o->keep_slower, s->left_out);
+	if (s->o->artifact)
+		ret = apply_artifact_write(&s->plan, s->left_out, s->o->artifact, err);
+	json_decref(judged);
+	return ret;
+}
+
 static int publish(struct session *s, const struct apply_predict *pred, struct buf *err)
 {
 	struct apply_report r = { .run = s->o->run, .out = s->o->out, .artifact = s->o->artifact,
@@ -271,7 +312,8 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = s->runs,
 				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
-				  .loss_rtol = s->o->loss_rtol };
+				  .loss_rtol = s->o->loss_rtol, .slower = s->slower,
+				  .left_out = s->left_out, .keep_slower = s->o->keep_slower };
 	struct buf why = BUF_INIT;
 	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
 					&why), *doc;
@@ -374,15 +416,20 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	}
 	if (!o->out)
 		o->out = out = path_join(o->run, "apply");
+	/* with --ab the artifact waits for the A/B's verdicts */
 	if (apply_plan_build(&s->plan, o->run, o->target, o->source_variants, &err) < 0 ||
-	    write_plan(s, &err) < 0 ||
-	    (o->artifact && apply_artifact_write(&s->plan, o->artifact, &err) < 0))
+	    drop_from_plan(s, &err) < 0 || write_plan(s, &err) < 0 ||
+	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, s->left_out, o->artifact, &err) < 0))
 		goto done;
 	msg_note("%zu winners planned of %zu tuned kernels; plan in %s", apply_plan_planned(&s->plan),
 		 s->plan.nr, s->plan_path);
 	apply_predict_step(&pred, &s->plan, o->run);
 	if (o->cmd && run_all(s, &code, &err) < 0)
 		goto done;
+	if (o->ab && judge(s, &err) < 0)
+		goto done;
+	if (!s->slower)
+		s->slower = apply_drop_slower(&s->plan, NULL, s->carried, s->runs, 0);
 	code = publish(s, &pred, &err) < 0 ? EXIT_FAIL : EXIT_OK;
 done:
 	if (code != EXIT_OK)
@@ -396,7 +443,7 @@ done:
 int cmd_apply(int argc, const char **argv)
 {
 	struct apply_opts o = { .warmup = 1, .loss_rtol = 1e-3, .step_warmup = -1, .kernel_window = 5,
-				.keep_off = STRLIST_INIT };
+				.keep_off = STRLIST_INIT, .exclude = STRLIST_INIT };
 	const struct opt options[] = {
 		OPT_STRING(0, "target", &o.target, "T", "the tune results' target (default: the only one)"),
 		OPT_STRING(0, "out", &o.out, "DIR", "outputs (default RUN/apply)"),
@@ -406,6 +453,8 @@ int cmd_apply(int argc, const char **argv)
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
 		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32,keep-off,applied+keep-off (default: default,applied)"),
 		OPT_LIST(0, "keep-off", &o.keep_off, "MODULE:QUALNAME", "keep TorchInductor off this function or method in the keep-off arms (repeatable)"),
+		OPT_LIST(0, "exclude", &o.exclude, "KERNEL", "leave this winner (kernel name or folder id) out of the plan (repeatable)"),
+		OPT_BOOL(0, "keep-slower", &o.keep_slower, "keep winners measured slower inside the step in the artifact and the plan"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
 		OPT_STRING(0, "step", &o.step_fn, "MOD:QUALNAME", "a step is a call of this function (default: an optimizer step)"),
 		OPT_INT(0, "step-warmup", &o.step_warmup, "N", "steps of each run left out of its time (default: a tenth, 1 to 50)"),
@@ -421,9 +470,12 @@ int cmd_apply(int argc, const char **argv)
 	n = opts_parse(argc, argv, options, usage, OPTS_REST, &rest);
 	if (n < 0 || check_opts(&o, n, rest, argv) < 0) {
 		strlist_release(&o.keep_off);
+		strlist_release(&o.exclude);
 		return n < 0 ? opts_exit_code(n) : EXIT_USAGE;
 	}
 	s.runs = json_array();
+	s.carried = json_array();
+	s.left_out = json_array();
 	code = apply_main(&o, &s);
 	for (i = 0; i < s.nproofs; i++)
 		apply_proof_release(&s.proofs[i]);
@@ -432,6 +484,10 @@ int cmd_apply(int argc, const char **argv)
 	apply_plan_release(&s.plan);
 	free(s.plan_path);
 	free(s.keep_off);
+	json_decref(s.carried);
+	json_decref(s.left_out);
+	json_decref(s.slower);
 	strlist_release(&o.keep_off);
+	strlist_release(&o.exclude);
 	return code;
 }

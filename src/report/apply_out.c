@@ -73,12 +73,32 @@ static void merged_status(const struct apply_report *r, const char *id, json_t *
 	json_set_new(row, "reason", reason ? json_string(reason) : NULL);
 }
 
-/* The kernel's gain from the A/B's kernel windows (apply/kwindow.h). */
-static void measured_gain(const struct apply_report *r, const char *kernel, json_t *row)
+/* Some measured run of the A/B profiled a kernel window. */
+static int any_window(const json_t *runs)
+{
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run)
+		if (json_is_true(json_object_get(run, "measured")) &&
+		    json_is_object(json_object_get(run, "kernel_window")))
+			return 1;
+	return 0;
+}
+
+/*
+ * The kernel's gain from the A/B's kernel windows (apply/kwindow.h), its
+ * interval, and for a winner that ran the verdict (null without windows).
+ */
+static void measured_gain(const struct apply_report *r, const char *kernel, int planned, json_t *row)
 {
 	struct apply_kgain g;
 
-	if (!apply_kernel_gain(r->runs, kernel, r->rounds, &g)) {
+	apply_kernel_gain(r->runs, kernel, r->rounds, &g);
+	json_set_new(row, "measured_gain_ci95", isfinite(g.lo) ? json_pack("[f, f]", g.lo, g.hi) : NULL);
+	json_set_new(row, "verdict", planned && any_window(r->runs) ?
+		     json_string(apply_kgain_verdict(&g)) : NULL);
+	if (!g.rounds) {
 		json_set_new(row, "measured", NULL);
 		return;
 	}
@@ -107,8 +127,10 @@ static json_t *kernel_rows(const struct apply_report *r)
 		json_set_new(row, "predicted_saving_ms", it->entry && it->speedup > 0 ?
 			     num_or_null(ms * (1 - 1 / it->speedup)) : NULL);
 		json_set_new(row, "measured_speedup", NULL);
+		json_set_new(row, "measured_gain_ci95", NULL);
+		json_set_new(row, "verdict", NULL);
 		if (r->arms)
-			measured_gain(r, it->kernel, row);
+			measured_gain(r, it->kernel, it->entry != NULL, row);
 		if (it->entry && r->cmd) {
 			merged_status(r, it->id, row);
 		} else {
@@ -398,6 +420,9 @@ json_t *apply_report_json(const struct apply_report *r)
 	if (!r->arms)
 		json_set_new(doc, "step", step_json(r, NULL));
 	json_set_new(doc, "recommended_arms", r->recommended ? json_deep_copy(r->recommended) : json_array());
+	json_set_bool(doc, "keep_slower", r->keep_slower);
+	json_set_new(doc, "slower_in_step", r->slower ? json_deep_copy(r->slower) : json_array());
+	json_set_new(doc, "left_out", r->left_out ? json_deep_copy(r->left_out) : json_array());
 	return doc;
 }
 
@@ -519,6 +544,66 @@ static void step_text(FILE *fp, const json_t *st)
 		fprintf(fp, "note: %s\n", json_str(st, "note"));
 }
 
+/* " a, b": the rows whose verdict is `verdict` (fp NULL: only counts them). */
+static int rows_with(FILE *fp, const json_t *rows, const char *verdict)
+{
+	const json_t *row;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(rows, i, row) {
+		const char *v = json_str(row, "verdict");
+
+		if (!v || strcmp(v, verdict))
+			continue;
+		if (fp)
+			fprintf(fp, "%s%s", n ? ", " : " ", json_str(row, "kernel"));
+		n++;
+	}
+	return n;
+}
+
+/* The winners the kernel window judged slower inside the step: drop them, plainly. */
+static void verdicts_text(FILE *fp, const json_t *doc)
+{
+	const json_t *rows = json_object_get(doc, "kernels"), *row;
+	int keep = json_is_true(json_object_get(doc, "keep_slower"));
+	char b1[32];
+	size_t i;
+
+	json_array_foreach(rows, i, row) {
+		const json_t *ci = json_object_get(row, "measured_gain_ci95");
+
+		if (!json_str(row, "verdict") || strcmp(json_str(row, "verdict"), "slower"))
+			continue;
+		fprintf(fp, "drop %s: slower inside the step than Inductor's own choice, %.3fx [%.3f, %.3f]"
+			" over %lld rounds (tune predicted %s)%s\n", json_str(row, "kernel"),
+			json_num(row, "measured_speedup", NAN), json_number_value(json_array_get(ci, 0)),
+			json_number_value(json_array_get(ci, 1)),
+			json_int(json_object_get(row, "measured"), "rounds", 0),
+			fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1),
+			keep ? "; kept by --keep-slower" : "; left out of the artifact and of the next plan");
+	}
+	if (rows_with(NULL, rows, "inconclusive") > 0) {
+		fprintf(fp, "inconclusive inside the step (the 95%% interval holds 1; more rounds to judge):");
+		rows_with(fp, rows, "inconclusive");
+		fprintf(fp, "\n");
+	}
+}
+
+/* What this run left out of its plan, and why (the artifact's own: the "drop" lines). */
+static void left_out_text(FILE *fp, const json_t *list)
+{
+	const json_t *e;
+	size_t i;
+
+	json_array_foreach(list, i, e)
+		if (!strcmp(json_str(e, "of"), "plan"))
+			fprintf(fp, "left out of the plan, its runs and the artifact: %s (%s: %s)\n",
+				json_str(e, "kernel"), json_str(e, "reason"),
+				json_str(e, "detail") ? json_str(e, "detail") : "");
+}
+
 /* The RUN proposes keeping TorchInductor off a region: the keep-off arm measures it. */
 static void keep_off_recommended_text(FILE *fp, const json_t *a)
 {
@@ -575,6 +660,8 @@ void apply_report_text(FILE *fp, const json_t *doc)
 	} else {
 		step_text(fp, json_object_get(doc, "step"));
 	}
+	verdicts_text(fp, doc);
+	left_out_text(fp, json_object_get(doc, "left_out"));
 	recommended_text(fp, json_object_get(doc, "recommended_arms"));
 	fprintf(fp, "plan: %s\n", json_str(doc, "plan"));
 	if (json_str(doc, "artifact"))

@@ -31,6 +31,9 @@ struct apply_report {
 	long rounds, warmup;
 	double loss_rtol;
 	const json_t *recommended;	/* apply_recommend's list, or NULL */
+	const json_t *slower;		/* winners judged slower inside the step (apply/drop.h), or NULL */
+	const json_t *left_out;		/* winners left out of the plan or the artifact, or NULL */
+	int keep_slower;		/* --keep-slower */
 };
 
 /* The document (a new reference). */

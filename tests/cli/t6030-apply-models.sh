@@ -70,6 +70,18 @@ test_expect_success 'apply-ab.sh alone: apply_model.py by default, no --step; th
 	test_cmp expect log
 '
 
+test_expect_success 'run-proofs.sh apply-models: bench/apply-models.sh on the models APPLY_MODELS names' '
+	rm -rf log out work && mkdir tmp &&
+	run_models env TMPDIR=$PWD/tmp APPLY_MODELS=second APPLY_AB_ARMS=default,applied \
+		bash "$SRC_ROOT/tests/gpu/run-proofs.sh" apply-models:60 &&
+	test_grep "^apply-models exit 1 [0-9]+ s$" out/summary.txt &&
+	test_grep "^tko capture --out $PWD/work/second/run -- $PWD/fake/py $SRC_ROOT/bench/models/second.py STEPS=40$" log &&
+	test_grep "^tko apply --ab 3 .* --step __main__:train_step .* $PWD/work/second/run -- " log &&
+	test_grep -v "work/model/" log &&
+	tar tzf out/apply-models.tar.gz >tar.txt &&
+	test_grep "^apply-models/second/checks.json$" tar.txt
+'
+
 test_expect_success 'apply-models.sh: an unknown model is refused' '
 	test_expect_code 2 run_models bash "$SRC_ROOT/bench/apply-models.sh" third &&
 	test_grep "unknown model .third." stdout.txt

@@ -8,7 +8,9 @@
   the measured step gain is within 1 percentage point of the predicted one
   every arm's step times came from tko's hook (step_source "hook"), the
     model printing none
-  every winner that ran has a measured per-kernel gain (its kernel window)
+  every winner that ran has a measured per-kernel gain (its kernel window);
+    each winner's in-step verdict (faster / slower / inconclusive beyond the
+    window's noise) and what tko apply left out are reported, not asserted
   keep-off arms (issue 21): every run proved its regions took effect (replaced
     by torch._dynamo.disable and called); the loss equal as for any arm; the
     verdict (faster / not faster / slower, confirming or withdrawing the
@@ -43,7 +45,8 @@ def main(path, out):
     ran = [k for k in planned if k["status"] == "ran_winner"]
     checks.append({"name": "a measured per-kernel gain for every winner that ran",
                    "pass": bool(ran) and all(isinstance(k.get("measured_speedup"), (int, float)) for k in ran),
-                   "value": {k["kernel"]: [k.get("predicted_speedup"), k.get("measured_speedup")] for k in ran}})
+                   "value": {k["kernel"]: [k.get("predicted_speedup"), k.get("measured_speedup"),
+                                           k.get("measured_gain_ci95"), k.get("verdict")] for k in ran}})
     checks += keep_off_checks(doc, ab)
     st = ab.get("step") or {}
     value = {k: st.get(k) for k in ("predicted_gain", "measured_gain", "measured_gain_ci95",
@@ -63,6 +66,11 @@ def main(path, out):
         k = a["keep_off"]
         print(f"INFO {a['arm']} vs {k['vs']}: verdict {k['verdict']}, proposal {k['proposal']}, "
               f"ratio {json.dumps(k['ratio'])}, calls {json.dumps(k['regions'])}")
+    for k in [k for k in planned if k.get("verdict") == "slower"]:
+        print(f"INFO drop {k['kernel']}: slower inside the step, {k['measured_speedup']} "
+              f"{json.dumps(k['measured_gain_ci95'])} (tune predicted {k['predicted_speedup']})")
+    for e in doc.get("left_out", []):
+        print(f"INFO left out of the {e['of']}: {e['kernel']} ({e['reason']}: {e['detail']})")
     return 0 if all(c["pass"] for c in checks) else 1
 
 

@@ -9,6 +9,8 @@
 #   profile   tests/gpu/profile-proof.sh (issue 19: a profiled window, shares, step time)
 #   apply     tests/gpu/apply_proof.py   (issue 20: winners installed and shown to have run)
 #   apply-ab  tests/gpu/apply-ab.sh      (issue 20: capture, tune, tko apply --ab, the targets)
+#   apply-models  bench/apply-models.sh  (issue 20: the same on the benchmark models;
+#             $APPLY_MODELS names them, default "model second"; APPLY_AB_* pass through)
 #   logroute  tko capture of tests/gpu/model.py: the terminal carries none of the
 #             TORCH_LOGS lines tko switched on, RUN/log/model.log carries them (issue 16)
 #   tune      bench/tune-gpu.sh (issues 6 and 17)
@@ -48,6 +50,11 @@ run_one() {
 	apply) OUT=$dir timeout "$cap" "$PY" "$ROOT/tests/gpu/apply_proof.py" >"$dir/log.txt" 2>&1 ;;
 	apply-ab) OUT=$dir timeout "$cap" bash "$ROOT/tests/gpu/apply-ab.sh" \
 		>"$dir/log.txt" 2>&1 ;;
+	apply-models)
+		# word splitting on purpose: APPLY_MODELS is a list of model names
+		# shellcheck disable=SC2086
+		OUT=$dir timeout "$cap" bash "$ROOT/bench/apply-models.sh" ${APPLY_MODELS:-model second} \
+			>"$dir/log.txt" 2>&1 ;;
 	logroute) (timeout "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir") \
 		>"$dir/log.txt" 2>&1 ;;
 	tune) OUT=$dir TUNE_GPU_DEADLINE_S=$((cap - 20)) timeout "$cap" bash "$ROOT/bench/tune-gpu.sh" \

@@ -133,8 +133,77 @@ static void test_kernel_gain_join(void **state)
 	assert_true(fabs(g.gain - 1.2) < 1e-12);
 	assert_true(fabs(g.default_us - 20) < 1e-12);
 	assert_true(fabs(g.applied_us - 16) < 1e-12);
+	/* ratios 1.25, 1.1, 1.2: t-interval by hand (t 4.303, 2 df) [1.00473, 1.38976] */
+	assert_true(fabs(g.lo - 1.0047271931856354) < 1e-9);
+	assert_true(fabs(g.hi - 1.3897642616804675) < 1e-9);
+	assert_string_equal(apply_kgain_verdict(&g), "faster");
 	assert_int_equal(apply_kernel_gain(runs, "other", 4, &g), 0);
 	assert_true(isnan(g.gain));
+	assert_string_equal(apply_kgain_verdict(&g), "not_seen");
+	json_decref(runs);
+}
+
+/* Measured rounds of one kernel "k": default d[r] us a step, applied a[r]. */
+static json_t *kernel_rounds(const double *d, const double *a, int n)
+{
+	json_t *runs = json_array();
+	int r;
+
+	for (r = 0; r < n; r++) {
+		json_array_append_new(runs, json_pack("{s:s, s:i, s:b, s:{s:{s:{s:f}}}}", "arm", "default",
+						      "round", r, "measured", 1, "kernel_window", "kernels",
+						      "k", "us_per_step", d[r]));
+		json_array_append_new(runs, json_pack("{s:s, s:i, s:b, s:{s:{s:{s:f}}}}", "arm", "applied",
+						      "round", r, "measured", 1, "kernel_window", "kernels",
+						      "k", "us_per_step", a[r]));
+	}
+	return runs;
+}
+
+/*
+ * The verdict beyond the window's noise. Expected intervals computed by
+ * hand (python3, math.log/exp; t 4.303 for 2 df, 12.706 for 1): the
+ * geometric mean of the ratios default/applied, exp(m +- t s / sqrt(n)).
+ */
+static void test_kernel_verdict(void **state)
+{
+	static const double hundred[3] = { 100, 100, 100 };
+	static const double slow[3] = { 90, 91, 92 };		/* 0.90, 0.91, 0.92 */
+	static const double mixed[3] = { 90, 110, 100 };	/* 0.9, 1.1, 1.0 */
+	static const double two[2] = { 90, 95 };		/* 0.90, 0.95 */
+	struct apply_kgain g;
+	json_t *runs;
+
+	(void)state;
+	runs = kernel_rounds(slow, hundred, 3);
+	assert_int_equal(apply_kernel_gain(runs, "k", 3, &g), 3);
+	assert_true(fabs(g.gain - 0.91) < 1e-12);
+	assert_true(fabs(g.geomean - 0.90996336848881) < 1e-9);
+	assert_true(fabs(g.lo - 0.8854559304922885) < 1e-9);
+	assert_true(fabs(g.hi - 0.9351491175073372) < 1e-9);
+	assert_string_equal(apply_kgain_verdict(&g), "slower");
+	json_decref(runs);
+
+	runs = kernel_rounds(mixed, hundred, 3);
+	apply_kernel_gain(runs, "k", 3, &g);
+	assert_true(fabs(g.lo - 0.7766843620955692) < 1e-9);
+	assert_true(fabs(g.hi - 1.2789264481512503) < 1e-9);
+	assert_string_equal(apply_kgain_verdict(&g), "inconclusive");
+	json_decref(runs);
+
+	/* two rounds, both below 1: t = 12.706 makes the interval [0.6559, 1.3036] */
+	runs = kernel_rounds(two, hundred, 2);
+	apply_kernel_gain(runs, "k", 2, &g);
+	assert_true(fabs(g.hi - 1.3036423464731306) < 1e-9);
+	assert_string_equal(apply_kgain_verdict(&g), "inconclusive");
+	json_decref(runs);
+
+	/* one round, however slow: no interval, never "slower" */
+	runs = kernel_rounds(slow, hundred, 1);
+	assert_int_equal(apply_kernel_gain(runs, "k", 1, &g), 1);
+	assert_true(fabs(g.gain - 0.9) < 1e-12);
+	assert_true(isnan(g.lo) && isnan(g.hi));
+	assert_string_equal(apply_kgain_verdict(&g), "inconclusive");
 	json_decref(runs);
 }
 
@@ -146,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_window_left_out),
 		cmocka_unit_test(test_kernel_window_read),
 		cmocka_unit_test(test_kernel_gain_join),
+		cmocka_unit_test(test_kernel_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,7 +24,10 @@ on it: observe + precision is "tf32", apply + precision "applied+tf32".
   FAKE_KERNEL_US "arm=us;...": with FAKE_STEPS and TKO_APPLY_KERNEL_WINDOW=K
                  (START S), the kernel window the hook writes: window [S, S+K]
                  in the steps event and kernel_window.json, a Chrome trace with
-                 two launches a step of every kernel in the plan, us/2 each
+                 two launches a step of every kernel in the plan, us/2 each;
+                 "arm=us,us,..." gives the k-th run of the arm the k-th time,
+                 as FAKE_MS does
+  FAKE_KERNEL_US_<kernel>  the same for that kernel of the plan only
   FAKE_STDOUT_MS the time the printed JSON line reports, when it must differ
                  from the hook's ("none": no JSON line at all)
 
@@ -115,12 +118,26 @@ losses = [float(v) for v in os.environ.get("FAKE_LOSS_" + arm.replace("-", "_").
 steps = int(os.environ.get("FAKE_STEPS", 0))
 window = None
 k = int(os.environ.get("TKO_APPLY_KERNEL_WINDOW", 0))
-us = dict(part.split("=") for part in filter(None, os.environ.get("FAKE_KERNEL_US", "").split(";")))
-if steps and k and arm in us:
+
+
+def kernel_us(name=None):
+    """This run's time of kernel `name` (any kernel: None) from FAKE_KERNEL_US[_<name>], or None."""
+    text = os.environ.get("FAKE_KERNEL_US_" + name) if name else None
+    if text is None:
+        text = os.environ.get("FAKE_KERNEL_US", "")
+    lists = dict(part.split("=") for part in filter(None, text.split(";")))
+    if arm not in lists:
+        return None
+    values = [float(v) for v in lists[arm].split(",")]
+    return values[min(previous, len(values) - 1)]
+
+
+if steps and k and kernel_us() is not None:
     start = int(os.environ["TKO_APPLY_KERNEL_WINDOW_START"])
     window = [start, start + k]
     events = [{"ph": "X", "cat": "kernel", "name": kern["kernel"], "pid": 0, "tid": 7,
-               "ts": 1000.0 * n + i, "dur": float(us[arm]) / 2, "args": {"device": 0, "stream": 7}}
+               "ts": 1000.0 * n + i, "dur": kernel_us(kern["kernel"]) / 2,
+               "args": {"device": 0, "stream": 7}}
               for n in range(2 * k) for i, kern in enumerate(plan["kernels"])]
     with open(os.path.join(os.environ["TKO_APPLY_DIR"], "kernel_window.json"), "w") as f:
         json.dump({"traceEvents": events}, f)

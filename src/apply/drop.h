@@ -1,0 +1,75 @@
+/*
+ * apply/drop: which winners tko apply leaves out (docs/apply.md, "Winners
+ * slower inside the step"), and why.
+ *
+ * Tune times a kernel alone with L2 flushed; inside the step its inputs
+ * may be warm, and a small winner can lose there. The A/B's kernel window
+ * judges each winner (apply/kwindow.h: "slower" only when the 95% interval
+ * of default/applied lies wholly below 1). A winner judged slower:
+ *
+ *   - leaves the plain artifact written after that A/B;
+ *   - is listed in apply.json's "slower_in_step" with its evidence (the
+ *     winner's config, the measured gain and interval), and a later tko
+ *     apply with the same --out reads that list and leaves the winner out
+ *     of its plan, as long as the winner is the same (same id, lookup or
+ *     source hash and config: a re-tuned winner is judged afresh);
+ *
+ * unless --keep-slower. --exclude NAME (a kernel name or its folder id)
+ * leaves a winner out of the plan whatever was measured. What was left out
+ * is listed ("left_out": id, kernel, reason, detail, of: "plan" for this
+ * run's plan and so its runs and artifact, "artifact" for the artifact
+ * only) in apply.json and in the artifact's header.
+ *
+ *	json_t *left = json_array(), *carried = json_array();
+ *	if (apply_drop_plan(&plan, out "/apply.json", names, n, keep_slower,
+ *			    carried, left, &warn, &err) < 0) ... err
+ *	... the A/B ...
+ *	judged = apply_drop_judged(&plan, runs, rounds);
+ *	slower = apply_drop_slower(&plan, judged, carried, runs, rounds);
+ *	apply_drop_artifact(judged, keep_slower, left) ... the artifact's list
+ */
+#ifndef TKO_APPLY_DROP_H
+#define TKO_APPLY_DROP_H
+
+#include <jansson.h>
+
+#include "apply/plan.h"
+#include <stddef.h>
+
+#include "util/buf.h"
+
+/*
+ * Leaves --exclude's winners, and those an earlier apply.json at `previous`
+ * judged slower (unless keep_slower), out of the plan: the item's entry
+ * goes, its skip is "excluded" or "slower_in_step" with a detail, and the
+ * plan's settings are merged again from the winners left. Appends to
+ * `left_out` what was left out (of: "plan") and to `carried` the earlier
+ * judgements that still hold for this plan's winners (left out or kept).
+ * A missing `previous` is no earlier judgement; an unreadable one is
+ * ignored with one line in `warn`. -1 + err when an --exclude names no
+ * kernel of the RUN.
+ */
+int apply_drop_plan(struct apply_plan *p, const char *previous, const char *const *exclude,
+		    size_t nexclude, int keep_slower, json_t *carried, json_t *left_out,
+		    struct buf *warn, struct buf *err);
+
+/*
+ * The planned winners this A/B's kernel windows judged slower (a new
+ * array): {id, kernel, lookup_hash, source_hash, config, predicted_speedup,
+ * measured_gain, measured_gain_ci95, rounds, carried: false}.
+ */
+json_t *apply_drop_judged(const struct apply_plan *p, const json_t *runs, long rounds);
+
+/*
+ * apply.json's "slower_in_step" (a new array): this A/B's judgements, and
+ * the carried ones for winners it did not measure again (left out of the
+ * plan, or not seen in its windows). A kept winner measured again is
+ * judged by this A/B alone.
+ */
+json_t *apply_drop_slower(const struct apply_plan *p, const json_t *judged, const json_t *carried,
+			  const json_t *runs, long rounds);
+
+/* Appends this A/B's slower winners to left_out (of: "artifact") unless keep_slower. */
+void apply_drop_artifact(const json_t *judged, int keep_slower, json_t *left_out);
+
+#endif

@@ -1,0 +1,218 @@
+/*
+ * Unit tests for apply/drop and the artifact's left_out, on plans built
+ * by hand (two winners: "a" needs Inductor's online_softmax off, "b"
+ * needs no setting). Expected by reading the rules in drop.h:
+ * - --exclude a (by kernel name) or k-a (by folder id): a leaves the plan
+ *   with skip "excluded", and its setting goes with it (settings {});
+ * - an earlier apply.json judging b slower with b's own config and key:
+ *   b leaves the plan ("slower_in_step", the evidence as detail), the
+ *   judgement is carried with carried: true; with keep_slower b stays and
+ *   the judgement is still carried; with another config or another key,
+ *   nothing is carried;
+ * - the artifact with left_out naming a: a's lookup key is absent and so
+ *   is its setting; "left_out" is the list given.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "apply/artifact.h"
+#include "apply/drop.h"
+#include "json/jsonio.h"
+#include "util/mem.h"
+
+static void add(struct apply_plan *p, const char *name, const char *settings)
+{
+	struct apply_item *it = &p->v[p->nr++];
+	json_t *cfg = json_pack("{s:{s:i}, s:i, s:i}", "kwargs", "XBLOCK", 64, "num_warps", 4, "num_stages", 1);
+
+	it->id = xstrfmt("k-%s", name);
+	it->kernel = xstrfmt("triton_poi_fused_%s", name);
+	it->tune_path = xstrfmt("run/capture/kernels/k-%s/tune/tune.json", name);
+	it->speedup = 1.06;
+	it->entry = json_pack("{s:s, s:s, s:s, s:b, s:o}", "id", it->id, "kernel", it->kernel,
+			      "lookup_hash", name, "fused", 1, "config", cfg);
+	if (settings) {
+		json_object_set_new(it->entry, "inductor_settings", json_loads(settings, 0, NULL));
+		json_object_update(p->settings, json_object_get(it->entry, "inductor_settings"));
+	}
+}
+
+static void make_plan(struct apply_plan *p)
+{
+	*p = (struct apply_plan)APPLY_PLAN_INIT;
+	p->v = xcalloc(2, sizeof(*p->v));
+	p->alloc = 2;
+	p->backend = "cuda";
+	p->settings = json_object();
+	add(p, "a", "{\"online_softmax\": false}");
+	add(p, "b", NULL);
+}
+
+/* An earlier apply.json judging b slower; num_warps and key as given. */
+static char *earlier(int num_warps, const char *key)
+{
+	char path[] = "/tmp/test-apply-drop-XXXXXX";
+	int fd = mkstemp(path);
+	json_t *doc = json_pack("{s:[{s:s, s:s, s:s, s:{s:{s:i}, s:i, s:i}, s:f, s:f, s:[f, f], s:i, s:b}]}",
+				"slower_in_step", "id", "k-b", "kernel", "triton_poi_fused_b",
+				"lookup_hash", key, "config", "kwargs", "XBLOCK", 64, "num_warps", num_warps,
+				"num_stages", 1, "predicted_speedup", 1.06, "measured_gain", 0.91,
+				"measured_gain_ci95", 0.885, 0.935, "rounds", 3, "carried", 0);
+	struct buf err = BUF_INIT;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(json_write_path(doc, path, &err), 0);
+	json_decref(doc);
+	buf_release(&err);
+	return xstrdup(path);
+}
+
+static void test_exclude(void **state)
+{
+	static const char *const by_name[] = { "triton_poi_fused_a" };
+	static const char *const by_id[] = { "k-a" };
+	static const char *const unknown[] = { "nope" };
+	const char *const *names[] = { by_name, by_id };
+	struct buf warn = BUF_INIT, err = BUF_INIT;
+	struct apply_plan p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		json_t *carried = json_array(), *left = json_array();
+
+		make_plan(&p);
+		assert_int_equal(apply_drop_plan(&p, NULL, names[i], 1, 0, carried, left, &warn, &err), 0);
+		assert_null(p.v[0].entry);
+		assert_string_equal(p.v[0].skip, "excluded");
+		assert_non_null(p.v[1].entry);
+		assert_int_equal(json_object_size(p.settings), 0);
+		assert_int_equal(json_array_size(left), 1);
+		assert_string_equal(json_str(json_array_get(left, 0), "of"), "plan");
+		assert_int_equal(json_array_size(carried), 0);
+		json_decref(carried);
+		json_decref(left);
+		apply_plan_release(&p);
+	}
+	make_plan(&p);
+	{
+		json_t *carried = json_array(), *left = json_array();
+
+		assert_int_equal(apply_drop_plan(&p, NULL, unknown, 1, 0, carried, left, &warn, &err), -1);
+		assert_non_null(strstr(err.buf, "--exclude 'nope'"));
+		json_decref(carried);
+		json_decref(left);
+	}
+	apply_plan_release(&p);
+	buf_release(&warn);
+	buf_release(&err);
+}
+
+/* b judged slower earlier: left out (or kept), carried; another config or key: not. */
+static void check_carry(int num_warps, const char *key, int keep, int left_out, int carried_n)
+{
+	char *path = earlier(num_warps, key);
+	json_t *carried = json_array(), *left = json_array();
+	struct buf warn = BUF_INIT, err = BUF_INIT;
+	struct apply_plan p;
+
+	make_plan(&p);
+	assert_int_equal(apply_drop_plan(&p, path, NULL, 0, keep, carried, left, &warn, &err), 0);
+	assert_int_equal(warn.len, 0);
+	assert_int_equal(p.v[1].entry == NULL, left_out);
+	assert_int_equal(json_array_size(left), (size_t)left_out);
+	assert_int_equal(json_array_size(carried), (size_t)carried_n);
+	if (left_out) {
+		assert_string_equal(p.v[1].skip, "slower_in_step");
+		assert_string_equal(p.v[1].skip_detail,
+				    "measured 0.910x [0.885, 0.935] inside the step over 3 rounds; tune predicted 1.060x");
+	}
+	if (carried_n)
+		assert_true(json_is_true(json_object_get(json_array_get(carried, 0), "carried")));
+	/* a's setting stays: only b left */
+	assert_int_equal(json_object_size(p.settings), 1);
+	unlink(path);
+	free(path);
+	json_decref(carried);
+	json_decref(left);
+	apply_plan_release(&p);
+	buf_release(&warn);
+	buf_release(&err);
+}
+
+static void test_carry(void **state)
+{
+	(void)state;
+	check_carry(4, "b", 0, 1, 1);
+	check_carry(4, "b", 1, 0, 1);	/* --keep-slower: kept, the judgement still carried */
+	check_carry(8, "b", 0, 0, 0);	/* re-tuned: another config */
+	check_carry(4, "other", 0, 0, 0);	/* another key */
+}
+
+static void test_bad_earlier(void **state)
+{
+	char path[] = "/tmp/test-apply-drop-XXXXXX";
+	int fd = mkstemp(path);
+	json_t *carried = json_array(), *left = json_array();
+	struct buf warn = BUF_INIT, err = BUF_INIT;
+	struct apply_plan p;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "{", 1), 1);
+	close(fd);
+	make_plan(&p);
+	assert_int_equal(apply_drop_plan(&p, path, NULL, 0, 0, carried, left, &warn, &err), 0);
+	assert_non_null(strstr(warn.buf, path));
+	assert_non_null(p.v[1].entry);
+	unlink(path);
+	json_decref(carried);
+	json_decref(left);
+	apply_plan_release(&p);
+	buf_release(&warn);
+	buf_release(&err);
+}
+
+static void test_artifact_left_out(void **state)
+{
+	json_t *left = json_pack("[{s:s, s:s, s:s, s:s, s:s}]", "id", "k-a", "kernel", "triton_poi_fused_a",
+				 "reason", "slower_in_step", "detail", "measured", "of", "artifact");
+	struct apply_plan p;
+	json_t *doc;
+
+	(void)state;
+	make_plan(&p);
+	doc = apply_artifact_json(&p, left);
+	assert_null(json_object_get(json_object_get(doc, "autotune_lookup_table"), "a"));
+	assert_non_null(json_object_get(json_object_get(doc, "autotune_lookup_table"), "b"));
+	assert_int_equal(json_object_size(json_object_get(doc, "inductor_settings")), 0);
+	assert_true(json_equal(json_object_get(doc, "left_out"), left));
+	json_decref(doc);
+	doc = apply_artifact_json(&p, NULL);
+	assert_non_null(json_object_get(json_object_get(doc, "autotune_lookup_table"), "a"));
+	assert_int_equal(json_object_size(json_object_get(doc, "inductor_settings")), 1);
+	assert_int_equal(json_array_size(json_object_get(doc, "left_out")), 0);
+	json_decref(doc);
+	json_decref(left);
+	apply_plan_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exclude),
+		cmocka_unit_test(test_carry),
+		cmocka_unit_test(test_bad_earlier),
+		cmocka_unit_test(test_artifact_left_out),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
