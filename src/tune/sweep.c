@@ -140,7 +140,8 @@ static int pick_arch(struct tune_sweep *s, enum tune_fail *fail, struct buf *err
 	*fail = TUNE_FAIL_TARGET;
 	if (!s->o->compile_only && !json_is_object(gpu)) {
 		buf_adds(err, "no GPU is visible to the tune worker (torch with a GPU is "
-			 "needed to time variants); use --compile-only --target ARCH");
+			 "needed to time variants); to only compile, use tko tune --compile-only "
+			 "--target ARCH");
 		goto out;
 	}
 	if (!s->o->target && s->o->compile_only) {
@@ -522,8 +523,8 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 		return -1;
 	if (!o->compile_only && !s->capture) {
 		buf_addf(err, "timing '%s' needs a captured kernel directory (kernel.py, "
-			 "capture.json, inputs/ from tko capture); use --compile-only to only "
-			 "compile it", input);
+			 "capture.json, inputs/ from tko capture); to only compile it, use tko tune "
+			 "--compile-only --target ARCH", input);
 		return -1;
 	}
 	*fail = TUNE_FAIL_TOOL;

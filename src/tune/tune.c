@@ -40,8 +40,8 @@ static int base_failed(const struct tune_sweep *s)
 	b = &s->res.r[s->plan.base];
 	if (b->status == TUNE_ST_OK || b->status == TUNE_ST_COMPILED)
 		return 0;
-	msg_error("the base variant of '%s' failed (%s): %s", s->k.name,
-		  tune_status_name(b->status), b->error ? b->error : "");
+	msg_error_as("tune", "the base variant of '%s' failed (%s): %s", s->k.name,
+		     tune_status_name(b->status), b->error ? b->error : "");
 	return 1;
 }
 
@@ -54,7 +54,7 @@ void tune_one(struct tune_sweep *s, const char *input, const struct tune_opts *o
 	out->ran = out->failed = 0;
 	out->fail = TUNE_FAIL_INPUT;
 	if (tune_sweep_init(s, input, o, pool, &out->fail, &err) < 0) {
-		msg_error("%s", err.buf);
+		msg_error_as("tune", "%s", err.buf);
 		buf_release(&err);
 		return;
 	}
@@ -63,7 +63,7 @@ void tune_one(struct tune_sweep *s, const char *input, const struct tune_opts *o
 	k = tune_doc_add_kernel(doc);
 	if (tune_output_fill(s, k, &err) < 0 || tune_winner_write(s, &k->winner, &err) < 0 ||
 	    write_own_json(s, doc, k, &err) < 0) {
-		msg_error("%s", err.buf);
+		msg_error_as("tune", "%s", err.buf);
 		out->failed = 1;
 	} else {
 		out->failed = base_failed(s);
