@@ -2,6 +2,7 @@
  * Arms the RUN's analysis recommends (recommend.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include "apply/pyqual.h"
 #include "apply/recommend.h"
 #include "json/jsonio.h"
+#include "model/analysis_store.h"
 #include "rundir/layout.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -22,13 +24,12 @@ static const struct {
 	{ "fp32_matmul", AB_TF32 },
 };
 
-static int fired(const json_t *group, const char *rule)
+static int fired(const struct an_step_group *g, const char *rule)
 {
-	const json_t *r;
 	size_t i;
 
-	json_array_foreach(json_object_get(group, "rules"), i, r)
-		if (json_str(r, "rule") && !strcmp(json_str(r, "rule"), rule))
+	for (i = 0; i < g->nfired; i++)
+		if (g->fired[i].rule && !strcmp(g->fired[i].rule, rule))
 			return 1;
 	return 0;
 }
@@ -43,34 +44,52 @@ static int ran(enum ab_arm a, const enum ab_arm *arms, size_t narms)
 	return 0;
 }
 
-static void add_groups(json_t *out, const json_t *doc, size_t k, const enum ab_arm *arms,
+/* A string or null, as the analysis had it. */
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* A share, or null where the analysis had none. */
+static json_t *share_or_null(double share)
+{
+	return isfinite(share) ? json_real(share) : json_null();
+}
+
+static void add_groups(json_t *out, const struct an_run *r, size_t k, const enum ab_arm *arms,
 		       size_t narms)
 {
-	const json_t *g;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "step_groups"), i, g) {
+	for (i = 0; i < r->nstep_groups; i++) {
+		const struct an_step_group *g = &r->step_groups[i];
+
 		if (!fired(g, arm_rules[k].rule))
 			continue;
-		json_array_append_new(out, json_pack("{s:s, s:s, s:O?, s:O?, s:O?, s:b}",
+		json_array_append_new(out, json_pack("{s:s, s:s, s:o, s:o, s:o, s:b}",
 						     "arm", ab_arms[arm_rules[k].arm].name,
 						     "rule", arm_rules[k].rule,
-						     "op", json_object_get(g, "op"),
-						     "kernel", json_object_get(g, "kernel"),
-						     "share", json_object_get(g, "share"),
+						     "op", str_or_null(g->op),
+						     "kernel", str_or_null(g->kernel),
+						     "share", share_or_null(g->share),
 						     "in_ab", ran(arm_rules[k].arm, arms, narms)));
 	}
 }
 
-/* "MODULE:QUALNAME" of the function around origin `o`, when its source can be read. */
-static char *keep_off_of(const json_t *o)
+/* The first origin's line, 0 where the analysis has none (as "FILE:0"). */
+static long line_of(const struct an_origin *o)
 {
-	const char *file = json_str(o, "file");
-	char *module = file ? py_module_of(file) : NULL, *qual = NULL, *spec = NULL;
+	return o->line >= 0 ? o->line : 0;
+}
+
+/* "MODULE:QUALNAME" of the function around origin `o`, when its source can be read. */
+static char *keep_off_of(const struct an_origin *o)
+{
+	char *module = py_module_of(o->file), *qual = NULL, *spec = NULL;
 	struct buf text = BUF_INIT, ignored = BUF_INIT;
 
-	if (module && file_read(file, 16 << 20, &text, &ignored) == 0)
-		qual = py_qualname_at(text.buf, text.len, json_int(o, "line", 0), json_str(o, "function"));
+	if (module && file_read(o->file, 16 << 20, &text, &ignored) == 0)
+		qual = py_qualname_at(text.buf, text.len, line_of(o), o->function);
 	if (qual)
 		spec = xstrfmt("%s:%s", module, qual);
 	free(module);
@@ -96,14 +115,13 @@ static int listed(const char *list, const char *spec)
 	return 0;
 }
 
-static const char *keep_off_rule(const json_t *k)
+static const char *keep_off_rule(const struct an_kernel *k)
 {
-	const json_t *r;
 	size_t i;
 
-	json_array_foreach(json_object_get(k, "rules"), i, r)
-		if (json_str(r, "decision") && !strcmp(json_str(r, "decision"), "keep_off"))
-			return json_str(r, "rule");
+	for (i = 0; i < k->nfired; i++)
+		if (k->fired[i].decision == DECISION_KEEP_OFF)
+			return k->fired[i].rule;
 	return NULL;
 }
 
@@ -111,33 +129,30 @@ static const char *keep_off_rule(const json_t *k)
  * Kernels whose decision is to keep TorchInductor off their region: one
  * recommendation of the keep-off arm a region (the first origin's line).
  */
-static void add_keep_off(json_t *out, const json_t *doc, const enum ab_arm *arms, size_t narms,
-			 const char *keep_off)
+static void add_keep_off(json_t *out, const struct an_run *r, const enum ab_arm *arms,
+			 size_t narms, const char *keep_off)
 {
-	const json_t *k, *o;
+	int arm_ran = ran(AB_KEEP_OFF, arms, narms) || ran(AB_APPLIED_KEEP_OFF, arms, narms);
 	size_t i, j;
 
-	int arm_ran = ran(AB_KEEP_OFF, arms, narms) || ran(AB_APPLIED_KEEP_OFF, arms, narms);
-
-	json_array_foreach(json_object_get(doc, "kernels"), i, k) {
-		const char *d = json_str(k, "decision");
+	for (i = 0; i < r->nkernels; i++) {
+		const struct an_kernel *k = &r->kernels[i];
+		const struct an_origin *o = k->norigins ? &k->origins[0] : NULL;
 		const json_t *had;
 		char *where, *spec;
 		int seen = 0;
 
-		o = json_array_get(json_object_get(k, "origins"), 0);
-		if (!d || strcmp(d, "keep_off") || !json_str(o, "file"))
+		if (k->decision != DECISION_KEEP_OFF || !o || !o->file)
 			continue;
-		where = xstrfmt("%s:%lld%s%s", json_str(o, "file"), json_int(o, "line", 0),
-				json_str(o, "function") ? " in " : "",
-				json_str(o, "function") ? json_str(o, "function") : "");
+		where = xstrfmt("%s:%ld%s%s", o->file, line_of(o), o->function ? " in " : "",
+				o->function ? o->function : "");
 		json_array_foreach(out, j, had)
 			seen |= json_str(had, "where") && !strcmp(json_str(had, "where"), where);
 		spec = seen ? NULL : keep_off_of(o);
 		if (!seen)
-			json_array_append_new(out, json_pack("{s:s, s:s?, s:n, s:O?, s:O?, s:b, s:s, s:s?}",
+			json_array_append_new(out, json_pack("{s:s, s:s?, s:n, s:s, s:o, s:b, s:s, s:s?}",
 				"arm", ab_arms[AB_KEEP_OFF].name, "rule", keep_off_rule(k), "op",
-				"kernel", json_object_get(k, "name"), "share", json_object_get(k, "share"),
+				"kernel", k->name, "share", share_or_null(k->share),
 				"in_ab", arm_ran && (!spec || listed(keep_off, spec)),
 				"where", where, "keep_off", spec));
 		free(where);
@@ -145,26 +160,32 @@ static void add_keep_off(json_t *out, const json_t *doc, const enum ab_arm *arms
 	}
 }
 
+/*
+ * The analysis is read through its typed model (model/analysis_store.h),
+ * which refuses another schema_version: a RUN analysed by another tko then
+ * gets the caller's warning and no recommendation, as a damaged file does.
+ */
 json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
 			struct buf *err)
 {
 	char *path = rd_path_in(run, RD_KERNELS_JSON);
-	json_t *out = json_array(), *doc = NULL;
+	json_t *out = json_array();
+	struct an_run r;
 	size_t k;
 
+	an_run_init(&r);
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		goto done;
-	doc = json_load_path(path, err);
-	if (!doc) {
+	if (an_store_load(&r, path, err) < 0) {
 		json_decref(out);
 		out = NULL;
 		goto done;
 	}
 	for (k = 0; k < sizeof(arm_rules) / sizeof(arm_rules[0]); k++)
-		add_groups(out, doc, k, arms, narms);
-	add_keep_off(out, doc, arms, narms, keep_off);
+		add_groups(out, &r, k, arms, narms);
+	add_keep_off(out, &r, arms, narms, keep_off);
 done:
-	json_decref(doc);
+	an_run_release(&r);
 	free(path);
 	return out;
 }

@@ -117,7 +117,7 @@ test_expect_success 'the tf32 arms are not in the default arms' '
 test_expect_success 'the RUN analysis fired fp32_matmul: the report points at the tf32 arm' '
 	fresh_run && mkdir run/analysis &&
 	cat >run/analysis/kernels.json <<-\EOF &&
-	{"step_groups": [
+	{"schema_version": 2, "kernels": [], "step_groups": [
 	 {"op": "aten::mm", "kernel": "sm90_xmma_gemm_f32f32", "share": 0.7,
 	  "rules": [{"rule": "fp32_matmul"}, {"rule": "mm_max_autotune"}]},
 	 {"op": "aten::bmm", "kernel": "k2", "share": 0.2, "rules": [{"rule": "mm_max_autotune"}]}]}
@@ -135,6 +135,14 @@ test_expect_success 'the RUN analysis fired fp32_matmul: the report points at th
 	echo "{" >run/analysis/kernels.json &&
 	tko apply run >out.txt 2>err.txt &&
 	test_grep "^tko apply: warning: .*kernels.json.*; no arm recommended from it$" err.txt &&
+	json_q run/apply/apply.json ".recommended_arms == []" &&
+	# an analysis by a tko of another schema_version: a warning, no recommendation, no failure
+	cp "$SRC_ROOT/tests/golden/investigate/profile-run/expected/run/analysis/kernels.json" run/analysis/ &&
+	sed "s/\"schema_version\": *2,/\"schema_version\": 1,/" run/analysis/kernels.json >k1 &&
+	mv k1 run/analysis/kernels.json &&
+	json_q run/analysis/kernels.json ".schema_version == 1" &&
+	tko apply run >out.txt 2>err.txt &&
+	test_grep "^tko apply: warning: .*kernels.json.* has schema_version 1; this tko reads 2 .*; no arm recommended from it$" err.txt &&
 	json_q run/apply/apply.json ".recommended_arms == []" &&
 	# what tko investigate itself writes for an fp32 GEMM (the golden suite'"'"'s profile-run)
 	cp "$SRC_ROOT/tests/golden/investigate/profile-run/expected/run/analysis/kernels.json" run/analysis/ &&

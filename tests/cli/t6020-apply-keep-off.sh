@@ -136,16 +136,16 @@ test_expect_success 'the RUN proposes keeping TorchInductor off a region: the --
 	EOF
 	m=$PWD/mymodel.py &&
 	cat >run/analysis/kernels.json <<-EOF &&
-	{"kernels": [
-	 {"name": "k1", "share": 0.5, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	{"schema_version": 2, "kernels": [
+	 {"id": "k1", "name": "k1", "share": 0.5, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
 	  "origins": [{"file": "$m", "line": 12, "function": "attn"}]},
-	 {"name": "k2", "share": 0.2, "decision": "keep_off", "rules": [{"rule": "scalarised_gemm", "decision": "keep_off"}],
+	 {"id": "k2", "name": "k2", "share": 0.2, "decision": "keep_off", "rules": [{"rule": "scalarised_gemm", "decision": "keep_off"}],
 	  "origins": [{"file": "$m", "line": 16, "function": "inner"}]},
-	 {"name": "k3", "share": 0.1, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	 {"id": "k3", "name": "k3", "share": 0.1, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
 	  "origins": [{"file": "$m", "line": 21, "function": "loss"}]},
-	 {"name": "k4", "share": 0.05, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	 {"id": "k4", "name": "k4", "share": 0.05, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
 	  "origins": [{"file": "$m", "line": 12, "function": "attn"}]},
-	 {"name": "k5", "share": 0.05, "decision": "tune", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	 {"id": "k5", "name": "k5", "share": 0.05, "decision": "tune", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
 	  "origins": [{"file": "$m", "line": 21, "function": "loss"}]}]}
 	EOF
 	tko apply run >out.txt 2>err.txt &&
