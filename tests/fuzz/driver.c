@@ -75,6 +75,7 @@ static int run_one(const char *path, unsigned timeout)
 {
 	struct buf data = BUF_INIT, err = BUF_INIT;
 	uint8_t *copy;
+	size_t len;
 
 	if (file_read(path, 0, &data, &err) < 0) {
 		fprintf(stderr, "fuzz driver: %s\n", err.buf);
@@ -82,12 +83,13 @@ static int run_one(const char *path, unsigned timeout)
 		buf_release(&err);
 		return -1;
 	}
-	copy = xmalloc(data.len ? data.len : 1);
-	memcpy(copy, data.buf, data.len);
+	len = data.len;	/* buf_release() zeroes data.len */
+	copy = xmalloc(len ? len : 1);
+	memcpy(copy, data.buf, len);
 	buf_release(&data);
 	current = path;
 	alarm(timeout);
-	LLVMFuzzerTestOneInput(copy, data.len);
+	LLVMFuzzerTestOneInput(copy, len);
 	alarm(0);
 	free(copy);
 	buf_release(&err);
