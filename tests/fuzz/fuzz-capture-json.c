@@ -1,7 +1,8 @@
 /*
  * Fuzzes what tko run and tko tune read from a captured kernel's
  * capture.json: the arguments' byte footprint and the bytes a launch
- * moves (model/traffic.c, without a kernel source), the
+ * moves (model/traffic.c, without a kernel source: fuzz-kernel-uses.c
+ * counts with one), the
  * argument types and constexprs a hand-written kernel gets from them
  * (tune/kernel.c), and the captured configs read over a search space
  * (tune/space.c), as tune/sweep.c does.
