@@ -15,6 +15,7 @@
 #include "json/jsonio.h"
 #include "model/env.h"
 #include "model/manifest.h"
+#include "rundir/layout.h"
 #include "util/mem.h"
 #include "util/spawn.h"
 #include "version.h"
@@ -137,7 +138,7 @@ int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *
 	inputs_evidence(&in, out);
 	copy_notes(out, &in);
 	count_capture(out);
-	env_path = inputs_path(&in, "env.json");
+	env_path = inputs_path(&in, rd_parts[RD_ENV].rel);
 	share_compute(out, o->peak_gbps, env_path, in.env, in.replay_doc);
 	free(env_path);
 	progress(o, "reading the whole-step profile");

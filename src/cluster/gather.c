@@ -7,6 +7,7 @@
 #include "cluster/gather.h"
 #include "json/jsonio.h"
 #include "model/tune.h"
+#include "rundir/layout.h"
 #include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
@@ -28,7 +29,7 @@ static long kernel_of(const struct cluster_plan *p, size_t t, const char *src)
 
 	for (i = 0; src && i < p->t[t].nr; i++) {
 		const char *dir = p->k[p->t[t].k[i]].dir;
-		char *kpy = path_join(dir, "kernel.py");
+		char *kpy = rd_kernel_path(dir, RD_K_KERNEL_PY);
 		int same = !strcmp(src, kpy) || !strcmp(src, dir);
 
 		free(kpy);

@@ -164,7 +164,7 @@ static int find_kernels(const char **args, size_t n, struct strlist *dirs, char 
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		char *kpy = path_join(args[i], "kernel.py");
+		char *kpy = rd_kernel_path(args[i], RD_K_KERNEL_PY);
 		int ok = is_file(kpy);
 
 		free(kpy);

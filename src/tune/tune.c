@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "rundir/layout.h"
 #include "tune/output.h"
 #include "tune/tune.h"
 #include "tune/winner.h"
@@ -23,7 +24,7 @@ static int write_own_json(struct tune_sweep *s, const struct tune_doc *doc,
 			  struct tune_doc_kernel *k, struct buf *err)
 {
 	struct tune_doc one = { doc->mode, k, 1 };
-	char *path = path_join(s->out_dir, "tune.json");
+	char *path = path_join(s->out_dir, RD_TUNE_DOC);
 	int ret = tune_doc_save(path, &one, err);
 
 	free(path);
