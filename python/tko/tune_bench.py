@@ -43,10 +43,13 @@ TARGET_MS = 30.0
 MAX_REPS = 300
 
 
-def time_launches(ops, launch, restore, reps, warmup):
+def time_launches(ops, launch, restore, reps, warmup, flush=True):
     """Device times of `launch`: at least `reps` of them, more for short
     kernels, with mutated arguments restored and the L2 flushed before every
-    repetition (outside the timed region)."""
+    repetition (outside the timed region). flush=False leaves the L2 as the
+    restore left it: the inputs the last repetition read and the restore
+    wrote are still there, as they are for a kernel inside a training step
+    whose inputs the previous kernel just wrote (confirm_rounds' warm times)."""
     for _ in range(warmup):
         restore()
         launch()
@@ -54,13 +57,14 @@ def time_launches(ops, launch, restore, reps, warmup):
         times = []
         for _ in range(reps):
             restore()
-            ops.flush_cache()
+            if flush:
+                ops.flush_cache()
             times.append(ops.time_one(launch))
         return times
-    times = ops.time_reps(launch, restore, min(reps, 10))
+    times = ops.time_reps(launch, restore, min(reps, 10), flush)
     est = max(statistics.median(times), 1e-3)
     more = max(reps, min(MAX_REPS, int(TARGET_MS / est))) - len(times)
-    return times + (ops.time_reps(launch, restore, more) if more > 0 else [])
+    return times + (ops.time_reps(launch, restore, more, flush) if more > 0 else [])
 
 
 def with_workspace(ops, args, ws):
@@ -183,6 +187,19 @@ def confirm_rounds(ops, variants, rounds, offset=0):
     gives the offset when it asks for one round at a time). Each turn is
     what a bench request times (time_launches: its warm-up, repetitions,
     restores and L2 flushes). `variants`: (request, launcher) pairs."""
+    return _rounds(ops, variants, rounds, offset, False)[0]
+
+
+def confirm_rounds_warm(ops, variants, rounds, offset=0):
+    """(cold, warm): confirm_rounds' medians, and in the same turns, right
+    after each cold timing, the variant's medians timed warm: the same
+    repetitions and restores with no L2 flush and no further warm-up. Inside
+    a step a kernel's inputs were often just written by the kernel before
+    it and are still in L2; a config can win cold and lose warm."""
+    return _rounds(ops, variants, rounds, offset, True)
+
+
+def _rounds(ops, variants, rounds, offset, warm):
     turns = []
     for req, launcher in variants:
         sets = dict(ops.input_sets(req))
@@ -197,14 +214,17 @@ def confirm_rounds(ops, variants, rounds, offset=0):
             launcher(args)
 
         turns.append((launch, restore, int(req.get("reps", 50)), int(req.get("warmup", 5))))
-    out = [[] for _ in turns]
+    cold = [[] for _ in turns]
+    hot = [[] for _ in turns] if warm else None
     for r in range(rounds):
         for j in range(len(turns)):
             i = (offset + r + j) % len(turns)
             launch, restore, reps, warmup = turns[i]
-            out[i].append(median_ms(time_launches(ops, launch, restore, reps, warmup)))
+            cold[i].append(median_ms(time_launches(ops, launch, restore, reps, warmup)))
+            if warm:
+                hot[i].append(median_ms(time_launches(ops, launch, restore, reps, 0, False)))
             restore()
-    return out
+    return cold, hot
 
 
 def launch_args(params, constants, by_name, constant=lambda v: v):
@@ -341,14 +361,17 @@ class TorchOps:
             self.flush = self.torch.empty(self.FLUSH_BYTES, dtype=self.torch.int8, device="cuda")
         self.flush.zero_()
 
-    def time_reps(self, launch, restore, n):
+    def time_reps(self, launch, restore, n, flush=True):
         """n timed launches queued back to back (one synchronisation): the
-        flush before each keeps the GPU busy while the next is queued."""
+        flush before each keeps the GPU busy while the next is queued.
+        Without it (warm times) the launches follow their restores as
+        kernels follow one another in a step."""
         torch = self.torch
         events = []
         for _ in range(n):
             restore()
-            self.flush_cache()
+            if flush:
+                self.flush_cache()
             start = torch.cuda.Event(enable_timing=True)
             end = torch.cuda.Event(enable_timing=True)
             start.record()

@@ -26,7 +26,9 @@ Requests (see docs/json.md, "tko tune worker protocol"):
   confirm     the bench requests of a few variants (compiled already: Triton
               cache hits), timed again in "rounds" rounds taking turns on the
               captured inputs (tune_bench.confirm_rounds); replies each
-              variant's per-round median times, no checks
+              variant's per-round median times, no checks; with "warm"
+              also each one's times without the L2 flush, in the same turns
+              (confirm_rounds_warm)
   copy_bandwidth  the device's measured copy rate, for the peak column
   quit        exit
 
@@ -47,7 +49,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bandwidth  # noqa: E402
 import gpu  # noqa: E402
-from tune_bench import Bench, TorchOps, confirm_rounds, launcher  # noqa: E402
+from tune_bench import (Bench, TorchOps, confirm_rounds, confirm_rounds_warm,  # noqa: E402
+                        launcher)
 from tune_compile import (compile_reply, compile_variant,  # noqa: E402,F401
                           load_jit_functions, one_line, traceback_tail)
 from tune_pool import CompilePool  # noqa: E402
@@ -181,14 +184,22 @@ def op_confirm(req):
     if _state["bench"] is None:
         _state["bench"] = Bench(TorchOps())
     ops = _state["bench"].ops
+    rounds, offset = int(req.get("rounds", 7)), int(req.get("offset", 0))
+    warm = None
     try:
-        times = confirm_rounds(ops, variants, int(req.get("rounds", 7)), int(req.get("offset", 0)))
+        if req.get("warm"):
+            times, warm = confirm_rounds_warm(ops, variants, rounds, offset)
+        else:
+            times = confirm_rounds(ops, variants, rounds, offset)
     except Exception as e:
         rep = {"status": "error", "error": one_line(e), "traceback": traceback_tail()}
         if not ops.healthy():
             rep["restart"] = True
         return rep
-    return {"status": "ok", "ids": [r.get("id") for r, _ in variants], "times_ms": times}
+    rep = {"status": "ok", "ids": [r.get("id") for r, _ in variants], "times_ms": times}
+    if warm is not None:
+        rep["warm_times_ms"] = warm
+    return rep
 
 
 def op_copy_bandwidth(req):

@@ -14,7 +14,11 @@
  *     of its plan, as long as the winner is the same (same id, lookup or
  *     source hash and config: a re-tuned winner is judged afresh);
  *
- * unless --keep-slower. --exclude NAME (a kernel name or its folder id)
+ * unless --keep-slower. A winner that tune's confirmation timed slower
+ * than the base warm (no L2 flush) beyond the noise (the warm interval's
+ * upper bound below 1: model/tune.h, winner.confirmation.warm) leaves the
+ * plan before any run, reason "slower_warm" with that evidence, unless
+ * --keep-slower too. --exclude NAME (a kernel name or its folder id)
  * leaves a winner out of the plan whatever was measured. What was left out
  * is listed ("left_out": id, kernel, reason, detail, of: "plan" for this
  * run's plan and so its runs and artifact, "artifact" for the artifact
@@ -41,7 +45,7 @@
 /*
  * Leaves --exclude's winners, and those an earlier apply.json at `previous`
  * judged slower (unless keep_slower), out of the plan: the item's entry
- * goes, its skip is "excluded" or "slower_in_step" with a detail, and the
+ * goes, its skip is "excluded", "slower_in_step" or "slower_warm" with a detail, and the
  * plan's settings are merged again from the winners left. Appends to
  * `left_out` what was left out (of: "plan") and to `carried` the earlier
  * judgements that still hold for this plan's winners (left out or kept).

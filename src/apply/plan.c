@@ -58,12 +58,44 @@ static double known_or(double v)
 	return isnan(v) ? -1 : v;
 }
 
+/* The confirmation's warm interval, when it is of the final winner. */
+static void warm_of(struct apply_item *it, const struct tune_doc_winner *w)
+{
+	const struct tune_doc_warm *h = &w->confirmation.warm;
+	double lo, hi;
+
+	if (!w->has_confirmation || !w->confirmation.has_warm || !h->variant || !w->id ||
+	    strcmp(h->variant, w->id) || !(h->ratio > 0))
+		return;
+	tune_doc_ci(h->ci95, &lo, &hi);
+	if (!(lo > 0) || !(hi >= lo))
+		return;
+	it->warm = h->ratio;
+	it->warm_lo = lo;
+	it->warm_hi = hi;
+	it->warm_rounds = h->rounds;
+}
+
+/* The plan entry's "predicted": tune's figure, and the warm one where there is one. */
+static json_t *predicted_json(const struct apply_item *it)
+{
+	json_t *j = json_pack("{s:f, s:f}", "speedup", it->speedup, "time_ms", it->time_ms);
+
+	if (apply_item_has_warm(it)) {
+		json_set_new(j, "warm_speedup", json_real(it->warm));
+		json_set_new(j, "warm_ci95", json_pack("[f, f]", it->warm_lo, it->warm_hi));
+	}
+	return j;
+}
+
 void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 			 int source_variants)
 {
 	const struct tune_doc_winner *w = &k->winner;
 	const struct tune_doc_variant *v;
 
+	it->warm = it->warm_lo = it->warm_hi = NAN;
+	it->warm_rounds = 0;
 	/* an object winner without an id is still a winner (then without a config) */
 	if (!k->has_winner) {
 		it->skip = "no_winner";
@@ -71,6 +103,7 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 	}
 	it->speedup = known_or(w->speedup);
 	it->time_ms = known_or(w->time_ms);
+	warm_of(it, w);
 	if (w->is_base) {
 		it->skip = "default_is_best";
 		return;
@@ -91,8 +124,7 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 	json_object_set(it->entry, "config", v->config);
 	if (w->inductor_settings && json_object_size(w->inductor_settings))
 		json_object_set(it->entry, "inductor_settings", w->inductor_settings);
-	json_set_new(it->entry, "predicted", json_pack("{s:f, s:f}", "speedup", it->speedup,
-						       "time_ms", it->time_ms));
+	json_set_new(it->entry, "predicted", predicted_json(it));
 }
 
 void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants)
@@ -428,6 +460,16 @@ json_t *apply_plan_json(const struct apply_plan *p)
 	json_set_new(doc, "kernels", kernels);
 	json_set_new(doc, "skipped", skipped);
 	return doc;
+}
+
+int apply_item_has_warm(const struct apply_item *it)
+{
+	return it->warm > 0 && it->warm_lo > 0 && it->warm_hi >= it->warm_lo;
+}
+
+double apply_item_predicted(const struct apply_item *it)
+{
+	return apply_item_has_warm(it) ? it->warm : it->speedup;
 }
 
 size_t apply_plan_planned(const struct apply_plan *p)

@@ -34,6 +34,9 @@ struct apply_item {
 	char *skip_detail;	/* more on it (the confirmation's reason), or NULL */
 	double speedup;		/* tune's winner over the base, -1 unknown */
 	double time_ms;		/* the winner's time, -1 unknown */
+	double warm;		/* the winner over the base timed warm (no L2 flush), NAN unknown */
+	double warm_lo, warm_hi;	/* its 95% interval */
+	long warm_rounds;
 	json_t *entry;		/* the plan's kernel entry, when planned */
 };
 
@@ -60,7 +63,9 @@ int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
 /*
  * One kernel of a tune document (model/tune.h): whether it has a winner
  * to apply and its config (it->entry gets "kernel", "config", and
- * "inductor_settings" when the winner needs some), else it->skip.
+ * "inductor_settings" when the winner needs some), else it->skip; and
+ * the winner's warm interval (it->warm) when its confirmation timed it
+ * warm (winner.confirmation.warm of the final winner).
  */
 void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 			 int source_variants);
@@ -70,6 +75,14 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
  * (apply_plan_build fails on it instead).
  */
 void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants);
+
+/*
+ * 1 when the item has a warm interval (it->warm > 0: an item built by
+ * hand and zeroed has none).
+ */
+int apply_item_has_warm(const struct apply_item *it);
+/* The speedup a step prediction takes for the item: the warm one where known, else tune's. */
+double apply_item_predicted(const struct apply_item *it);
 
 /* The plan document (a new reference). */
 json_t *apply_plan_json(const struct apply_plan *p);

@@ -64,8 +64,13 @@ static void per_kernel(struct apply_predict *pr, const struct apply_plan *p, con
 		ms = g->total / 1e3 / (double)pr->steps;
 		json_object_set_new(pr->kernels, it->id,
 				    json_pack("{s:f, s:f}", "ms_per_step", ms, "share", ms / pr->step_ms));
-		if (it->entry && it->speedup > 0)
-			pr->saved_ms += ms * (1 - 1 / it->speedup);
+		if (!it->entry)
+			continue;
+		if (it->speedup > 0)
+			pr->saved_cold_ms += ms * (1 - 1 / it->speedup);
+		if (apply_item_predicted(it) > 0)
+			pr->saved_ms += ms * (1 - 1 / apply_item_predicted(it));
+		pr->warm_kernels += apply_item_has_warm(it);
 	}
 }
 
@@ -75,7 +80,7 @@ void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, co
 	struct prof prof;
 
 	pr->kernels = json_object();
-	pr->step_ms = pr->gain = NAN;
+	pr->step_ms = pr->gain = pr->gain_cold = NAN;
 	pr->profile = largest_profile(run);
 	if (!pr->profile) {
 		pr->note = xstrdup("the RUN has no profile (tko capture records one unless --no-profile)");
@@ -96,6 +101,7 @@ void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, co
 	pr->step_ms = prof.step_time / 1e3;
 	per_kernel(pr, p, &prof);
 	pr->gain = pr->step_ms / (pr->step_ms - pr->saved_ms);
+	pr->gain_cold = pr->step_ms / (pr->step_ms - pr->saved_cold_ms);
 done:
 	prof_release(&prof);
 	buf_release(&err);

@@ -123,6 +123,17 @@ static const struct rf_struct config_only_desc = {
 	"tune config-only", sizeof(struct tune_doc_config_only), config_only_fields
 };
 
+#define W struct tune_doc_warm
+static const struct rf_field warm_fields[] = {
+	RF_F(W, "variant", RF_STR, variant),
+	RF_FX(W, "ratio", RF_NUM, ratio, RF_RATE),
+	RF_F(W, "ci95", RF_JSON, ci95),
+	RF_F(W, "rounds", RF_LONG, rounds),
+	RF_FEND_OPEN(W, kept, RF_JC_WORDS),
+};
+#undef W
+static const struct rf_struct warm_desc = { "tune warm", sizeof(struct tune_doc_warm), warm_fields };
+
 #define C struct tune_doc_confirm
 static const struct rf_field confirm_fields[] = {
 	RF_F(C, "candidate", RF_STR, candidate),
@@ -135,6 +146,7 @@ static const struct rf_field confirm_fields[] = {
 	RF_F(C, "ratio", RF_NUM, ratio),
 	RF_F(C, "ci95", RF_JSON, ci95),
 	RF_SS(C, "vs_config_only", vs_config_only, has_vs_config_only, &config_only_desc, 0),
+	RF_SS(C, "warm", warm, has_warm, &warm_desc, RF_OMIT_NULL),
 	RF_F(C, "error", RF_STR, error),
 	RF_FEND_OPEN(C, kept, RF_JC_WORDS),
 };

@@ -92,6 +92,19 @@ struct tune_doc_config_only {
 };
 
 /*
+ * winner.confirmation.warm: base / `variant` timed with no L2 flush in the
+ * confirmation's turns (tune/confirm.h), the rest (round_ratios, times_ms)
+ * kept as written.
+ */
+struct tune_doc_warm {
+	char *variant;			/* the final winner, or the candidate when the base stays */
+	double ratio;			/* NAN unknown */
+	json_t *ci95;			/* [lo, hi], or NULL */
+	long rounds;
+	json_t *kept;
+};
+
+/*
  * winner.confirmation (tune/confirm.h): the members tko reads, the rest
  * (method, round_ratios, times_ms, wall_s) kept as written (RF_OPEN).
  */
@@ -104,6 +117,8 @@ struct tune_doc_confirm {
 	json_t *ci95;			/* [lo, hi] of ratio, or NULL */
 	struct tune_doc_config_only vs_config_only;
 	int has_vs_config_only;
+	struct tune_doc_warm warm;
+	int has_warm;			/* 0: no warm times (a worker older than them) */
 	char *error;
 	json_t *kept;
 };

@@ -108,6 +108,13 @@ static void measured_gain(const struct apply_report *r, const char *kernel, int 
 						"applied_us_per_step", g.applied_us));
 }
 
+/* Tune's warm figure for the winner (no L2 flush), where its confirmation has one. */
+static void warm_row(const struct apply_item *it, json_t *row)
+{
+	json_set_new(row, "predicted_warm_speedup", json_real(it->warm));
+	json_set_new(row, "predicted_warm_ci95", json_pack("[f, f]", it->warm_lo, it->warm_hi));
+}
+
 static json_t *kernel_rows(const struct apply_report *r)
 {
 	json_t *rows = json_array();
@@ -122,10 +129,12 @@ static json_t *kernel_rows(const struct apply_report *r)
 
 		json_set_str(row, "tune", it->tune_path);
 		json_set_new(row, "predicted_speedup", it->speedup > 0 ? json_real(it->speedup) : NULL);
+		if (apply_item_has_warm(it))
+			warm_row(it, row);
 		json_set_new(row, "ms_per_step", num_or_null(ms));
 		json_set_new(row, "share", num_or_null(json_num(k, "share", NAN)));
-		json_set_new(row, "predicted_saving_ms", it->entry && it->speedup > 0 ?
-			     num_or_null(ms * (1 - 1 / it->speedup)) : NULL);
+		json_set_new(row, "predicted_saving_ms", it->entry && apply_item_predicted(it) > 0 ?
+			     num_or_null(ms * (1 - 1 / apply_item_predicted(it))) : NULL);
 		json_set_new(row, "measured_speedup", NULL);
 		json_set_new(row, "measured_gain_ci95", NULL);
 		json_set_new(row, "verdict", NULL);
@@ -335,6 +344,11 @@ static json_t *step_json(const struct apply_report *r, const json_t *applied_vs_
 
 	json_set_new(j, "predicted_gain", num_or_null(predicted));
 	json_set_new(j, "predicted_saving_ms", num_or_null(r->pred->saved_ms));
+	/* both predictions, so a GPU run shows which one the measured step follows */
+	json_set_new(j, "predicted_gain_cold", num_or_null(r->pred->gain_cold));
+	json_set_new(j, "predicted_gain_warm", num_or_null(predicted));
+	json_set_new(j, "warm_kernels", json_integer(r->pred->warm_kernels));
+	json_set_new(j, "difference_pp_cold", num_or_null((measured - r->pred->gain_cold) * 100));
 	json_set_new(j, "profile_step_ms", num_or_null(r->pred->step_ms));
 	json_set_new(j, "measured_gain", num_or_null(measured));
 	json_set_new(j, "measured_gain_ci95", gain_interval(applied_vs_default, &half_pp));
@@ -448,7 +462,11 @@ static void kernels_text(FILE *fp, const json_t *rows)
 
 		table_row(&t);
 		table_cell(&t, "%s", json_str(row, "kernel"));
-		table_cell(&t, "%s", fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1));
+		fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1);
+		if (json_is_number(json_object_get(row, "predicted_warm_speedup")))
+			table_cell(&t, "%s (%.3fx warm)", b1, json_num(row, "predicted_warm_speedup", NAN));
+		else
+			table_cell(&t, "%s", b1);
 		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.3fx", json_object_get(row, "measured_speedup"), 1));
 		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.1f%%", json_object_get(row, "share"), 100));
 		table_cell(&t, "%s", json_str(row, "status"));
@@ -538,6 +556,12 @@ static void step_text(FILE *fp, const json_t *st)
 		fmt_num(b1, sizeof(b1), "%.4fx", json_object_get(st, "predicted_gain"), 1),
 		fmt_num(b2, sizeof(b2), "%.4fx", json_object_get(st, "measured_gain"), 1),
 		fmt_num(b3, sizeof(b3), "%+.2f", json_object_get(st, "difference_pp"), 1));
+	if (json_int(st, "warm_kernels", 0) > 0)
+		fprintf(fp, "  predicted from tune's warm timings (no L2 flush) where it has them (%lld of "
+			"the winners), cold elsewhere; from the cold ones alone %s, difference %s pp\n",
+			json_int(st, "warm_kernels", 0),
+			fmt_num(b1, sizeof(b1), "%.4fx", json_object_get(st, "predicted_gain_cold"), 1),
+			fmt_num(b3, sizeof(b3), "%+.2f", json_object_get(st, "difference_pp_cold"), 1));
 	if (json_is_false(json_object_get(st, "conclusive")))
 		fprintf(fp, "  the measured gain's 95%% interval is wider than +-1 pp: more rounds to judge it\n");
 	if (json_str(st, "note"))

@@ -104,6 +104,25 @@ void tune_text_notes(const struct tune_doc_kernel *k, struct buf *out)
 	}
 }
 
+/*
+ * A winner slower than the base with its inputs in L2, beyond the noise:
+ * inside a step, where the kernel before it often just wrote its inputs,
+ * it may lose, and tko apply leaves it out (docs/apply.md).
+ */
+static void warm_warning(const struct tune_doc_confirm *c, struct buf *out)
+{
+	double lo, hi;
+
+	if (!c->has_warm)
+		return;
+	tune_doc_ci(c->warm.ci95, &lo, &hi);
+	if (!(hi < 1))
+		return;
+	buf_addf(out, "warning: %s is slower than the base when its inputs are in L2 (warm %.3fx "
+		 "[%.3f, %.3f] over %ld rounds): inside a step it may lose; tko apply leaves it "
+		 "out unless --keep-slower\n", c->warm.variant, c->warm.ratio, lo, hi, c->warm.rounds);
+}
+
 /* The confirmation's line (tune/confirm.h), when one ran. */
 static void confirm_text(const struct tune_doc_winner *w, struct buf *out)
 {
@@ -125,8 +144,13 @@ static void confirm_text(const struct tune_doc_winner *w, struct buf *out)
 		buf_addf(out, ", %.3fx [%.3f, %.3f] over the config-only %s (%.3fx [%.3f, %.3f] "
 			 "over the base)", cfg->ratio, lo, hi, cfg->id, cfg->vs_base.ratio, blo, bhi);
 	}
+	if (c->rounds > 0 && c->has_warm) {
+		tune_doc_ci(c->warm.ci95, &lo, &hi);
+		buf_addf(out, "; warm (no L2 flush) %.3fx [%.3f, %.3f]", c->warm.ratio, lo, hi);
+	}
 	buf_addf(out, "%s%s: %s\n", c->rounds > 0 ? "" : "not timed",
 		 c->accepted == 1 ? "; accepted" : "; not accepted", c->reason);
+	warm_warning(c, out);
 }
 
 /* What applying the winner takes besides its files, a line each. */

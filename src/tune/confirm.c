@@ -59,6 +59,34 @@ static json_t *load_request(const struct tune_sweep *s, long id, struct buf *err
 	return j;
 }
 
+/*
+ * One reply's warm_times_ms into warm_ms[role][from...]. Warm times only
+ * inform: a reply without them (a worker older than them) or with a list
+ * that is not as times_ms is, leaves the warm interval out, not the
+ * confirmation.
+ */
+static void read_warm(struct tune_confirm *c, const json_t *rep, const int *roles, size_t n,
+		      size_t rounds, size_t from)
+{
+	const json_t *times = json_object_get(rep, "warm_times_ms");
+	size_t i, r;
+
+	if (json_array_size(times) != n) {
+		c->warm_missing = 1;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		for (r = 0; r < rounds; r++) {
+			const json_t *t = json_array_get(json_array_get(times, i), r);
+
+			if (!json_is_number(t) || !(json_number_value(t) > 0)) {
+				c->warm_missing = 1;
+				return;
+			}
+			c->warm_ms[roles[i]][from + r] = json_number_value(t);
+		}
+}
+
 /* Reads one reply's times_ms (a list per request, `rounds` each) into ms[role][from...]. */
 static int read_times(struct tune_confirm *c, const json_t *rep, const int *roles, size_t n,
 		      size_t rounds, size_t from, struct buf *err)
@@ -85,6 +113,7 @@ static int read_times(struct tune_confirm *c, const json_t *rep, const int *role
 			}
 			c->ms[roles[i]][from + r] = json_number_value(t);
 		}
+	read_warm(c, rep, roles, n, rounds, from);
 	return 0;
 }
 
@@ -107,8 +136,9 @@ static int call_env(struct tune_sweep *s, struct tune_confirm *c, int env, const
 		return 0;
 	}
 	/* one round at a time (rounds 1), the worker starts round `from` with its from-th */
-	req = json_pack("{s:s, s:s, s:I, s:I, s:o}", "op", "confirm", "id", "confirm",
-			"rounds", (json_int_t)rounds, "offset", (json_int_t)from, "requests", list);
+	req = json_pack("{s:s, s:s, s:I, s:I, s:b, s:o}", "op", "confirm", "id", "confirm",
+			"rounds", (json_int_t)rounds, "offset", (json_int_t)from, "warm", 1,
+			"requests", list);
 	ret = tune_pool_call(s->pool, env, req, s->o->timeout_s, &rep, err);
 	if (ret == PY_WORKER_TIMEOUT)
 		buf_addf(err, "the confirmation ran past the %.0f s limit", s->o->timeout_s);
@@ -135,6 +165,7 @@ static int time_rounds(struct tune_sweep *s, struct tune_confirm *c, size_t roun
 		if (c->id[i] < 0)
 			continue;
 		c->ms[i] = xcalloc(rounds, sizeof(double));
+		c->warm_ms[i] = xcalloc(rounds, sizeof(double));
 		envs[i] = tune_sweep_env_index(s->plan.v[c->id[i]].src);
 		if (!(reqs[i] = load_request(s, c->id[i], err)))
 			ret = -1;
@@ -201,6 +232,20 @@ static void decide(const struct tune_sweep *s, struct tune_confirm *c)
 	free(cf);
 }
 
+/* The warm interval of base / the final winner, or / the candidate when the base stays. */
+static void warm_interval(const struct tune_sweep *s, struct tune_confirm *c)
+{
+	long of = c->winner != s->plan.base ? c->winner : c->id[TUNE_CF_CAND];
+	int role = of == c->id[TUNE_CF_CAND] ? TUNE_CF_CAND : TUNE_CF_CFG;
+
+	if (c->warm_missing)
+		return;
+	if (tune_ratio_ci(c->warm_ms[TUNE_CF_BASE], c->warm_ms[role], c->rounds, &c->warm_ci) == 0) {
+		c->has_warm = 1;
+		c->warm_of = of;
+	}
+}
+
 void tune_confirm_run(struct tune_sweep *s)
 {
 	struct tune_confirm *c = &s->confirm;
@@ -233,6 +278,7 @@ void tune_confirm_run(struct tune_sweep *s)
 				      &c->cfg_vs_base);
 		}
 		decide(s, c);
+		warm_interval(s, c);
 	}
 	msg_progress_done();
 	s->winner = c->winner;
@@ -263,7 +309,7 @@ static json_t *rounds_json(const struct tune_confirm *c, int num, int den)
 	return list;
 }
 
-static json_t *times_json(const struct tune_confirm *c)
+static json_t *times_json(const struct tune_confirm *c, double *const *ms)
 {
 	json_t *j = json_object();
 	size_t r;
@@ -273,15 +319,35 @@ static json_t *times_json(const struct tune_confirm *c)
 		json_t *list;
 		char *id;
 
-		if (c->id[i] < 0 || !c->ms[i])
+		if (c->id[i] < 0 || !ms[i])
 			continue;
 		list = json_array();
 		for (r = 0; r < c->rounds; r++)
-			json_array_append_new(list, json_real(c->ms[i][r]));
+			json_array_append_new(list, json_real(ms[i][r]));
 		id = vid(c->id[i]);
 		json_object_set_new(j, id, list);
 		free(id);
 	}
+	return j;
+}
+
+/* winner.confirmation.warm: base / warm_of timed with no L2 flush. */
+static json_t *warm_json(const struct tune_confirm *c)
+{
+	int role = c->warm_of == c->id[TUNE_CF_CAND] ? TUNE_CF_CAND : TUNE_CF_CFG;
+	json_t *list = json_array();
+	char *id = vid(c->warm_of);
+	json_t *j = json_pack("{s:s}", "variant", id);
+	size_t r;
+
+	add_ci(j, &c->warm_ci);
+	json_set_new(j, "rounds", json_integer((json_int_t)c->rounds));
+	for (r = 0; r < c->rounds; r++)
+		json_array_append_new(list, json_real(c->warm_ms[TUNE_CF_BASE][r] /
+						      c->warm_ms[role][r]));
+	json_set_new(j, "round_ratios", list);
+	json_set_new(j, "times_ms", times_json(c, c->warm_ms));
+	free(id);
 	return j;
 }
 
@@ -330,7 +396,9 @@ json_t *tune_confirm_json(const struct tune_sweep *s)
 		json_set_new(j, "ci95", NULL);
 		json_set_new(j, "round_ratios", json_array());
 	}
-	json_set_new(j, "times_ms", times_json(c));
+	json_set_new(j, "times_ms", times_json(c, c->ms));
+	if (c->has_warm)
+		json_set_new(j, "warm", warm_json(c));
 	json_set_new(j, "vs_config_only", config_only_json(s, c));
 	json_set_new(j, "error", c->error ? json_string(c->error) : NULL);
 	json_set_new(j, "wall_s", json_real(c->wall_s));
@@ -363,8 +431,10 @@ void tune_confirm_release(struct tune_confirm *c)
 {
 	int i;
 
-	for (i = 0; i < TUNE_CF_N; i++)
+	for (i = 0; i < TUNE_CF_N; i++) {
 		free(c->ms[i]);
+		free(c->warm_ms[i]);
+	}
 	free(c->reason);
 	free(c->error);
 	memset(c, 0, sizeof(*c));

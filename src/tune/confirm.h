@@ -20,6 +20,15 @@
  *     above 1.0;
  *   - otherwise the base stays.
  *
+ * In the same turns, right after each cold timing, every role is timed
+ * again warm: the same repetitions and restores with no L2 flush, so the
+ * inputs the last repetition read and the restore wrote are still in L2,
+ * as for a kernel inside a step whose inputs the kernel before it just
+ * wrote. The warm interval of base / the final winner (the candidate when
+ * the base stays) is recorded beside the cold one, and decides nothing
+ * here: tko apply leaves out a winner slower warm beyond the noise
+ * (docs/apply.md). A worker that sends no warm times gives no warm interval.
+ *
  * The rounds are one "confirm" request to the worker (docs/json.md, "tko
  * tune worker protocol"); variants that need workers of different
  * environments (AMDGCN_USE_BUFFER_OPS) alternate one round at a time.
@@ -45,6 +54,11 @@ struct tune_confirm {
 	long id[TUNE_CF_N];		/* variant per role, -1 when absent */
 	size_t rounds;			/* rounds timed */
 	double *ms[TUNE_CF_N];		/* per role, the median of each round (owned) */
+	double *warm_ms[TUNE_CF_N];	/* the same timed with no L2 flush (owned) */
+	int warm_missing;		/* a reply had no (usable) warm times */
+	int has_warm;			/* warm_ci holds base / warm_of, timed warm */
+	long warm_of;
+	struct tune_ci warm_ci;
 	struct tune_ci vs_base;		/* base / candidate */
 	struct tune_ci cfg_vs_cand;	/* config-only / candidate */
 	struct tune_ci cfg_vs_base;	/* base / config-only */

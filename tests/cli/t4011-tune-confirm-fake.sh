@@ -16,17 +16,17 @@ use_fake_gpu
 POI="$TESTS_DIR/../corpus/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py"
 export POI
 
-# expect_ci NUM_KEY DEN_KEY: "ratio lo hi" of the rounds in $TKO_FAKE_CONFIRM
+# expect_ci NUM_KEY DEN_KEY [VAR]: "ratio lo hi" of the rounds in $TKO_FAKE_CONFIRM (or $VAR)
 cat >ci.py <<'PY'
 import json, math, os, statistics, sys
-t = json.loads(os.environ["TKO_FAKE_CONFIRM"])
+t = json.loads(os.environ[sys.argv[3] if len(sys.argv) > 3 else "TKO_FAKE_CONFIRM"])
 logs = [math.log(a / b) for a, b in zip(t[sys.argv[1]], t[sys.argv[2]])]
 m, s = statistics.mean(logs), statistics.stdev(logs)
 half = 2.447 * s / math.sqrt(len(logs))
 print("%.9f %.9f %.9f" % (math.exp(m), math.exp(m - half), math.exp(m + half)))
 PY
 expect_ci() {
-	"$TKO_PYTHON" ci.py "$1" "$2"
+	"$TKO_PYTHON" ci.py "$@"
 }
 # got_ci FILE JQ_PATH: "ratio lo hi" of an interval tko wrote
 got_ci() {
@@ -65,6 +65,8 @@ test_expect_success 'a real gain: accepted, the confirmed figure beside the swee
 	dir=$(json_q $w ".kernels[0].out_dir") &&
 	test "$(json_q "$dir/winner/config.json" ".confirmed")" = true &&
 	test "$(json_q $w "$c.ratio < 2")" = true &&
+	test "$(json_q $w "$c | has(\"warm\")")" = false &&
+	! test_grep "warm" a.out &&
 	grep "^confirm rounds=7 offset=0 ids=v000,v001 keys=1024,2048$" fake.log.confirm &&
 	test_grep "^confirmation of v001 \(XBLOCK=2048, sweep 2.00x\): 1.9[0-9]*x \[.*\] over the base in 7 rounds; accepted" a.out
 '
@@ -162,7 +164,84 @@ test_expect_success 'gfx942: a buffer-ops winner, confirmed across two worker en
 	test_cmp want.log fake.log.confirm
 '
 
+# Warm times ($TKO_FAKE_CONFIRM_WARM: what the worker times with no L2
+# flush in the same turns): recorded beside the cold interval and warned
+# about when slower beyond the noise, never deciding the acceptance.
+test_expect_success 'warm: a winner faster cold and slower warm is accepted, warned about' '
+	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
+		\"2048\": [0.51, 0.50, 0.49, 0.52, 0.50, 0.48, 0.51]}" &&
+	TKO_FAKE_CONFIRM_WARM="{\"1024\": [0.50, 0.51, 0.49, 0.50, 0.52, 0.50, 0.48],
+		\"2048\": [0.55, 0.54, 0.56, 0.55, 0.53, 0.56, 0.55]}" &&
+	export TKO_FAKE_CONFIRM TKO_FAKE_CONFIRM_WARM &&
+	tko tune --no-source --out w1 --json w1.json kdir >w1.out &&
+	w=w1.json && c=".kernels[0].winner.confirmation" &&
+	test "$(json_q $w "$c.accepted")" = true &&
+	test "$(json_q $w ".kernels[0].winner.confirmed")" = true &&
+	expect_ci 1024 2048 >want && got_ci $w "$c" >got && test_cmp want got &&
+	expect_ci 1024 2048 TKO_FAKE_CONFIRM_WARM >want && got_ci $w "$c.warm" >got &&
+	test_cmp want got &&
+	read -r ratio lo hi <want && awk "BEGIN { exit !($hi < 1) }" &&
+	test "$(json_q $w "$c.warm.variant")" = v001 &&
+	test "$(json_q $w "$c.warm.rounds")" = 7 &&
+	test "$(json_q $w "$c.warm.times_ms.v001[0]")" = 0.55 &&
+	test "$(json_q $w "$c.warm.round_ratios | length")" = 7 &&
+	dir=$(json_q $w ".kernels[0].out_dir") &&
+	test "$(json_q "$dir/winner/config.json" ".confirmation.warm.variant")" = v001 &&
+	line=$(printf "; warm (no L2 flush) %.3fx [%.3f, %.3f]; accepted" "$ratio" "$lo" "$hi") &&
+	grep -F "$line" w1.out &&
+	warn=$(printf "warning: v001 is slower than the base when its inputs are in L2 (warm %.3fx [%.3f, %.3f] over 7 rounds)" "$ratio" "$lo" "$hi") &&
+	grep -F "$warn" w1.out
+'
+
+test_expect_success 'warm: a winner within the noise warm gets its figure and no warning' '
+	TKO_FAKE_CONFIRM_WARM="{\"1024\": [0.50, 0.52, 0.49, 0.51, 0.50, 0.53, 0.48],
+		\"2048\": [0.50, 0.51, 0.50, 0.50, 0.51, 0.50, 0.49]}" &&
+	export TKO_FAKE_CONFIRM_WARM &&
+	tko tune --no-source --out w2 --json w2.json kdir >w2.out &&
+	w=w2.json && c=".kernels[0].winner.confirmation" &&
+	expect_ci 1024 2048 TKO_FAKE_CONFIRM_WARM >want && got_ci $w "$c.warm" >got &&
+	test_cmp want got &&
+	read -r ratio lo hi <want && awk "BEGIN { exit !($lo < 1 && $hi > 1) }" &&
+	grep -F "$(printf "; warm (no L2 flush) %.3fx [%.3f, %.3f]" "$ratio" "$lo" "$hi")" w2.out &&
+	! test_grep "^warning:" w2.out
+'
+
+test_expect_success 'warm: the config-only variant that wins is the one timed warm over the base' '
+	TKO_FAKE_HINTS=0.97 &&
+	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
+		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
+		\"2048+hints\": [0.49, 0.50, 0.50, 0.48, 0.50, 0.50, 0.49]}" &&
+	TKO_FAKE_CONFIRM_WARM="{\"1024\": [0.40, 0.41, 0.39, 0.40, 0.42, 0.40, 0.41],
+		\"2048\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45],
+		\"2048+hints\": [0.30, 0.30, 0.30, 0.31, 0.30, 0.29, 0.30]}" &&
+	export TKO_FAKE_HINTS TKO_FAKE_CONFIRM TKO_FAKE_CONFIRM_WARM &&
+	tko tune --out w3 --json w3.json kdir >w3.out &&
+	w=w3.json && c=".kernels[0].winner.confirmation" &&
+	cfg=$(json_q $w "$c.vs_config_only.id") &&
+	test "$(json_q $w "$c.winner")" = "$cfg" &&
+	test "$(json_q $w "$c.warm.variant")" = "$cfg" &&
+	expect_ci 1024 2048 TKO_FAKE_CONFIRM_WARM >want && got_ci $w "$c.warm" >got &&
+	test_cmp want got &&
+	test_grep "^warning: $cfg is slower than the base when its inputs are in L2" w3.out
+'
+
+test_expect_success 'warm: when the base stays, the candidate is the one timed warm' '
+	unset TKO_FAKE_HINTS &&
+	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.05, 0.95, 1.02, 0.97, 1.04, 0.96],
+		\"2048\": [0.99, 0.96, 1.03, 0.97, 1.02, 0.98, 1.01]}" &&
+	TKO_FAKE_CONFIRM_WARM="{\"1024\": [0.50, 0.51, 0.49, 0.50, 0.52, 0.50, 0.48],
+		\"2048\": [0.55, 0.54, 0.56, 0.55, 0.53, 0.56, 0.55]}" &&
+	export TKO_FAKE_CONFIRM TKO_FAKE_CONFIRM_WARM &&
+	tko tune --no-source --out w4 --json w4.json kdir >w4.out &&
+	w=w4.json && c=".kernels[0].winner.confirmation" &&
+	test "$(json_q $w ".kernels[0].winner.is_base")" = true &&
+	test "$(json_q $w "$c.warm.variant")" = v001 &&
+	expect_ci 1024 2048 TKO_FAKE_CONFIRM_WARM >want && got_ci $w "$c.warm" >got &&
+	test_cmp want got
+'
+
 test_expect_success '--confirm-rounds 0: no confirmation, the sweep'"'"'s figure' '
+	unset TKO_FAKE_CONFIRM_WARM &&
 	tko tune --no-source --confirm-rounds 0 --out e --json e.json kdir >e.out &&
 	test "$(json_q e.json ".kernels[0].winner.confirmation")" = null &&
 	test "$(json_q e.json ".kernels[0].winner.speedup")" = 2 &&

@@ -50,7 +50,7 @@ test_expect_success 'the document follows docs/json.md' '
 	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
 	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
 	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
-	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"profile_step_ms\", \"measured_gain\", \"measured_gain_ci95\", \"difference_pp\", \"within_1pp\", \"conclusive\", \"profile\", \"note\"]" &&
+	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"predicted_gain_cold\", \"predicted_gain_warm\", \"warm_kernels\", \"difference_pp_cold\", \"profile_step_ms\", \"measured_gain\", \"measured_gain_ci95\", \"difference_pp\", \"within_1pp\", \"conclusive\", \"profile\", \"note\"]" &&
 	json_q $doc "[.kernels[] | select(.planned) | has(\"mechanism\") and has(\"launches\") and has(\"constructed\")] | all" &&
 	json_q $doc "[.kernels[] | .status] | sort == [\"not_planned\", \"not_planned\", \"ran_winner\", \"ran_winner\", \"ran_winner\"]"
 '

@@ -88,7 +88,8 @@
 # --timeout, seconds a run, default 240), APPLY_AB_LOSS_RTOL (tko apply
 # --loss-rtol, default tko's 1e-3: second.py's loss after 250 AdamW steps,
 # with float atomics in its embedding gradient, may drift further between
-# runs of one arm; not measured).
+# runs of one arm; not measured), APPLY_AB_KEEP_SLOWER (1: tko apply
+# --keep-slower, so winners tune timed slower warm run and are measured too).
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
 # tune results, every run's apply.jsonl and output).
@@ -106,6 +107,7 @@ WORK=${APPLY_AB_WORK:-$ROOT/build-apply-ab/$NAME}
 APPLY_ARGS=()
 [ -n "${APPLY_AB_STEP_FN:-}" ] && APPLY_ARGS=(--step "$APPLY_AB_STEP_FN")
 [ -n "${APPLY_AB_LOSS_RTOL:-}" ] && APPLY_ARGS+=(--loss-rtol "$APPLY_AB_LOSS_RTOL")
+[ "${APPLY_AB_KEEP_SLOWER:-0}" = 1 ] && APPLY_ARGS+=(--keep-slower)
 export TKO_PYTHON="$PY" PYTHONUNBUFFERED=1
 mkdir -p "$OUT" "$WORK"
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
@@ -135,7 +137,7 @@ if want tune; then
 	"$TKO" tune "${dirs[@]}" --budget "${APPLY_AB_BUDGET:-15}" --max-variants 30 --timeout 60 \
 		--json "$OUT/tune.json" >"$WORK/tune.out" 2>&1
 	echo "exit status: $?"
-	grep -E "^(winner|no variant)|tko tune:" "$WORK/tune.out" | head -40
+	grep -E "^(winner|no variant|confirmation|warning: .* inputs are in L2)|tko tune:" "$WORK/tune.out" | head -80
 fi
 
 if want ab; then

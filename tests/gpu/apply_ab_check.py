@@ -11,6 +11,12 @@
   every winner that ran has a measured per-kernel gain (its kernel window);
     each winner's in-step verdict (faster / slower / inconclusive beyond the
     window's noise) and what tko apply left out are reported, not asserted
+  tune's warm timings (no L2 flush, docs/apply.md "Warm timings"): the step
+    gain predicted from tune's cold speedups and from its warm ones, each
+    beside the measured gain, and per winner measured in the step its cold
+    and warm figures beside the measured one, with which is closer; winners
+    left out as slower_warm are named (APPLY_AB_KEEP_SLOWER=1 runs them so
+    they are measured too); reported, not asserted
   keep-off arms (issue 21): every run proved its regions took effect (replaced
     by torch._dynamo.disable and called); the loss equal as for any arm; the
     verdict (faster / not faster / slower, confirming or withdrawing the
@@ -71,7 +77,51 @@ def main(path, out):
               f"{json.dumps(k['measured_gain_ci95'])} (tune predicted {k['predicted_speedup']})")
     for e in doc.get("left_out", []):
         print(f"INFO left out of the {e['of']}: {e['kernel']} ({e['reason']}: {e['detail']})")
+    for line in warm_info(doc, ab):
+        print(line)
     return 0 if all(c["pass"] for c in checks) else 1
+
+
+def closer(measured, cold, warm):
+    """Which prediction is nearer the measured figure: "warm", "cold" or "equal"."""
+    dc, dw = abs(measured - cold), abs(measured - warm)
+    return "equal" if abs(dc - dw) < 1e-12 else "warm" if dw < dc else "cold"
+
+
+def num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def warm_info(doc, ab):
+    """INFO lines on tune's cold and warm predictions against what the step measured."""
+    out = []
+    st = ab.get("step") or doc.get("step") or {}
+    m, c, w = st.get("measured_gain"), st.get("predicted_gain_cold"), st.get("predicted_gain_warm")
+    if num(c) and num(w):
+        line = (f"INFO step gain predicted cold {c:.4f}x, warm {w:.4f}x "
+                f"({st.get('warm_kernels', 0)} winners timed warm)")
+        if num(m):
+            line += (f"; measured {m:.4f}x {json.dumps(st.get('measured_gain_ci95'))}: "
+                     f"cold {(m - c) * 100:+.2f} pp, warm {(m - w) * 100:+.2f} pp, "
+                     f"closer: {closer(m, c, w)}")
+        out.append(line)
+    tally = {"warm": 0, "cold": 0, "equal": 0}
+    for k in doc["kernels"]:
+        c, w, m = k.get("predicted_speedup"), k.get("predicted_warm_speedup"), k.get("measured_speedup")
+        if not (k["planned"] and num(c) and num(w) and num(m)):
+            continue
+        side = closer(m, c, w)
+        tally[side] += 1
+        out.append(f"INFO kernel {k['kernel']}: tune cold {c:.3f}x, warm {w:.3f}x "
+                   f"{json.dumps(k.get('predicted_warm_ci95'))}, measured in the step {m:.3f}x "
+                   f"{json.dumps(k.get('measured_gain_ci95'))} ({k.get('verdict')}): closer: {side}")
+    if sum(tally.values()):
+        out.append(f"INFO per winner measured, the closer prediction: warm {tally['warm']}, "
+                   f"cold {tally['cold']}, equal {tally['equal']}")
+    for e in [e for e in doc.get("left_out", []) if e["reason"] == "slower_warm"]:
+        out.append(f"INFO not measured in the step: {e['kernel']} (slower_warm; "
+                   f"APPLY_AB_KEEP_SLOWER=1 runs it)")
+    return out
 
 
 def keep_off_checks(doc, ab):

@@ -399,11 +399,12 @@ class BatchOps(FakeOps):
         self.ms = ms
         self.batches = []
 
-    def time_reps(self, launch, restore, n):
+    def time_reps(self, launch, restore, n, flush=True):
         self.batches.append(n)
         for _ in range(n):
             restore()
-            self.flush_cache()
+            if flush:
+                self.flush_cache()
             launch()
         return [self.ms] * n
 
@@ -481,3 +482,64 @@ def test_confirm_rounds_offset_starts_with_another_variant():
                                           (reqs[1], lambda a: order.append("B"))], 1, offset=1)
     assert order == ["B", "A"]
     assert out == [[8.0], [7.0]]
+
+
+def test_confirm_rounds_warm_times_each_turn_again_without_a_flush():
+    # two rounds of two variants, one repetition each, no warm-up: the
+    # fake's times go out in launch order, each turn being a cold timing
+    # then a warm one of the same variant (A A B B, then B B A A)
+    ops = FakeOps([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    order = []
+
+    def named(name):
+        def launch(args):
+            order.append(name)
+            double(args)
+        return launch
+
+    reqs = [dict(BASE, id=n, reps=1, warmup=0) for n in ("A", "B")]
+    cold, warm = tune_bench.confirm_rounds_warm(
+        ops, [(reqs[0], named("A")), (reqs[1], named("B"))], 2)
+    assert order == ["A", "A", "B", "B", "B", "B", "A", "A"]
+    assert cold == [[1.0, 7.0], [3.0, 5.0]]
+    assert warm == [[2.0, 8.0], [4.0, 6.0]]
+    # only the cold launches are flushed; every launch is restored first,
+    # plus one restore after each turn
+    assert ops.flushes == 4
+    assert ops.restores == 8 + 4
+
+
+def test_warm_repetitions_in_batches_skip_the_flush():
+    # the batched path (TorchOps): 0.2 ms is 150 repetitions (30 ms of
+    # work), restored each time, none flushed
+    ops = BatchOps(0.2)
+    restored = []
+    times = tune_bench.time_launches(ops, lambda: None, lambda: restored.append(1), 50, 0,
+                                     flush=False)
+    assert len(times) == 150 and ops.batches == [10, 140]
+    assert ops.flushes == 0 and len(restored) == 150
+
+
+class HealthyOps(FakeOps):
+    def healthy(self):
+        return True
+
+
+def _confirm_through_the_worker(monkeypatch, times, **extra):
+    monkeypatch.setattr(tune_worker, "_compiled", lambda r: (object(), {}))
+    monkeypatch.setattr(tune_worker, "launcher", lambda k, r: double)
+    monkeypatch.setitem(tune_worker._state, "bench", tune_worker.Bench(HealthyOps(times)))
+    reqs = [dict(BASE, id=n, reps=1, warmup=0) for n in ("v000", "v001")]
+    return tune_worker.handle(dict(op="confirm", id="confirm", rounds=1, requests=reqs, **extra))
+
+
+def test_a_warm_confirm_request_replies_warm_times_too(monkeypatch):
+    rep = _confirm_through_the_worker(monkeypatch, [1.0, 0.5, 2.0, 0.75], warm=True)
+    assert rep["status"] == "ok" and rep["ids"] == ["v000", "v001"]
+    assert rep["times_ms"] == [[1.0], [2.0]]
+    assert rep["warm_times_ms"] == [[0.5], [0.75]]
+
+
+def test_a_confirm_request_without_warm_has_no_warm_times(monkeypatch):
+    rep = _confirm_through_the_worker(monkeypatch, [1.0, 2.0])
+    assert rep["times_ms"] == [[1.0], [2.0]] and "warm_times_ms" not in rep

@@ -75,6 +75,49 @@ static char *earlier(int num_warps, const char *key)
 	return xstrdup(path);
 }
 
+/*
+ * tune timed a slower warm (interval wholly below 1) and b within the
+ * noise: a leaves the plan with its evidence, its settings with it, unless
+ * keep_slower. The detail by hand from the figures set here.
+ */
+static void test_warm_slower(void **state)
+{
+	struct buf warn = BUF_INIT, err = BUF_INIT;
+	struct apply_plan p;
+	int keep;
+
+	(void)state;
+	for (keep = 0; keep < 2; keep++) {
+		json_t *carried = json_array(), *left = json_array();
+
+		make_plan(&p);
+		p.v[0].warm = 0.93, p.v[0].warm_lo = 0.9, p.v[0].warm_hi = 0.96, p.v[0].warm_rounds = 7;
+		p.v[1].warm = 1.02, p.v[1].warm_lo = 0.98, p.v[1].warm_hi = 1.06, p.v[1].warm_rounds = 7;
+		assert_int_equal(apply_drop_plan(&p, NULL, NULL, 0, keep, carried, left, &warn, &err), 0);
+		assert_non_null(p.v[1].entry);
+		if (keep) {
+			assert_non_null(p.v[0].entry);
+			assert_int_equal(json_array_size(left), 0);
+			assert_int_equal(json_object_size(p.settings), 1);
+		} else {
+			assert_null(p.v[0].entry);
+			assert_string_equal(p.v[0].skip, "slower_warm");
+			assert_string_equal(p.v[0].skip_detail, "tune timed it warm (no L2 flush) at 0.930x "
+					    "[0.900, 0.960] over the base in 7 rounds; cold 1.060x");
+			assert_int_equal(json_array_size(left), 1);
+			assert_string_equal(json_str(json_array_get(left, 0), "reason"), "slower_warm");
+			assert_string_equal(json_str(json_array_get(left, 0), "of"), "plan");
+			assert_int_equal(json_object_size(p.settings), 0);
+		}
+		json_decref(carried);
+		json_decref(left);
+		apply_plan_release(&p);
+	}
+	assert_int_equal(warn.len, 0);
+	buf_release(&warn);
+	buf_release(&err);
+}
+
 static void test_exclude(void **state)
 {
 	static const char *const by_name[] = { "triton_poi_fused_a" };
@@ -209,6 +252,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exclude),
+		cmocka_unit_test(test_warm_slower),
 		cmocka_unit_test(test_carry),
 		cmocka_unit_test(test_bad_earlier),
 		cmocka_unit_test(test_artifact_left_out),

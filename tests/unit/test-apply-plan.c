@@ -105,6 +105,41 @@ static void test_not_planned(void **state)
 }
 
 /*
+ * The confirmation's warm interval (winner.confirmation.warm) is the
+ * winner's only when it names the winner; the plan entry carries it.
+ */
+static void test_warm(void **state)
+{
+	struct apply_item it;
+	const json_t *pred;
+
+	(void)state;
+	decide("{\"id\": \"v003\", \"speedup\": 1.25, \"is_base\": false, \"confirmed\": true, "
+	       "\"confirmation\": {\"accepted\": true, \"warm\": {\"variant\": \"v003\", "
+	       "\"ratio\": 0.93, \"ci95\": [0.9, 0.96], \"rounds\": 7}}}", 0, &it);
+	assert_null(it.skip);	/* the plan keeps it; apply/drop decides */
+	assert_true(apply_item_has_warm(&it));
+	assert_float_equal(it.warm, 0.93, 0);
+	assert_float_equal(it.warm_lo, 0.9, 0);
+	assert_float_equal(it.warm_hi, 0.96, 0);
+	assert_int_equal(it.warm_rounds, 7);
+	assert_float_equal(apply_item_predicted(&it), 0.93, 0);
+	pred = json_object_get(it.entry, "predicted");
+	assert_float_equal(json_num(pred, "warm_speedup", -1), 0.93, 0);
+	assert_float_equal(json_number_value(json_array_get(json_object_get(pred, "warm_ci95"), 1)),
+			   0.96, 0);
+	release(&it);
+	/* of the refused candidate, not of the config-only winner: no warm figure */
+	decide("{\"id\": \"v003\", \"speedup\": 1.25, \"is_base\": false, \"confirmed\": true, "
+	       "\"confirmation\": {\"accepted\": false, \"warm\": {\"variant\": \"v004\", "
+	       "\"ratio\": 0.93, \"ci95\": [0.9, 0.96], \"rounds\": 7}}}", 0, &it);
+	assert_false(apply_item_has_warm(&it));
+	assert_float_equal(apply_item_predicted(&it), 1.25, 0);
+	assert_null(json_object_get(json_object_get(it.entry, "predicted"), "warm_speedup"));
+	release(&it);
+}
+
+/*
  * What the model's RF_TRI and RF_SEEN tell apart: an empty winner object
  * is a winner without a config, a missing one none; a "confirmed" left out
  * or null leaves the confirmation's "accepted" to decide.
@@ -164,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_planned_winner),
 		cmocka_unit_test(test_not_planned),
 		cmocka_unit_test(test_missing_keys),
+		cmocka_unit_test(test_warm),
 		cmocka_unit_test(test_unreadable),
 	};
 

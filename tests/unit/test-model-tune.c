@@ -180,6 +180,13 @@ static const char confirmed_winner[] =
 	"    \"ci95\": [\n      2.0,\n      2.1\n    ],\n"
 	"    \"round_ratios\": [\n      2.0,\n      2.1\n    ],\n"
 	"    \"times_ms\": {\n      \"v000\": [\n        1.0\n      ]\n    },\n"
+	"    \"warm\": {\n"
+	"      \"variant\": \"v009\",\n"
+	"      \"ratio\": 0.95,\n"
+	"      \"ci95\": [\n        0.92,\n        0.98\n      ],\n"
+	"      \"rounds\": 2,\n"
+	"      \"round_ratios\": [\n        0.94,\n        0.96\n      ]\n"
+	"    },\n"
 	"    \"vs_config_only\": {\n"
 	"      \"id\": \"v009\",\n"
 	"      \"label\": \"XBLOCK=2048\",\n"
@@ -249,6 +256,12 @@ static void test_confirmation(void **state)
 	assert_true(lo == 0.99 && hi == 1.03);
 	tune_doc_ci(NULL, &lo, &hi);
 	assert_true(isnan(lo) && isnan(hi));
+	assert_int_equal(w.confirmation.has_warm, 1);
+	assert_string_equal(w.confirmation.warm.variant, "v009");
+	assert_true(w.confirmation.warm.ratio == 0.95);
+	assert_int_equal(w.confirmation.warm.rounds, 2);
+	tune_doc_ci(w.confirmation.warm.ci95, &lo, &hi);
+	assert_true(lo == 0.92 && hi == 0.98);
 	assert_int_equal(tune_doc_split_size(&w), 8);
 	assert_false(tune_doc_two_pass(&w));
 	back = write_winner(&w);
@@ -290,6 +303,7 @@ static void test_confirmation_untimed(void **state)
 	assert_int_equal(w.confirmation.accepted, RF_TRI_UNKNOWN);
 	assert_int_equal(w.confirmation.has_vs_config_only, 1);
 	assert_int_equal(w.confirmation.vs_config_only.has_vs_base, 0);
+	assert_int_equal(w.confirmation.has_warm, 0);
 	assert_true(isnan(w.confirmation.vs_config_only.ratio));
 	assert_int_equal(tune_doc_split_size(&w), 0);
 	assert_true(tune_doc_two_pass(&w));

@@ -32,7 +32,10 @@ replaces the hello's GPU facts (an AMD GPU, say); on one, a worker started
 with AMDGCN_USE_BUFFER_OPS=1 takes $TKO_FAKE_BUFOPS (a factor) of each
 time, and its confirm keys get "+bufops". A confirm request of fewer
 rounds than a key has times gets the next ones (tko alternates workers of
-different environments one round at a time).
+different environments one round at a time). With $TKO_FAKE_CONFIRM_WARM
+(keyed as $TKO_FAKE_CONFIRM) a confirm request that asks for "warm" times
+gets them from it as "warm_times_ms" (a key it lacks: its cold times);
+without it the reply has none, as a worker older than them.
 For the tests of tko tune --gpus and tko cluster: with $TKO_FAKE_DEVLOG
 set, each bench appends "KERNEL_DIR DEVICE PID" to it (DEVICE: the
 CUDA_VISIBLE_DEVICES tko gave the worker, or hip:HIP_VISIBLE_DEVICES
@@ -87,9 +90,33 @@ def confirm_key(req):
 
 
 CONFIRMED = {}   # key -> rounds answered so far: a request of one round gets the next
+CONFIRMED_WARM = {}
+
+
+def warm_times(req, cold):
+    """Per request, its warm times from $TKO_FAKE_CONFIRM_WARM, else its cold ones."""
+    times = json.loads(os.environ["TKO_FAKE_CONFIRM_WARM"])
+    rounds = int(req["rounds"])
+    out = []
+    for r, c in zip(req["requests"], cold):
+        key = confirm_key(r)
+        if key in times:
+            first = CONFIRMED_WARM.get(key, 0)
+            CONFIRMED_WARM[key] = first + rounds
+            out.append(times[key][first:first + rounds])
+        else:
+            out.append(c)
+    return out
 
 
 def confirm(req):
+    rep = confirm_cold(req)
+    if req.get("warm") and os.environ.get("TKO_FAKE_CONFIRM_WARM"):
+        rep["warm_times_ms"] = warm_times(req, rep["times_ms"])
+    return rep
+
+
+def confirm_cold(req):
     times = json.loads(os.environ.get("TKO_FAKE_CONFIRM", "{}"))
     rounds = int(req["rounds"])
     with open(os.environ["TKO_FAKE_LOG"] + ".confirm", "a") as f:

@@ -1,0 +1,77 @@
+"""tests/gpu/apply_ab_check.py's INFO lines on tune's cold and warm
+predictions (docs/apply.md, "Warm timings"), on a hand-written apply.json
+whose differences were worked out by hand: step measured 1.02x against
+cold 1.05x (-3.00 pp) and warm 1.025x (-0.50 pp); kernel A measured 0.91x,
+tune cold 1.06x (0.15 away), warm 0.93x (0.02 away)."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHECK = os.path.join(ROOT, "tests", "gpu", "apply_ab_check.py")
+
+
+def kernel(name, planned=True, **kw):
+    k = {"kernel": name, "planned": planned, "status": "ran_winner", "reason": None,
+         "predicted_speedup": None, "measured_speedup": None, "measured_gain_ci95": None,
+         "verdict": None}
+    k.update(kw)
+    return k
+
+
+DOC = {
+    "kernels": [
+        kernel("A", predicted_speedup=1.06, predicted_warm_speedup=0.93,
+               predicted_warm_ci95=[0.9, 0.96], measured_speedup=0.91,
+               measured_gain_ci95=[0.885, 0.935], verdict="slower"),
+        kernel("B", predicted_speedup=1.27, predicted_warm_speedup=1.27,
+               predicted_warm_ci95=[1.2, 1.3], measured_speedup=1.27, verdict="faster"),
+        kernel("C", predicted_speedup=1.1, measured_speedup=1.05),
+        kernel("D", planned=False, status="not_planned", reason="slower_warm",
+               predicted_speedup=1.06, predicted_warm_speedup=0.9),
+    ],
+    "runs": [],
+    "left_out": [{"id": "D-1", "kernel": "D", "reason": "slower_warm", "detail": "x", "of": "plan"}],
+    "ab": {"arms": [], "applied_vs": [], "loss_rtol": 1e-3,
+           "step": {"predicted_gain": 1.025, "predicted_gain_cold": 1.05,
+                    "predicted_gain_warm": 1.025, "warm_kernels": 2, "measured_gain": 1.02,
+                    "measured_gain_ci95": [1.01, 1.03], "difference_pp": -0.5,
+                    "within_1pp": True, "conclusive": True}},
+}
+
+
+def run_check(tmp_path, doc):
+    path = tmp_path / "apply.json"
+    path.write_text(json.dumps(doc))
+    p = subprocess.run([sys.executable, CHECK, str(path), str(tmp_path / "checks.json")],
+                       capture_output=True, text=True)
+    return [x for x in p.stdout.splitlines() if x.startswith("INFO")]
+
+
+def test_both_step_predictions_beside_the_measured_gain(tmp_path):
+    info = run_check(tmp_path, DOC)
+    assert ("INFO step gain predicted cold 1.0500x, warm 1.0250x (2 winners timed warm); "
+            "measured 1.0200x [1.01, 1.03]: cold -3.00 pp, warm -0.50 pp, closer: warm") in info
+
+
+def test_per_winner_cold_warm_and_measured(tmp_path):
+    info = run_check(tmp_path, DOC)
+    assert ("INFO kernel A: tune cold 1.060x, warm 0.930x [0.9, 0.96], measured in the step "
+            "0.910x [0.885, 0.935] (slower): closer: warm") in info
+    assert any(x.startswith("INFO kernel B: ") and x.endswith("closer: equal") for x in info)
+    # C has no warm figure, D did not run
+    assert not any(x.startswith(("INFO kernel C", "INFO kernel D")) for x in info)
+    assert "INFO per winner measured, the closer prediction: warm 1, cold 0, equal 1" in info
+    assert "INFO not measured in the step: D (slower_warm; APPLY_AB_KEEP_SLOWER=1 runs it)" in info
+
+
+def test_a_document_without_warm_figures_has_no_warm_lines(tmp_path):
+    doc = json.loads(json.dumps(DOC))
+    for k in doc["kernels"]:
+        k.pop("predicted_warm_speedup", None)
+    for key in ("predicted_gain_cold", "predicted_gain_warm", "warm_kernels"):
+        del doc["ab"]["step"][key]
+    doc["left_out"] = []
+    info = run_check(tmp_path, doc)
+    assert not any("warm" in x for x in info)
