@@ -79,6 +79,7 @@ MODEL_SRC = \
 	src/model/analysis_desc.c \
 	src/model/analysis_store.c \
 	src/model/collect.c \
+	src/model/diff.c \
 	src/model/env.c \
 	src/model/errsig.c \
 	src/model/manifest.c \

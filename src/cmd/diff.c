@@ -18,7 +18,6 @@
 #include "cmd/cmd.h"
 #include "report/diff.h"
 #include "exitcode.h"
-#include "json/jsonio.h"
 #include "report/diff_out.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -47,14 +46,10 @@ static int write_md(const struct an_diff *d, const char *path, struct buf *err)
 
 static int outputs(const struct an_diff *d, const char *json, const char *md, struct buf *err)
 {
-	json_t *doc;
 	int ret = 0;
 
-	if (json) {
-		doc = diff_to_json(d);
-		ret = json_write_path(doc, json, err);
-		json_decref(doc);
-	}
+	if (json)
+		ret = diff_doc_save(d, json, err);
 	if (ret == 0 && md)
 		ret = write_md(d, md, err);
 	if (ret == 0 && !(json && !strcmp(json, "-")) && !(md && !strcmp(md, "-")))
@@ -101,7 +96,7 @@ int cmd_diff(int argc, const char **argv)
 			msg_error("%s", err.buf);
 			ret = EXIT_FAIL;
 		} else {
-			ret = d.changed || d.only_a || d.only_b ? EXIT_FAIL : EXIT_OK;
+			ret = d.summary.changed || d.summary.only_a || d.summary.only_b ? EXIT_FAIL : EXIT_OK;
 		}
 	}
 	an_diff_release(&d);

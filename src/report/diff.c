@@ -234,18 +234,6 @@ static const struct an_kernel *find_kernel(const struct an_run *r, const struct 
 	return n == 1 ? byname : NULL;
 }
 
-static struct kdiff *kdiff_add(struct an_diff *d, const char *id, const char *status)
-{
-	struct kdiff *kd;
-
-	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
-	kd = &d->v[d->nr++];
-	kd->id = xstrdup(id);
-	kd->status = status;
-	kd->changes = (struct rf_changes)RF_CHANGES_INIT;
-	return kd;
-}
-
 static const struct an_family *family(const struct an_isa *a, const char *name)
 {
 	size_t i;
@@ -311,7 +299,7 @@ static char *rules_text(const struct an_kernel *k)
 
 static void diff_kernel(struct an_diff *d, const struct an_kernel *a, const struct an_kernel *b)
 {
-	struct kdiff *kd = kdiff_add(d, a->id, "same");
+	struct kdiff *kd = diff_doc_add(d, a->id, DIFF_SAME);
 	char *ra = rules_text(a), *rb = rules_text(b);
 
 	rf_diff(&an_kernel_desc, a, b, "", DIFF_REL_TOL, &kd->changes);
@@ -320,11 +308,11 @@ static void diff_kernel(struct an_diff *d, const struct an_kernel *a, const stru
 		rf_changes_add(&kd->changes, "rules", ra, rb);
 	free(ra);
 	free(rb);
-	kd->status = kd->changes.nr ? "changed" : "same";
+	diff_doc_status(kd, kd->changes.nr ? DIFF_CHANGED : DIFF_SAME);
 	if (kd->changes.nr)
-		d->changed++;
+		d->summary.changed++;
 	else
-		d->same++;
+		d->summary.same++;
 }
 
 void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d)
@@ -340,29 +328,14 @@ void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d
 		if (kb) {
 			diff_kernel(d, &a->kernels[i], kb);
 		} else {
-			kdiff_add(d, a->kernels[i].id, "only_a");
-			d->only_a++;
+			diff_doc_add(d, a->kernels[i].id, DIFF_ONLY_A);
+			d->summary.only_a++;
 		}
 	}
 	for (i = 0; i < b->nkernels; i++) {
 		if (!find_kernel(a, &b->kernels[i])) {
-			kdiff_add(d, b->kernels[i].id, "only_b");
-			d->only_b++;
+			diff_doc_add(d, b->kernels[i].id, DIFF_ONLY_B);
+			d->summary.only_b++;
 		}
 	}
-}
-
-void an_diff_release(struct an_diff *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->nr; i++) {
-		free(d->v[i].id);
-		rf_changes_release(&d->v[i].changes);
-	}
-	free(d->v);
-	free(d->a);
-	free(d->b);
-	rf_changes_release(&d->run);
-	*d = (struct an_diff)AN_DIFF_INIT;
 }

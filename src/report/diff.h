@@ -8,7 +8,8 @@
  * entry). Kernels are paired by id, else by name when that is unique on
  * both sides.
  *
- * Entry points: diff_load(), diff_runs(); output in report/diff_out.h.
+ * Entry points: diff_load(), diff_runs() (filling model/diff.h's document);
+ * output in report/diff_out.h.
  */
 #ifndef TKO_REPORT_DIFF_H
 #define TKO_REPORT_DIFF_H
@@ -17,26 +18,13 @@
 
 #include "json/reflect.h"
 #include "model/analysis.h"
+#include "model/diff.h"
 #include "rundir/layout.h"
 #include "util/buf.h"
 
 /* Numbers closer than this (relative) are the same: times repeat to a few tenths of a percent. */
 #define DIFF_REL_TOL 0.005
 
-struct kdiff {
-	char *id;		/* the kernel, as side A names it (or B for only_b) */
-	const char *status;	/* "changed", "same", "only_a", "only_b" (static) */
-	struct rf_changes changes;	/* field, A value, B value */
-};
-
-struct an_diff {
-	char *a, *b;		/* the two inputs as given */
-	struct kdiff *v;
-	size_t nr, alloc;
-	size_t changed, same, only_a, only_b;	/* kernels by status */
-	struct rf_changes run;	/* run-wide differences (device, peak, totals) */
-};
-#define AN_DIFF_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, RF_CHANGES_INIT }
 
 /*
  * Reads one side into an initialised run: a directory that meets `run`
@@ -46,6 +34,5 @@ struct an_diff {
 int diff_load(const char *path, const struct rd_need *run, struct an_run *out, struct buf *err);
 
 void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d);
-void an_diff_release(struct an_diff *d);
 
 #endif

@@ -1,14 +1,14 @@
 /* Writing a diff (diff_out.h). */
-#include <string.h>
-
 #include "report/diff_out.h"
 #include "util/table.h"
 #include "banned.h"
 
 static void totals(FILE *fp, const struct an_diff *d)
 {
-	fprintf(fp, "%zu kernels in both (%zu changed, %zu unchanged), %zu only in A, %zu only in B\n",
-		d->changed + d->same, d->changed, d->same, d->only_a, d->only_b);
+	const struct diff_summary *s = &d->summary;
+
+	fprintf(fp, "%lld kernels in both (%lld changed, %lld unchanged), %lld only in A, %lld only in B\n",
+		s->changed + s->same, s->changed, s->same, s->only_a, s->only_b);
 }
 
 static void changes_md(FILE *fp, const struct rf_changes *c)
@@ -42,17 +42,17 @@ void diff_print_md(FILE *fp, const struct an_diff *d)
 	for (i = 0; i < d->nr; i++) {
 		const struct kdiff *k = &d->v[i];
 
-		if (!strcmp(k->status, "same"))
+		if (diff_doc_is(k, DIFF_SAME))
 			continue;
-		fprintf(fp, "## %s (%s)\n\n", k->id, !strcmp(k->status, "only_a") ? "only in A" :
-			!strcmp(k->status, "only_b") ? "only in B" : "changed");
+		fprintf(fp, "## %s (%s)\n\n", k->id, diff_doc_is(k, DIFF_ONLY_A) ? "only in A" :
+			diff_doc_is(k, DIFF_ONLY_B) ? "only in B" : "changed");
 		if (k->changes.nr)
 			changes_md(fp, &k->changes);
 	}
-	if (d->same) {
+	if (d->summary.same) {
 		fputs("## Unchanged\n\n", fp);
 		for (i = 0; i < d->nr; i++)
-			if (!strcmp(d->v[i].status, "same"))
+			if (diff_doc_is(&d->v[i], DIFF_SAME))
 				fprintf(fp, "- %s\n", d->v[i].id);
 	}
 }
@@ -80,31 +80,4 @@ void diff_print_text(FILE *fp, const struct an_diff *d)
 	table_print(&t, fp);
 	table_release(&t);
 	buf_release(&b);
-}
-
-static json_t *changes_json(const struct rf_changes *c)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < c->nr; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "field", c->v[i].path,
-						   "a", c->v[i].a, "b", c->v[i].b));
-	return a;
-}
-
-json_t *diff_to_json(const struct an_diff *d)
-{
-	json_t *ks = json_array();
-	size_t i;
-
-	for (i = 0; i < d->nr; i++)
-		json_array_append_new(ks, json_pack("{s:s, s:s, s:o}", "id", d->v[i].id, "status",
-						    d->v[i].status, "changes",
-						    changes_json(&d->v[i].changes)));
-	return json_pack("{s:i, s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
-			 "schema_version", 1, "tool", "tko diff", "a", d->a, "b", d->b,
-			 "summary", "changed", (json_int_t)d->changed, "same", (json_int_t)d->same,
-			 "only_a", (json_int_t)d->only_a, "only_b", (json_int_t)d->only_b,
-			 "run", changes_json(&d->run), "kernels", ks);
 }
