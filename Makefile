@@ -78,6 +78,7 @@ TARGET_SRC = \
 MODEL_SRC = \
 	src/model/analysis_desc.c \
 	src/model/analysis_store.c \
+	src/model/cluster.c \
 	src/model/collect.c \
 	src/model/diff.c \
 	src/model/env.c \
@@ -250,6 +251,7 @@ CLUSTER_SRC = \
 	src/cluster/manifest.c \
 	src/cluster/plan.c \
 	src/cluster/slurm.c \
+	src/cluster/status.c \
 	src/cluster/submit.c \
 	src/cluster/task.c
 
@@ -257,6 +259,7 @@ REPORT_SRC = \
 	src/report/apply_out.c \
 	src/report/autotune_text.c \
 	src/report/capture_text.c \
+	src/report/cluster_text.c \
 	src/report/collect_text.c \
 	src/report/diff.c \
 	src/report/diff_out.c \

@@ -8,7 +8,6 @@
 #include "cluster/submit.h"
 #include "json/jsonio.h"
 #include "util/file.h"
-#include "util/jcheck.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"
@@ -89,36 +88,22 @@ char *cluster_job_id(const char *out, size_t len)
 	return xstrndup(out, n);
 }
 
-static const struct jc_field job_fields[] = {
-	{ "job_id", JC_STR, JC_NEED, NULL },
-	{ "array", JC_STR, JC_NEED, NULL },
-	{ "gather_job_id", JC_STR, JC_NULL, NULL },
-	{ NULL, 0, 0, NULL },
-};
-
-static const struct jc_field fields[] = {
-	{ "jobs", JC_LIST, JC_NEED, job_fields },
-	{ NULL, 0, 0, NULL },
-};
-
-json_t *cluster_jobs_read(const char *dir, struct buf *err)
+int cluster_jobs_read(const char *dir, struct cluster_jobs_doc *jobs, struct buf *err)
 {
 	char *path = path_join(dir, CLUSTER_JOBS);
 	json_t *doc = NULL;
+	int ret = 0;
 
-	if (!is_file(path))
-		doc = json_pack("{s:i, s:s, s:[]}", "schema_version", 1, "tool",
-				"tko cluster submit", "jobs");
-	else if ((doc = json_load_path(path, err)) && jc_check(doc, fields, path, err) < 0) {
-		json_decref(doc);
-		doc = NULL;
-	}
+	rf_init(&cluster_jobs_doc_desc, jobs);
+	if (is_file(path))
+		ret = (doc = json_load_path(path, err)) ? cluster_jobs_doc_read(jobs, doc, path, err) : -1;
+	json_decref(doc);
 	free(path);
-	return doc;
+	return ret;
 }
 
-int cluster_jobs_add(const char *dir, json_t *jobs, const char *job, const char *array,
-		     const char *gather_job, struct buf *err)
+int cluster_jobs_add(const char *dir, struct cluster_jobs_doc *jobs, const char *job,
+		     const char *array, const char *gather_job, struct buf *err)
 {
 	char *path = path_join(dir, CLUSTER_JOBS), when[32];
 	time_t now = time(NULL);
@@ -126,23 +111,18 @@ int cluster_jobs_add(const char *dir, json_t *jobs, const char *job, const char 
 	int ret;
 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-	json_array_append_new(json_object_get(jobs, "jobs"),
-			      json_pack("{s:s, s:s, s:s?, s:s}", "job_id", job, "array", array,
-					"gather_job_id", gather_job, "submitted", when));
+	cluster_jobs_doc_add(jobs, job, array, gather_job, when);
 	file_forget_input(path);	/* updated in place: read by cluster_jobs_read() */
-	ret = json_write_path(jobs, path, err);
+	ret = cluster_jobs_doc_save(jobs, path, err);
 	free(path);
 	return ret;
 }
 
-const char **cluster_jobs_ids(const json_t *jobs, size_t *n)
+const char **cluster_jobs_ids(const struct cluster_jobs_doc *jobs, size_t *n)
 {
-	const json_t *list = json_object_get(jobs, "jobs"), *j;
-	const char **ids = xcalloc(json_array_size(list) + 1, sizeof(*ids));
-	size_t i;
+	const char **ids = xcalloc(jobs->njobs + 1, sizeof(*ids));
 
-	*n = 0;
-	json_array_foreach(list, i, j)
-		ids[(*n)++] = json_str(j, "job_id");
+	for (*n = 0; *n < jobs->njobs; (*n)++)
+		ids[*n] = jobs->jobs[*n].job_id;
 	return ids;
 }

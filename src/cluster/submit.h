@@ -8,10 +8,10 @@
 #ifndef TKO_CLUSTER_SUBMIT_H
 #define TKO_CLUSTER_SUBMIT_H
 
-#include <jansson.h>
 #include <stddef.h>
 
 #include "cluster/task.h"
+#include "model/cluster.h"
 #include "util/buf.h"
 
 #define CLUSTER_JOBS "jobs.json"
@@ -35,14 +35,15 @@ int cluster_array_check(const char *list, size_t nt, struct buf *err);
 char *cluster_job_id(const char *out, size_t len);
 
 /*
- * DIR/jobs.json's document (a new reference): the file's, or an empty
- * one when there is none. NULL with a line in err when it is unreadable.
+ * DIR/jobs.json's document into `jobs` (initialised here; release it with
+ * rf_release(&cluster_jobs_doc_desc, jobs)): the file's, or an empty one
+ * when there is none. 0, or -1 with a line in err when it is unreadable.
  */
-json_t *cluster_jobs_read(const char *dir, struct buf *err);
+int cluster_jobs_read(const char *dir, struct cluster_jobs_doc *jobs, struct buf *err);
 /* Adds a submission (gather_job may be NULL) and writes the file. 0 or -1 + err. */
-int cluster_jobs_add(const char *dir, json_t *jobs, const char *job, const char *array,
-		     const char *gather_job, struct buf *err);
+int cluster_jobs_add(const char *dir, struct cluster_jobs_doc *jobs, const char *job,
+		     const char *array, const char *gather_job, struct buf *err);
 /* The job ids of the submissions (borrowed from `jobs`), as a new array of *n. */
-const char **cluster_jobs_ids(const json_t *jobs, size_t *n);
+const char **cluster_jobs_ids(const struct cluster_jobs_doc *jobs, size_t *n);
 
 #endif

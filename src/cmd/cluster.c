@@ -7,7 +7,8 @@
  *   tko cluster gather DIR    the tasks' results as one tune.json, as a local tko tune writes it
  *
  * Wiring only: src/cluster/ plans, writes the scripts, reads the states
- * and merges; tko tune does the tuning, one `tko tune` a task.
+ * and merges; model/cluster.h holds its documents, report/cluster_text.h
+ * prints; tko tune does the tuning, one `tko tune` a task.
  */
 #include <limits.h>
 #include <pwd.h>
@@ -22,11 +23,13 @@
 #include "cluster/manifest.h"
 #include "cluster/plan.h"
 #include "cluster/slurm.h"
+#include "cluster/status.h"
 #include "cluster/submit.h"
 #include "cluster/task.h"
 #include "cmd/cmd.h"
 #include "exitcode.h"
 #include "json/jsonio.h"
+#include "report/cluster_text.h"
 #include "rundir/layout.h"
 #include "tune/cost.h"
 #include "util/file.h"
@@ -34,7 +37,6 @@
 #include "util/msg.h"
 #include "util/opts.h"
 #include "util/spawn.h"
-#include "util/table.h"
 #include "util/walk.h"
 #include "banned.h"
 
@@ -228,34 +230,33 @@ static int add_text(struct atomic_set *set, const char *path, const char *text, 
 	return fp && fputs(text, fp) >= 0 ? 0 : -1;
 }
 
-static int add_json(struct atomic_set *set, const char *path, const json_t *doc, struct buf *err)
+static int add_plan(struct atomic_set *set, const char *path, const struct cluster_plan_doc *doc,
+		    struct buf *err)
 {
 	FILE *fp = atomic_set_open(set, path, err);
 
-	return fp && json_write_fp(doc, fp) == 0 ? 0 : -1;
+	return fp && cluster_plan_doc_write(fp, doc) == 0 ? 0 : -1;
 }
 
 /* plan.json, tune.sbatch, gather.sbatch (and --json's copy), all or none. */
-static int write_plan(const struct cluster_job *j, const char *dir, const char *run,
-		      const char *json, struct buf *err)
+static int write_plan(const struct cluster_job *j, const struct cluster_plan_doc *doc,
+		      const char *dir, const char *json, struct buf *err)
 {
 	struct atomic_set set = ATOMIC_SET_INIT;
 	struct buf tasks = BUF_INIT, gather = BUF_INIT;
-	json_t *doc = cluster_manifest_json(j, run);
 	char *pj = path_join(dir, CLUSTER_MANIFEST), *ts = path_join(dir, "tune.sbatch"),
 	     *gs = path_join(dir, "gather.sbatch");
 	int ret;
 
 	cluster_script_tasks(j, &tasks);
 	cluster_script_gather(j, &gather);
-	ret = add_json(&set, pj, doc, err) < 0 || add_text(&set, ts, tasks.buf, err) < 0 ||
+	ret = add_plan(&set, pj, doc, err) < 0 || add_text(&set, ts, tasks.buf, err) < 0 ||
 	      add_text(&set, gs, gather.buf, err) < 0 ||
-	      (json && add_json(&set, json, doc, err) < 0) ? -1 : 0;
+	      (json && add_plan(&set, json, doc, err) < 0) ? -1 : 0;
 	if (ret < 0)
 		atomic_set_abort(&set);
 	else
 		ret = atomic_set_commit(&set, err);
-	json_decref(doc);
 	buf_release(&tasks);
 	buf_release(&gather);
 	free(pj);
@@ -277,24 +278,13 @@ static void predict(struct cluster_plan *p, const struct strlist *dirs,
 	}
 }
 
-static void print_plan(const struct cluster_plan *p, const char *dir)
-{
-	struct buf t = BUF_INIT;
-
-	cluster_slurm_time_for(cluster_plan_makespan(p), &t);
-	printf("planned %zu kernels in %zu tasks: the largest is predicted at %.0f s "
-	       "(default time limit %s)\n", p->nk, p->nt, cluster_plan_makespan(p), t.buf);
-	printf("wrote %s/{plan.json,tune.sbatch,gather.sbatch}\n", dir);
-	printf("next: tko cluster submit --gather %s\n", dir);
-	buf_release(&t);
-}
-
 static int plan_build(struct plan_args *a, const char **kargs, size_t nk,
 		      const char *const *tune, size_t ntune)
 {
 	struct cluster_config c = CLUSTER_CONFIG_INIT;
 	struct tune_cost_opts co = TUNE_COST_OPTS_INIT;
 	struct cluster_plan p = CLUSTER_PLAN_INIT;
+	struct cluster_plan_doc doc = { 0 };
 	struct strlist dirs = STRLIST_INIT;
 	struct buf err = BUF_INIT;
 	char *dflt = NULL, *abs = NULL, *cwd = NULL, *tko = NULL;
@@ -328,16 +318,20 @@ static int plan_build(struct plan_args *a, const char **kargs, size_t nk,
 	{
 		struct cluster_job j = { &p, &c.slurm, cwd, abs, tko, tune, ntune };
 
-		if (!cwd || write_plan(&j, dir, nk == 1 && dflt ? kargs[0] : NULL, a->json, &err) < 0)
+		if (!cwd)
+			goto out;
+		cluster_manifest_fill(&j, nk == 1 && dflt ? kargs[0] : NULL, &doc);
+		if (write_plan(&j, &doc, dir, a->json, &err) < 0)
 			goto out;
 	}
-	print_plan(&p, dir);
+	cluster_print_plan(stdout, &doc, dir);
 	ret = EXIT_OK;
 out:
 	if (err.len)
 		msg_error("%s", err.buf);
 	cluster_config_release(&c);
 	cluster_plan_release(&p);
+	rf_release(&cluster_plan_doc_desc, &doc);
 	walk_release(&dirs);
 	buf_release(&err);
 	free(dflt);
@@ -394,12 +388,12 @@ static int cmd_plan(int argc, const char **argv)
 struct view {
 	struct cluster_manifest m;
 	struct cluster_task_state *st;
-	json_t *jobs;			/* DIR/jobs.json's document */
+	struct cluster_jobs_doc jobs;	/* DIR/jobs.json's document */
 	struct cluster_queued *q;	/* squeue's lines */
 	size_t nq;
 	int queue_read;			/* squeue answered */
 };
-#define VIEW_INIT { CLUSTER_MANIFEST_INIT, NULL, NULL, NULL, 0, 0 }
+#define VIEW_INIT { CLUSTER_MANIFEST_INIT, NULL, { NULL, 0 }, NULL, 0, 0 }
 
 static const char *user_name(void)
 {
@@ -434,13 +428,13 @@ static int view_load(struct view *v, const char *dir, int queue, struct buf *err
 	size_t t, njobs;
 	const char **ids;
 
-	if (cluster_manifest_read(dir, &v->m, err) < 0 || !(v->jobs = cluster_jobs_read(dir, err)))
+	if (cluster_manifest_read(dir, &v->m, err) < 0 || cluster_jobs_read(dir, &v->jobs, err) < 0)
 		return -1;
 	v->st = xcalloc(v->m.plan.nt, sizeof(*v->st));
 	for (t = 0; t < v->m.plan.nt; t++)
 		if (cluster_task_read(dir, t, &v->st[t], err) < 0)
 			return -1;
-	ids = cluster_jobs_ids(v->jobs, &njobs);
+	ids = cluster_jobs_ids(&v->jobs, &njobs);
 	if (queue && njobs)
 		read_queue(v);
 	cluster_task_queue(v->st, v->m.plan.nt, v->q, v->nq, ids, njobs);
@@ -452,7 +446,7 @@ static void view_release(struct view *v)
 {
 	cluster_manifest_release(&v->m);
 	free(v->st);
-	json_decref(v->jobs);
+	rf_release(&cluster_jobs_doc_desc, &v->jobs);
 	cluster_queued_free(v->q, v->nq);
 }
 
@@ -483,19 +477,6 @@ static int sbatch(const char *const *argv, char **id)
 	return ret;
 }
 
-static void print_argv(const char *const *argv)
-{
-	struct buf b = BUF_INIT;
-
-	for (; *argv; argv++) {
-		if (b.len)
-			buf_addch(&b, ' ');
-		buf_add_shell_word(&b, *argv);
-	}
-	printf("%s\n", b.buf);
-	buf_release(&b);
-}
-
 struct submit_args {
 	const char *array, *json;
 	int gather, dry_run;
@@ -512,24 +493,24 @@ static int submit_jobs(const struct submit_args *a, const char *dir, struct view
 	int ret = EXIT_OK;
 
 	if (a->dry_run) {
-		print_argv(targv);
+		cluster_print_argv(stdout, targv);
 		if (a->gather) {
 			gargv[2] = "--dependency=afterany:JOB";
-			print_argv(gargv);
+			cluster_print_argv(stdout, gargv);
 		}
 		goto out;
 	}
 	if ((ret = sbatch(targv, &job)) != EXIT_OK)
 		goto out;
-	printf("submitted job %s: tasks %s of %zu\n", job, list, v->m.plan.nt);
+	cluster_print_submitted(stdout, job, list, v->m.plan.nt);
 	if (a->gather) {
 		dep = xstrfmt("--dependency=afterany:%s", job);
 		gargv[2] = dep;
 		if ((ret = sbatch(gargv, &gjob)) == EXIT_OK)
-			printf("submitted job %s: the gather, once job %s is over\n", gjob, job);
+			cluster_print_gather_submitted(stdout, gjob, job);
 	}
-	if (cluster_jobs_add(dir, v->jobs, job, list, gjob, &err) < 0 ||
-	    (a->json && json_write_path(v->jobs, a->json, &err) < 0)) {
+	if (cluster_jobs_add(dir, &v->jobs, job, list, gjob, &err) < 0 ||
+	    (a->json && cluster_jobs_doc_save(&v->jobs, a->json, &err) < 0)) {
 		msg_error("%s", err.buf);
 		ret = EXIT_FAIL;
 	}
@@ -578,7 +559,7 @@ static int cmd_submit(int argc, const char **argv)
 		if (list.len) {
 			ret = submit_jobs(&a, argv[0], &v, list.buf);
 		} else {
-			printf("nothing to submit: every task has finished or is queued\n");
+			cluster_print_nothing_to_submit(stdout);
 			ret = EXIT_OK;
 		}
 	}
@@ -586,54 +567,6 @@ static int cmd_submit(int argc, const char **argv)
 	buf_release(&err);
 	buf_release(&list);
 	return ret;
-}
-
-static json_t *status_json(const struct view *v, const char *dir)
-{
-	json_t *doc = json_pack("{s:i, s:s, s:s, s:b}", "schema_version", 1, "tool",
-				"tko cluster status", "dir", dir, "queue_read", v->queue_read);
-	json_t *tasks = json_array();
-	size_t t;
-	int all = 1;
-
-	for (t = 0; t < v->m.plan.nt; t++) {
-		const struct cluster_task_state *s = &v->st[t];
-
-		all &= cluster_state_finished(s->state);
-		json_array_append_new(tasks, json_pack(
-			"{s:I, s:I, s:f, s:s, s:o, s:s?, s:s?}", "index", (json_int_t)t,
-			"kernels", (json_int_t)v->m.plan.t[t].nr, "predicted_s",
-			v->m.plan.t[t].cost_s, "state", cluster_state_name(s->state),
-			"exit_status", s->exit_status >= 0 ? json_integer(s->exit_status) : json_null(),
-			"job_id", s->job, "slurm_state", s->slurm));
-	}
-	json_set_new(doc, "tasks", tasks);
-	json_set_bool(doc, "finished", all);
-	return doc;
-}
-
-static void status_table(const struct view *v)
-{
-	struct table t = TABLE_INIT;
-	size_t i;
-
-	table_columns(&t, "task|kernels|predicted s|state|exit|job", "rrrlrl");
-	for (i = 0; i < v->m.plan.nt; i++) {
-		const struct cluster_task_state *s = &v->st[i];
-
-		table_row(&t);
-		table_cell(&t, "%zu", i);
-		table_cell(&t, "%zu", v->m.plan.t[i].nr);
-		table_cell(&t, "%.0f", v->m.plan.t[i].cost_s);
-		table_cell(&t, "%s", cluster_state_name(s->state));
-		if (s->exit_status >= 0)
-			table_cell(&t, "%d", s->exit_status);
-		else
-			table_cell(&t, "-");
-		table_cell(&t, "%s", s->job ? s->job : "-");
-	}
-	table_print(&t, stdout);
-	table_release(&t);
 }
 
 static int cmd_status(int argc, const char **argv)
@@ -646,7 +579,7 @@ static int cmd_status(int argc, const char **argv)
 	int n = opts_parse(argc, argv, options, status_usage, 0, NULL), ret = EXIT_FAIL;
 	struct view v = VIEW_INIT;
 	struct buf err = BUF_INIT;
-	json_t *doc = NULL;
+	struct cluster_status_doc doc = { 0 };
 
 	if (n < 0)
 		return opts_exit_code(n);
@@ -658,16 +591,16 @@ static int cmd_status(int argc, const char **argv)
 		msg_error("%s", err.buf);
 		goto out;
 	}
-	doc = status_json(&v, argv[0]);
-	if (json && json_write_path(doc, json, &err) < 0) {
+	cluster_status_fill(&v.m.plan, v.st, v.queue_read, argv[0], &doc);
+	if (json && cluster_status_doc_save(&doc, json, &err) < 0) {
 		msg_error("%s", err.buf);
 		goto out;
 	}
 	if (!json || strcmp(json, "-"))
-		status_table(&v);
-	ret = json_is_true(json_object_get(doc, "finished")) ? EXIT_OK : EXIT_FAIL;
+		cluster_print_status(stdout, &doc);
+	ret = doc.finished ? EXIT_OK : EXIT_FAIL;
 out:
-	json_decref(doc);
+	rf_release(&cluster_status_doc_desc, &doc);
 	view_release(&v);
 	buf_release(&err);
 	return ret;
@@ -743,8 +676,7 @@ static int gather_write(const struct view *v, const char *dir, const char *json)
 		for (t = 0; t < nt; t++)
 			errors += v->st[t].state == CLUSTER_ERRORS;
 		if (strcmp(out, "-"))
-			printf("gathered %zu kernels from %zu tasks into %s\n",
-			       v->m.plan.nk - nmissing, nt, out);
+			cluster_print_gathered(stdout, v->m.plan.nk - nmissing, nt, out);
 		ret = errors ? EXIT_FAIL : EXIT_OK;
 	}
 	if (err.len)
