@@ -95,8 +95,10 @@ int cluster_jobs_read(const char *dir, struct cluster_jobs_doc *jobs, struct buf
 	int ret = 0;
 
 	rf_init(&cluster_jobs_doc_desc, jobs);
-	if (is_file(path))
-		ret = (doc = json_load_path(path, err)) ? cluster_jobs_doc_read(jobs, doc, path, err) : -1;
+	if (is_file(path)) {
+		doc = json_load_path(path, err);
+		ret = doc ? cluster_jobs_doc_read(jobs, doc, path, err) : -1;
+	}
 	json_decref(doc);
 	free(path);
 	return ret;
