@@ -71,6 +71,7 @@ void capture_init(struct capture_doc *c)
 {
 	rf_init(&capture_doc_desc, c);
 	c->args_json = NULL;
+	c->have_mutated = 0;
 }
 
 void capture_release(struct capture_doc *c)
@@ -112,13 +113,27 @@ static int check_dims(const struct capture_doc *c, const char *what, struct buf 
 	return 0;
 }
 
+/* A null an argument's pass-through member is written with stays JSON null, not unknown. */
+static void keep_null(json_t **m, const json_t *arg, const char *key)
+{
+	if (!*m && json_is_null(json_object_get(arg, key)))
+		*m = json_null();
+}
+
 int capture_read(struct capture_doc *c, const json_t *j, const char *what, struct buf *err)
 {
 	const json_t *args;
+	size_t i;
 
 	if (rf_read(&capture_doc_desc, c, j, what, err) < 0 || check_dims(c, what, err) < 0)
 		return -1;
+	c->have_mutated = json_object_get(j, "mutated_arg_names") != NULL;
 	args = json_object_get(j, "args");
+	for (i = 0; i < c->nargs; i++) {
+		keep_null(&c->args[i].shape, json_array_get(args, i), "shape");
+		keep_null(&c->args[i].stride, json_array_get(args, i), "stride");
+		keep_null(&c->args[i].value, json_array_get(args, i), "value");
+	}
 	c->args_json = json_is_array(args) ? json_incref((json_t *)args) : NULL;
 	return 0;
 }

@@ -34,11 +34,13 @@ struct capture_arg {
 	char *name;
 	char *kind;			/* "tensor", "scalar", "none" */
 	char *dtype;			/* tensor: torch's name, "float32" */
-	json_t *shape, *stride;		/* tensor: lists of integers as written, or NULL */
+	json_t *shape, *stride;		/* tensor: lists of integers (or null) as written;
+					   NULL when missing */
 	long long storage_offset;	/* in elements; RF_I64_NONE unknown */
 	long long element_size;		/* bytes; RF_I64_NONE unknown */
 	long long storage;		/* index into storages; RF_I64_NONE unknown */
-	json_t *value;			/* scalar: the value as written, or NULL */
+	json_t *value;			/* scalar: the value as written (null included),
+					   NULL when missing */
 };
 
 /* One autotuned config, the object as written (kept) and what C reads of it. */
@@ -60,6 +62,7 @@ struct capture_doc {
 	size_t nargs;
 	char **mutated;			/* mutated_arg_names */
 	size_t nmutated;
+	int have_mutated;		/* the document has the key (an empty list too) */
 	json_t *grid;			/* [x, y, z] as written, or NULL */
 	json_t *storages;		/* the worker's inputs, as written, or NULL */
 	struct capture_config *configs;

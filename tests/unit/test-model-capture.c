@@ -32,7 +32,8 @@ static const char good[] =
 	"  {\"name\": \"in_ptr0\", \"kind\": \"tensor\", \"shape\": [512], \"stride\": [1],"
 	"   \"storage_offset\": 24, \"dtype\": \"bfloat16\", \"element_size\": 2, \"storage\": 1},"
 	"  {\"name\": \"xnumel\", \"kind\": \"scalar\", \"type\": \"int\", \"value\": 4096},"
-	"  {\"name\": \"opt\", \"kind\": \"none\"}],"
+	"  {\"name\": \"opt\", \"kind\": \"none\"},"
+	"  {\"name\": \"eps\", \"kind\": \"scalar\", \"type\": \"float\", \"value\": null}],"
 	" \"storages\": [{\"index\": 0, \"file\": \"inputs/storage0.bin\", \"nbytes\": 16384}],"
 	" \"mutated_arg_names\": [\"in_out_ptr0\"],"
 	" \"grid\": [4, 1, 1],"
@@ -64,7 +65,7 @@ static void test_read_typed(void **state)
 	assert_string_equal(c.kernel, "triton_poi_fused_add_0");
 	assert_string_equal(c.kind, "inductor");
 	assert_string_equal(c.source_hash, "68489215aa");
-	assert_int_equal(c.nargs, 4);
+	assert_int_equal(c.nargs, 5);
 	assert_true(capture_arg_is_tensor(&c.args[0]));
 	assert_int_equal(json_array_size(c.args[0].shape), 2);
 	assert_int_equal(json_integer_value(json_array_get(c.args[0].shape, 1)), 512);
@@ -78,12 +79,14 @@ static void test_read_typed(void **state)
 	assert_string_equal(c.args[3].kind, "none");
 	assert_null(c.args[3].shape);
 	assert_true(c.args[3].storage == RF_I64_NONE);
+	assert_null(c.args[3].value);			/* missing */
+	assert_true(json_is_null(c.args[4].value));	/* written null */
 	assert_true(capture_mutates(&c, "in_out_ptr0"));
 	assert_false(capture_mutates(&c, "in_ptr0"));
 	assert_int_equal(json_integer_value(json_array_get(c.grid, 0)), 4);
 	assert_int_equal(json_array_size(c.storages), 1);
 	/* "args" is handed on as written: the same 4 objects, the keys tko does not type kept */
-	assert_int_equal(json_array_size(capture_args_json(&c)), 4);
+	assert_int_equal(json_array_size(capture_args_json(&c)), 5);
 	assert_string_equal(json_string_value(json_object_get(
 		json_array_get(capture_args_json(&c), 0), "device")), "cuda:0");
 	assert_int_equal(c.nconfigs, 2);
@@ -188,7 +191,7 @@ static void test_load_truncated(void **state)
 	fputs(good, fp);
 	fclose(fp);
 	assert_int_equal(capture_load(&c, path, &err), 0);
-	assert_int_equal(c.nargs, 4);
+	assert_int_equal(c.nargs, 5);
 	capture_release(&c);
 	unlink(path);
 	rmdir(dir);
