@@ -56,7 +56,7 @@ struct capture_versions {
 
 struct capture_doc {
 	char *kernel;			/* the kernel's name */
-	char *kind;			/* "inductor", "user_autotune", "jit" */
+	char *kind;			/* "inductor", "user_autotune" or "user_jit" */
 	char *source_hash;
 	struct capture_arg *args;
 	size_t nargs;
