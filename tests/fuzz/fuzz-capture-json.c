@@ -1,11 +1,11 @@
 /*
  * Fuzzes what tko run and tko tune read from a captured kernel's
- * capture.json: its typed model (model/capture.c), the arguments' byte footprint and the bytes a launch
- * moves (model/traffic.c, without a kernel source: fuzz-kernel-uses.c
- * counts with one), the
- * argument types and constexprs a hand-written kernel gets from them
- * (tune/kernel.c), and the captured configs read over a search space
- * (tune/space.c), as tune/sweep.c does.
+ * capture.json: its typed read (model/capture.c), the arguments' byte
+ * footprint and the bytes a launch moves (model/traffic.c, without a
+ * kernel source: fuzz-kernel-uses.c counts with one), the argument types
+ * and constexprs a hand-written kernel gets from them (tune/kernel.c),
+ * and the captured configs read over a search space (tune/space.c), as
+ * tune/sweep.c does.
  */
 #include <string.h>
 
