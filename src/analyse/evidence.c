@@ -12,6 +12,7 @@
 #include "analyse/evidence.h"
 #include "parse/autotune_launch.h"
 #include "parse/kernel_uses.h"
+#include "model/capture.h"
 #include "model/traffic.h"
 #include "json/jsonw.h"
 #include "rundir/layout.h"
@@ -282,48 +283,44 @@ static char *compact(const json_t *v)
 	return jsonw_compact_string(v);
 }
 
-static void arg_from_capture(struct an_kernel *k, const json_t *a)
+static void arg_from_capture(struct an_kernel *k, const struct capture_arg *a)
 {
-	const char *name = json_str(a, "name"), *kind = json_str(a, "kind");
 	struct an_arg *arg;
 
-	if (!name || !kind)
+	if (!a->name || !a->kind)
 		return;
-	arg = arg_named(k, name);
-	if (!strcmp(kind, "tensor")) {
+	arg = arg_named(k, a->name);
+	if (capture_arg_is_tensor(a)) {
 		free(arg->dtype);
 		free(arg->shape);
 		free(arg->stride);
-		arg->dtype = json_str(a, "dtype") ? xstrdup(json_str(a, "dtype")) : NULL;
-		arg->shape = compact(json_object_get(a, "shape"));
-		arg->stride = compact(json_object_get(a, "stride"));
-		arg->storage_offset = (long)json_int(a, "storage_offset", -1);
+		arg->dtype = a->dtype ? xstrdup(a->dtype) : NULL;
+		arg->shape = compact(a->shape);
+		arg->stride = compact(a->stride);
+		arg->storage_offset = a->storage_offset == RF_I64_NONE ? -1 : (long)a->storage_offset;
 		arg->pointer = 1;
-	} else if (!strcmp(kind, "scalar")) {
+	} else if (!strcmp(a->kind, "scalar")) {
 		free(arg->value);
-		arg->value = compact(json_object_get(a, "value"));
+		arg->value = compact(a->value);
 	}
 }
 
 /* The capture's chosen config's Triton cache entry, for the ISA match. */
-static char *capture_cache_hash(const json_t *cap)
+static char *capture_cache_hash(const struct capture_doc *cap)
 {
-	const json_t *cfgs = json_object_get(cap, "configs");
-	json_int_t best = json_int(cap, "best_index", -1);
-	const char *h;
+	const struct capture_config *best = capture_best(cap);
 
-	if (best < 0)
-		return NULL;
-	h = json_str(json_array_get(cfgs, (size_t)best), "cache_hash");
-	return h ? xstrdup(h) : NULL;
+	return best && best->cache_hash ? xstrdup(best->cache_hash) : NULL;
 }
 
 /* The bytes the launch moves, as tko run counts them (model/traffic.h). */
-static void from_traffic(struct an_kernel *k, const json_t *cap, const char *capture_path)
+static void from_traffic(struct an_kernel *k, const struct capture_doc *cap,
+			 const char *capture_path)
 {
+	char *py = rd_kernel_beside(capture_path, RD_K_KERNEL_PY);
 	struct traffic t;
 
-	if (traffic_of_capture_file(&t, cap, capture_path, kernel_uses_read) == 0) {
+	if (traffic_of_capture(&t, cap, py, kernel_uses_read) == 0) {
 		k->traffic_bytes = t.bytes;
 		k->traffic_gathered = t.gathered;
 		k->bytes_estimate = t.estimate;
@@ -331,14 +328,14 @@ static void from_traffic(struct an_kernel *k, const json_t *cap, const char *cap
 		k->bytes_note = xstrdup(t.note);
 	}
 	traffic_release(&t);
+	free(py);
 }
 
 static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_kernel *ek)
 {
 	char *rel, *path;
 	struct buf err = BUF_INIT;
-	const json_t *a;
-	json_t *cap;
+	struct capture_doc cap;
 	long long fp;
 	size_t i;
 
@@ -346,22 +343,22 @@ static void from_capture(struct an_inputs *in, struct an_kernel *k, struct ev_ke
 		return;
 	rel = rd_kernel_path(k->kernel_dir, RD_K_CAPTURE_JSON);
 	path = inputs_part(in, rel);
-	cap = path && is_file(path) ? json_load_path(path, &err) : NULL;
-	if (!cap && err.len)
-		an_add_gap(&k->gaps, &k->ngaps, err.buf, NULL);
-	if (cap) {
-		json_array_foreach(json_object_get(cap, "args"), i, a)
-			arg_from_capture(k, a);
-		fp = traffic_footprint(json_object_get(cap, "args"));
+	capture_init(&cap);
+	if (path && is_file(path) && capture_load(&cap, path, &err) == 0) {
+		for (i = 0; i < cap.nargs; i++)
+			arg_from_capture(k, &cap.args[i]);
+		fp = traffic_footprint(&cap);
 		if (fp >= 0)
 			k->footprint_bytes = (double)fp;
-		from_traffic(k, cap, path);
-		if (isnan(k->inductor_bytes) && json_is_number(json_object_get(cap, "inductor_num_bytes")))
-			k->inductor_bytes = json_num(cap, "inductor_num_bytes", NAN);
-		ek->cache_hash = capture_cache_hash(cap);
+		from_traffic(k, &cap, path);
+		if (isnan(k->inductor_bytes))
+			k->inductor_bytes = cap.inductor_num_bytes;
+		ek->cache_hash = capture_cache_hash(&cap);
 		ek->captured = 1;
-		json_decref(cap);
+	} else if (err.len) {
+		an_add_gap(&k->gaps, &k->ngaps, err.buf, NULL);
 	}
+	capture_release(&cap);
 	free(rel);
 	free(path);
 	buf_release(&err);

@@ -9,6 +9,7 @@
 #include "apply/lookup.h"
 #include "apply/plan.h"
 #include "json/jsonio.h"
+#include "model/capture.h"
 #include "model/tune.h"
 #include "rundir/layout.h"
 #include "util/file.h"
@@ -179,14 +180,18 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 	char *cap_path = rd_kernel_path(kdir, RD_K_CAPTURE_JSON);
 	char *py_path = rd_kernel_path(kdir, RD_K_KERNEL_PY);
 	struct buf text = BUF_INIT, err = BUF_INIT;
-	json_t *cap = json_load_path(cap_path, &err);
-	const char *kind = json_str(cap, "kind");
+	struct capture_doc cap;
+	const char *kind;
+	int have;
 
-	if (!cap || !kind) {
+	capture_init(&cap);
+	have = capture_load(&cap, cap_path, &err) == 0;
+	kind = have ? cap.kind : NULL;
+	if (!kind) {
 		it->skip = "no_capture";
 	} else if (!strcmp(kind, "user_autotune")) {
 		json_set_str(it->entry, "launcher", "triton");
-		json_set_str(it->entry, "source_hash", json_str(cap, "source_hash"));
+		json_set_str(it->entry, "source_hash", cap.source_hash);
 	} else if (strcmp(kind, "inductor")) {
 		it->skip = "not_autotuned";	/* a plain @triton.jit: its config is in the code */
 	} else if (file_read(py_path, 0, &text, &err) < 0) {
@@ -194,11 +199,10 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 	} else {
 		inductor_identity(it, text.buf, text.len);
 	}
-	if (cap && !p->versions && json_is_object(json_object_get(cap, "versions")))
-		p->versions = json_pack("{s:O?, s:O?}",
-					"torch", json_object_get(json_object_get(cap, "versions"), "torch"),
-					"triton", json_object_get(json_object_get(cap, "versions"), "triton"));
-	json_decref(cap);
+	if (have && !p->versions && cap.have_versions)
+		p->versions = json_pack("{s:s?, s:s?}", "torch", cap.versions.torch,
+					"triton", cap.versions.triton);
+	capture_release(&cap);
 	buf_release(&text);
 	buf_release(&err);
 	free(cap_path);

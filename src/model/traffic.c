@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json/jsonio.h"
+#include "model/capture.h"
 #include "model/traffic.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -32,10 +33,10 @@ static int cmp_span(const void *a, const void *b)
 #define SPAN_MAX (1LL << 50)
 
 /* The byte range a tensor argument's view spans; 0 when it is empty, -1 when unreadable. */
-static int arg_span(const json_t *a, struct span *r)
+static int arg_span(const struct capture_arg *a, struct span *r)
 {
-	const json_t *shape = json_object_get(a, "shape"), *stride = json_object_get(a, "stride");
-	long long es = json_int(a, "element_size", 0), off = json_int(a, "storage_offset", -1);
+	const json_t *shape = a->shape, *stride = a->stride;
+	long long es = a->element_size, off = a->storage_offset;
 	long long last = 0;
 	size_t i;
 
@@ -55,7 +56,7 @@ static int arg_span(const json_t *a, struct span *r)
 			return -1;
 		last += (n - 1) * s;
 	}
-	r->storage = json_int(a, "storage", -1);
+	r->storage = a->storage;
 	r->lo = off * es;
 	r->hi = (off + last + 1) * es;
 	return r->storage >= 0 ? 1 : -1;
@@ -91,21 +92,20 @@ static void add_span(struct spans *s, const struct span *r)
 	s->v[s->nr++] = *r;
 }
 
-long long traffic_footprint(const json_t *args)
+long long traffic_footprint(const struct capture_doc *c)
 {
 	struct spans all = { NULL, 0, 0 };
-	const json_t *a;
 	long pieces = 0;
 	double total;
 	size_t i;
 
-	json_array_foreach(args, i, a) {
+	for (i = 0; i < c->nargs; i++) {
 		struct span r;
 		int got;
 
-		if (!json_str(a, "kind") || strcmp(json_str(a, "kind"), "tensor"))
+		if (!capture_arg_is_tensor(&c->args[i]))
 			continue;
-		if ((got = arg_span(a, &r)) < 0) {
+		if ((got = arg_span(&c->args[i], &r)) < 0) {
 			free(all.v);
 			return -1;
 		}
@@ -115,17 +115,6 @@ long long traffic_footprint(const json_t *args)
 	total = union_bytes(&all, &pieces);
 	free(all.v);
 	return (long long)total;
-}
-
-static int in_list(const json_t *list, const char *name)
-{
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(list, i, e)
-		if (json_is_string(e) && !strcmp(json_string_value(e), name))
-			return 1;
-	return 0;
 }
 
 static int starts(const char *s, const char *prefix)
@@ -143,19 +132,18 @@ static int numel_arg(const char *name)
 }
 
 /* The lanes the kernel runs at most: the product of its size arguments; 0 when it has none. */
-static double lanes(const json_t *args)
+static double lanes(const struct capture_doc *c)
 {
-	const json_t *a;
 	double p = 0;
 	size_t i;
 
-	json_array_foreach(args, i, a) {
-		const char *name = json_str(a, "name");
+	for (i = 0; i < c->nargs; i++) {
+		const struct capture_arg *a = &c->args[i];
 
-		if (!name || !numel_arg(name) || !json_is_integer(json_object_get(a, "value")) ||
-		    json_int(a, "value", 0) <= 0)
+		if (!a->name || !numel_arg(a->name) || !json_is_integer(a->value) ||
+		    json_integer_value(a->value) <= 0)
 			continue;
-		p = (p ? p : 1) * (double)json_int(a, "value", 0);
+		p = (p ? p : 1) * (double)json_integer_value(a->value);
 	}
 	return p;
 }
@@ -169,7 +157,8 @@ struct use {
 	long loads, stores, atomics;
 };
 
-static struct use use_of(const char *name, const struct traffic_source *src, const json_t *mutated)
+static struct use use_of(const char *name, const struct traffic_source *src,
+			 const struct capture_doc *c)
 {
 	const struct traffic_use *m = src ? traffic_source_get(src, name) : NULL;
 	struct use u = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
@@ -188,7 +177,7 @@ static struct use use_of(const char *name, const struct traffic_source *src, con
 	} else if (starts(name, "out_ptr")) {
 		u.write = u.known = 1;
 	}
-	if (in_list(mutated, name)) {
+	if (capture_mutates(c, name)) {
 		u.write = 1;
 		/* only the source can say an in-place argument is not read */
 		u.read |= !(m && (m->loads || m->stores || m->atomics));
@@ -211,12 +200,13 @@ static void note_estimate(struct traffic *t, struct buf *why, const char *what)
 }
 
 /* Charges one tensor argument: its span, or its gather / scatter bound. */
-static void charge(struct traffic *t, const struct span *r, const json_t *a, const struct use *u,
-		   double lane_bound, struct spans *rd, struct spans *wr, struct buf *why)
+static void charge(struct traffic *t, const struct span *r, const struct capture_arg *a,
+		   const struct use *u, double lane_bound, struct spans *rd, struct spans *wr,
+		   struct buf *why)
 {
-	double es = (double)json_int(a, "element_size", 0), span = (double)(r->hi - r->lo);
+	double es = (double)a->element_size, span = (double)(r->hi - r->lo);
 	double bound = lane_bound > 0 ? fmin(span, lane_bound * es) : span;
-	const char *name = json_str(a, "name");
+	const char *name = a->name;
 	/*
 	 * An atomic read-modify-writes what it touches: an atomic_add into an
 	 * embedding's gradient through the token ids touches the rows the
@@ -272,24 +262,23 @@ static void reset(struct traffic *t)
 	t->bytes = -1;
 }
 
-int traffic_count(struct traffic *t, const json_t *capture, const struct traffic_source *src)
+int traffic_count(struct traffic *t, const struct capture_doc *c, const struct traffic_source *src)
 {
-	const json_t *args = json_object_get(capture, "args"), *a;
-	const json_t *mutated = json_object_get(capture, "mutated_arg_names");
 	struct spans rd = { NULL, 0, 0 }, wr = { NULL, 0, 0 };
 	struct buf why = BUF_INIT;
-	double lane_bound = lanes(args);
+	double lane_bound = lanes(c);
 	size_t i;
 
 	reset(t);
-	json_array_foreach(args, i, a) {
+	for (i = 0; i < c->nargs; i++) {
+		const struct capture_arg *a = &c->args[i];
 		struct span r;
 		struct use u;
 		int got;
 
-		if (!json_str(a, "kind") || strcmp(json_str(a, "kind"), "tensor"))
+		if (!capture_arg_is_tensor(a))
 			continue;
-		if ((got = arg_span(a, &r)) < 0 || !json_str(a, "name")) {
+		if ((got = arg_span(a, &r)) < 0 || !a->name) {
 			t->note = xstrfmt("argument %zu of capture.json has no readable shape, stride,"
 					  " offset or storage", i);
 			free(rd.v);
@@ -299,7 +288,7 @@ int traffic_count(struct traffic *t, const json_t *capture, const struct traffic
 		}
 		if (!got)
 			continue;
-		u = use_of(json_str(a, "name"), src, mutated);
+		u = use_of(a->name, src, c);
 		charge(t, &r, a, &u, lane_bound, &rd, &wr, &why);
 	}
 	if (!rd.nr && !wr.nr && !t->reads && !t->writes) {
@@ -354,17 +343,15 @@ void traffic_source_release(struct traffic_source *s)
 	s->nr = s->alloc = 0;
 }
 
-int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir,
+int traffic_of_capture(struct traffic *t, const struct capture_doc *c, const char *kernel_py,
 		       traffic_reader *read)
 {
 	struct traffic_source src = TRAFFIC_SOURCE_INIT;
-	char *py = path_join(kernel_dir, "kernel.py");
-	int have = read && read(&src, py, json_str(capture, "kernel")) > 0;
-	int rc = traffic_count(t, capture, have ? &src : NULL);
-	double gb = json_num(capture, "inductor_num_bytes", -1);
+	int have = read && kernel_py && read(&src, kernel_py, c->kernel) > 0;
+	int rc = traffic_count(t, c, have ? &src : NULL);
+	double gb = isnan(c->inductor_num_bytes) ? -1 : c->inductor_num_bytes;
 	char *why;
 
-	free(py);
 	traffic_source_release(&src);
 	if (rc == 0 || gb <= 0)
 		return rc;
@@ -376,32 +363,17 @@ int traffic_of_capture(struct traffic *t, const json_t *capture, const char *ker
 	return 0;
 }
 
-int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path,
-			    traffic_reader *read)
+int traffic_of_files(struct traffic *t, const char *capture_json, const char *kernel_py,
+		     traffic_reader *read, struct buf *err)
 {
-	char *dir = xstrdup(capture_path), *slash = strrchr(dir, '/');
+	struct capture_doc c;
 	int rc;
 
-	if (slash)
-		*slash = '\0';
-	rc = traffic_of_capture(t, capture, slash ? dir : ".", read);
-	free(dir);
-	return rc;
-}
-
-int traffic_of_dir(struct traffic *t, const char *kernel_dir, traffic_reader *read,
-		   struct buf *err)
-{
-	char *path = path_join(kernel_dir, "capture.json");
-	json_t *cap = json_load_path(path, err);
-	int rc;
-
-	free(path);
 	reset(t);
-	if (!cap)
-		return -1;
-	rc = traffic_of_capture(t, cap, kernel_dir, read);
-	json_decref(cap);
+	capture_init(&c);
+	rc = capture_load(&c, capture_json, err) < 0 ? -1 :
+	     traffic_of_capture(t, &c, kernel_py, read);
+	capture_release(&c);
 	return rc;
 }
 

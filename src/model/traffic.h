@@ -37,7 +37,7 @@
  * parse/kernel_uses.h's kernel_uses_read(), which callers pass in.
  *
  *	struct traffic t;
- *	if (traffic_of_dir(&t, "RUN/capture/kernels/k-1234abcd", kernel_uses_read, &err) == 0)
+ *	if (traffic_of_files(&t, cap_json, kernel_py, kernel_uses_read, &err) == 0)
  *		printf("%.0f GB/s%s\n", traffic_gbps(t.bytes, ms), t.estimate ? " (estimate)" : "");
  *	traffic_release(&t);
  */
@@ -46,6 +46,7 @@
 
 #include <jansson.h>
 
+#include "model/capture.h"
 #include "util/buf.h"
 
 /* A rate above this fraction of the measured copy rate is flagged, not printed as a fact. */
@@ -98,35 +99,35 @@ typedef int traffic_reader(struct traffic_source *s, const char *kernel_py, cons
  * -1 when the arguments cannot be read or no tensor argument has elements
  * (t->bytes < 0, note says why): callers fall back to Inductor's estimate.
  */
-int traffic_count(struct traffic *t, const json_t *capture, const struct traffic_source *src);
+int traffic_count(struct traffic *t, const struct capture_doc *c, const struct traffic_source *src);
 
 /*
- * The same with the source read by `read` from kernel_dir/kernel.py (the
- * kernel capture.json names); when tko cannot count, capture.json's
- * inductor_num_bytes, marked an estimate.
+ * The same with the source read by `read` from the file kernel_py (the
+ * kernel folder's kernel.py, rundir/layout.h's RD_K_KERNEL_PY; NULL reads
+ * none), the kernel capture.json names; when tko cannot count,
+ * capture.json's inductor_num_bytes, marked an estimate.
  */
-int traffic_of_capture(struct traffic *t, const json_t *capture, const char *kernel_dir,
+int traffic_of_capture(struct traffic *t, const struct capture_doc *c, const char *kernel_py,
 		       traffic_reader *read);
-/* ... where capture was read from capture_path, beside that kernel.py. */
-int traffic_of_capture_file(struct traffic *t, const json_t *capture, const char *capture_path,
-			    traffic_reader *read);
 
 /*
- * The same for a captured kernel directory (capture.json, kernel.py).
- * -1 with err when capture.json is unreadable; a kernel.py that is
- * missing or unreadable only makes the count rely on argument names.
+ * The same from the files of a captured kernel folder, their paths given
+ * by the caller (rd_kernel_path: model/ does not know the layout). -1 with
+ * err when capture.json is unreadable or not a capture (model/capture.h's
+ * line); a kernel.py that is missing or unreadable only makes the count
+ * rely on argument names.
  */
-int traffic_of_dir(struct traffic *t, const char *kernel_dir, traffic_reader *read,
-		   struct buf *err);
+int traffic_of_files(struct traffic *t, const char *capture_json, const char *kernel_py,
+		     traffic_reader *read, struct buf *err);
 
 void traffic_release(struct traffic *t);
 
 /*
  * The footprint: the union of the tensor arguments' spans, each storage's
  * bytes once (what a launch can touch, not what it moves); -1 when an
- * argument is unreadable. capture.json's "args" array.
+ * argument is unreadable. capture.json's "args".
  */
-long long traffic_footprint(const json_t *args);
+long long traffic_footprint(const struct capture_doc *c);
 
 /* bytes / (ms * 1e-3) / 1e9; < 0 when either is unknown or not positive. */
 double traffic_gbps(double bytes, double ms);

@@ -6,7 +6,7 @@
  * through a loaded index (tl_addr.h). model/ ranks below parse/ and
  * cannot read Python; its callers pass kernel_uses_read() in.
  *
- *	if (traffic_of_dir(&t, kernel_dir, kernel_uses_read, &err) == 0) ...
+ *	if (traffic_of_files(&t, cap_json, kernel_py, kernel_uses_read, &err) == 0) ...
  */
 #ifndef TKO_PARSE_KERNEL_USES_H
 #define TKO_PARSE_KERNEL_USES_H

@@ -9,6 +9,7 @@
 #include "exitcode.h"
 #include "env/peak.h"
 #include "json/jsonio.h"
+#include "model/capture.h"
 #include "model/traffic.h"
 #include "py/pyenv.h"
 #include "run/replay.h"
@@ -119,15 +120,25 @@ static int load_captures(const struct strlist *dirs, json_t *captures, struct bu
 static void add_rates(struct replay_kernel *k, const char *dir, const json_t *capture, double peak,
 		      traffic_reader *read_uses)
 {
-	long long fp = traffic_footprint(json_object_get(capture, "args"));
+	char *cap_path = rd_kernel_path(dir, RD_K_CAPTURE_JSON);
+	char *py_path = rd_kernel_path(dir, RD_K_KERNEL_PY);
 	const json_t *inb = json_object_get(capture, "inductor_num_bytes");
+	struct capture_doc cap;
 	struct traffic t;
 	struct buf err = BUF_INIT;
+	long long fp = -1;
 	size_t i;
 
-	if (traffic_of_dir(&t, dir, read_uses, &err) < 0 && !t.note)
+	capture_init(&cap);
+	if (capture_read(&cap, capture, cap_path, &err) == 0)
+		fp = traffic_footprint(&cap);
+	capture_release(&cap);
+	buf_reset(&err);
+	if (traffic_of_files(&t, cap_path, py_path, read_uses, &err) < 0 && !t.note)
 		t.note = xstrdup(err.buf);
 	buf_release(&err);
+	free(cap_path);
+	free(py_path);
 	k->footprint_bytes = fp >= 0 ? fp : RF_I64_NONE;
 	k->inductor_num_bytes = inb ? json_incref((json_t *)inb) : NULL;
 	k->bytes = t.bytes >= 0 ? t.bytes : NAN;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json/jsonio.h"
+#include "model/capture.h"
 #include "rundir/cachematch.h"
 #include "rundir/index.h"
 #include "rundir/layout.h"
@@ -193,16 +194,18 @@ static void read_capture(struct rd_kernel *k, const char *kdir)
 {
 	char *path = rd_kernel_path(kdir, RD_K_CAPTURE_JSON);
 	struct buf err = BUF_INIT;
-	json_t *cap = json_load_path(path, &err);
-	const json_t *cfg;
+	struct capture_doc cap;
 	size_t i;
 
-	if (!k->source_hash && json_str(cap, "source_hash"))
-		k->source_hash = xstrdup(json_str(cap, "source_hash"));
-	json_array_foreach(json_object_get(cap, "configs"), i, cfg)
-		if (json_str(cfg, "cache_hash"))
-			strlist_push(&k->recorded_hashes, xstrdup(json_str(cfg, "cache_hash")));
-	json_decref(cap);
+	capture_init(&cap);
+	if (capture_load(&cap, path, &err) == 0) {
+		if (!k->source_hash && cap.source_hash)
+			k->source_hash = xstrdup(cap.source_hash);
+		for (i = 0; i < cap.nconfigs; i++)
+			if (cap.configs[i].cache_hash)
+				strlist_push(&k->recorded_hashes, xstrdup(cap.configs[i].cache_hash));
+	}
+	capture_release(&cap);
 	buf_release(&err);
 	free(path);
 }

@@ -123,6 +123,17 @@ char *rd_kernel_path(const char *kernel_dir, enum rd_kpart p)
 	return path_join(kernel_dir, rd_kparts[p]);
 }
 
+char *rd_kernel_beside(const char *part_path, enum rd_kpart p)
+{
+	char *dir = xstrdup(part_path), *slash = strrchr(dir, '/'), *ret;
+
+	if (slash)
+		*slash = '\0';
+	ret = rd_kernel_path(slash ? dir : ".", p);
+	free(dir);
+	return ret;
+}
+
 char *rd_kernel_tune_doc(const char *kernel_dir, const char *target)
 {
 	return xstrfmt("%s/%s/%s/%s", kernel_dir, rd_kparts[RD_K_TUNE_DIR], target, RD_TUNE_DOC);

@@ -119,6 +119,12 @@ char *rd_path_in(const char *root, enum rd_part p);
 char *rd_path(const struct rundir *rd, enum rd_part p);
 /* kernel_dir/<part> (newly allocated); kernel_dir may be RUN-relative. */
 char *rd_kernel_path(const char *kernel_dir, enum rd_kpart p);
+/*
+ * The part `p` of the kernel folder that holds the file `part_path` (a
+ * capture.json read from a path the caller resolved): its folder/<part>,
+ * or ./<part> when the path has no folder (newly allocated).
+ */
+char *rd_kernel_beside(const char *part_path, enum rd_kpart p);
 /* kernel_dir/tune/<target>/tune.json (newly allocated). */
 char *rd_kernel_tune_doc(const char *kernel_dir, const char *target);
 

@@ -4,10 +4,12 @@
  * rule replaces them once a sweep has run.
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "json/jsonio.h"
+#include "model/capture.h"
 #include "rundir/layout.h"
 #include "tune/cost.h"
 #include "util/file.h"
@@ -109,17 +111,19 @@ static double captured_ms(const char *dir, int *is_template)
 {
 	char *path = rd_kernel_path(dir, RD_K_CAPTURE_JSON);
 	struct buf err = BUF_INIT;
-	json_t *doc = is_file(path) ? json_load_path(path, &err) : NULL;
-	json_t *cfgs = json_object_get(doc, "configs");
-	long long best = json_int(doc, "best_index", 0);
-	const char *name = json_str(doc, "kernel");
+	struct capture_doc doc;
 	double ms = -1;
 
-	if (json_is_object(doc)) {
-		ms = json_num(json_array_get(cfgs, (size_t)(best >= 0 ? best : 0)), "time_ms", 0);
-		*is_template = name && !strncmp(name, "triton_tem_", 11);
+	capture_init(&doc);
+	if (is_file(path) && capture_load(&doc, path, &err) == 0) {
+		/* no best_index, or a negative one: the first config */
+		size_t best = doc.best_index > 0 ? (size_t)doc.best_index : 0;
+		double t = best < doc.nconfigs ? doc.configs[best].time_ms : NAN;
+
+		ms = isnan(t) ? 0 : t;
+		*is_template = doc.kernel && !strncmp(doc.kernel, "triton_tem_", 11);
 	}
-	json_decref(doc);
+	capture_release(&doc);
 	buf_release(&err);
 	free(path);
 	return ms;

@@ -62,20 +62,20 @@ int tune_grid_inductor(const char *grid_type, const long numel[3], const long bl
 	return 0;
 }
 
-const json_t *tune_captured_arg(const struct tune_sweep *s, const char *name)
+const struct capture_arg *tune_captured_arg(const struct tune_sweep *s, const char *name)
 {
-	const json_t *a;
 	size_t i;
 
-	json_array_foreach(json_object_get(s->capture, "args"), i, a)
-		if (json_str(a, "name") && !strcmp(json_str(a, "name"), name))
-			return a;
+	for (i = 0; s->capture && i < s->capture->nargs; i++)
+		if (s->capture->args[i].name && !strcmp(s->capture->args[i].name, name))
+			return &s->capture->args[i];
 	return NULL;
 }
 
 int tune_captured_scalar(const struct tune_sweep *s, const char *name, long *v)
 {
-	const json_t *value = json_object_get(tune_captured_arg(s, name), "value");
+	const struct capture_arg *a = tune_captured_arg(s, name);
+	const json_t *value = a ? a->value : NULL;
 
 	if (!json_is_integer(value))
 		return -1;
@@ -86,7 +86,7 @@ int tune_captured_scalar(const struct tune_sweep *s, const char *name, long *v)
 /* The captured launch grid, 0 or -1 when capture.json has none. */
 static int captured(const struct tune_sweep *s, long grid[3])
 {
-	const json_t *g = json_object_get(s->capture, "grid");
+	const json_t *g = s->capture ? s->capture->grid : NULL;
 	size_t i;
 
 	if (json_array_size(g) != 3)

@@ -30,6 +30,7 @@
 #ifndef TKO_TUNE_GRID_H
 #define TKO_TUNE_GRID_H
 
+#include "model/capture.h"
 #include "tune/space.h"
 #include "util/buf.h"
 
@@ -55,7 +56,7 @@ int tune_grid_inductor(const char *grid_type, const long numel[3], const long bl
 		       long grid[3], struct buf *err);
 
 /* The captured argument `name` (an entry of capture.json's args), or NULL. */
-const json_t *tune_captured_arg(const struct tune_sweep *s, const char *name);
+const struct capture_arg *tune_captured_arg(const struct tune_sweep *s, const char *name);
 
 /* A captured integer argument's value (capture.json args). 0, or -1 when
  * there is none. */

@@ -318,16 +318,17 @@ static const char *triton_dtype(const char *torch)
 }
 
 /* What Triton's JIT specialises on: a 16-byte aligned start, a multiple of 16. */
-static void capture_arg(struct tune_kernel *k, struct tune_arg *a, const json_t *c)
+static void capture_arg(struct tune_kernel *k, struct tune_arg *a, const struct capture_arg *c)
 {
-	const char *kind = json_str(c, "kind");
-	const json_t *v = json_object_get(c, "value");
+	const char *kind = c->kind;
+	const json_t *v = c->value;
 
-	if (kind && !strcmp(kind, "tensor") && triton_dtype(json_str(c, "dtype"))) {
-		long long off = json_int(c, "storage_offset", 0) * json_int(c, "element_size", 1);
+	if (kind && !strcmp(kind, "tensor") && triton_dtype(c->dtype)) {
+		long long off = (c->storage_offset == RF_I64_NONE ? 0 : c->storage_offset) *
+				(c->element_size == RF_I64_NONE ? 1 : c->element_size);
 
 		free(a->type);
-		a->type = xstrfmt("*%s", triton_dtype(json_str(c, "dtype")));
+		a->type = xstrfmt("*%s", triton_dtype(c->dtype));
 		a->divisibility = off % 16 == 0 ? 16 : 0;
 	} else if (kind && !strcmp(kind, "scalar") && !strcmp(a->type ? a->type : "", "constexpr")) {
 		json_object_set(k->constants, a->name, (json_t *)v);
@@ -346,17 +347,16 @@ static void capture_arg(struct tune_kernel *k, struct tune_arg *a, const json_t 
 	}
 }
 
-void tune_kernel_from_capture(struct tune_kernel *k, const json_t *args)
+void tune_kernel_from_capture(struct tune_kernel *k, const struct capture_doc *cap)
 {
-	const json_t *c;
 	size_t i;
 
-	json_array_foreach(args, i, c) {
-		const char *name = json_str(c, "name");
+	for (i = 0; i < cap->nargs; i++) {
+		const char *name = cap->args[i].name;
 		size_t j;
 
 		for (j = 0; name && j < k->nargs; j++)
 			if (!strcmp(k->args[j].name, name))
-				capture_arg(k, &k->args[j], c);
+				capture_arg(k, &k->args[j], &cap->args[i]);
 	}
 }

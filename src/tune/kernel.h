@@ -20,6 +20,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "model/capture.h"
 #include "model/names.h"
 #include "parse/triton_meta.h"
 #include "util/buf.h"
@@ -101,7 +102,7 @@ int tune_kernel_set_signature(struct tune_kernel *k, const char *spec,
  * tensor whose start is 16-byte aligned and an integer that is a multiple
  * of 16 get tt.divisibility=16; constexpr arguments become constants.
  */
-void tune_kernel_from_capture(struct tune_kernel *k, const json_t *args);
+void tune_kernel_from_capture(struct tune_kernel *k, const struct capture_doc *cap);
 
 /*
  * Calls fn(ctx, item, err) for each comma-separated item of `list` (a

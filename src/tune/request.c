@@ -130,20 +130,23 @@ static void cuda_options(const struct tune_sweep *s, json_t *opts)
  * for a hand-written kernel without that knowledge, every pointer. */
 static json_t *outputs(const struct tune_sweep *s)
 {
-	const json_t *mut = json_object_get(s->capture, "mutated_arg_names");
+	/* capture.json's list when it has one (even empty), else the kernel's */
+	const struct capture_doc *cap = s->capture && s->capture->have_mutated ? s->capture : NULL;
+	const json_t *mut = s->k.mutated;
+	size_t nmut = cap ? cap->nmutated : json_array_size(mut);
 	json_t *out = json_array();
 	size_t i, j;
 	int known = json_array_size(s->k.mutated) || s->k.kind != TUNE_KIND_USER;
 
-	if (!mut)
-		mut = s->k.mutated;
 	for (i = 0; i < s->k.nargs; i++) {
 		const char *n = s->k.args[i].name;
 		int w = !strncmp(n, "out_ptr", 7) || !strncmp(n, "in_out_ptr", 10) ||
 			(s->k.kind != TUNE_KIND_USER && !strcmp(n, "ws_ptr")) ||
-			(!known && !json_array_size(mut) && tune_arg_is_ptr(&s->k.args[i]));
+			(!known && !nmut && tune_arg_is_ptr(&s->k.args[i]));
 
-		for (j = 0; !w && j < json_array_size(mut); j++)
+		if (cap)
+			w = w || capture_mutates(cap, n);
+		for (j = 0; !cap && !w && j < nmut; j++)
 			w = !strcmp(json_string_value(json_array_get(mut, j)) ?
 				    json_string_value(json_array_get(mut, j)) : "", n);
 		if (w)
@@ -168,9 +171,10 @@ static void add_bench(const struct tune_sweep *s, const struct tune_variant *v, 
 	for (i = 0; i < s->k.nargs; i++)
 		json_array_append_new(params, json_string(s->k.args[i].name));
 	json_object_set_new(req, "params", params);
+	/* the edge: the worker loads the inputs from capture.json's lists as written */
 	json_object_set_new(req, "inputs", json_pack("{s:s, s:O?, s:O?}", "dir", s->input,
-						     "args", json_object_get(s->capture, "args"),
-						     "storages", json_object_get(s->capture, "storages")));
+		"args", s->capture ? capture_args_json(s->capture) : NULL,
+		"storages", s->capture ? s->capture->storages : NULL));
 	json_object_set_new(req, "outputs", outputs(s));
 	json_object_set_new(req, "mutated", outputs(s));
 	json_set_str(req, "reference", ref);

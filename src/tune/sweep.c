@@ -3,6 +3,7 @@
  * plan, and the loop over variants (each run by variant.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -45,8 +46,9 @@ static int read_input(struct tune_sweep *s, const char *input, struct buf *err)
 		/* Absent is a plain kernel directory; anything else there must read. */
 		if (access(cap, F_OK) == 0 || errno != ENOENT) {
 			s->capture_path = cap;
-			s->capture = json_load_path(cap, err);
-			if (!s->capture)
+			s->capture = xmalloc(sizeof(*s->capture));
+			capture_init(s->capture);
+			if (capture_load(s->capture, cap, err) < 0)
 				return -1;
 		} else {
 			free(cap);
@@ -63,7 +65,7 @@ static const struct meta_kernel *choose_kernel(struct tune_sweep *s,
 					      const struct meta_kernel_list *kernels,
 					      struct buf *err)
 {
-	const char *want = s->o->kernel ? s->o->kernel : json_str(s->capture, "kernel");
+	const char *want = s->o->kernel ? s->o->kernel : s->capture ? s->capture->kernel : NULL;
 	const struct meta_kernel *found = NULL;
 	struct buf names = BUF_INIT;
 	size_t i, n = 0;
@@ -189,7 +191,7 @@ static int apply_args(struct tune_sweep *s, struct buf *err)
 	size_t i;
 
 	if (s->k.kind == TUNE_KIND_USER && s->capture)
-		tune_kernel_from_capture(&s->k, json_object_get(s->capture, "args"));
+		tune_kernel_from_capture(&s->k, s->capture);
 	if (s->o->signature && tune_kernel_set_signature(&s->k, s->o->signature, err) < 0)
 		return -1;
 	for (i = 0; s->o->consts && i < s->o->consts->nr; i++) {
@@ -247,27 +249,39 @@ static json_t *sibling_best_config(const char *source, char **path)
 	return j;
 }
 
+/* The autotuner's chosen config (the first when capture.json names none), or NULL. */
+static const struct capture_config *chosen(const struct capture_doc *c)
+{
+	long long best = c->best_index == RF_I64_NONE ? 0 : c->best_index;
+
+	return best >= 0 && (unsigned long long)best < c->nconfigs ? &c->configs[best] : NULL;
+}
+
+static double recorded_ms(const struct capture_config *c)
+{
+	return isnan(c->time_ms) ? -1 : c->time_ms;
+}
+
 static void add_captured(struct tune_sweep *s)
 {
-	const json_t *cfgs = json_object_get(s->capture, "configs"), *c;
-	long best = (long)json_int(s->capture, "best_index", 0);
+	const struct capture_config *c = chosen(s->capture);
 	size_t i;
 
-	c = json_array_get(cfgs, (size_t)best);
 	if (c) {
 		struct tune_config cfg;
 
 		tune_config_default(&s->plan.space, &s->k, &cfg);
-		tune_config_from_json(&s->plan.space, c, &cfg);
-		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_AUTOTUNE, json_num(c, "time_ms", -1));
+		tune_config_from_json(&s->plan.space, c->kept, &cfg);
+		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_AUTOTUNE, recorded_ms(c));
 		s->base_note = "the config Inductor's autotuning chose (capture.json)";
 	}
-	json_array_foreach(cfgs, i, c) {
+	for (i = 0; i < s->capture->nconfigs; i++) {
 		struct tune_config cfg;
 
+		c = &s->capture->configs[i];
 		tune_config_default(&s->plan.space, &s->k, &cfg);
-		tune_config_from_json(&s->plan.space, c, &cfg);
-		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_INDUCTOR, json_num(c, "time_ms", -1));
+		tune_config_from_json(&s->plan.space, c->kept, &cfg);
+		tune_plan_add_base(&s->plan, &cfg, TUNE_FROM_INDUCTOR, recorded_ms(c));
 	}
 }
 
@@ -370,12 +384,11 @@ static char *out_dir(const struct tune_sweep *s)
  */
 static void captured_constants(struct tune_sweep *s)
 {
-	const json_t *cfgs = json_object_get(s->capture, "configs");
-	const json_t *best = json_array_get(cfgs, (size_t)json_int(s->capture, "best_index", 0));
+	const struct capture_config *best = s->capture ? chosen(s->capture) : NULL;
 	const char *key;
 	json_t *v;
 
-	json_object_foreach(json_object_get(best, "kwargs"), key, v) {
+	json_object_foreach(json_object_get(best ? best->kept : NULL, "kwargs"), key, v) {
 		const struct tune_arg *a = tune_kernel_arg(&s->k, key);
 
 		if (a && a->type && !strcmp(a->type, "constexpr") &&
@@ -504,6 +517,16 @@ static double peak_of(const struct tune_opts *o, struct tune_pool *pool)
 	return gbps;
 }
 
+/* The bytes of the captured launch, with the kernel.py beside capture.json (model/traffic.h). */
+static int captured_traffic(struct tune_sweep *s)
+{
+	char *py = rd_kernel_beside(s->capture_path, RD_K_KERNEL_PY);
+	int rc = traffic_of_capture(&s->traffic, s->capture, py, kernel_uses_read);
+
+	free(py);
+	return rc;
+}
+
 int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_opts *o,
 		    struct tune_pool *pool, enum tune_fail *fail, struct buf *err)
 {
@@ -540,10 +563,9 @@ int tune_sweep_init(struct tune_sweep *s, const char *input, const struct tune_o
 		return -1;
 	/* the bytes tko run and the report use (model/traffic.h), Inductor's only without a capture */
 	s->num_gb = s->k.num_gb;
-	if (s->num_gb < 0 && json_is_number(json_object_get(s->capture, "inductor_num_bytes")))
-		s->num_gb = json_number_value(json_object_get(s->capture, "inductor_num_bytes")) / 1e9;
-	if (s->capture && traffic_of_capture_file(&s->traffic, s->capture, s->capture_path,
-						     kernel_uses_read) == 0)
+	if (s->num_gb < 0 && s->capture && !isnan(s->capture->inductor_num_bytes))
+		s->num_gb = s->capture->inductor_num_bytes / 1e9;
+	if (s->capture && captured_traffic(s) == 0)
 		s->num_gb = s->traffic.bytes / 1e9;
 	else
 		traffic_release(&s->traffic);
@@ -596,7 +618,9 @@ void tune_sweep_release(struct tune_sweep *s)
 	tune_plan_release(&s->plan);
 	tune_results_release(&s->res);
 	tune_kernel_release(&s->k);
-	json_decref(s->capture);
+	if (s->capture)
+		capture_release(s->capture);
+	free(s->capture);
 	free(s->grid_note);
 	buf_release(&s->text);
 	free(s->input);

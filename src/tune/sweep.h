@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "model/capture.h"
 #include "model/traffic.h"
 
 #include "target/target.h"
@@ -84,7 +85,7 @@ struct tune_sweep {
 	char *input;				/* as given */
 	char *source;				/* the kernel file */
 	char *capture_path;			/* capture.json, or NULL */
-	json_t *capture;			/* its contents, or NULL */
+	struct capture_doc *capture;		/* its contents, or NULL */
 	struct buf text;			/* the kernel file's text */
 	const struct target *arch;		/* the target */
 	struct tune_kernel k;			/* the kernel */

@@ -22,7 +22,8 @@ static long cdiv(long a, long b)
 /* Elements of the captured tensor argument `name`, or -1. */
 static long captured_numel(const struct tune_sweep *s, const char *name)
 {
-	const json_t *shape = json_object_get(tune_captured_arg(s, name), "shape"), *d;
+	const struct capture_arg *a = tune_captured_arg(s, name);
+	const json_t *shape = a ? a->shape : NULL, *d;
 	size_t i;
 	long n = 1;
 

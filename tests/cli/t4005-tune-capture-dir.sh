@@ -49,4 +49,16 @@ test_expect_success 'n = 4096 is specialised as divisible by 16: 16-byte loads, 
 	test "$(count "^\s+global_load" "$ptr")" -eq 0
 '
 
+# model/capture.h: a field of the wrong type is one line naming the file
+# and the field (written here by hand), before anything is compiled.
+test_expect_success 'a capture.json shape that is not integers: one line, nothing written' '
+	mkdir bad && cp kdir/kernel.py bad/ &&
+	sed "s/\"shape\": \[4096\], \"stride\": \[1\], \"storage\": 1/\"shape\": [4096, \"x\"], \"stride\": [1], \"storage\": 1/" \
+		kdir/capture.json >bad/capture.json &&
+	test_expect_code 1 tko tune --compile-only --target gfx942 bad 2>err &&
+	test_one_line_error err &&
+	test_grep "'"'"'bad/capture.json'"'"': args\[1\].shape: not a list of integers" err &&
+	test ! -e bad/tune
+'
+
 test_done

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "model/capture.h"
 #include "model/traffic.h"
 #include "parse/kernel_uses.h"
 #include "parse/triton_meta.h"
@@ -60,17 +61,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (triton_meta_scan(&l, py, (const char *)data, size, 0, &err) > 0) {
 		json_t *cap = capture_of(l.v[0]);
+		struct capture_doc doc;
 		struct traffic t;
 		char *doubt;
 
 		/* NULL: a name that is not UTF-8, which no capture.json can hold */
-		if (cap) {
-			traffic_of_capture(&t, cap, fuzz_tmpdir(), kernel_uses_read);
+		capture_init(&doc);
+		if (cap && capture_read(&doc, cap, "capture.json", &err) == 0) {
+			traffic_of_capture(&t, &doc, py, kernel_uses_read);
 			doubt = traffic_rate_doubt(&t, traffic_gbps(t.bytes, 0.01), 1000.0);
 			free(doubt);
 			traffic_release(&t);
-			json_decref(cap);
 		}
+		capture_release(&doc);
+		json_decref(cap);
 	}
 	meta_kernel_list_release(&l);
 	buf_release(&err);

@@ -136,30 +136,6 @@ static const char emb_cap[] =
 	"{\"name\":\"xnumel\",\"kind\":\"scalar\",\"value\":4096}],"
 	"\"mutated_arg_names\":[\"out_ptr0\"]}";
 
-static char tmpdir[] = "/tmp/tko-traffic-XXXXXX";
-static int tmpdir_made;	/* not strchr(tmpdir, 'X'): mkdtemp's letters may hold an X */
-
-/* Copies dir/from to tmpdir/to (made on first use). */
-static int copy_as(const char *dir, const char *from, const char *to)
-{
-	struct buf b = BUF_INIT, err = BUF_INIT;
-	char *src = path_join(dir, from), *dst;
-	int rc;
-
-	if (tmpdir_made || (tmpdir_made = mkdtemp(tmpdir) != NULL)) {
-		dst = path_join(tmpdir, to);
-		rc = file_read(src, 1 << 20, &b, &err) == 0 &&
-		     write_file_atomic(dst, b.buf, b.len, &err) == 0 ? 0 : -1;
-		free(dst);
-	} else {
-		rc = -1;
-	}
-	free(src);
-	buf_release(&b);
-	buf_release(&err);
-	return rc;
-}
-
 static struct meta_kernel_list scan(const char *text)
 {
 	struct meta_kernel_list l = META_KERNEL_LIST_INIT;
@@ -170,21 +146,34 @@ static struct meta_kernel_list scan(const char *text)
 	return l;
 }
 
+/* A capture.json text read into its model (model/capture.h). */
+static void read_capture(struct capture_doc *c, const char *cap_text)
+{
+	json_t *j = json_loads(cap_text, 0, NULL);
+	struct buf err = BUF_INIT;
+
+	assert_non_null(j);
+	capture_init(c);
+	assert_int_equal(capture_read(c, j, "capture.json", &err), 0);
+	json_decref(j);
+	buf_release(&err);
+}
+
 static void count(struct traffic *t, const char *cap_text, const char *src)
 {
 	struct meta_kernel_list l = META_KERNEL_LIST_INIT;
 	struct traffic_source uses = TRAFFIC_SOURCE_INIT;
-	json_t *cap = json_loads(cap_text, 0, NULL);
+	struct capture_doc cap;
 
-	assert_non_null(cap);
+	read_capture(&cap, cap_text);
 	if (src) {
 		l = scan(src);
 		kernel_uses_of(&uses, l.v[0]);
 	}
-	assert_int_equal(traffic_count(t, cap, src ? &uses : NULL), 0);
+	assert_int_equal(traffic_count(t, &cap, src ? &uses : NULL), 0);
 	traffic_source_release(&uses);
 	meta_kernel_list_release(&l);
-	json_decref(cap);
+	capture_release(&cap);
 }
 
 /*
@@ -348,17 +337,17 @@ static void test_descriptor_reads_are_assumed(void **state)
 static void test_foreach_module_file(void **state)
 {
 	const char *base = getenv("TESTDATA");
-	char *dir;
+	char *dir, *cap, *py;
 	struct traffic t;
 	struct buf err = BUF_INIT;
 
 	(void)state;
 	assert_non_null(base);
 	dir = xstrfmt("%s/traffic", base);
-	/* traffic_of_dir reads capture.json and kernel.py: the files go by those names in a copy */
-	assert_int_equal(copy_as(dir, "foreach_capture.json", "capture.json"), 0);
-	assert_int_equal(copy_as(dir, "foreach_kernel.py", "kernel.py"), 0);
-	assert_int_equal(traffic_of_dir(&t, tmpdir, kernel_uses_read, &err), 0);
+	cap = xstrfmt("%s/foreach_capture.json", dir);
+	py = xstrfmt("%s/foreach_kernel.py", dir);
+	/* the caller names the files (model/ does not know a kernel folder's layout) */
+	assert_int_equal(traffic_of_files(&t, cap, py, kernel_uses_read, &err), 0);
 	assert_true(t.read_bytes == 16008.0);
 	assert_true(t.write_bytes == 12004.0);
 	assert_true(t.bytes == 28012.0);
@@ -367,13 +356,8 @@ static void test_foreach_module_file(void **state)
 	traffic_release(&t);
 	buf_release(&err);
 	free(dir);
-	dir = path_join(tmpdir, "capture.json");
-	unlink(dir);
-	free(dir);
-	dir = path_join(tmpdir, "kernel.py");
-	unlink(dir);
-	free(dir);
-	rmdir(tmpdir);
+	free(cap);
+	free(py);
 }
 
 static void test_unreadable_args(void **state)
@@ -392,28 +376,29 @@ static void test_unreadable_args(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
-		json_t *doc = json_loads(caps[i], 0, NULL);
+		struct capture_doc doc;
 		struct traffic t;
 
-		assert_non_null(doc);
-		assert_int_equal(traffic_count(&t, doc, NULL), -1);
+		read_capture(&doc, caps[i]);
+		assert_int_equal(traffic_count(&t, &doc, NULL), -1);
 		assert_true(t.bytes < 0);
 		assert_non_null(strstr(t.note, "argument 0"));
 		traffic_release(&t);
-		json_decref(doc);
+		capture_release(&doc);
 	}
 }
 
 /* traffic_footprint: each storage once, what a launch can touch (not what it moves). */
 static long long footprint_of(const char *json)
 {
-	json_error_t e;
-	json_t *args = json_loads(json, 0, &e);
+	char *text = xstrfmt("{\"args\": %s}", json);
+	struct capture_doc c;
 	long long n;
 
-	assert_non_null(args);
-	n = traffic_footprint(args);
-	json_decref(args);
+	read_capture(&c, text);
+	n = traffic_footprint(&c);
+	capture_release(&c);
+	free(text);
 	return n;
 }
 

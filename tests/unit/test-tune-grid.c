@@ -50,9 +50,13 @@ static void plan_sweep(struct tune_sweep *s, const char *capture_json)
 	struct buf err = BUF_INIT;
 	struct tune_config c;
 	json_error_t e;
+	json_t *j = json_loads(capture_json, 0, &e);
 
-	s->capture = json_loads(capture_json, 0, &e);
-	assert_non_null(s->capture);
+	assert_non_null(j);
+	s->capture = xmalloc(sizeof(*s->capture));
+	capture_init(s->capture);
+	assert_int_equal(capture_read(s->capture, j, "capture.json", &err), 0);
+	json_decref(j);
 	assert_int_equal(tune_plan_init(&s->plan, &s->k, target_find("sm_90"), &o, &err), 0);
 	tune_config_default(&s->plan.space, &s->k, &c);
 	tune_plan_add_base(&s->plan, &c, TUNE_FROM_DEFAULT, -1);
@@ -89,7 +93,8 @@ static void release(struct tune_sweep *s)
 {
 	tune_plan_release(&s->plan);
 	tune_kernel_release(&s->k);
-	json_decref(s->capture);
+	capture_release(s->capture);
+	free(s->capture);
 	buf_release(&s->text);
 }
 
