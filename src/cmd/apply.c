@@ -454,7 +454,7 @@ int cmd_apply(int argc, const char **argv)
 		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32,keep-off,applied+keep-off (default: default,applied)"),
 		OPT_LIST(0, "keep-off", &o.keep_off, "MODULE:QUALNAME", "keep TorchInductor off this function or method in the keep-off arms (repeatable)"),
 		OPT_LIST(0, "exclude", &o.exclude, "KERNEL", "leave this winner (kernel name or folder id) out of the plan (repeatable)"),
-		OPT_BOOL(0, "keep-slower", &o.keep_slower, "keep winners measured slower inside the step in the artifact and the plan"),
+		OPT_BOOL(0, "keep-slower", &o.keep_slower, "keep winners measured slower inside the step, or timed slower warm by tune, in the artifact and the plan"),
 		OPT_DOUBLE(0, "loss-rtol", &o.loss_rtol, "X", "losses equal within X relative (default 1e-3)"),
 		OPT_STRING(0, "step", &o.step_fn, "MOD:QUALNAME", "a step is a call of this function (default: an optimizer step)"),
 		OPT_INT(0, "step-warmup", &o.step_warmup, "N", "steps of each run left out of its time (default: a tenth, 1 to 50)"),

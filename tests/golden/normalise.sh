@@ -9,7 +9,7 @@
 # Keys are rewritten by sed on the text, never by a JSON tool on numbers:
 # jq 1.6 reprints numbers (1e20 as 1e+20), which would hide real changes.
 set -eu
-: "${GOLDEN_ROOT:?}" "${GOLDEN_SRC:?}" "${GOLDEN_VERSION:?}"
+: "${GOLDEN_ROOT:?}" "${GOLDEN_SRC:?}" "${GOLDEN_VERSION:?}" "${GOLDEN_TKO:?}"
 here=$(cd "$(dirname "$0")" && pwd)
 
 quote() {
@@ -18,6 +18,7 @@ quote() {
 root=$(quote "$GOLDEN_ROOT")
 src=$(quote "$GOLDEN_SRC")
 version=$(quote "$GOLDEN_VERSION")
+tko=$(quote "$GOLDEN_TKO")
 
 num='-\{0,1\}[0-9][0-9.e+-]*'
 # shellcheck disable=SC2016 # sed scripts, not shell expansions
@@ -27,11 +28,13 @@ n
 s#^\\([^ ]*  *[0-9][0-9]*\\)  *[0-9][0-9.]*#\\1 @SECONDS@#
 }
 s|$root|@ROOT@|g
+s|$tko|@TKO@|g
 s|$src/python|@SRC@/python|g
 s|tko $version\\b|tko @VERSION@|g
 s#\"tko_version\": \"[^\"]*\"#\"tko_version\": \"@VERSION@\"#g
-s#\"\\(start_time\\|end_time\\)\": \"[^\"]*\"#\"\\1\": \"@TIME@\"#g
+s#\"\\(start_time\\|end_time\\|submitted\\)\": \"[^\"]*\"#\"\\1\": \"@TIME@\"#g
 s#\"\\(start_unix\\|end_unix\\|duration_s\\|wall_s\\)\": $num#\"\\1\": @NUM@#g
+s#^\\(tko apply: note: run [0-9]*: .* ms/step ([a-z]*)\\), [0-9][0-9.]* s\$#\\1, @SECONDS@ s#
 "
 timing="
 s#\"compile_ms\": $num#\"compile_ms\": @NUM@#g

@@ -72,6 +72,8 @@ trap 'exit 130' INT TERM
 mkdir "$ROOT/tmp" "$ROOT/home"
 
 VERSION=$("$TKO" --version | sed 's/^tko //')
+# The binary as /proc/self/exe names it (tko cluster records it), for normalise.sh.
+TKO_REAL=$(readlink -f "$TKO")
 
 # resolve NAME: the path INPUTS gives for a logical input name.
 resolve() {
@@ -190,7 +192,8 @@ run_case() {
 	fi
 	timing=0
 	grep -qx venv-triton "$dir/needs" 2>/dev/null && timing=1
-	GOLDEN_ROOT=$ROOT GOLDEN_SRC=$SRC GOLDEN_VERSION=$VERSION GOLDEN_TIMING=$timing \
+	GOLDEN_ROOT=$ROOT GOLDEN_SRC=$SRC GOLDEN_VERSION=$VERSION GOLDEN_TKO=$TKO_REAL \
+		GOLDEN_TIMING=$timing \
 		"$GOLDEN/normalise.sh" "$got" || { echo "FAIL $name (normalise)"; return 1; }
 	if [ "$update" = 1 ]; then
 		rm -rf "$dir/expected" && cp -R "$got" "$dir/expected" || return 1
