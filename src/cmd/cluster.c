@@ -154,7 +154,7 @@ static int find_kernels(const char **args, size_t n, struct strlist *dirs, char 
 	size_t i;
 
 	*dflt = NULL;
-	if (n == 1 && cluster_is_run(args[0])) {
+	if (n == 1 && cmd_is_run(args[0])) {
 		if (cluster_run_kernels(args[0], dirs, &err) < 0) {
 			msg_error("%s", err.buf);
 			buf_release(&err);
@@ -170,7 +170,7 @@ static int find_kernels(const char **args, size_t n, struct strlist *dirs, char 
 		free(kpy);
 		if (!ok) {
 			msg_error("'%s' is neither a RUN (capture/kernels/) nor a kernel directory "
-				  "(kernel.py)%s", args[i], n > 1 && cluster_is_run(args[i]) ?
+				  "(kernel.py)%s", args[i], n > 1 && cmd_is_run(args[i]) ?
 				  ": give a RUN alone" : "");
 			return -1;
 		}

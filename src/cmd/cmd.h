@@ -52,6 +52,8 @@ const struct rd_need *cmd_need(void);
  * -1 with the need's one-line message in err.
  */
 int cmd_open_run(const char *path, struct rundir *rd, struct buf *err);
+/* 1 when `path` is a RUN the running command needs (for a RUN-or-folders argument). */
+int cmd_is_run(const char *path);
 
 int cmd_env(int argc, const char **argv);
 int cmd_capture(int argc, const char **argv);
