@@ -693,7 +693,7 @@ static int unfinished(const struct view *v, struct buf *out)
 }
 
 /* Each finished task's tune.json, or NULL where it wrote none. */
-static int load_docs(const struct view *v, const char *dir, json_t **docs, char **names,
+static int load_docs(const struct view *v, const char *dir, struct tune_doc **docs, char **names,
 		     struct buf *err)
 {
 	size_t t;
@@ -704,7 +704,7 @@ static int load_docs(const struct view *v, const char *dir, json_t **docs, char 
 		names[t] = path_join(tdir, "tune.json");
 		free(tdir);
 		if (is_file(names[t]))
-			docs[t] = json_load_path(names[t], err);
+			docs[t] = cluster_doc_load(names[t], err);
 		else if (v->st[t].state == CLUSTER_DONE)
 			buf_addf(err, "task %zu finished but wrote no '%s'", t, names[t]);
 		if (err->len)
@@ -728,7 +728,7 @@ static void note_missing(const struct view *v, const size_t *missing, size_t n, 
 static int gather_write(const struct view *v, const char *dir, const char *json)
 {
 	size_t nt = v->m.plan.nt, t, nmissing = 0, *missing = xcalloc(v->m.plan.nk, sizeof(*missing));
-	json_t **docs = xcalloc(nt, sizeof(*docs)), *merged = NULL;
+	struct tune_doc **docs = xcalloc(nt, sizeof(*docs)), *merged = NULL;
 	char **names = xcalloc(nt, sizeof(*names)), *out = json ? xstrdup(json) : path_join(dir, "tune.json");
 	struct buf err = BUF_INIT;
 	int ret = EXIT_FAIL, errors = 0;
@@ -738,7 +738,7 @@ static int gather_write(const struct view *v, const char *dir, const char *json)
 					&nmissing, &err);
 	if (merged && nmissing == v->m.plan.nk)
 		buf_addf(&err, "no task tuned a kernel: nothing to gather (see %s/log/)", dir);
-	else if (merged && json_write_path(merged, out, &err) == 0) {
+	else if (merged && tune_doc_save(out, merged, &err) == 0) {
 		note_missing(v, missing, nmissing, dir);
 		for (t = 0; t < nt; t++)
 			errors += v->st[t].state == CLUSTER_ERRORS;
@@ -750,10 +750,10 @@ static int gather_write(const struct view *v, const char *dir, const char *json)
 	if (err.len)
 		msg_error("%s", err.buf);
 	for (t = 0; t < nt; t++) {
-		json_decref(docs[t]);
+		cluster_doc_free(docs[t]);
 		free(names[t]);
 	}
-	json_decref(merged);
+	cluster_doc_free(merged);
 	free(docs);
 	free(names);
 	free(missing);

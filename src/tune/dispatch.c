@@ -376,8 +376,7 @@ static int merge_json(const struct run *r, size_t i, struct tune_doc *doc, int *
 			*have = 1;
 		}
 		for (n = 0; n < one.nkernels; n++)
-			*tune_doc_add_kernel(doc) = one.kernels[n];
-		one.nkernels = 0;	/* doc owns them now */
+			tune_doc_take_kernel(doc, &one.kernels[n]);
 	}
 	rf_release(&tune_doc_desc, &one);
 	free(path);
