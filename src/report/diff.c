@@ -17,6 +17,14 @@
 #include "util/mem.h"
 #include "banned.h"
 
+const char *const diff_status_names[DIFF_NSTATUS + 1] = {
+	[DIFF_CHANGED] = "changed",
+	[DIFF_SAME] = "same",
+	[DIFF_ONLY_A] = "only_a",
+	[DIFF_ONLY_B] = "only_b",
+	[DIFF_NSTATUS] = NULL,
+};
+
 /* Kernels from scanned assembly: one per symbol, id name (name@arch when repeated). */
 static void run_from_isa(struct an_run *out, const struct isa_result *res, const char *path)
 {
@@ -234,7 +242,7 @@ static const struct an_kernel *find_kernel(const struct an_run *r, const struct 
 	return n == 1 ? byname : NULL;
 }
 
-static struct kdiff *kdiff_add(struct an_diff *d, const char *id, const char *status)
+static struct kdiff *kdiff_add(struct an_diff *d, const char *id, enum diff_status status)
 {
 	struct kdiff *kd;
 
@@ -311,7 +319,7 @@ static char *rules_text(const struct an_kernel *k)
 
 static void diff_kernel(struct an_diff *d, const struct an_kernel *a, const struct an_kernel *b)
 {
-	struct kdiff *kd = kdiff_add(d, a->id, "same");
+	struct kdiff *kd = kdiff_add(d, a->id, DIFF_SAME);
 	char *ra = rules_text(a), *rb = rules_text(b);
 
 	rf_diff(&an_kernel_desc, a, b, "", DIFF_REL_TOL, &kd->changes);
@@ -320,7 +328,7 @@ static void diff_kernel(struct an_diff *d, const struct an_kernel *a, const stru
 		rf_changes_add(&kd->changes, "rules", ra, rb);
 	free(ra);
 	free(rb);
-	kd->status = kd->changes.nr ? "changed" : "same";
+	kd->status = kd->changes.nr ? DIFF_CHANGED : DIFF_SAME;
 	if (kd->changes.nr)
 		d->changed++;
 	else
@@ -340,13 +348,13 @@ void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d
 		if (kb) {
 			diff_kernel(d, &a->kernels[i], kb);
 		} else {
-			kdiff_add(d, a->kernels[i].id, "only_a");
+			kdiff_add(d, a->kernels[i].id, DIFF_ONLY_A);
 			d->only_a++;
 		}
 	}
 	for (i = 0; i < b->nkernels; i++) {
 		if (!find_kernel(a, &b->kernels[i])) {
-			kdiff_add(d, b->kernels[i].id, "only_b");
+			kdiff_add(d, b->kernels[i].id, DIFF_ONLY_B);
 			d->only_b++;
 		}
 	}

@@ -23,9 +23,20 @@
 /* Numbers closer than this (relative) are the same: times repeat to a few tenths of a percent. */
 #define DIFF_REL_TOL 0.005
 
+/* A kernel's status; diff_status_names[] is its name in tko diff's outputs. */
+enum diff_status {
+	DIFF_CHANGED,
+	DIFF_SAME,
+	DIFF_ONLY_A,		/* only side A has it */
+	DIFF_ONLY_B,
+	DIFF_NSTATUS
+};
+/* "changed", "same", "only_a", "only_b", NULL-terminated. */
+extern const char *const diff_status_names[DIFF_NSTATUS + 1];
+
 struct kdiff {
 	char *id;		/* the kernel, as side A names it (or B for only_b) */
-	const char *status;	/* "changed", "same", "only_a", "only_b" (static) */
+	enum diff_status status;
 	struct rf_changes changes;	/* field, A value, B value */
 };
 

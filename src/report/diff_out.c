@@ -42,17 +42,17 @@ void diff_print_md(FILE *fp, const struct an_diff *d)
 	for (i = 0; i < d->nr; i++) {
 		const struct kdiff *k = &d->v[i];
 
-		if (!strcmp(k->status, "same"))
+		if (k->status == DIFF_SAME)
 			continue;
-		fprintf(fp, "## %s (%s)\n\n", k->id, !strcmp(k->status, "only_a") ? "only in A" :
-			!strcmp(k->status, "only_b") ? "only in B" : "changed");
+		fprintf(fp, "## %s (%s)\n\n", k->id, k->status == DIFF_ONLY_A ? "only in A" :
+			k->status == DIFF_ONLY_B ? "only in B" : "changed");
 		if (k->changes.nr)
 			changes_md(fp, &k->changes);
 	}
 	if (d->same) {
 		fputs("## Unchanged\n\n", fp);
 		for (i = 0; i < d->nr; i++)
-			if (!strcmp(d->v[i].status, "same"))
+			if (d->v[i].status == DIFF_SAME)
 				fprintf(fp, "- %s\n", d->v[i].id);
 	}
 }
@@ -70,7 +70,7 @@ void diff_print_text(FILE *fp, const struct an_diff *d)
 
 		table_row(&t);
 		table_cell(&t, "%s", k->id);
-		table_cell(&t, "%s", k->status);
+		table_cell(&t, "%s", diff_status_names[k->status]);
 		for (j = 0; j < k->changes.nr; j++)
 			buf_addf(&b, "%s%s: %s -> %s", j ? "; " : "", k->changes.v[j].path,
 				 k->changes.v[j].a, k->changes.v[j].b);
@@ -100,7 +100,7 @@ json_t *diff_to_json(const struct an_diff *d)
 
 	for (i = 0; i < d->nr; i++)
 		json_array_append_new(ks, json_pack("{s:s, s:s, s:o}", "id", d->v[i].id, "status",
-						    d->v[i].status, "changes",
+						    diff_status_names[d->v[i].status], "changes",
 						    changes_json(&d->v[i].changes)));
 	return json_pack("{s:i, s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "schema_version", 1, "tool", "tko diff", "a", d->a, "b", d->b,
