@@ -304,7 +304,7 @@ struct an_libcall {
  */
 struct an_step_group {
 	long rank;		/* 1 = the largest share of the busy time */
-	char *cls;		/* triton, gemm, attention, comm, memcpy, memset, other */
+	enum prof_class cls;	/* triton, gemm, ... (prof_class_names), PROF_CLASS_NONE unknown */
 	char *op;		/* the ATen op or wrapper call ("aten::mm"), or NULL */
 	char *kernel;		/* its largest GPU kernel */
 	char *dtype;		/* the op's first input type ("float", "c10::BFloat16"), or NULL */

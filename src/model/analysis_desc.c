@@ -313,7 +313,7 @@ static const struct rf_struct libcall_desc = { "library call", sizeof(T), libcal
 #define T struct an_step_group
 static const struct rf_field step_group_fields[] = {
 	RF_F(T, "rank", RF_LONG, rank),
-	RF_F(T, "class", RF_STR, cls),
+	RF_E(T, "class", cls, prof_class_names, 0),
 	RF_F(T, "op", RF_STR, op),
 	RF_F(T, "kernel", RF_STR, kernel),
 	RF_F(T, "dtype", RF_STR, dtype),
