@@ -72,12 +72,12 @@ static int take(const struct cluster_plan *p, size_t t, struct tune_doc *doc, co
 }
 
 /* 1 when d's mode is that of the documents before it (*mode, or the first's). */
-static int same_mode(const struct tune_doc *d, const char *name, const char **mode,
+static int same_mode(const struct tune_doc *d, const char *name, enum tune_mode *mode,
 		     struct buf *err)
 {
-	if (*mode && strcmp(*mode, d->mode)) {
-		buf_addf(err, "'%s' is of mode '%s', the other tasks' of '%s'", name, d->mode,
-			 *mode);
+	if (*mode != TUNE_MODE_NONE && *mode != d->mode) {
+		buf_addf(err, "'%s' is of mode '%s', the other tasks' of '%s'", name,
+			 NAME_OF(tune_mode_names, d->mode), NAME_OF(tune_mode_names, *mode));
 		return 0;
 	}
 	*mode = d->mode;
@@ -90,7 +90,7 @@ struct tune_doc *cluster_gather(const struct cluster_plan *p, struct tune_doc *c
 {
 	struct tune_doc_kernel **got = xcalloc(p->nk, sizeof(*got));
 	struct tune_doc *out = NULL;
-	const char *mode = NULL;
+	enum tune_mode mode = TUNE_MODE_NONE;
 	size_t t, i;
 
 	*nmissing = 0;
@@ -100,7 +100,7 @@ struct tune_doc *cluster_gather(const struct cluster_plan *p, struct tune_doc *c
 			goto out;
 	out = xmalloc(sizeof(*out));
 	rf_init(&tune_doc_desc, out);
-	out->mode = mode ? xstrdup(mode) : NULL;
+	out->mode = mode;
 	for (i = 0; i < p->nk; i++) {
 		if (got[i])
 			tune_doc_take_kernel(out, got[i]);

@@ -163,7 +163,7 @@ struct an_addr {
 /* The best result `tko tune` recorded for the kernel. */
 struct an_tune {
 	char *file;		/* the tune.json read; NULL: no tuning */
-	char *mode;		/* gpu or compile-only */
+	enum tune_mode mode;	/* gpu or compile-only (tune_mode_names), TUNE_MODE_NONE unknown */
 	char *target;		/* the arch tuned for */
 	char *winner;		/* the winning variant's label */
 	double time_ms;		/* its time */

@@ -203,3 +203,9 @@ const char *const prof_class_names[PROF_CLASS_COUNT + 1] = {
 	[PROF_CLASS_OTHER] = "other",
 	[PROF_CLASS_COUNT] = NULL,
 };
+
+const char *const tune_mode_names[TUNE_MODE_NR + 1] = {
+	[TUNE_MODE_GPU] = "gpu",
+	[TUNE_MODE_COMPILE_ONLY] = "compile-only",
+	[TUNE_MODE_NR] = NULL,
+};

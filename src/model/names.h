@@ -193,6 +193,15 @@ enum prof_class {
 };
 extern const char *const prof_class_names[PROF_CLASS_COUNT + 1];
 
+/* How tko tune ran: timed on a GPU, or compiled only (tune.json's and kernels.json's mode). */
+enum tune_mode {
+	TUNE_MODE_NONE = -1,
+	TUNE_MODE_GPU,
+	TUNE_MODE_COMPILE_ONLY,
+	TUNE_MODE_NR
+};
+extern const char *const tune_mode_names[TUNE_MODE_NR + 1];	/* "gpu", "compile-only" */
+
 /* The index of s in a NULL-terminated name table, or -1 (also for NULL). */
 int name_index(const char *const *names, const char *s);
 /* names[v], or NULL when v is out of the table of n names. */

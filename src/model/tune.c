@@ -203,7 +203,7 @@ const struct rf_struct tune_doc_kernel_desc = {
 };
 
 static const struct rf_field doc_fields[] = {
-	RF_F(struct tune_doc, "mode", RF_STR, mode),
+	RF_E(struct tune_doc, "mode", mode, tune_mode_names, 0),
 	RF_A(struct tune_doc, "kernels", kernels, nkernels, &tune_doc_kernel_desc),
 	RF_FEND_X(RF_JC_WORDS),
 };
@@ -271,7 +271,7 @@ int tune_doc_load_current(const char *path, struct tune_doc *d, struct buf *err)
 
 int tune_doc_compile_only(const struct tune_doc *d)
 {
-	return d->mode && !strcmp(d->mode, "compile-only");
+	return d->mode == TUNE_MODE_COMPILE_ONLY;
 }
 
 struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d)

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "json/reflect.h"
+#include "model/names.h"
 #include "util/buf.h"
 
 /*
@@ -156,7 +157,7 @@ struct tune_doc_kernel {
 
 /* The whole document; rf_save_doc puts schema_version and tool first (tune_doc_save). */
 struct tune_doc {
-	char *mode;			/* "gpu" or "compile-only" */
+	enum tune_mode mode;		/* "gpu" or "compile-only"; TUNE_MODE_NONE unknown */
 	struct tune_doc_kernel *kernels;
 	size_t nkernels;
 };

@@ -372,7 +372,6 @@ static int merge_json(const struct run *r, size_t i, struct tune_doc *doc, int *
 	if (is_file(path) && ret == 0) {
 		if (!*have) {
 			doc->mode = one.mode;
-			one.mode = NULL;
 			*have = 1;
 		}
 		for (n = 0; n < one.nkernels; n++)

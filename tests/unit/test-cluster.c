@@ -240,7 +240,7 @@ static struct tune_doc *doc(const char *mode, const char *a, const char *b)
 	struct tune_doc *d = xmalloc(sizeof(*d));
 
 	rf_init(&tune_doc_desc, d);
-	d->mode = xstrdup(mode);
+	d->mode = name_index(tune_mode_names, mode);
 	tune_doc_add_kernel(d)->source = xstrdup(a);
 	if (b)
 		tune_doc_add_kernel(d)->source = xstrdup(b);
@@ -265,7 +265,7 @@ static void test_gather(void **state)
 	m = cluster_gather(&p, docs, names, missing, &nmissing, &err);
 	assert_non_null(m);
 	assert_int_equal(nmissing, 0);
-	assert_string_equal(m->mode, "gpu");
+	assert_int_equal(m->mode, TUNE_MODE_GPU);
 	assert_int_equal(m->nkernels, 3);
 	/* the local order, k0 k1 k2, whatever order the tasks ran them in */
 	assert_string_equal(m->kernels[0].source, "k0/kernel.py");
@@ -332,7 +332,7 @@ static void test_doc_load(void **state)
 	assert_int_equal(write_file_atomic(path, v2, strlen(v2), &err), 0);
 	d = cluster_doc_load(path, &err);
 	assert_non_null(d);
-	assert_string_equal(d->mode, "gpu");
+	assert_int_equal(d->mode, TUNE_MODE_GPU);
 	assert_int_equal(d->nkernels, 1);
 	assert_string_equal(d->kernels[0].kernel, "x");
 	cluster_doc_free(d);
