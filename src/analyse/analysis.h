@@ -43,6 +43,8 @@
 #include "parse/meta.h"
 #include "util/buf.h"
 
+struct rd_need;
+
 /*
  * The tools' own models of a RUN as the analysis read them: what `tko
  * summarize`, `tko meta` and `tko isa` would print for it, kept for the
@@ -71,8 +73,10 @@ struct an_opts {
 	   written, to set the findings' severities and rules (decide_run() passes
 	   decide/isa_scope.h's; analyse may not include decide), or NULL */
 	void (*judge_isa)(struct isa_result *res);
+	/* what makes the directory a RUN (the command's need: cmd_need()), or NULL: rd_need_analyse */
+	const struct rd_need *need;
 };
-#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL }
+#define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* What the RUN had, for the gaps (decide/decide.c). */
 struct an_facts {

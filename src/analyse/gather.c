@@ -415,7 +415,7 @@ int inputs_gather(struct an_inputs *in, const char *run, const struct an_opts *o
 	autotune_set_init(&in->at);
 	in->meta = (struct meta_set)META_SET_INIT;
 	in->tunes = json_array();
-	if (rd_open(&in->rd, run, &rd_need_analyse, err) < 0)
+	if (rd_open(&in->rd, run, o->need ? o->need : &rd_need_analyse, err) < 0)
 		return -1;
 	gather_summarize(in);
 	if (gather_json(in, err) < 0)

@@ -177,8 +177,7 @@ static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 	if (!j || rf_read(&tune_doc_kernel_desc, &tk, j, json_str(e, "path"), &err) < 0)
 		goto out;
 	k->tune.file = inputs_relative(in, json_str(e, "path"));
-	k->tune.mode = json_str(json_object_get(e, "doc"), "mode") ?
-		xstrdup(json_str(json_object_get(e, "doc"), "mode")) : NULL;
+	k->tune.mode = name_index(tune_mode_names, json_str(json_object_get(e, "doc"), "mode"));
 	k->tune.target = tk.target ? xstrdup(tk.target) : NULL;
 	k->tune.winner = tk.winner.label ? xstrdup(tk.winner.label) : NULL;
 	k->tune.time_ms = tk.winner.time_ms;

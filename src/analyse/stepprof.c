@@ -124,7 +124,7 @@ static void add_group(struct an_run *r, const struct prof *p, const struct prof_
 	memset(s, 0, sizeof(*s));
 	s->decision = DECISION_NONE;
 	s->rank = (long)r->nstep_groups;
-	s->cls = xstrdup(prof_class_names[g->cls]);
+	s->cls = (enum prof_class)g->cls;
 	s->op = g->cls == PROF_CLASS_TRITON ? NULL : dup_or_null(prof_str(p, g->op));
 	s->kernel = dup_or_null(prof_str(p, g->top));
 	s->dtype = dup_or_null(prof_str(p, g->dtype));

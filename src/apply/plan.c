@@ -419,10 +419,6 @@ int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
 
 	p->source_variants = source_variants;
 	p->settings = json_object();
-	if (!is_dir(run)) {
-		buf_addf(err, "'%s' is not a RUN directory", run);
-		return -1;
-	}
 	rd_kernel_dirs(run, &kdirs);
 	if (target)
 		p->target = xstrdup(target);

@@ -52,7 +52,8 @@ struct apply_plan {
 #define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, NULL, 0 }
 
 /*
- * Reads every tune result of `run` for `target` (NULL: the only target the
+ * Reads every tune result of `run` (a RUN directory the caller opened:
+ * cmd_open_run) for `target` (NULL: the only target the
  * RUN was tuned for). 0, or -1 with one line in err: no tune results, two
  * targets and no choice, a tune.json that is not tko tune's, two winners
  * needing different values of one Inductor setting.

@@ -1,25 +1,33 @@
 /*
- * Merging the tasks' tune.json documents (gather.h).
+ * Merging the tasks' tune.json documents (gather.h), through the typed
+ * model of model/tune, as tko tune --gpus merges its children's.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster/gather.h"
-#include "json/jsonio.h"
-#include "model/tune.h"
 #include "rundir/layout.h"
-#include "util/file.h"
 #include "util/mem.h"
 #include "banned.h"
 
-static int is_tune_doc(const json_t *doc)
+struct tune_doc *cluster_doc_load(const char *path, struct buf *err)
 {
-	const char *tool = json_str(doc, "tool");
+	struct tune_doc *d = xmalloc(sizeof(*d));
 
-	return json_is_object(doc) &&
-	       json_int(doc, "schema_version", 0) == TUNE_SCHEMA_VERSION &&
-	       tool && !strcmp(tool, "tko tune") && json_str(doc, "mode") &&
-	       json_is_array(json_object_get(doc, "kernels"));
+	rf_init(&tune_doc_desc, d);
+	if (tune_doc_load_current(path, d, err) < 0) {
+		cluster_doc_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void cluster_doc_free(struct tune_doc *d)
+{
+	if (!d)
+		return;
+	rf_release(&tune_doc_desc, d);
+	free(d);
 }
 
 /* The kernel of task t whose source `src` is, or -1. */
@@ -40,14 +48,13 @@ static long kernel_of(const struct cluster_plan *p, size_t t, const char *src)
 }
 
 /* Files task t's entries under their kernels in got[]. */
-static int take(const struct cluster_plan *p, size_t t, const json_t *doc, const char *name,
-		json_t **got, struct buf *err)
+static int take(const struct cluster_plan *p, size_t t, struct tune_doc *doc, const char *name,
+		struct tune_doc_kernel **got, struct buf *err)
 {
-	json_t *e;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "kernels"), i, e) {
-		const char *src = json_str(e, "source");
+	for (i = 0; i < doc->nkernels; i++) {
+		const char *src = doc->kernels[i].source;
 		long k = kernel_of(p, t, src);
 
 		if (k < 0) {
@@ -59,45 +66,44 @@ static int take(const struct cluster_plan *p, size_t t, const json_t *doc, const
 			buf_addf(err, "'%s': kernels[%zu]: '%s' appears twice", name, i, src);
 			return -1;
 		}
-		got[k] = e;
+		got[k] = &doc->kernels[i];
 	}
 	return 0;
 }
 
-json_t *cluster_gather(const struct cluster_plan *p, json_t *const *docs,
-		       const char *const *names, size_t *missing, size_t *nmissing,
-		       struct buf *err)
+/* 1 when d's mode is that of the documents before it (*mode, or the first's). */
+static int same_mode(const struct tune_doc *d, const char *name, enum tune_mode *mode,
+		     struct buf *err)
 {
-	json_t **got = xcalloc(p->nk, sizeof(*got)), *out = NULL, *list;
-	const char *mode = NULL;
+	if (*mode != TUNE_MODE_NONE && *mode != d->mode) {
+		buf_addf(err, "'%s' is of mode '%s', the other tasks' of '%s'", name,
+			 NAME_OF(tune_mode_names, d->mode), NAME_OF(tune_mode_names, *mode));
+		return 0;
+	}
+	*mode = d->mode;
+	return 1;
+}
+
+struct tune_doc *cluster_gather(const struct cluster_plan *p, struct tune_doc *const *docs,
+				const char *const *names, size_t *missing, size_t *nmissing,
+				struct buf *err)
+{
+	struct tune_doc_kernel **got = xcalloc(p->nk, sizeof(*got));
+	struct tune_doc *out = NULL;
+	enum tune_mode mode = TUNE_MODE_NONE;
 	size_t t, i;
 
 	*nmissing = 0;
-	for (t = 0; t < p->nt; t++) {
-		if (!docs[t])
-			continue;
-		if (!is_tune_doc(docs[t])) {
-			buf_addf(err, "'%s' is not a tko tune document (schema_version %d)", names[t],
-				 TUNE_SCHEMA_VERSION);
+	for (t = 0; t < p->nt; t++)
+		if (docs[t] && (!same_mode(docs[t], names[t], &mode, err) ||
+				take(p, t, docs[t], names[t], got, err) < 0))
 			goto out;
-		}
-		if (mode && strcmp(mode, json_str(docs[t], "mode"))) {
-			buf_addf(err, "'%s' is of mode '%s', the other tasks' of '%s'", names[t],
-				 json_str(docs[t], "mode"), mode);
-			goto out;
-		}
-		mode = json_str(docs[t], "mode");
-		if (take(p, t, docs[t], names[t], got, err) < 0)
-			goto out;
-	}
-	/* the fields and their order as tko tune writes them */
-	list = json_array();
-	out = json_pack("{s:i, s:s, s:s?, s:o}", "schema_version", TUNE_SCHEMA_VERSION,
-			"tool", "tko tune",
-			"mode", mode, "kernels", list);
+	out = xmalloc(sizeof(*out));
+	rf_init(&tune_doc_desc, out);
+	out->mode = mode;
 	for (i = 0; i < p->nk; i++) {
 		if (got[i])
-			json_array_append(list, got[i]);
+			tune_doc_take_kernel(out, got[i]);
 		else
 			missing[(*nmissing)++] = i;
 	}

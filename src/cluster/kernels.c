@@ -13,15 +13,6 @@
 #include "util/walk.h"
 #include "banned.h"
 
-int cluster_is_run(const char *dir)
-{
-	char *p = rd_path_in(dir, RD_KERNELS_DIR);
-	int yes = is_dir(p);
-
-	free(p);
-	return yes;
-}
-
 int cluster_run_kernels(const char *run, struct strlist *out, struct buf *err)
 {
 	char *kdir = rd_part(run, RD_KERNELS_DIR, err);

@@ -18,7 +18,4 @@
  */
 int cluster_run_kernels(const char *run, struct strlist *out, struct buf *err);
 
-/* 1 when `dir` is a RUN directory (it has capture/kernels/). */
-int cluster_is_run(const char *dir);
-
 #endif

@@ -402,6 +402,7 @@ static int keep_off_opts(struct apply_opts *o, struct session *s, struct buf *er
 static int apply_main(struct apply_opts *o, struct session *s)
 {
 	struct apply_predict pred = APPLY_PREDICT_INIT;
+	struct rundir rd = RUNDIR_INIT;
 	struct buf err = BUF_INIT;
 	int code = EXIT_FAIL;
 	char *out = NULL;
@@ -417,7 +418,8 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	if (!o->out)
 		o->out = out = path_join(o->run, "apply");
 	/* with --ab the artifact waits for the A/B's verdicts */
-	if (apply_plan_build(&s->plan, o->run, o->target, o->source_variants, &err) < 0 ||
+	if (cmd_open_run(o->run, &rd, &err) < 0 ||
+	    apply_plan_build(&s->plan, o->run, o->target, o->source_variants, &err) < 0 ||
 	    drop_from_plan(s, &err) < 0 || write_plan(s, &err) < 0 ||
 	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, s->left_out, o->artifact, &err) < 0))
 		goto done;
@@ -435,6 +437,7 @@ done:
 	if (code != EXIT_OK)
 		msg_error("%s", err.buf);
 	apply_predict_release(&pred);
+	rd_release(&rd);
 	buf_release(&err);
 	free(out);
 	return code;

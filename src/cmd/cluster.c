@@ -156,7 +156,7 @@ static int find_kernels(const char **args, size_t n, struct strlist *dirs, char 
 	size_t i;
 
 	*dflt = NULL;
-	if (n == 1 && cluster_is_run(args[0])) {
+	if (n == 1 && cmd_is_run(args[0])) {
 		if (cluster_run_kernels(args[0], dirs, &err) < 0) {
 			msg_error("%s", err.buf);
 			buf_release(&err);
@@ -172,7 +172,7 @@ static int find_kernels(const char **args, size_t n, struct strlist *dirs, char 
 		free(kpy);
 		if (!ok) {
 			msg_error("'%s' is neither a RUN (capture/kernels/) nor a kernel directory "
-				  "(kernel.py)%s", args[i], n > 1 && cluster_is_run(args[i]) ?
+				  "(kernel.py)%s", args[i], n > 1 && cmd_is_run(args[i]) ?
 				  ": give a RUN alone" : "");
 			return -1;
 		}
@@ -626,7 +626,7 @@ static int unfinished(const struct view *v, struct buf *out)
 }
 
 /* Each finished task's tune.json, or NULL where it wrote none. */
-static int load_docs(const struct view *v, const char *dir, json_t **docs, char **names,
+static int load_docs(const struct view *v, const char *dir, struct tune_doc **docs, char **names,
 		     struct buf *err)
 {
 	size_t t;
@@ -637,7 +637,7 @@ static int load_docs(const struct view *v, const char *dir, json_t **docs, char 
 		names[t] = path_join(tdir, "tune.json");
 		free(tdir);
 		if (is_file(names[t]))
-			docs[t] = json_load_path(names[t], err);
+			docs[t] = cluster_doc_load(names[t], err);
 		else if (v->st[t].state == CLUSTER_DONE)
 			buf_addf(err, "task %zu finished but wrote no '%s'", t, names[t]);
 		if (err->len)
@@ -661,7 +661,7 @@ static void note_missing(const struct view *v, const size_t *missing, size_t n, 
 static int gather_write(const struct view *v, const char *dir, const char *json)
 {
 	size_t nt = v->m.plan.nt, t, nmissing = 0, *missing = xcalloc(v->m.plan.nk, sizeof(*missing));
-	json_t **docs = xcalloc(nt, sizeof(*docs)), *merged = NULL;
+	struct tune_doc **docs = xcalloc(nt, sizeof(*docs)), *merged = NULL;
 	char **names = xcalloc(nt, sizeof(*names)), *out = json ? xstrdup(json) : path_join(dir, "tune.json");
 	struct buf err = BUF_INIT;
 	int ret = EXIT_FAIL, errors = 0;
@@ -671,7 +671,7 @@ static int gather_write(const struct view *v, const char *dir, const char *json)
 					&nmissing, &err);
 	if (merged && nmissing == v->m.plan.nk)
 		buf_addf(&err, "no task tuned a kernel: nothing to gather (see %s/log/)", dir);
-	else if (merged && json_write_path(merged, out, &err) == 0) {
+	else if (merged && tune_doc_save(out, merged, &err) == 0) {
 		note_missing(v, missing, nmissing, dir);
 		for (t = 0; t < nt; t++)
 			errors += v->st[t].state == CLUSTER_ERRORS;
@@ -682,10 +682,10 @@ static int gather_write(const struct view *v, const char *dir, const char *json)
 	if (err.len)
 		msg_error("%s", err.buf);
 	for (t = 0; t < nt; t++) {
-		json_decref(docs[t]);
+		cluster_doc_free(docs[t]);
 		free(names[t]);
 	}
-	json_decref(merged);
+	cluster_doc_free(merged);
 	free(docs);
 	free(names);
 	free(missing);

@@ -27,9 +27,10 @@
 
 /* What a command's positional arguments are. */
 enum cmd_flags {
-	CMD_RUN = 1,		/* the first is a RUN (collect) */
+	CMD_RUN = 1,		/* the first is a RUN (collect, apply) */
 	CMD_RUN_OR_CMD = 2,	/* a RUN, or "-- CMD" that makes one (investigate) */
-	CMD_RUN_OR_FILES = 4,	/* RUN directories or files (summarize, report, diff) */
+	CMD_RUN_OR_FILES = 4,	/* RUN directories or files (summarize, report, diff; cluster:
+				   a RUN or kernel directories) */
 	CMD_MAKES_RUN = 8,	/* it creates a RUN (capture) */
 	CMD_KERNEL_DIRS = 16,	/* RUN/capture/kernels/<dir> folders (run, tune) */
 };
@@ -52,6 +53,8 @@ const struct rd_need *cmd_need(void);
  * -1 with the need's one-line message in err.
  */
 int cmd_open_run(const char *path, struct rundir *rd, struct buf *err);
+/* 1 when `path` is a RUN the running command needs (for a RUN-or-folders argument). */
+int cmd_is_run(const char *path);
 
 int cmd_env(int argc, const char **argv);
 int cmd_capture(int argc, const char **argv);

@@ -234,6 +234,7 @@ static int analyse(const char *run, const struct inv_opts *o, struct an_run *r,
 	ao.profile = o->profile;
 	ao.raw = raw;
 	ao.progress = progress;
+	ao.need = cmd_need();
 	return decide_run(run, &ao, r, err);
 }
 

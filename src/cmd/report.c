@@ -37,11 +37,11 @@ static const char *const usage[] = {
 /*
  * The analysis file: a RUN's analysis/kernels.json (the RUN opened into rd,
  * whose report/ it belongs to), else the file given. NULL + err when the
- * RUN cannot be opened.
+ * RUN cannot be opened. A RUN is what tko report's row needs (any directory).
  */
 static char *analysis_file(const char *arg, struct rundir *rd, struct buf *err)
 {
-	if (!is_dir(arg))
+	if (!cmd_is_run(arg))
 		return xstrdup(arg);
 	if (cmd_open_run(arg, rd, err) < 0)
 		return NULL;

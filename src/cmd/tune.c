@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "exitcode.h"
 #include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "report/tune_text.h"
 #include "tune/dispatch.h"
 #include "tune/exit.h"
@@ -86,6 +87,22 @@ static int serve_one(const json_t *req, const struct tune_opts *o, struct tune_p
 	return ret;
 }
 
+/* The answer to one request: {"exit":STATUS,"ran":0|1} on one line (tune/dispatch.h). */
+static void serve_reply(int rc, int ran)
+{
+	struct jsonw w;
+
+	jsonw_init_compact(&w, stdout);
+	jsonw_object(&w);
+	jsonw_key(&w, "exit");
+	jsonw_int(&w, rc);
+	jsonw_key(&w, "ran");
+	jsonw_int(&w, ran);
+	jsonw_end(&w);
+	jsonw_finish(&w);
+	fflush(stdout);
+}
+
 /* tko tune --gpus's worker on one GPU: a kernel a request line, until EOF. */
 static int serve(const struct tune_opts *o)
 {
@@ -98,8 +115,7 @@ static int serve(const struct tune_opts *o)
 		int ran, rc = serve_one(req, o, &pool, &ran);
 
 		json_decref(req);
-		printf("{\"exit\": %d, \"ran\": %d}\n", rc, ran);
-		fflush(stdout);
+		serve_reply(rc, ran);
 	}
 	free(line);
 	tune_pool_release(&pool);

@@ -58,7 +58,7 @@ int rule_fp32_matmul(const struct rule_ctx *c, const struct an_kernel *k, struct
 	const struct an_step_group *g = c->group;
 
 	(void)k;
-	if (strcmp(g->cls, "gemm") || g->share < c->lim->lib_share || !is_fp32(g))
+	if (g->cls != PROF_CLASS_GEMM || g->share < c->lim->lib_share || !is_fp32(g))
 		return 0;
 	rk_why(o, "%s's GEMMs (%s) take %.1f%% of the GPU busy time in fp32 (%s): TF32 tensor"
 	       " cores or bf16 run them several times faster; check the loss stays the same",
@@ -78,7 +78,7 @@ int rule_fp32_attention(const struct rule_ctx *c, const struct an_kernel *k, str
 	const struct an_step_group *g = c->group;
 
 	(void)k;
-	if (strcmp(g->cls, "attention") || g->share < c->lim->lib_share || !g->dtype ||
+	if (g->cls != PROF_CLASS_ATTENTION || g->share < c->lim->lib_share || !g->dtype ||
 	    strcmp(g->dtype, "float"))
 		return 0;
 	rk_why(o, "%s takes %.1f%% of the GPU busy time with fp32 inputs (kernel %s): flash and"
@@ -96,7 +96,7 @@ int rule_attention_backend(const struct rule_ctx *c, const struct an_kernel *k, 
 	const struct an_step_group *g = c->group;
 
 	(void)k;
-	if (strcmp(g->cls, "attention") || g->share < c->lim->lib_share || !g->kernel ||
+	if (g->cls != PROF_CLASS_ATTENTION || g->share < c->lim->lib_share || !g->kernel ||
 	    !(steprules_slow_attention_name(g->kernel) || (g->op && has_ci(g->op, "_math"))))
 		return 0;
 	rk_why(o, "%s takes %.1f%% of the GPU busy time on the memory-efficient or math backend"
@@ -113,7 +113,7 @@ int rule_mm_max_autotune(const struct rule_ctx *c, const struct an_kernel *k, st
 	const struct an_step_group *g = c->group;
 
 	(void)k;
-	if (strcmp(g->cls, "gemm") || g->share < c->lim->lib_share || c->have_template)
+	if (g->cls != PROF_CLASS_GEMM || g->share < c->lim->lib_share || c->have_template)
 		return 0;
 	rk_why(o, "%s's library GEMMs take %.1f%% of the GPU busy time and no Inductor mm template"
 	       " ran: max-autotune benchmarks Triton templates against the library and keeps the"
@@ -133,9 +133,9 @@ int rule_library_bound(const struct rule_ctx *c, const struct an_kernel *k, stru
 	for (i = 0; i < c->run->nstep_groups; i++) {
 		const struct an_step_group *g = &c->run->step_groups[i];
 
-		if (!strcmp(g->cls, "triton"))
+		if (g->cls == PROF_CLASS_TRITON)
 			triton += g->share;
-		else if (strcmp(g->cls, "memcpy") && strcmp(g->cls, "memset"))
+		else if (g->cls != PROF_CLASS_MEMCPY && g->cls != PROF_CLASS_MEMSET)
 			lib += g->share;
 	}
 	if (!(lib >= c->lim->library_bound))

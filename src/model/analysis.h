@@ -163,7 +163,7 @@ struct an_addr {
 /* The best result `tko tune` recorded for the kernel. */
 struct an_tune {
 	char *file;		/* the tune.json read; NULL: no tuning */
-	char *mode;		/* gpu or compile-only */
+	enum tune_mode mode;	/* gpu or compile-only (tune_mode_names), TUNE_MODE_NONE unknown */
 	char *target;		/* the arch tuned for */
 	char *winner;		/* the winning variant's label */
 	double time_ms;		/* its time */
@@ -304,7 +304,7 @@ struct an_libcall {
  */
 struct an_step_group {
 	long rank;		/* 1 = the largest share of the busy time */
-	char *cls;		/* triton, gemm, attention, comm, memcpy, memset, other */
+	enum prof_class cls;	/* triton, gemm, ... (prof_class_names), PROF_CLASS_NONE unknown */
 	char *op;		/* the ATen op or wrapper call ("aten::mm"), or NULL */
 	char *kernel;		/* its largest GPU kernel */
 	char *dtype;		/* the op's first input type ("float", "c10::BFloat16"), or NULL */

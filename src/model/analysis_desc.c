@@ -172,7 +172,7 @@ static const struct rf_struct addr_desc = { "addr", sizeof(T), addr_fields };
 #define T struct an_tune
 static const struct rf_field tune_fields[] = {
 	RF_FX(T, "file", RF_STR, file, RF_NODIFF),
-	RF_F(T, "mode", RF_STR, mode),
+	RF_E(T, "mode", mode, tune_mode_names, 0),
 	RF_F(T, "target", RF_STR, target),
 	RF_F(T, "winner", RF_STR, winner),
 	RF_F(T, "time_ms", RF_NUM, time_ms),
@@ -313,7 +313,7 @@ static const struct rf_struct libcall_desc = { "library call", sizeof(T), libcal
 #define T struct an_step_group
 static const struct rf_field step_group_fields[] = {
 	RF_F(T, "rank", RF_LONG, rank),
-	RF_F(T, "class", RF_STR, cls),
+	RF_E(T, "class", cls, prof_class_names, 0),
 	RF_F(T, "op", RF_STR, op),
 	RF_F(T, "kernel", RF_STR, kernel),
 	RF_F(T, "dtype", RF_STR, dtype),

@@ -16,10 +16,18 @@ static const struct rf_field change_fields[] = {
 #undef T
 static const struct rf_struct change_desc = { "change", sizeof(struct rf_change), change_fields };
 
+const char *const diff_status_names[DIFF_NSTATUS + 1] = {
+	[DIFF_CHANGED] = "changed",
+	[DIFF_SAME] = "same",
+	[DIFF_ONLY_A] = "only_a",
+	[DIFF_ONLY_B] = "only_b",
+	[DIFF_NSTATUS] = NULL,
+};
+
 #define T struct kdiff
 static const struct rf_field kdiff_fields[] = {
 	RF_FX(T, "id", RF_STR, id, RF_NEED),
-	RF_FX(T, "status", RF_STR, status, RF_NEED),
+	RF_E(T, "status", status, diff_status_names, RF_NEED),
 	RF_A(T, "changes", changes.v, changes.nr, &change_desc),
 	RF_FEND,
 };
@@ -51,27 +59,26 @@ static const struct rf_field diff_fields[] = {
 #undef T
 const struct rf_struct diff_doc_desc = { "tko diff", sizeof(struct an_diff), diff_fields };
 
-struct kdiff *diff_doc_add(struct an_diff *d, const char *id, const char *status)
+struct kdiff *diff_doc_add(struct an_diff *d, const char *id, enum diff_status status)
 {
 	struct kdiff *k;
 
 	d->v = rf_grow(d->v, d->nr, sizeof(*d->v));
 	k = &d->v[d->nr++];
 	k->id = xstrdup(id);
-	k->status = xstrdup(status);
+	k->status = status;
 	k->changes = (struct rf_changes)RF_CHANGES_INIT;
 	return k;
 }
 
-void diff_doc_status(struct kdiff *k, const char *status)
+void diff_doc_status(struct kdiff *k, enum diff_status status)
 {
-	free(k->status);
-	k->status = xstrdup(status);
+	k->status = status;
 }
 
-int diff_doc_is(const struct kdiff *k, const char *status)
+int diff_doc_is(const struct kdiff *k, enum diff_status status)
 {
-	return !strcmp(k->status, status);
+	return k->status == status;
 }
 
 void an_diff_release(struct an_diff *d)

@@ -20,15 +20,20 @@
 
 #define DIFF_SCHEMA_VERSION 1
 
-/* A kernel's status: one of these names (a string now; one row of the table to make it an enum). */
-#define DIFF_CHANGED "changed"
-#define DIFF_SAME "same"
-#define DIFF_ONLY_A "only_a"
-#define DIFF_ONLY_B "only_b"
+/* A kernel's status; diff_status_names[] is its name in tko diff's outputs. */
+enum diff_status {
+	DIFF_CHANGED,
+	DIFF_SAME,
+	DIFF_ONLY_A,		/* only side A has it */
+	DIFF_ONLY_B,
+	DIFF_NSTATUS
+};
+/* "changed", "same", "only_a", "only_b", NULL-terminated. */
+extern const char *const diff_status_names[DIFF_NSTATUS + 1];
 
 struct kdiff {
 	char *id;		/* the kernel, as side A names it (or B for only_b) */
-	char *status;		/* DIFF_CHANGED, DIFF_SAME, DIFF_ONLY_A, DIFF_ONLY_B */
+	enum diff_status status;
 	struct rf_changes changes;	/* field, A value, B value */
 };
 
@@ -49,11 +54,11 @@ struct an_diff {
 extern const struct rf_struct diff_doc_desc;
 
 /* Appends a kernel of `status` (the changes empty); the new element. */
-struct kdiff *diff_doc_add(struct an_diff *d, const char *id, const char *status);
-/* Sets a kernel's status (a copy of `status`). */
-void diff_doc_status(struct kdiff *k, const char *status);
+struct kdiff *diff_doc_add(struct an_diff *d, const char *id, enum diff_status status);
+/* Sets a kernel's status. */
+void diff_doc_status(struct kdiff *k, enum diff_status status);
 /* Whether the kernel's status is `status`. */
-int diff_doc_is(const struct kdiff *k, const char *status);
+int diff_doc_is(const struct kdiff *k, enum diff_status status);
 void an_diff_release(struct an_diff *d);
 
 /* The document as JSON text at `path` ("-": standard output), atomically. 0 or -1 + err. */

@@ -192,3 +192,20 @@ const char *const at_method_names[AT_METHOD_NR + 1] = {
 	"benchmark", "coordinate_descent", "max_autotune", "user_autotune", "cache_hit",
 	"single_config", "declared", "replay", NULL,
 };
+
+const char *const prof_class_names[PROF_CLASS_COUNT + 1] = {
+	[PROF_CLASS_TRITON] = "triton",
+	[PROF_CLASS_GEMM] = "gemm",
+	[PROF_CLASS_ATTENTION] = "attention",
+	[PROF_CLASS_COMM] = "comm",
+	[PROF_CLASS_MEMCPY] = "memcpy",
+	[PROF_CLASS_MEMSET] = "memset",
+	[PROF_CLASS_OTHER] = "other",
+	[PROF_CLASS_COUNT] = NULL,
+};
+
+const char *const tune_mode_names[TUNE_MODE_NR + 1] = {
+	[TUNE_MODE_GPU] = "gpu",
+	[TUNE_MODE_COMPILE_ONLY] = "compile-only",
+	[TUNE_MODE_NR] = NULL,
+};

@@ -176,6 +176,32 @@ enum at_method {
 };
 extern const char *const at_method_names[AT_METHOD_NR + 1];
 
+/*
+ * What a GPU activity of a whole-step profile is (profile/attrib.h), for
+ * grouping and for the step rules; a step group's class in kernels.json.
+ */
+enum prof_class {
+	PROF_CLASS_NONE = -1,
+	PROF_CLASS_TRITON,	/* a Triton kernel (Inductor's or hand-written) */
+	PROF_CLASS_GEMM,	/* cuBLAS/cuBLASLt/CUTLASS/rocBLAS/hipBLASLt matrix multiply */
+	PROF_CLASS_ATTENTION,	/* flash / memory-efficient / cuDNN / CK attention */
+	PROF_CLASS_COMM,	/* NCCL / RCCL collectives */
+	PROF_CLASS_MEMCPY,	/* copies */
+	PROF_CLASS_MEMSET,	/* fills */
+	PROF_CLASS_OTHER,	/* everything else (ATen's own kernels, ...) */
+	PROF_CLASS_COUNT
+};
+extern const char *const prof_class_names[PROF_CLASS_COUNT + 1];
+
+/* How tko tune ran: timed on a GPU, or compiled only (tune.json's and kernels.json's mode). */
+enum tune_mode {
+	TUNE_MODE_NONE = -1,
+	TUNE_MODE_GPU,
+	TUNE_MODE_COMPILE_ONLY,
+	TUNE_MODE_NR
+};
+extern const char *const tune_mode_names[TUNE_MODE_NR + 1];	/* "gpu", "compile-only" */
+
 /* The index of s in a NULL-terminated name table, or -1 (also for NULL). */
 int name_index(const char *const *names, const char *s);
 /* names[v], or NULL when v is out of the table of n names. */

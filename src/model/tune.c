@@ -203,7 +203,7 @@ const struct rf_struct tune_doc_kernel_desc = {
 };
 
 static const struct rf_field doc_fields[] = {
-	RF_F(struct tune_doc, "mode", RF_STR, mode),
+	RF_E(struct tune_doc, "mode", mode, tune_mode_names, 0),
 	RF_A(struct tune_doc, "kernels", kernels, nkernels, &tune_doc_kernel_desc),
 	RF_FEND_X(RF_JC_WORDS),
 };
@@ -228,18 +228,50 @@ const struct rf_struct tune_winner_file_desc = {
 	"tune winner file", sizeof(struct tune_winner_file), winner_file_fields
 };
 
+static int read_doc(const json_t *j, const char *path, struct tune_doc *d, struct buf *err)
+{
+	return j && tune_doc_check(j, path, err) == 0 ? rf_read(&tune_doc_desc, d, j, path, err) : -1;
+}
+
 int tune_doc_load(const char *path, struct tune_doc *d, struct buf *err)
 {
 	json_t *j = json_load_path(path, err);
-	int ret = j && tune_doc_check(j, path, err) == 0 ? rf_read(&tune_doc_desc, d, j, path, err) : -1;
+	int ret = read_doc(j, path, d, err);
 
+	json_decref(j);
+	return ret;
+}
+
+/* This tko's own tune document: its schema_version and tool, and a mode. */
+static int is_current(const json_t *doc)
+{
+	const char *tool = json_str(doc, "tool");
+
+	return json_is_object(doc) &&
+	       json_int(doc, "schema_version", 0) == TUNE_SCHEMA_VERSION &&
+	       tool && !strcmp(tool, TUNE_DOC_TOOL) && json_str(doc, "mode") &&
+	       json_is_array(json_object_get(doc, "kernels"));
+}
+
+int tune_doc_load_current(const char *path, struct tune_doc *d, struct buf *err)
+{
+	json_t *j = json_load_path(path, err);
+	int ret;
+
+	if (j && !is_current(j)) {
+		buf_addf(err, "'%s' is not a tko tune document (schema_version %d)", path,
+			 TUNE_SCHEMA_VERSION);
+		ret = -1;
+	} else {
+		ret = read_doc(j, path, d, err);
+	}
 	json_decref(j);
 	return ret;
 }
 
 int tune_doc_compile_only(const struct tune_doc *d)
 {
-	return d->mode && !strcmp(d->mode, "compile-only");
+	return d->mode == TUNE_MODE_COMPILE_ONLY;
 }
 
 struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d)
@@ -250,6 +282,12 @@ struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d)
 	k = &d->kernels[d->nkernels++];
 	rf_init(&tune_doc_kernel_desc, k);
 	return k;
+}
+
+void tune_doc_take_kernel(struct tune_doc *d, struct tune_doc_kernel *k)
+{
+	*tune_doc_add_kernel(d) = *k;
+	rf_init(&tune_doc_kernel_desc, k);
 }
 
 int tune_doc_save(const char *path, const struct tune_doc *d, struct buf *err)

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "json/reflect.h"
+#include "model/names.h"
 #include "util/buf.h"
 
 /*
@@ -156,7 +157,7 @@ struct tune_doc_kernel {
 
 /* The whole document; rf_save_doc puts schema_version and tool first (tune_doc_save). */
 struct tune_doc {
-	char *mode;			/* "gpu" or "compile-only" */
+	enum tune_mode mode;		/* "gpu" or "compile-only"; TUNE_MODE_NONE unknown */
 	struct tune_doc_kernel *kernels;
 	size_t nkernels;
 };
@@ -200,8 +201,21 @@ int tune_doc_load(const char *path, struct tune_doc *d, struct buf *err);
 /* 1 when the document's mode is "compile-only" (no timings). */
 int tune_doc_compile_only(const struct tune_doc *d);
 
+/*
+ * tune_doc_load for a document this tko wrote (a tko cluster task's): it
+ * must have schema_version TUNE_SCHEMA_VERSION, tool "tko tune" and a
+ * mode, else -1 with "'PATH' is not a tko tune document (schema_version 2)".
+ */
+int tune_doc_load_current(const char *path, struct tune_doc *d, struct buf *err);
+
 /* Appends an initialised kernel entry to d and returns it. */
 struct tune_doc_kernel *tune_doc_add_kernel(struct tune_doc *d);
+/*
+ * Moves *k, another document's entry, to the end of d's kernels, and
+ * leaves *k empty (rf_init'ed): merging tasks' documents (tko tune --gpus,
+ * tko cluster gather) moves entries, it never copies them.
+ */
+void tune_doc_take_kernel(struct tune_doc *d, struct tune_doc_kernel *k);
 
 /* Writes the document (or the winner's file) atomically at path ("-": stdout). 0, or -1 + err. */
 int tune_doc_save(const char *path, const struct tune_doc *d, struct buf *err);

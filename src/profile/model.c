@@ -20,16 +20,6 @@ const char *const prof_format_names[PROF_FMT_COUNT] = {
 	[PROF_FMT_NSYS_SQLITE] = "nsys_sqlite",
 };
 
-const char *const prof_class_names[PROF_CLASS_COUNT] = {
-	[PROF_CLASS_TRITON] = "triton",
-	[PROF_CLASS_GEMM] = "gemm",
-	[PROF_CLASS_ATTENTION] = "attention",
-	[PROF_CLASS_COMM] = "comm",
-	[PROF_CLASS_MEMCPY] = "memcpy",
-	[PROF_CLASS_MEMSET] = "memset",
-	[PROF_CLASS_OTHER] = "other",
-};
-
 void prof_init(struct prof *p)
 {
 	memset(p, 0, sizeof(*p));

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/names.h"
 #include "util/buf.h"
 #include "util/strmap.h"
 
@@ -60,18 +61,7 @@ extern const char *const prof_format_names[PROF_FMT_COUNT];
  */
 #define PROF_TIME_MAX 1e18
 
-/* What a GPU activity is, for grouping and for the rules. */
-enum prof_class {
-	PROF_CLASS_TRITON,	/* a Triton kernel (Inductor's or hand-written) */
-	PROF_CLASS_GEMM,	/* cuBLAS/cuBLASLt/CUTLASS/rocBLAS/hipBLASLt matrix multiply */
-	PROF_CLASS_ATTENTION,	/* flash / memory-efficient / cuDNN / CK attention */
-	PROF_CLASS_COMM,	/* NCCL / RCCL collectives */
-	PROF_CLASS_MEMCPY,	/* copies */
-	PROF_CLASS_MEMSET,	/* fills */
-	PROF_CLASS_OTHER,	/* everything else (ATen's own kernels, ...) */
-	PROF_CLASS_COUNT
-};
-extern const char *const prof_class_names[PROF_CLASS_COUNT];
+/* What a GPU activity is: enum prof_class, in model/names.h (the analysis keeps it too). */
 
 /* One GPU activity (a kernel, copy or fill), or one row of a statistics table. */
 struct prof_act {

@@ -70,7 +70,7 @@ void diff_print_text(FILE *fp, const struct an_diff *d)
 
 		table_row(&t);
 		table_cell(&t, "%s", k->id);
-		table_cell(&t, "%s", k->status);
+		table_cell(&t, "%s", diff_status_names[k->status]);
 		for (j = 0; j < k->changes.nr; j++)
 			buf_addf(&b, "%s%s: %s -> %s", j ? "; " : "", k->changes.v[j].path,
 				 k->changes.v[j].a, k->changes.v[j].b);

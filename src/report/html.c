@@ -584,7 +584,9 @@ static void html_kernel(FILE *fp, const struct an_run *r, const struct an_kernel
 	html_configs(fp, k);
 	html_isa(fp, k);
 	if (k->tune.file) {
-		buf_addf(&b, "(%s, %s): winner %s", k->tune.mode ? k->tune.mode : "-",
+		const char *mode = NAME_OF(tune_mode_names, k->tune.mode);
+
+		buf_addf(&b, "(%s, %s): winner %s", mode ? mode : "-",
 			 k->tune.target ? k->tune.target : "-", k->tune.winner ? k->tune.winner : "none");
 		if (!isnan(k->tune.speedup))
 			buf_addf(&b, ", %.2fx", k->tune.speedup);

@@ -291,7 +291,9 @@ static void md_kernel(FILE *fp, const struct an_run *r, const struct an_kernel *
 	md_configs(fp, k);
 	md_isa(fp, k);
 	if (k->tune.file) {
-		fprintf(fp, "**tko tune** (%s, %s): winner %s", k->tune.mode ? k->tune.mode : "-",
+		const char *mode = NAME_OF(tune_mode_names, k->tune.mode);
+
+		fprintf(fp, "**tko tune** (%s, %s): winner %s", mode ? mode : "-",
 			k->tune.target ? k->tune.target : "-", k->tune.winner ? k->tune.winner : "none");
 		if (!isnan(k->tune.speedup))
 			fprintf(fp, ", %.2fx", k->tune.speedup);

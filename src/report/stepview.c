@@ -56,7 +56,7 @@ void stepview_markdown(FILE *fp, const struct an_run *r)
 		table_cell(&t, "%s", b.buf);
 		table_cell(&t, "%.3f", g->busy_ms);
 		table_cell(&t, "%ld", g->calls);
-		table_cell(&t, "%s", g->cls);
+		table_cell(&t, "%s", NAME_OF(prof_class_names, g->cls));
 		table_cell(&t, "%s", label_of(g));
 		table_cell(&t, "%s", g->dtype ? g->dtype : "");
 		table_cell(&t, "%s", g->decision != DECISION_NONE ? rt_decision_title(g->decision) :
@@ -82,11 +82,11 @@ void stepview_html_chart(FILE *fp, const struct an_run *r)
 		const struct an_step_group *g = &r->step_groups[i];
 
 		buf_init(&texts[i]);
-		buf_addf(&texts[i], "%.1f%% %s", 100 * g->share, g->cls);
+		buf_addf(&texts[i], "%.1f%% %s", 100 * g->share, NAME_OF(prof_class_names, g->cls));
 		bars[i].label = label_of(g);
 		bars[i].value = 100 * g->share;
 		bars[i].text = texts[i].buf;
-		bars[i].highlight = strcmp(g->cls, "triton") != 0;
+		bars[i].highlight = g->cls != PROF_CLASS_TRITON;
 	}
 	c.id = "chart-step";
 	c.title = "Share of the whole step's GPU busy time (profile; library kernels highlighted)";
@@ -128,7 +128,7 @@ void stepview_html(FILE *fp, const struct an_run *r)
 		fprintf(fp, "<tr><td class=\"num\">%ld</td><td class=\"num\">%.1f%%</td>"
 			"<td class=\"num\">%.3f</td><td class=\"num\">%ld</td><td>", g->rank,
 			100 * g->share, g->busy_ms, g->calls);
-		esc(fp, g->cls);
+		esc(fp, NAME_OF(prof_class_names, g->cls));
 		fputs("</td><td class=\"mono\">", fp);
 		esc(fp, label_of(g));
 		fputs("</td><td>", fp);

@@ -67,7 +67,7 @@ static void print_step(FILE *fp, const struct an_run *r, size_t top)
 		cell(&t, &b);
 		table_cell(&t, "%.3f", g->busy_ms);
 		table_cell(&t, "%ld", g->calls);
-		table_cell(&t, "%s", g->cls);
+		table_cell(&t, "%s", NAME_OF(prof_class_names, g->cls));
 		if (!g->kernel_id && g->op && g->dtype)
 			table_cell(&t, "%.60s (%s)", g->op, g->dtype);
 		else

@@ -60,6 +60,10 @@ const struct rd_need rd_need_diff = {
 	BIT(RD_CACHE_DIR) | BIT(RD_CAPTURE_DIR) | BIT(RD_LOG_DIR), NULL, NULL,
 };
 const struct rd_need rd_need_any_dir = { 0, "'%s' is not a RUN directory", NULL };
+const struct rd_need rd_need_cluster = {
+	BIT(RD_KERNELS_DIR), "'%s' is not a directory",
+	"'%s' is not a RUN directory (no capture/kernels/)",
+};
 
 unsigned rd_probe(const char *dir)
 {

@@ -92,8 +92,10 @@ extern const struct rd_need rd_need_summarize;
 extern const struct rd_need rd_need_analyse;
 /* tko diff reads a folder as a RUN when it has cache/, capture/ or log/ (else as assembly). */
 extern const struct rd_need rd_need_diff;
-/* tko collect: any directory. */
+/* tko collect, apply, report: any directory (what they read in it, they check themselves). */
 extern const struct rd_need rd_need_any_dir;
+/* tko cluster: a RUN has capture/kernels/ (else its arguments are kernel directories). */
+extern const struct rd_need rd_need_cluster;
 
 /* A RUN directory opened for a command. */
 struct rundir {

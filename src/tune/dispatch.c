@@ -372,12 +372,10 @@ static int merge_json(const struct run *r, size_t i, struct tune_doc *doc, int *
 	if (is_file(path) && ret == 0) {
 		if (!*have) {
 			doc->mode = one.mode;
-			one.mode = NULL;
 			*have = 1;
 		}
 		for (n = 0; n < one.nkernels; n++)
-			*tune_doc_add_kernel(doc) = one.kernels[n];
-		one.nkernels = 0;	/* doc owns them now */
+			tune_doc_take_kernel(doc, &one.kernels[n]);
 	}
 	rf_release(&tune_doc_desc, &one);
 	free(path);

@@ -20,7 +20,7 @@
  * request a line on its stdin, {"input": KERNEL, "json": FILE, "md": FILE
  * or null, "out": FILE}, tunes that kernel into those files (the document,
  * the Markdown section and the table its run would print) and answers
- * {"exit": STATUS, "ran": 0|1} on its stdout; EOF on stdin ends it.
+ * {"exit":STATUS,"ran":0|1} on one line of its stdout; EOF on stdin ends it.
  */
 #ifndef TKO_TUNE_DISPATCH_H
 #define TKO_TUNE_DISPATCH_H

@@ -16,7 +16,7 @@
 void tune_doc_start(struct tune_doc *d, const struct tune_opts *o)
 {
 	rf_init(&tune_doc_desc, d);
-	d->mode = xstrdup(o->compile_only ? "compile-only" : "gpu");
+	d->mode = o->compile_only ? TUNE_MODE_COMPILE_ONLY : TUNE_MODE_GPU;
 }
 
 /* The sweep's own copy of its entry k of doc, beside its variants. */

@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cluster/config.h"
@@ -17,6 +19,7 @@
 #include "cluster/slurm.h"
 #include "cluster/submit.h"
 #include "cluster/task.h"
+#include "util/file.h"
 #include "util/mem.h"
 
 static void plan_of(struct cluster_plan *p, const double *cost, size_t n)
@@ -232,16 +235,16 @@ static void test_job_id(void **state)
 }
 
 /* A tko tune document with one entry per source given. */
-static json_t *doc(const char *mode, const char *a, const char *b)
+static struct tune_doc *doc(const char *mode, const char *a, const char *b)
 {
-	json_t *k = json_array();
+	struct tune_doc *d = xmalloc(sizeof(*d));
 
-	json_array_append_new(k, json_pack("{s:s, s:s}", "kernel", "x", "source", a));
+	rf_init(&tune_doc_desc, d);
+	d->mode = name_index(tune_mode_names, mode);
+	tune_doc_add_kernel(d)->source = xstrdup(a);
 	if (b)
-		json_array_append_new(k, json_pack("{s:s, s:s}", "kernel", "y", "source", b));
-	/* docs/json.md, "tko tune": schema_version 2 */
-	return json_pack("{s:i, s:s, s:s, s:o}", "schema_version", 2, "tool", "tko tune",
-			 "mode", mode, "kernels", k);
+		tune_doc_add_kernel(d)->source = xstrdup(b);
+	return d;
 }
 
 static void test_gather(void **state)
@@ -250,7 +253,7 @@ static void test_gather(void **state)
 	const double cost[] = { 1, 3, 2 };
 	struct cluster_plan p = CLUSTER_PLAN_INIT;
 	const char *names[] = { "t0.json", "t1.json" };
-	json_t *docs[2], *m;
+	struct tune_doc *docs[2], *m;
 	size_t missing[3], nmissing;
 	struct buf err = BUF_INIT;
 
@@ -262,55 +265,87 @@ static void test_gather(void **state)
 	m = cluster_gather(&p, docs, names, missing, &nmissing, &err);
 	assert_non_null(m);
 	assert_int_equal(nmissing, 0);
-	assert_string_equal(json_string_value(json_object_get(m, "mode")), "gpu");
-	assert_int_equal(json_array_size(json_object_get(m, "kernels")), 3);
+	assert_int_equal(m->mode, TUNE_MODE_GPU);
+	assert_int_equal(m->nkernels, 3);
 	/* the local order, k0 k1 k2, whatever order the tasks ran them in */
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(json_object_get(m, "kernels"), 0), "source")), "k0/kernel.py");
-	assert_string_equal(json_string_value(json_object_get(
-		json_array_get(json_object_get(m, "kernels"), 2), "source")), "k2/kernel.py");
-	json_decref(m);
+	assert_string_equal(m->kernels[0].source, "k0/kernel.py");
+	assert_string_equal(m->kernels[2].source, "k2/kernel.py");
+	/* moved, not copied: the tasks' entries are empty now */
+	assert_null(docs[1]->kernels[1].source);
+	cluster_doc_free(m);
+	cluster_doc_free(docs[0]);
+	cluster_doc_free(docs[1]);
 
 	/* a task that wrote nothing: its kernels are missing, the others merged */
-	json_decref(docs[0]);
 	docs[0] = NULL;
+	docs[1] = doc("gpu", "k2/kernel.py", "k0/kernel.py");
 	m = cluster_gather(&p, docs, names, missing, &nmissing, &err);
 	assert_non_null(m);
 	assert_int_equal(nmissing, 1);
 	assert_int_equal(missing[0], 1);
-	json_decref(m);
+	cluster_doc_free(m);
+	cluster_doc_free(docs[1]);
+	docs[1] = doc("gpu", "k2/kernel.py", "k0/kernel.py");
 
 	/* a kernel that is not the task's */
 	docs[0] = doc("gpu", "k2/kernel.py", NULL);
 	assert_null(cluster_gather(&p, docs, names, missing, &nmissing, &err));
 	assert_string_equal(err.buf, "'t0.json': kernels[0]: source 'k2/kernel.py' is not a kernel of task 0");
 	buf_reset(&err);
-	json_decref(docs[0]);
+	cluster_doc_free(docs[0]);
 
 	/* a mode that differs from the others' */
 	docs[0] = doc("compile-only", "k1/kernel.py", NULL);
 	assert_null(cluster_gather(&p, docs, names, missing, &nmissing, &err));
 	assert_string_equal(err.buf, "'t1.json' is of mode 'gpu', the other tasks' of 'compile-only'");
 	buf_reset(&err);
-	json_decref(docs[0]);
-
-	/* a task's document of schema_version 1 (an older tko: speedup and num_gb meant another thing) */
-	docs[0] = doc("gpu", "k1/kernel.py", NULL);
-	json_object_set_new(docs[0], "schema_version", json_integer(1));
-	assert_null(cluster_gather(&p, docs, names, missing, &nmissing, &err));
-	assert_string_equal(err.buf, "'t0.json' is not a tko tune document (schema_version 2)");
-	buf_reset(&err);
-	json_decref(docs[0]);
+	cluster_doc_free(docs[0]);
 
 	/* the same kernel twice */
-	json_decref(docs[1]);
+	cluster_doc_free(docs[1]);
 	docs[0] = doc("gpu", "k1/kernel.py", NULL);
 	docs[1] = doc("gpu", "k0/kernel.py", "k0/kernel.py");
 	assert_null(cluster_gather(&p, docs, names, missing, &nmissing, &err));
 	assert_string_equal(err.buf, "'t1.json': kernels[1]: 'k0/kernel.py' appears twice");
-	json_decref(docs[0]);
-	json_decref(docs[1]);
+	cluster_doc_free(docs[0]);
+	cluster_doc_free(docs[1]);
 	cluster_plan_release(&p);
+	buf_release(&err);
+}
+
+/* A task's tune.json as written, read back through the model; an older schema refused. */
+static void test_doc_load(void **state)
+{
+	/* docs/json.md, "tko tune": schema_version 2, tool, mode, kernels */
+	static const char v2[] = "{\"schema_version\": 2, \"tool\": \"tko tune\", \"mode\": \"gpu\", "
+				 "\"kernels\": [{\"kernel\": \"x\", \"source\": \"k1/kernel.py\"}]}";
+	static const char v1[] = "{\"schema_version\": 1, \"tool\": \"tko tune\", \"mode\": \"gpu\", "
+				 "\"kernels\": []}";
+	char root[] = "/tmp/tko-unit-XXXXXX";
+	struct buf err = BUF_INIT;
+	struct tune_doc *d;
+	char *path, *want;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	path = xstrfmt("%s/tune.json", root);
+	assert_int_equal(write_file_atomic(path, v2, strlen(v2), &err), 0);
+	d = cluster_doc_load(path, &err);
+	assert_non_null(d);
+	assert_int_equal(d->mode, TUNE_MODE_GPU);
+	assert_int_equal(d->nkernels, 1);
+	assert_string_equal(d->kernels[0].kernel, "x");
+	cluster_doc_free(d);
+
+	/* an older tko's task (speedup and num_gb meant another thing) */
+	assert_int_equal(write_file_atomic(path, v1, strlen(v1), &err), 0);
+	assert_null(cluster_doc_load(path, &err));
+	want = xstrfmt("'%s' is not a tko tune document (schema_version 2)", path);
+	assert_string_equal(err.buf, want);
+	unlink(path);
+	rmdir(root);
+	free(want);
+	free(path);
 	buf_release(&err);
 }
 
@@ -327,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_array_check),
 		cmocka_unit_test(test_job_id),
 		cmocka_unit_test(test_gather),
+		cmocka_unit_test(test_doc_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,10 +74,47 @@ static void test_open_run_uses_the_row(void **state)
 	buf_release(&err);
 }
 
+/* A RUN-or-folders argument (tko cluster): a RUN is a folder with capture/kernels/ in it. */
+static void test_is_run_uses_the_row(void **state)
+{
+	const struct command cluster = { "cluster", fake, CMD_RUN_OR_FILES, &rd_need_cluster, "" };
+	char root[] = "/tmp/tko-cmd-XXXXXX";
+	struct buf err = BUF_INIT;
+	char *capture, *kernels, *file;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	capture = path_join(root, "capture");
+	kernels = path_join(root, "capture/kernels");
+	file = path_join(root, "tko-run.json");
+	cmd_current = &cluster;
+	assert_int_equal(cmd_is_run("/nonexistent/run"), 0);
+	assert_int_equal(cmd_is_run(root), 0);
+	assert_int_equal(mkdir_p(capture, &err), 0);
+	assert_int_equal(write_file_atomic(file, "{}", 2, &err), 0);
+	assert_int_equal(cmd_is_run(root), 0);	/* capture/ alone is no RUN to tune */
+	assert_int_equal(cmd_is_run(file), 0);
+	assert_int_equal(mkdir_p(kernels, &err), 0);
+	assert_int_equal(cmd_is_run(root), 1);
+	/* outside the dispatcher any directory is one */
+	cmd_current = NULL;
+	assert_int_equal(cmd_is_run(capture), 1);
+	assert_int_equal(cmd_is_run(file), 0);
+	unlink(file);
+	rmdir(kernels);
+	rmdir(capture);
+	rmdir(root);
+	free(capture);
+	free(kernels);
+	free(file);
+	buf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_run_uses_the_row),
+		cmocka_unit_test(test_is_run_uses_the_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,12 +26,12 @@ static void test_doc(void **state)
 	(void)state;
 	o.compile_only = 1;
 	tune_doc_start(&d, &o);
-	assert_string_equal(d.mode, "compile-only");
+	assert_int_equal(d.mode, TUNE_MODE_COMPILE_ONLY);
 	assert_int_equal(d.nkernels, 0);
 	rf_release(&tune_doc_desc, &d);
 	o.compile_only = 0;
 	tune_doc_start(&d, &o);
-	assert_string_equal(d.mode, "gpu");
+	assert_int_equal(d.mode, TUNE_MODE_GPU);
 	rf_release(&tune_doc_desc, &d);
 }
 
