@@ -8,12 +8,20 @@
 # list times 0.1 ms (so the kernels' predicted costs differ and their order
 # is known: the last one given is the costliest).
 make_run() {
-	run=$1
-	shift
+	make_run_from "$CORPUS/h200-run1/cache/inductor" "$@"
+}
+
+# make_run_from DIR RUN K...: make_run with the kernels read from DIR/K/
+# instead of the corpus (the golden cluster cases, whose copy of the corpus
+# folder is in/inductor).
+make_run_from() {
+	from=$1
+	run=$2
+	shift 2
 	i=0
 	for k in "$@"; do
 		i=$((i + 1))
-		src=$(ls "$CORPUS/h200-run1/cache/inductor/$k/"*.py) || return 1
+		src=$(ls "$from/$k/"*.py) || return 1
 		name=$(sed -n "s/^def \(triton_[a-z0-9_]*\)(.*/\1/p" "$src")
 		xnumel=$(sed -n "s/^    xnumel = \([0-9]*\)$/\1/p" "$src")
 		d="$run/capture/kernels/$name-$k"
