@@ -23,6 +23,7 @@
 
 #include "analyse/inputs.h"
 #include "json/reflect.h"
+#include "model/names.h"
 #include "parse/wrapper_calls.h"
 #include "rundir/layout.h"
 #include "util/file.h"
@@ -267,11 +268,17 @@ static int hand_written(const struct at_kernel *k)
 	return k->kind && (kind_flags(kind_from_name(k->kind)) & KIND_HAND_WRITTEN);
 }
 
+/* A max-autotune log table of one op's choices, not a kernel. */
+static int max_autotune_table(const struct at_kernel *k)
+{
+	return kind_from_name(k->kind) == KIND_MAX_AUTOTUNE;
+}
+
 /* Autotuning's own kernels: they are never launched by the model. */
 static int candidate(const struct at_kernel *k)
 {
 	return !strcmp(k->name, "triton_mm") || !strcmp(k->name, "triton_") ||
-	       (k->kind && !strcmp(k->kind, "max_autotune"));
+	       max_autotune_table(k);
 }
 
 static void join_loose(struct join *j, const struct at_kernel *ak)
@@ -319,7 +326,7 @@ static void add_candidate(struct an_run *out, const struct at_kernel *k)
 		c->best_ms = NAN;
 		c->why = xstrdup(!strcmp(k->name, "triton_mm") ? "max-autotune template choices" :
 				 !strcmp(k->name, "triton_") ? "kernels Inductor compiled to benchmark a fusion" :
-				 k->kind && !strcmp(k->kind, "max_autotune") ? "a max-autotune table" :
+				 max_autotune_table(k) ? "a max-autotune table" :
 				 "kernels no wrapper module launches");
 	}
 	c->count++;

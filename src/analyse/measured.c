@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyse/evidence.h"
+#include "model/names.h"
 #include "model/replay.h"
 #include "parse/config_json.h"
 #include "rundir/index.h"
@@ -311,7 +312,7 @@ static void from_max_autotune(const struct an_inputs *in, struct an_kernel *k,
 	for (i = 0; i < in->at.nr; i++) {
 		const struct at_kernel *op = in->at.kernels[i];
 
-		if (!op->kind || strcmp(op->kind, "max_autotune") || !table_for(k, op->name))
+		if (kind_from_name(op->kind) != KIND_MAX_AUTOTUNE || !table_for(k, op->name))
 			continue;
 		for (j = 0; j < op->ntunings; j++) {
 			const struct at_tuning *t = op->tunings[j];

@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "json/jsonio.h"
+#include "model/names.h"
 #include "parse/max_autotune.h"
 #include "parse/tconfig.h"
 #include "util/buf.h"
@@ -129,7 +130,8 @@ static int on_header(struct ma_state *st, const struct log_line *l,
 		return LR_BAD;
 	close_table(st, 1);
 	k = at_kernel_current(st->ctx->set, op, n, src);
-	at_set_str(&k->kind, &k->kind_src, "max_autotune", 12, src);
+	at_set_str(&k->kind, &k->kind_src, kind_names[KIND_MAX_AUTOTUNE],
+		   strlen(kind_names[KIND_MAX_AUTOTUNE]), src);
 	t = at_tuning_add(k, AT_MAX_AUTOTUNE, src);
 	t->num_choices = st->choices;
 	if (!isnan(st->elapsed_s)) {
