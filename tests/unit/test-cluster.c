@@ -27,7 +27,7 @@ static void plan_of(struct cluster_plan *p, const double *cost, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		char dir[16];
+		char dir[32];	/* "k" and any size_t: gcc -O0 checks the truncation */
 
 		snprintf(dir, sizeof(dir), "k%zu", i);
 		cluster_plan_add(p, dir, cost[i], "capture");
