@@ -13,6 +13,7 @@
 #include "json/jsonio.h"
 #include "json/reflect.h"
 #include "util/file.h"
+#include "util/jcheck.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -565,19 +566,6 @@ static const char *noun(const struct rf_field *f, int jc)
 	}
 }
 
-static int all_objects(const json_t *v)
-{
-	const json_t *e;
-	size_t i;
-
-	if (!json_is_array(v))
-		return 0;
-	json_array_foreach(v, i, e)
-		if (!json_is_object(e))
-			return 0;
-	return 1;
-}
-
 static int strv_from(const struct rf_field *f, void *p, const json_t *v,
 		     const struct rf_path *rp)
 {
@@ -633,7 +621,7 @@ static int array_from(const struct rf_field *f, void *p, const json_t *v,
 	size_t *nr = AT(p, f->nr_off, size_t), i;
 	json_t *e;
 
-	if (!json_is_array(v) || (rp->jc && !all_objects(v)))
+	if (!json_is_array(v) || (rp->jc && !jc_type_ok(v, JC_LIST)))
 		return type_error(rp, f->key, noun(f, rp->jc));
 	*vv = xcalloc(rf_capacity(json_array_size(v)) + 1, f->sub->size);
 	json_array_foreach(v, i, e) {
@@ -720,7 +708,7 @@ static int scalar_ok(const struct rf_field *f, const json_t *v)
 		return json_is_boolean(v);
 	case RF_JSON:
 		return (!(f->flags & RF_OBJECT) || json_is_object(v)) &&
-		       (!(f->flags & RF_OBJECTS) || all_objects(v)) &&
+		       (!(f->flags & RF_OBJECTS) || jc_type_ok(v, JC_LIST)) &&
 		       (!(f->flags & RF_BOOLEAN) || json_is_boolean(v));
 	default:
 		return 1;

@@ -17,7 +17,7 @@ static const char *what(enum jc_type t)
 	return names[t];
 }
 
-static int type_ok(const json_t *v, enum jc_type t)
+int jc_type_ok(const json_t *v, enum jc_type t)
 {
 	size_t i;
 	const json_t *e;
@@ -78,7 +78,7 @@ static int check_field(const json_t *v, const struct jc_field *f, const char *fi
 	const json_t *e;
 	int ret = 0;
 
-	if (!type_ok(v, f->type)) {
+	if (!jc_type_ok(v, f->type)) {
 		buf_addf(err, "'%s': %s: not %s", file, path, what(f->type));
 		return -1;
 	}

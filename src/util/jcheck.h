@@ -49,6 +49,9 @@ struct jc_field {
 	const struct jc_field *sub;	/* JC_OBJ, JC_LIST: the fields of the object(s) */
 };
 
+/* Whether v is of type t, its own members aside (a JC_LIST: a list of objects). */
+int jc_type_ok(const json_t *v, enum jc_type t);
+
 /* 0, or -1 with one line in err naming `file` and the first bad field. */
 int jc_check(const json_t *doc, const struct jc_field *fields, const char *file,
 	     struct buf *err);
