@@ -130,6 +130,14 @@ def double(args):
     args[1][:] = [2 * x for x in args[0]]
 
 
+def doubling(order, name):
+    # double() as variant `name`, noting each launch in `order`
+    def launch(args):
+        order.append(name)
+        double(args)
+    return launch
+
+
 def double_small_only(args):
     # right on the captured inputs, wrong once an input exceeds 100
     args[1][:] = [2 * x if x < 100 else 0.0 for x in args[0]]
@@ -456,15 +464,9 @@ def test_confirm_rounds_take_turns_and_time_each_turn_like_a_bench():
     # turns (A B, B A, A B) decides which time each variant gets
     ops = FakeOps([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
     order = []
-
-    def named(name):
-        def launch(args):
-            order.append(name)
-            double(args)
-        return launch
-
     reqs = [dict(BASE, id=n, reps=1, warmup=0) for n in ("A", "B")]
-    out = tune_bench.confirm_rounds(ops, [(reqs[0], named("A")), (reqs[1], named("B"))], 3)
+    variants = [(reqs[0], doubling(order, "A")), (reqs[1], doubling(order, "B"))]
+    out = tune_bench.confirm_rounds(ops, variants, 3)
     assert order == ["A", "B", "B", "A", "A", "B"]
     assert out == [[1.0, 4.0, 5.0], [2.0, 3.0, 6.0]]
     # every timed launch restored and flushed first, plus one restore after each turn
@@ -490,16 +492,9 @@ def test_confirm_rounds_warm_times_each_turn_again_without_a_flush():
     # then a warm one of the same variant (A A B B, then B B A A)
     ops = FakeOps([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
     order = []
-
-    def named(name):
-        def launch(args):
-            order.append(name)
-            double(args)
-        return launch
-
     reqs = [dict(BASE, id=n, reps=1, warmup=0) for n in ("A", "B")]
     cold, warm = tune_bench.confirm_rounds_warm(
-        ops, [(reqs[0], named("A")), (reqs[1], named("B"))], 2)
+        ops, [(reqs[0], doubling(order, "A")), (reqs[1], doubling(order, "B"))], 2)
     assert order == ["A", "A", "B", "B", "B", "B", "A", "A"]
     assert cold == [[1.0, 7.0], [3.0, 5.0]]
     assert warm == [[2.0, 8.0], [4.0, 6.0]]
