@@ -1,0 +1,217 @@
+#!/bin/sh
+# docs/json.md against the documents tko really writes. The expected keys
+# come from the doc itself, read here with awk: a section's table lists in
+# its first column the keys a document has, and each of them must be in the
+# command's real --json output (made below from the shipped example RUN and
+# tests/ data); and every key of the output, nested objects included, must
+# be named somewhere in that section (in `code` or in "quotes"), so a key
+# added to the code without a word in the doc fails here.
+# shellcheck disable=SC2016
+. "$(dirname "$0")/lib.sh"
+
+DOC=$SRC_ROOT/docs/json.md
+EX=$SRC_ROOT/examples/h200-run
+PROF=$SRC_ROOT/tests/data/profile/kineto-h200-autocast-train.json.gz
+export DOC EX PROF
+
+# section NAME: the text of "## NAME" up to the next "## " heading
+section() {
+	awk -v s="## $1" '$0 == s { on = 1; next } /^## / { on = 0 } on' "$DOC"
+}
+
+# table_keys NAME N: the keys named in the first column of the section's
+# N-th table (from 0); "`a`, `b`" names two, `kernels[].bytes` none
+table_keys() {
+	section "$1" | awk -v want="$2" '
+		!/^\|/ { intable = 0; next }
+		!intable { intable = 1; t++; next }	# the header row
+		/^\| *-/ { next }
+		t - 1 == want {
+			split($0, cell, "|")
+			s = cell[2]
+			while (match(s, /`[^`]+`/)) {
+				k = substr(s, RSTART + 1, RLENGTH - 2)
+				s = substr(s, RSTART + RLENGTH)
+				if (k ~ /^[a-z_][a-z0-9_]*$/)
+					print k
+			}
+		}' | sort -u
+}
+
+# named NAME: every name the section writes in `code` or "quotes"; a
+# `*_line` there names every key ending in _line, written here as *_line
+named() {
+	{
+		section "$1" | tr "\n" " " | grep -o -e "\`[^\`]*\`" -e "\"[^\"]*\"" |
+			tr -c "a-z0-9_*\n" "\n" | grep -E "^([a-z_][a-z0-9_]*|\*_[a-z0-9_]+)$"
+		printf "%s\n" schema_version tool tko_version
+	} | sort -u
+}
+
+# unnamed KNOWN: the keys on stdin that KNOWN (named's output) does not name
+unnamed() {
+	awk 'NR == FNR { if ($0 ~ /^\*/) glob[substr($0, 2)] = 1; else known[$0] = 1; next }
+		!($0 in known) {
+			for (g in glob)
+				if (length($0) > length(g) && substr($0, length($0) - length(g) + 1) == g)
+					next
+			print
+		}' "$1" -
+}
+
+# json_keys FILE JQ: the keys of the object(s) JQ gives
+json_keys() {
+	jq -r "$2 | select(type == \"object\") | keys_unsorted[]" "$1" | sort -u
+}
+
+# doc_lists NAME N FILE JQ [OPTIONAL...]: every key the table lists is in
+# the output, except the OPTIONAL ones the doc says may be left out
+doc_lists() {
+	name=$1 n=$2 file=$3 path=$4 && shift 4 &&
+	table_keys "$name" "$n" >want &&
+	test -s want &&
+	json_keys "$file" "$path" >got &&
+	printf "%s\n" "$@" | sort -u >optional &&
+	comm -23 want got | comm -23 - optional >missing &&
+	if test -s missing; then
+		echo "docs/json.md \"$name\" table $n lists keys $file $path lacks:" && cat missing
+		return 1
+	fi
+}
+
+# doc_names NAME FILE JQ...: every key of the objects JQ gives is named in the section
+doc_names() {
+	name=$1 file=$2 && shift 2 &&
+	named "$name" >known &&
+	for path in "$@"; do
+		json_keys "$file" "$path" >got &&
+		test -s got &&
+		unnamed known <got >extra &&
+		if test -s extra; then
+			echo "$file $path has keys docs/json.md \"$name\" never names:" && cat extra
+			return 1
+		fi
+	done
+}
+
+test_expect_success 'the reader finds the tables: tko env lists tool, host, bandwidth' '
+	table_keys "tko env" 0 >keys &&
+	grep -qx host keys && grep -qx bandwidth keys && grep -qx tko_version keys &&
+	! grep -qx meaning keys
+'
+
+test_expect_success 'the check can fail: an unnamed key, a listed key missing' '
+	echo "{\"host\": {}, \"no_such_key_anywhere\": 1}" >fake.json &&
+	test_must_fail doc_names "tko env" fake.json . >out &&
+	grep -qx no_such_key_anywhere out &&
+	test_must_fail doc_lists "tko env" 0 fake.json . >out &&
+	grep -qx bandwidth out
+'
+
+test_expect_success 'tko env --json' '
+	tko env --json env.json >/dev/null &&
+	doc_lists "tko env" 0 env.json . &&
+	doc_names "tko env" env.json . .host .python .cuda .hip ".tools[]"
+'
+
+test_expect_success 'tko capture: tko-run.json' '
+	tko capture --out R --kernels x --profile-steps 3 --profile-seconds 5 -- true >/dev/null 2>&1 &&
+	doc_lists "tko capture" 0 R/tko-run.json . &&
+	doc_names "tko capture" R/tko-run.json . .capture .versions &&
+	section "tko capture" >sec &&
+	jq -r ".env_set | keys[]" R/tko-run.json >vars &&
+	test -s vars &&
+	while read -r v; do
+		grep -q "\`$v" sec || { echo "env_set: $v is not in docs/json.md" && return 1; }
+	done <vars
+'
+
+test_expect_success 'tko collect: collect.json' '
+	tko collect "$EX" --kernel triton_poi_fused_zeros_0 --out col >/dev/null &&
+	doc_lists "tko collect" 0 col/collect.json . &&
+	doc_names "tko collect" col/collect.json . ".files[]"
+'
+
+test_expect_success 'tko meta --json' '
+	tko meta --json meta.json "$EX" >/dev/null &&
+	doc_lists "tko meta" 0 meta.json ".kernels[]" &&
+	doc_names "tko meta" meta.json . ".files[]" ".wrapped[]" ".kernels[]" ".kernels[].args[]" \
+		".kernels[].aten" ".kernels[].inductor" ".kernels[].uses[]" ".kernels[].device" \
+		".kernels[].memory_ops" ".kernels[].decorators[]"
+'
+
+test_expect_success 'tko summarize --json' '
+	tko summarize --json sum.json "$EX" >/dev/null &&
+	doc_lists "tko summarize" 0 sum.json . &&
+	doc_lists "tko summarize" 1 sum.json ".kernels[]" &&
+	doc_names "tko summarize" sum.json ".inputs[]" .totals .device ".kernels[].tunings[]" \
+		".kernels[].tunings[].configs[]" ".kernels[].from"
+'
+
+test_expect_success 'tko isa --json, AMDGCN and PTX' '
+	tko isa --json isa.json "$SRC_ROOT/examples/isa" "$EX/cache/triton" >/dev/null 2>&1 &&
+	doc_names "tko isa" isa.json . ".files[]" ".skipped[]" ".kernels[]" ".kernels[].resources" \
+		".kernels[].findings[]" ".kernels[].source_lines[]" ".kernels[].families[]" \
+		".kernels[].spill_comments" ".kernels[].rules[]"
+'
+
+test_expect_success 'tko profile --json' '
+	tko profile --json prof.json "$PROF" >/dev/null &&
+	doc_lists "tko profile" 0 prof.json . &&
+	doc_names "tko profile" prof.json . ".groups[]" .steps ".steps.list[]" ".classes[]"
+'
+
+test_expect_success 'tko investigate: report.json, with a whole-step profile' '
+	tko investigate --out-dir inv --profile "$PROF" "$EX" >/dev/null 2>&1 &&
+	r=inv/report/report.json &&
+	doc_lists "tko investigate" 0 $r . &&
+	doc_lists "tko investigate" 1 $r ".kernels[]" &&
+	doc_names "tko investigate" $r .profile ".profile.class_shares[]" ".step_groups[]" \
+		".candidates[]" ".library_calls[]" ".gaps[]" ".kernels[].isa" ".kernels[].isa.resources" \
+		".kernels[].isa.families[]" ".kernels[].isa.source_lines[]" ".kernels[].addr" \
+		".kernels[].configs[]" ".kernels[].args[]" ".kernels[].rules[]" ".kernels[].origins[]"
+'
+
+test_expect_success 'tko diff --json' '
+	tko investigate --out-dir inv0 "$EX" >/dev/null 2>&1 &&
+	test_expect_code 1 tko diff inv0/report/report.json inv/report/report.json --json d.json >/dev/null &&
+	doc_lists "tko diff" 0 d.json . &&
+	doc_names "tko diff" d.json .summary ".run[]" ".kernels[]" ".kernels[].changes[]"
+'
+
+test_expect_success 'tko cluster plan and status' '
+	mkdir ex && cp -R "$EX/capture" ex/ &&
+	tko cluster plan --tasks 2 ex -- --budget 10 >/dev/null &&
+	doc_lists "tko cluster" 0 ex/cluster/plan.json . &&
+	doc_names "tko cluster" ex/cluster/plan.json . .slurm ".kernels[]" ".tasks[]" &&
+	test_expect_code 1 tko cluster status --json st.json ex/cluster >/dev/null &&
+	doc_names "tko cluster" st.json . ".tasks[]"
+'
+
+test_expect_success 'tko apply: the plan alone' '
+	cp -R "$SRC_ROOT/tests/data/apply/run" arun &&
+	tko apply arun >/dev/null 2>&1 &&
+	doc_lists "tko apply" 0 arun/apply/apply.json . &&
+	doc_names "tko apply" arun/apply/apply.json . .summary ".kernels[]" .step
+'
+
+test_expect_success_if python3 'tko tune: a sweep on the stand-in GPU' '
+	TKO_PYTHON=$SRC_ROOT/.venv/bin/python &&
+	test -x "$TKO_PYTHON" || TKO_PYTHON=python3 &&
+	mkdir kdir &&
+	POI=$CORPUS/h200-run1/cache/inductor/sd/csdvrfujlppaik6bsrjwjsfouquczh47rzawhmr6c3vvw7bdom7q.py &&
+	cp "$POI" kdir/kernel.py &&
+	name=$(sed -n "s/^def \(triton_[a-z0-9_]*\)(.*/\1/p" "$POI") &&
+	printf "%s\n" "{\"schema_version\": 1, \"kernel\": \"$name\", \"args\": [], \"storages\": []," \
+		"\"best_index\": 0, \"configs\": [{\"kwargs\": {\"XBLOCK\": 1024}, \"num_warps\": 4," \
+		"\"num_stages\": 1, \"time_ms\": 1.1}]}" >kdir/capture.json &&
+	TKO_PYTHON=$TKO_PYTHON TKO_PYTHON_DIR=$TESTS_DIR/tune-fake TKO_FAKE_LOG=$TRASH/fake.log \
+		tko tune --max-variants 4 --out o --json t.json kdir >/dev/null &&
+	doc_lists "tko tune" 0 t.json ".kernels[]" &&
+	doc_lists "tko tune" 1 t.json ".kernels[].variants[]" &&
+	doc_lists "tko tune" 2 t.json ".kernels[].winner.confirmation" warm &&
+	doc_names "tko tune" t.json . ".kernels[].winner" ".kernels[].variants[].config" \
+		".kernels[].variants[].checks[]" ".kernels[].space[]"
+'
+
+test_done
