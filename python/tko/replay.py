@@ -115,7 +115,10 @@ def _versions():
 
 
 def _fail(opts, status, message):
-    print(f"tko run: {message}", file=sys.stderr)
+    # With --json FILE the document carries the message and tko run prints it
+    # in its one error line; only a document on stdout needs it said here too.
+    if opts.json == "-":
+        print(f"tko run: {message}", file=sys.stderr)
     write_json(_document([], error=message), opts.json)
     return status
 

@@ -298,6 +298,24 @@ static int run_child(const struct strlist *dirs, const struct replay_opts *o, co
 	return ret;
 }
 
+/*
+ * The replay exits 3 without torch or a GPU and writes why as its document's
+ * "error" (python/tko/replay.py), so the user gets one line saying both.
+ */
+static void no_runtime_error(const char *out, struct buf *err)
+{
+	struct buf ignored = BUF_INIT;
+	json_t *doc = is_file(out) ? json_load_path(out, &ignored) : NULL;
+	json_t *why = doc ? json_object_get(doc, "error") : NULL;
+
+	if (json_is_string(why))
+		buf_addf(err, "the replay needs torch and a GPU: %s", json_string_value(why));
+	else
+		buf_addf(err, "the replay needs torch and a GPU (its Python exited with status 3)");
+	json_decref(doc);
+	buf_release(&ignored);
+}
+
 int replay_run(const struct strlist *dirs, const struct replay_opts *o, struct replay_doc **doc,
 	       enum replay_status *status, struct buf *err)
 {
@@ -326,7 +344,7 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, struct r
 		buf_addf(err, "the replay ran past %.0f s and was stopped", o->timeout_s);
 	} else if (c.exit_status == 3) {
 		*status = REPLAY_NO_RUNTIME;
-		buf_addf(err, "the replay needs torch and a GPU (see the line above)");
+		no_runtime_error(out, err);
 	} else if (!is_file(out) || !(replay = json_load_path(out, err))) {
 		*status = REPLAY_CRASHED;
 		buf_reset(err);

@@ -30,6 +30,10 @@ test_expect_success_if python3 'setup a RUN with one kernel dir and a fake repla
 	if mode == "notorch":
 	    print("tko run: no torch: No module named torch", file=sys.stderr)
 	    sys.exit(3)
+	if mode == "notorch-doc":
+	    json.dump({"schema_version": 1, "tool": "tko.replay", "error": "no torch: No module named torch",
+	               "kernels": []}, open(out, "w"))
+	    sys.exit(3)
 	if mode == "crash":
 	    sys.exit(1)
 	cfg = lambda i, ms, ok: {"index": i, "captured": i == 0, "config": {"kwargs": {"XBLOCK": 1024 >> i}},
@@ -117,6 +121,9 @@ test_expect_success_if python3 'a replay past --timeout is stopped: exit 124, qu
 test_expect_success_if python3 'no torch or GPU: exit 3; a dead replay: exit 5' '
 	FAKE_REPLAY=notorch test_expect_code 3 tko run $KD 2>err &&
 	test_grep "no torch" err &&
+	FAKE_REPLAY=notorch-doc test_expect_code 3 tko run $KD 2>err &&
+	test_one_line_error err &&
+	test_grep "^tko run: the replay needs torch and a GPU: no torch: No module named torch$" err &&
 	FAKE_REPLAY=crash test_expect_code 5 tko run $KD 2>err &&
 	test_one_line_error err && test_grep "wrote no result" err
 '
