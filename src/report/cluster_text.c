@@ -9,9 +9,15 @@ void cluster_print_plan(FILE *fp, const struct cluster_plan_doc *d, const char *
 {
 	struct buf t = BUF_INIT;
 
-	cluster_slurm_time_for(d->predicted_makespan_s, &t);
+	/* the limit the script really has: the one asked for, else the default */
+	if (d->slurm.time)
+		buf_addf(&t, "time limit %s", d->slurm.time);
+	else {
+		buf_adds(&t, "default time limit ");
+		cluster_slurm_time_for(d->predicted_makespan_s, &t);
+	}
 	fprintf(fp, "planned %zu kernels in %zu tasks: the largest is predicted at %.0f s "
-		"(default time limit %s)\n", d->nkernels, d->ntasks, d->predicted_makespan_s, t.buf);
+		"(%s)\n", d->nkernels, d->ntasks, d->predicted_makespan_s, t.buf);
 	fprintf(fp, "wrote %s/{plan.json,tune.sbatch,gather.sbatch}\n", dir);
 	fprintf(fp, "next: tko cluster submit --gather %s\n", dir);
 	buf_release(&t);
