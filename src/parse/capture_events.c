@@ -264,9 +264,12 @@ static const struct {
 	ev_fn fn;
 	const char *fields;	/* the type's own fields, space-separated */
 } types[] = {
-	{ "session_start", on_session_start, "argv python torch triton device hooks" },
-	{ "kernel", on_kernel, "kernel source_hash kernel_dir heuristic_type source_file size_hints mutated_arg_names num_configs" },
-	{ "autotune", on_autotune, "kernel source_hash kernel_dir chosen_by configs best_index elapsed_ms" },
+	/* both lists of docs/capture-events.md: the types' fields, then those tko capture adds */
+	{ "session_start", on_session_start, "argv python torch triton device hooks tko kernels_regex" },
+	{ "kernel", on_kernel, "kernel source_hash kernel_dir heuristic_type source_file size_hints mutated_arg_names num_configs "
+	  "kind source_kind heuristic reset_to_zero_arg_names restore_value inductor_kernel_name selected" },
+	{ "autotune", on_autotune, "kernel source_hash kernel_dir chosen_by configs best_index elapsed_ms "
+	  "autotune_time_ms autotune_cache_state optimize_mem" },
 	{ "launch", on_launch, "kernel source_hash kernel_dir grid config_index config args" },
 	{ "capture", on_capture, "kernel source_hash kernel_dir inputs_bytes" },
 	{ "error", on_error, "kernel source_hash kernel_dir stage error_type message" },

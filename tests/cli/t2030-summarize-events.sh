@@ -72,4 +72,12 @@ test_expect_success 'an events file named on its own is read as events' '
 	json_q one.json ".inputs[0].format == \"capture_events\""
 '
 
+# Every field tko capture writes is in docs/capture-events.md (its types and
+# "Fields tko capture adds"), so the example RUN's real events have none unknown.
+test_expect_success 'tko capture'"'"'s own events (examples/h200-run): no unknown field' '
+	tko summarize "$SRC_ROOT/examples/h200-run/capture/events.jsonl" --json ex.json >ex.txt &&
+	json_q ex.json ".inputs[0].unknown_fields == 0 and .inputs[0].unknown_events == 0" &&
+	! grep -q "unknown fields" ex.txt
+'
+
 test_done
