@@ -94,6 +94,11 @@ doc_names() {
 	done
 }
 
+# head_is FILE TOOL: docs/json.md's first rule: schema_version first, then tool
+head_is() {
+	json_q "$1" "keys_unsorted[0:2] == [\"schema_version\", \"tool\"] and .tool == \"$2\""
+}
+
 test_expect_success 'the reader finds the tables: tko env lists tool, host, bandwidth' '
 	table_keys "tko env" 0 >keys &&
 	grep -qx host keys && grep -qx bandwidth keys && grep -qx tko_version keys &&
@@ -110,12 +115,14 @@ test_expect_success 'the check can fail: an unnamed key, a listed key missing' '
 
 test_expect_success 'tko env --json' '
 	tko env --json env.json >/dev/null &&
+	head_is env.json "tko env" &&
 	doc_lists "tko env" 0 env.json . &&
 	doc_names "tko env" env.json . .host .python .cuda .hip ".tools[]"
 '
 
 test_expect_success 'tko capture: tko-run.json' '
 	tko capture --out R --kernels x --profile-steps 3 --profile-seconds 5 -- true >/dev/null 2>&1 &&
+	head_is R/tko-run.json "tko capture" &&
 	doc_lists "tko capture" 0 R/tko-run.json . &&
 	doc_names "tko capture" R/tko-run.json . .capture .versions &&
 	section "tko capture" >sec &&
@@ -128,12 +135,14 @@ test_expect_success 'tko capture: tko-run.json' '
 
 test_expect_success 'tko collect: collect.json' '
 	tko collect "$EX" --kernel triton_poi_fused_zeros_0 --out col >/dev/null &&
+	head_is col/collect.json "tko collect" &&
 	doc_lists "tko collect" 0 col/collect.json . &&
 	doc_names "tko collect" col/collect.json . ".files[]"
 '
 
 test_expect_success 'tko meta --json' '
 	tko meta --json meta.json "$EX" >/dev/null &&
+	head_is meta.json "tko meta" &&
 	doc_lists "tko meta" 0 meta.json ".kernels[]" &&
 	doc_names "tko meta" meta.json . ".files[]" ".wrapped[]" ".kernels[]" ".kernels[].args[]" \
 		".kernels[].aten" ".kernels[].inductor" ".kernels[].uses[]" ".kernels[].device" \
@@ -142,6 +151,7 @@ test_expect_success 'tko meta --json' '
 
 test_expect_success 'tko summarize --json' '
 	tko summarize --json sum.json "$EX" >/dev/null &&
+	head_is sum.json "tko summarize" &&
 	doc_lists "tko summarize" 0 sum.json . &&
 	doc_lists "tko summarize" 1 sum.json ".kernels[]" &&
 	doc_names "tko summarize" sum.json ".inputs[]" .totals .device ".kernels[].tunings[]" \
@@ -150,6 +160,7 @@ test_expect_success 'tko summarize --json' '
 
 test_expect_success 'tko isa --json, AMDGCN and PTX' '
 	tko isa --json isa.json "$SRC_ROOT/examples/isa" "$EX/cache/triton" >/dev/null 2>&1 &&
+	head_is isa.json "tko isa" &&
 	doc_names "tko isa" isa.json . ".files[]" ".skipped[]" ".kernels[]" ".kernels[].resources" \
 		".kernels[].findings[]" ".kernels[].source_lines[]" ".kernels[].families[]" \
 		".kernels[].spill_comments" ".kernels[].rules[]"
@@ -157,6 +168,7 @@ test_expect_success 'tko isa --json, AMDGCN and PTX' '
 
 test_expect_success 'tko profile --json' '
 	tko profile --json prof.json "$PROF" >/dev/null &&
+	head_is prof.json "tko profile" &&
 	doc_lists "tko profile" 0 prof.json . &&
 	doc_names "tko profile" prof.json . ".groups[]" .steps ".steps.list[]" ".classes[]"
 '
@@ -164,6 +176,7 @@ test_expect_success 'tko profile --json' '
 test_expect_success 'tko investigate: report.json, with a whole-step profile' '
 	tko investigate --out-dir inv --profile "$PROF" "$EX" >/dev/null 2>&1 &&
 	r=inv/report/report.json &&
+	head_is $r "tko report" && head_is inv/analysis/kernels.json "tko investigate" &&
 	doc_lists "tko investigate" 0 $r . &&
 	doc_lists "tko investigate" 1 $r ".kernels[]" &&
 	doc_names "tko investigate" $r .profile ".profile.class_shares[]" ".step_groups[]" \
@@ -175,6 +188,7 @@ test_expect_success 'tko investigate: report.json, with a whole-step profile' '
 test_expect_success 'tko diff --json' '
 	tko investigate --out-dir inv0 "$EX" >/dev/null 2>&1 &&
 	test_expect_code 1 tko diff inv0/report/report.json inv/report/report.json --json d.json >/dev/null &&
+	head_is d.json "tko diff" &&
 	doc_lists "tko diff" 0 d.json . &&
 	doc_names "tko diff" d.json .summary ".run[]" ".kernels[]" ".kernels[].changes[]"
 '
@@ -182,15 +196,18 @@ test_expect_success 'tko diff --json' '
 test_expect_success 'tko cluster plan and status' '
 	mkdir ex && cp -R "$EX/capture" ex/ &&
 	tko cluster plan --tasks 2 ex -- --budget 10 >/dev/null &&
+	head_is ex/cluster/plan.json "tko cluster" &&
 	doc_lists "tko cluster" 0 ex/cluster/plan.json . &&
 	doc_names "tko cluster" ex/cluster/plan.json . .slurm ".kernels[]" ".tasks[]" &&
 	test_expect_code 1 tko cluster status --json st.json ex/cluster >/dev/null &&
+	head_is st.json "tko cluster status" &&
 	doc_names "tko cluster" st.json . ".tasks[]"
 '
 
 test_expect_success 'tko apply: the plan alone' '
 	cp -R "$SRC_ROOT/tests/data/apply/run" arun &&
 	tko apply arun >/dev/null 2>&1 &&
+	head_is arun/apply/apply.json "tko apply" && head_is arun/apply/plan.json "tko apply" &&
 	doc_lists "tko apply" 0 arun/apply/apply.json . &&
 	doc_names "tko apply" arun/apply/apply.json . .summary ".kernels[]" .step
 '
@@ -207,6 +224,7 @@ test_expect_success_if python3 'tko tune: a sweep on the stand-in GPU' '
 		"\"num_stages\": 1, \"time_ms\": 1.1}]}" >kdir/capture.json &&
 	TKO_PYTHON=$TKO_PYTHON TKO_PYTHON_DIR=$TESTS_DIR/tune-fake TKO_FAKE_LOG=$TRASH/fake.log \
 		tko tune --max-variants 4 --out o --json t.json kdir >/dev/null &&
+	head_is t.json "tko tune" &&
 	doc_lists "tko tune" 0 t.json ".kernels[]" &&
 	doc_lists "tko tune" 1 t.json ".kernels[].variants[]" &&
 	doc_lists "tko tune" 2 t.json ".kernels[].winner.confirmation" warm &&
