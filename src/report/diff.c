@@ -315,6 +315,19 @@ static void diff_kernel(struct an_diff *d, const struct an_kernel *a, const stru
 		d->summary.same++;
 }
 
+/*
+ * k's partner in other, when each finds the other: a name unique on one side
+ * only (one kernel in A, two of that name in B) pairs none of them, so every
+ * kernel is either in a pair or listed once as only_a / only_b.
+ */
+static const struct an_kernel *partner(const struct an_run *other, const struct an_run *own,
+				       const struct an_kernel *k)
+{
+	const struct an_kernel *p = find_kernel(other, k);
+
+	return p && find_kernel(own, p) == k ? p : NULL;
+}
+
 void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d)
 {
 	size_t i;
@@ -323,7 +336,7 @@ void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d
 	d->b = xstrdup(b->run ? b->run : "B");
 	rf_diff(&an_run_desc, a, b, "", DIFF_REL_TOL, &d->run);
 	for (i = 0; i < a->nkernels; i++) {
-		const struct an_kernel *kb = find_kernel(b, &a->kernels[i]);
+		const struct an_kernel *kb = partner(b, a, &a->kernels[i]);
 
 		if (kb) {
 			diff_kernel(d, &a->kernels[i], kb);
@@ -333,7 +346,7 @@ void diff_runs(const struct an_run *a, const struct an_run *b, struct an_diff *d
 		}
 	}
 	for (i = 0; i < b->nkernels; i++) {
-		if (!find_kernel(a, &b->kernels[i])) {
+		if (!partner(a, b, &b->kernels[i])) {
 			diff_doc_add(d, b->kernels[i].id, DIFF_ONLY_B);
 			d->summary.only_b++;
 		}

@@ -44,6 +44,19 @@ test_expect_success 'two RUNs: kernels only on one side, times and decisions tha
 	json_q rd.json "[.run[].field] | index(\"device\") != null"
 '
 
+# One kernel in A whose name B has twice (two archs): pairs by a name unique
+# on one side only; every kernel of each side is counted once all the same.
+test_expect_success 'a name unique on one side only: no pair, and no kernel lost' '
+	tko isa --json one.json "$SRC_ROOT/examples/isa" >/dev/null 2>&1 &&
+	tko isa --json many.json "$CORPUS/amd-xcompile" >/dev/null 2>&1 &&
+	na=$(jq ".kernels | length" one.json) && nb=$(jq ".kernels | length" many.json) &&
+	test "$(jq "[.kernels[] | select(.name == \"$K\")] | length" many.json)" -ge 2 &&
+	test_expect_code 1 tko diff --json u.json one.json many.json >out &&
+	json_q u.json ".summary | .changed + .same + .only_a == $na and .changed + .same + .only_b == $nb" &&
+	json_q u.json "(.kernels | length) == .summary.changed + .summary.same + .summary.only_a + .summary.only_b" &&
+	json_q u.json "[.kernels[] | select(.status == \"only_b\") | .id | select(startswith(\"$K\"))] | length >= 2"
+'
+
 test_expect_success 'bad inputs and usage' '
 	test_expect_code 2 tko diff run 2>err && test_one_line_error err &&
 	test_expect_code 1 tko diff run nope 2>err && test_one_line_error err &&
