@@ -39,10 +39,11 @@
 #      APPLY_AB_ARMS=default,applied,keep-off                about 400 s (not yet run)
 #      issue 21: TorchInductor kept off APPLY_AB_KEEP_OFF (default
 #      torch.nn.functional:cross_entropy, the model's loss: the eager op called
-#      directly, a graph break on each side; apply_model.py runs as __main__,
-#      so a region must be in a module it imports). apply_ab_check.py asserts
-#      the region took effect in every keep-off run and the loss is equal,
-#      and reports the verdict (faster, not faster, slower) without asserting it.
+#      directly, a graph break on each side; a region of apply_model.py itself
+#      would be __main__:NAME, but its only function is the compiled step).
+#      apply_ab_check.py asserts the region took effect in every keep-off run
+#      and the loss is equal, and reports the verdict (faster, not faster,
+#      slower) without asserting it.
 #
 # The benchmark models, estimated from those costs (not yet run under tko
 # apply; with APPLY_AB_WARMUP=0 the hook leaves each run's first steps out,

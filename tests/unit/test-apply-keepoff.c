@@ -90,6 +90,21 @@ static void test_qualname(void **state)
 	expect_qual("def outer():\n    def inner():\n        return 1\n", 3, "inner", NULL);
 }
 
+static void test_script_in(void **state)
+{
+	static const char *const python[] = { "python", "-u", "train.py", "--lr", "x.py", NULL };
+	static const char *const direct[] = { "./train.py", NULL };
+	static const char *const none[] = { "python", "-m", "pkg.train", NULL };
+	static const char *const short_name[] = { "python", ".py", NULL };
+
+	(void)state;
+	assert_string_equal(py_script_in(python), "train.py");
+	assert_string_equal(py_script_in(direct), "./train.py");
+	assert_null(py_script_in(none));
+	assert_null(py_script_in(short_name));
+	assert_null(py_script_in(NULL));
+}
+
 static void test_module_of(void **state)
 {
 	static const char *const cases[][2] = {
@@ -184,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_qualname),
 		cmocka_unit_test(test_module_of),
+		cmocka_unit_test(test_script_in),
 		cmocka_unit_test(test_read_over_processes),
 	};
 
