@@ -5,8 +5,9 @@ __main__: its classes and functions do not exist before its own code runs,
 so tko.postimport cannot reach them. Input: watch(name, after). Output:
 nothing; after(main) runs once, right after the first module-level
 statement of the script that binds `name` in __main__ (a class or function
-statement, an assignment, an import), before the next statement runs. Entry points: watch(),
-unwatched() (the names never bound, and why), and stop().
+statement, an assignment, an import, a call that sets a global), before the
+next statement runs. Entry points: watch(), runs_script(), and unwatched()
+(the names never bound, and why).
 
 Why a line trace of the script's frame, and not the region's code object:
 torch 2.11 can mark a code object itself (torch._C._dynamo.eval_frame.
@@ -82,8 +83,8 @@ def unwatched():
     return sorted(_WATCH), _STATE["why"]
 
 
-def stop():
-    """Ends the watch (tests; and when every name is bound)."""
+def _stop():
+    """Ends the watch, once every name is bound."""
     if _STATE["on"] and sys.gettrace() is _global:
         sys.settrace(None)
     _STATE["on"] = False
@@ -127,6 +128,6 @@ def _local(frame, event, arg):
             _call(after, _STATE["main"])
     if not _WATCH:
         frame.f_trace = None
-        stop()
+        _stop()
         return None
     return _local

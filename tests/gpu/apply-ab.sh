@@ -67,9 +67,10 @@
 #      APPLY_AB_PHASES="ab check" APPLY_AB_WARMUP=0 APPLY_AB_ROUNDS=2 APPLY_AB_TIMEOUT=450 \
 #      APPLY_AB_ARMS=default,max-autotune,applied bash bench/apply-models.sh model
 #
-# --step __main__:FN (both models have no torch.optim optimizer) starts a
-# profile function that runs until the first step returns (torch's import,
-# the first compile): it may lengthen each run by seconds, not its step times.
+# --step __main__:FN (both models have no torch.optim optimizer) wraps FN
+# right after the script defines it (python/tko/maindefs.py); a trace
+# function runs until then (torch's import), no longer until the first step
+# returns (the first compile too) as the profile function before did.
 #
 # APPLY_AB_MODEL (the script, a path from the repository root or absolute;
 # its STEPS variable sets the step count), APPLY_AB_STEP_FN (tko apply --step
