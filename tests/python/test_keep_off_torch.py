@@ -67,9 +67,10 @@ print(json.dumps({"graphs": graphs, "seen": km.SEEN, "y": y.tolist()}))
 """
 
 
-def run(tmp_path, keep_off):
-    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
-    (tmp_path / "s.py").write_text(textwrap.dedent(SCRIPT))
+def run_script(tmp_path, keep_off, script, argv=None):
+    """Runs s.py (or argv) under tko's hook with TKO_APPLY_KEEP_OFF=keep_off:
+    (its last stdout line as JSON, the keep_off events, stderr)."""
+    (tmp_path / "s.py").write_text(textwrap.dedent(script))
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"schema_version": 1, "backend": "cuda", "kernels": []}))
     out = tmp_path / ("out-" + str(len(list(tmp_path.iterdir()))))
@@ -80,12 +81,17 @@ def run(tmp_path, keep_off):
     env.pop("TKO_APPLY_KEEP_OFF", None)
     if keep_off is not None:
         env["TKO_APPLY_KEEP_OFF"] = keep_off
-    proc = subprocess.run([TORCH_PY, str(tmp_path / "s.py")], env=env, cwd=tmp_path,
+    proc = subprocess.run([TORCH_PY] + (argv or [str(tmp_path / "s.py")]), env=env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     events = [json.loads(line) for line in (out / "apply.jsonl").read_text().splitlines()]
     keep = [e for e in events if e["event"] == "keep_off"]
     return json.loads(proc.stdout.splitlines()[-1]), keep, proc.stderr
+
+
+def run(tmp_path, keep_off):
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    return run_script(tmp_path, keep_off, SCRIPT)
 
 
 # The ops of the model's code, by hand: Linear; attn's matmul, softmax; gate's sigmoid, mul.
@@ -228,38 +234,18 @@ print(json.dumps({"graphs": graphs, "seen": SEEN, "y": y.tolist(),
 """
 
 
-def run_main(tmp_path, keep_off, script=MAIN_SCRIPT, argv=None):
-    (tmp_path / "s.py").write_text(textwrap.dedent(script))
-    plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({"schema_version": 1, "backend": "cuda", "kernels": []}))
-    out = tmp_path / ("out-" + str(len(list(tmp_path.iterdir()))))
-    out.mkdir()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([HOOK, PYDIR, str(tmp_path)]),
-               TKO_APPLY_PLAN=str(plan), TKO_APPLY_DIR=str(out), TKO_APPLY_MODE="observe",
-               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("TKO_APPLY_KEEP_OFF", None)
-    if keep_off is not None:
-        env["TKO_APPLY_KEEP_OFF"] = keep_off
-    proc = subprocess.run([TORCH_PY] + (argv or [str(tmp_path / "s.py")]), env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    events = [json.loads(line) for line in (out / "apply.jsonl").read_text().splitlines()]
-    keep = [e for e in events if e["event"] == "keep_off"]
-    return json.loads(proc.stdout.splitlines()[-1]), keep, proc.stderr
-
-
 # By hand: Model's Linear and relu, Block's matmul (twice) and softmax, gate's sigmoid and mul.
 MAIN_ALL = ["linear", "matmul", "mul", "relu", "sigmoid", "softmax"]
 
 
 def test_regions_of_the_script_itself_run_eagerly_and_the_rest_compiles(tmp_path):
-    base, keep, _ = run_main(tmp_path, None)
+    base, keep, _ = run_script(tmp_path, None, MAIN_SCRIPT)
     # compiled: Dynamo traced Block.forward and gate into Model's graph, once
     # a call (SEEN.append on a global changes the guards: it traces again)
     assert base["graphs"] == [MAIN_ALL] * 3
     assert base["seen"] == [["block", True], ["gate", True]] * 3 and keep == []
 
-    got, keep, err = run_main(tmp_path, "__main__:Block.forward,__main__:gate")
+    got, keep, err = run_script(tmp_path, "__main__:Block.forward,__main__:gate", MAIN_SCRIPT)
     # kept off: a graph break on each side of each region; the Linear before
     # and the relu after are still compiled; the regions ran eagerly each call
     assert got["graphs"] == [["linear"], ["relu"]], err[-2000:]
@@ -283,14 +269,14 @@ def test_regions_of_the_script_itself_run_eagerly_and_the_rest_compiles(tmp_path
                                            " attribute 'Blok'"),
 ])
 def test_a_bad_region_of_the_script_is_one_line_and_an_error_in_the_proof(tmp_path, spec, status, line):
-    got, keep, err = run_main(tmp_path, spec)
+    got, keep, err = run_script(tmp_path, spec, MAIN_SCRIPT)
     assert got["graphs"] == [MAIN_ALL] * 3
     assert [x for x in err.splitlines() if x.startswith("tko apply")] == [line]
     assert keep[0]["regions"][0]["status"] == status and keep[0]["regions"][0]["calls"] == 0
 
 
 def test_a_script_run_with_dash_m_is_main_too(tmp_path):
-    got, keep, _ = run_main(tmp_path, "__main__:Block.forward", argv=["-m", "s"])
+    got, keep, _ = run_script(tmp_path, "__main__:Block.forward", MAIN_SCRIPT, argv=["-m", "s"])
     # Block.forward eager; gate traced into the graph after it, again on each
     # call (SEEN.append: as in the first test), the Linear's graph once
     assert got["graphs"] == [["linear"]] + [["mul", "relu", "sigmoid"]] * 3
@@ -309,7 +295,7 @@ print(json.dumps([f(i) for i in range(2)]))
 
 def test_a_region_of_main_tko_could_not_watch_is_not_reached_and_says_why(tmp_path):
     # the script takes the trace function away before it defines f
-    got, keep, err = run_main(tmp_path, "__main__:f", script=UNWATCHED.format(first="sys.settrace(None)"))
+    got, keep, err = run_script(tmp_path, "__main__:f", UNWATCHED.format(first="sys.settrace(None)"))
     message = ("__main__:f: defined, but tko did not see it defined: the script replaced tko's trace"
                " function (sys.settrace) before")
     assert got == [1, 2]
@@ -319,7 +305,7 @@ def test_a_region_of_main_tko_could_not_watch_is_not_reached_and_says_why(tmp_pa
 
 def test_a_process_without_a_script_says_no_script_and_nothing_on_stderr(tmp_path):
     # python -c, as Inductor's CPU ISA check runs (torch/_inductor/cpu_vec_isa.py) with tko's hook in it
-    got, keep, err = run_main(tmp_path, "__main__:f", argv=["-c", textwrap.dedent(UNWATCHED.format(first=""))])
+    got, keep, err = run_script(tmp_path, "__main__:f", "", argv=["-c", textwrap.dedent(UNWATCHED.format(first=""))])
     assert got == [1, 2]
     assert [x for x in err.splitlines() if x.startswith("tko apply")] == []
     assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("no_script", 0)]
@@ -359,7 +345,7 @@ def test_the_script_s_regions_under_inductor_itself(tmp_path):
         "import json, sys, torch\n", "import json, sys, torch\nfrom torch._inductor.compile_fx import compile_fx\n"
     ).replace('"tracing": sys.gettrace() is not None}', '"tracing": sys.gettrace() is not None, "breaks": '
               'sum(torch._dynamo.utils.counters["graph_break"].values())}')
-    got, keep, err = run_main(tmp_path, "__main__:Block.forward,__main__:gate", script=script)
+    got, keep, err = run_script(tmp_path, "__main__:Block.forward,__main__:gate", script)
     assert got["graphs"] == [["linear"], ["relu"]], err[-2000:]
     assert got["seen"] == [["block", False], ["gate", False]] * 3
     assert got["breaks"] == 2       # one a region: Dynamo's "Skip inlining torch.compiler.disable()d function"
