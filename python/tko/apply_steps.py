@@ -47,7 +47,7 @@ import os
 import sys
 import time
 
-from . import apply, postimport
+from . import apply, maindefs, postimport
 
 # Steps between two reads of the recorded events and losses: one wait for
 # the GPU per this many steps bounds what is held (events, loss tensors).
@@ -301,8 +301,21 @@ def _wrapper(st, fn):
 
 def watch_main(st):
     """A step function in __main__ exists only once the script defined it:
-    a profile function waits for its first call, wraps it for the calls
-    after, times this first call to its return, and removes itself."""
+    it is wrapped right after the module-level statement that binds its
+    first name (tko.maindefs), before any call, so the watch ends there and
+    not at the first step's end, as the profile function below did (torch's
+    import and the first compilation under a profile function). Where
+    tko.maindefs cannot watch (another trace function, no script), that
+    profile function still does."""
+    first = st.spec.split(":", 1)[1].split(".")[0]
+    if not maindefs.watch(first, lambda main: apply.guarded("steps", wrap_step_fn, st, main)):
+        watch_first_call(st)
+
+
+def watch_first_call(st):
+    """A profile function waits for the step function's first call, wraps it
+    for the calls after, times this first call to its return, and removes
+    itself."""
     qualname = st.spec.split(":", 1)[1]
     main = sys.modules.get("__main__")
     state = {"frame": None}

@@ -11,15 +11,24 @@ already is, by torch._dynamo.disable over a counter. Dynamo then runs that
 frame and everything it calls eagerly, a graph break on each side (torch
 2.11 torch/_dynamo/decorators.py disable, recursive=True; eval_frame.py
 DisableContext): the region's own code is unchanged, only who runs it.
+A region of the script itself (MODULE "__main__": `python train.py`) is
+replaced the same way, right after the module-level statement that defines
+its class or function (tko.maindefs, which says why not earlier and not by
+its code object); the count is the same: calls through the replaced
+attribute.
 
 Output: a `keep_off` event in apply.jsonl at exit, from the main process,
 with each region's status: took_effect (replaced, and called), never_called
-(replaced, not called), not_imported (its module was never imported: a
-script run as `python model.py` is __main__, which cannot be reached before
-its code runs), not_found (no such attribute), not_callable, class (name a
-method of it), bad_spec, error (torch._dynamo.disable failed). `tko apply`
-fails the A/B on any status but took_effect. The model's result is never
-changed by tko's failure here: the callable is then left as it was.
+(replaced, not called), not_imported (its module was never imported),
+not_found (no such attribute), not_callable, class (name a method of it),
+bad_spec, error (torch._dynamo.disable failed); for a region of __main__
+also not_reached (it exists at exit, but tko could not watch the script
+define it: another trace function was set before tko's, or replaced it) and
+no_script (this process runs no script: `python -c`, as Inductor's CPU ISA
+check and multiprocessing's spawned workers run; `tko apply` lets the
+script's own process decide). `tko apply` fails the A/B on any status but
+took_effect. The model's result is never changed by tko's failure here: the
+callable is then left as it was.
 """
 
 import atexit
@@ -27,7 +36,7 @@ import functools
 import os
 import sys
 
-from . import postimport
+from . import maindefs, postimport
 
 ENV = "TKO_APPLY_KEEP_OFF"
 
@@ -79,6 +88,22 @@ def _resolve(r, module):
     return owner, name, raw
 
 
+def _kind(r, owner, raw):
+    """(kind, the function to wrap) of r's raw attribute, or None with
+    r.status and r.message set."""
+    if isinstance(raw, type):
+        r.status = "class"
+        r.message = f"{r.spec} is a class: name the method to keep off (e.g. {r.spec}.forward)"
+        return None
+    kind, fn = "method" if isinstance(owner, type) else "function", raw
+    if isinstance(raw, (staticmethod, classmethod)):
+        kind, fn = type(raw).__name__, raw.__func__
+    if not callable(fn):
+        r.status, r.message = "not_callable", f"{r.spec} is a {type(fn).__name__}, not a callable"
+        return None
+    return kind, fn
+
+
 def _counted(r, fn):
     @functools.wraps(fn)
     def region(*args, **kwargs):
@@ -93,16 +118,10 @@ def wrap(r, module):
     if found is None:
         return
     owner, name, raw = found
-    if isinstance(raw, type):
-        r.status = "class"
-        r.message = f"{r.spec} is a class: name the method to keep off (e.g. {r.spec}.forward)"
+    got = _kind(r, owner, raw)
+    if got is None:
         return
-    kind, fn = "method" if isinstance(owner, type) else "function", raw
-    if isinstance(raw, (staticmethod, classmethod)):
-        kind, fn = type(raw).__name__, raw.__func__
-    if not callable(fn):
-        r.status, r.message = "not_callable", f"{r.spec} is a {type(fn).__name__}, not a callable"
-        return
+    kind, fn = got
     try:
         import torch._dynamo
         new = torch._dynamo.disable(_counted(r, fn), reason=f"tko apply --keep-off {r.spec}")
@@ -121,7 +140,9 @@ def install(sess, text=None, stderr=None):
         return []
     table = {}
     for r in regions:
-        if r.status == "not_imported":
+        if r.status == "not_imported" and r.module == "__main__":
+            _watch_main(sess, r, stderr)
+        elif r.status == "not_imported":
             table.setdefault(r.module, []).append(r)
 
     pending = []
@@ -145,8 +166,30 @@ def install(sess, text=None, stderr=None):
         if r.status == "bad_spec":
             _say(sess, r, stderr)
     sess.keep_off = regions
-    atexit.register(end, sess, regions)
+    atexit.register(end, sess, regions, stderr)
     return regions
+
+
+def _watch_main(sess, r, stderr):
+    """A region of the script: replaced right after the statement that binds
+    its first name (tko.maindefs). A process without a script has no word on
+    it (no_script: `tko apply` lets the script's process decide)."""
+    if not maindefs.runs_script():
+        r.status = "no_script"
+        r.message = (f"{r.spec}: this process runs no script (python -c: an Inductor helper, a"
+                     " spawned worker); a region of __main__ is the script's")
+        return
+    maindefs.watch(r.qualname.split(".")[0], _main_after(sess, r, stderr))
+
+
+def _main_after(sess, r, stderr):
+    # the script runs after torch's import ended (its own `import torch`): no deferring
+    def after(main):
+        try:
+            _wrap_one(sess, r, main, stderr, None)
+        except Exception as e:  # tko's failure: the region is left as it was
+            r.status, r.message = "error", f"{r.spec}: {type(e).__name__}: {e}"
+    return after
 
 
 def _initialising(name):
@@ -175,7 +218,24 @@ def _say(sess, r, stderr):
     print(f"tko apply: keep-off: {r.message}", file=stderr or sys.stderr)
 
 
-def end(sess, regions):
+def _main_missed(r):
+    """Why a region of the script was never replaced, told at exit: it does
+    not exist (not_found, class, not_callable), or exists but was not defined
+    by a module-level statement tko watched (not_reached)."""
+    main = sys.modules["__main__"]
+    found = _resolve(r, main)
+    if found is None or _kind(r, found[0], found[2]) is None:
+        return
+    _, why = maindefs.unwatched()
+    r.status = "not_reached"
+    if why:
+        r.message = f"{r.spec}: tko could not watch the script: {why}"
+    else:   # tko's trace function was replaced or removed before the name was bound
+        r.message = (f"{r.spec}: defined, but tko did not see it defined: the script replaced"
+                     " tko's trace function (sys.settrace) before")
+
+
+def end(sess, regions, stderr=None):
     """The regions' statuses, once, from the main process (compile workers
     never import the model)."""
     if sess.role != "main" or getattr(sess, "keep_off_ended", False):
@@ -185,9 +245,11 @@ def end(sess, regions):
         if r.status == "wrapped":
             r.status = "took_effect" if r.calls else "never_called"
             r.message = None if r.calls else f"{r.spec} was replaced but never called in this run"
-        if r.status == "not_imported":
-            r.message = (f"{r.spec}: module {r.module} was never imported (a script run as"
-                         " 'python FILE.py' is __main__: put the region in a module it imports)")
+        if r.status == "not_imported" and r.module == "__main__":
+            _main_missed(r)
+            _say(sess, r, stderr)
+        elif r.status == "not_imported":
+            r.message = f"{r.spec}: module {r.module} was never imported"
     try:
         sess.emit("keep_off", regions=[r.fields() for r in regions])
     except Exception:  # the proof then says no_record

@@ -45,6 +45,19 @@ int keepoff_parse(const char *spec, struct buf *err)
 	return 0;
 }
 
+/*
+ * Whether `status` replaces `have` as a region's status over processes: the
+ * first that did not take effect wins, except no_script, a process that
+ * runs no script (an Inductor helper, a spawned worker) on a region of
+ * __main__: no word on it, kept only when no other process spoke.
+ */
+static int worse(const char *have, const char *status)
+{
+	if (!strcmp(status, "no_script"))
+		return 0;
+	return !strcmp(have, "no_script") || (!strcmp(have, "took_effect") && strcmp(status, "took_effect"));
+}
+
 static void add_region(json_t *out, const json_t *r)
 {
 	const char *name = json_str(r, "region"), *status = json_str(r, "status");
@@ -61,7 +74,7 @@ static void add_region(json_t *out, const json_t *r)
 		return;
 	}
 	json_set_new(have, "calls", json_integer(json_int(have, "calls", 0) + json_int(r, "calls", 0)));
-	if (!strcmp(json_str(have, "status"), "took_effect") && strcmp(status, "took_effect")) {
+	if (worse(json_str(have, "status"), status)) {
 		json_set_str(have, "status", status);
 		json_set_new(have, "message", json_incref(json_object_get(r, "message")));
 	}

@@ -7,7 +7,10 @@
  *
  * The proof of a run is its apply.jsonl's `keep_off` event from the main
  * process: per region a status (took_effect, never_called, not_imported,
- * not_found, not_callable, class, bad_spec, error), the calls, and a message.
+ * not_reached, no_script, not_found, not_callable, class, bad_spec, error),
+ * the calls, and a message. A region of the script itself (__main__) is
+ * no_script in a process that runs none (`python -c`: Inductor's CPU ISA
+ * check, a spawned worker): such a status gives way to any other process's.
  * Any status but took_effect fails the A/B at that run: a region that did
  * not take effect would make the arm the default arm under another name.
  */
@@ -23,8 +26,9 @@ int keepoff_parse(const char *spec, struct buf *err);
 
 /*
  * The regions of the main process's `keep_off` events in `jsonl` (calls
- * summed over processes, the worst status kept): [{region, status, calls,
- * message}], a new reference, or NULL when there is no such event.
+ * summed over processes, the first status but took_effect kept, no_script
+ * only when no process said more): [{region, status, calls, message}], a
+ * new reference, or NULL when there is no such event.
  */
 json_t *keepoff_read(const char *jsonl);
 

@@ -135,6 +135,18 @@ char *py_qualname_at(const char *text, size_t len, long line, const char *functi
 	return n > line ? qualname(&sc, function) : NULL;
 }
 
+const char *py_script_in(const char *const *cmd)
+{
+	size_t n;
+
+	for (; cmd && *cmd; cmd++) {
+		n = strlen(*cmd);
+		if (n > 3 && !strcmp(*cmd + n - 3, ".py"))
+			return *cmd;
+	}
+	return NULL;
+}
+
 char *py_module_of(const char *path)
 {
 	const char *base = strrchr(path, '/'), *dot;

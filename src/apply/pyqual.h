@@ -25,4 +25,11 @@ char *py_qualname_at(const char *text, size_t len, long line, const char *functi
 /* "capture_demo" for "/home/u/capture_demo.py"; NULL for a name Python cannot import. */
 char *py_module_of(const char *path);
 
+/*
+ * The Python script a command runs, whose module is then __main__: its
+ * first word that ends in ".py" (`python train.py`, `torchrun train.py`,
+ * `./train.py`); NULL when none does or cmd is NULL.
+ */
+const char *py_script_in(const char *const *cmd);
+
 #endif

@@ -82,10 +82,25 @@ static long line_of(const struct an_origin *o)
 	return o->line >= 0 ? o->line : 0;
 }
 
-/* "MODULE:QUALNAME" of the function around origin `o`, when its source can be read. */
-static char *keep_off_of(const struct an_origin *o)
+/* `file` is `script` itself (both resolve to one path). */
+static int same_file(const char *file, const char *script)
 {
-	char *module = py_module_of(o->file), *qual = NULL, *spec = NULL;
+	char *a = script ? realpath(file, NULL) : NULL, *b = script ? realpath(script, NULL) : NULL;
+	int same = a && b && !strcmp(a, b);
+
+	free(a);
+	free(b);
+	return same;
+}
+
+/*
+ * "MODULE:QUALNAME" of the function around origin `o`, when its source can
+ * be read; MODULE is __main__ when the file is the command's script.
+ */
+static char *keep_off_of(const struct an_origin *o, const char *script)
+{
+	char *module = same_file(o->file, script) ? xstrdup("__main__") : py_module_of(o->file);
+	char *qual = NULL, *spec = NULL;
 	struct buf text = BUF_INIT, ignored = BUF_INIT;
 
 	if (module && file_read(o->file, 16 << 20, &text, &ignored) == 0)
@@ -130,7 +145,7 @@ static const char *keep_off_rule(const struct an_kernel *k)
  * recommendation of the keep-off arm a region (the first origin's line).
  */
 static void add_keep_off(json_t *out, const struct an_run *r, const enum ab_arm *arms,
-			 size_t narms, const char *keep_off)
+			 size_t narms, const char *keep_off, const char *script)
 {
 	int arm_ran = ran(AB_KEEP_OFF, arms, narms) || ran(AB_APPLIED_KEEP_OFF, arms, narms);
 	size_t i, j;
@@ -148,7 +163,7 @@ static void add_keep_off(json_t *out, const struct an_run *r, const enum ab_arm 
 				o->function ? o->function : "");
 		json_array_foreach(out, j, had)
 			seen |= json_str(had, "where") && !strcmp(json_str(had, "where"), where);
-		spec = seen ? NULL : keep_off_of(o);
+		spec = seen ? NULL : keep_off_of(o, script);
 		if (!seen)
 			json_array_append_new(out, json_pack("{s:s, s:s?, s:n, s:s, s:o, s:b, s:s, s:s?}",
 				"arm", ab_arms[AB_KEEP_OFF].name, "rule", keep_off_rule(k), "op",
@@ -166,7 +181,7 @@ static void add_keep_off(json_t *out, const struct an_run *r, const enum ab_arm 
  * gets the caller's warning and no recommendation, as a damaged file does.
  */
 json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
-			struct buf *err)
+			const char *const *cmd, struct buf *err)
 {
 	char *path = rd_path_in(run, RD_KERNELS_JSON);
 	json_t *out = json_array();
@@ -183,7 +198,7 @@ json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, 
 	}
 	for (k = 0; k < sizeof(arm_rules) / sizeof(arm_rules[0]); k++)
 		add_groups(out, &r, k, arms, narms);
-	add_keep_off(out, &r, arms, narms, keep_off);
+	add_keep_off(out, &r, arms, narms, keep_off, py_script_in(cmd));
 done:
 	an_run_release(&r);
 	free(path);

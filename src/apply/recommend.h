@@ -23,11 +23,13 @@
  * with {where, keep_off} too (a new reference; an empty list without
  * RUN/analysis/kernels.json). in_ab: the A/B ran that arm (arms[0..narms),
  * narms 0 without --ab), for keep-off with that region among `keep_off`
- * (the --keep-off list, comma-separated, or NULL). NULL + err when the
+ * (the --keep-off list, comma-separated, or NULL). A region in the script
+ * the command `cmd` runs (apply/pyqual.h py_script_in; cmd NULL allowed) is
+ * named __main__:QUALNAME: that file runs as __main__. NULL + err when the
  * analysis exists but cannot be read as the analysis model
  * (model/analysis_store.h): damaged, or of another schema_version.
  */
 json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
-			struct buf *err);
+			const char *const *cmd, struct buf *err);
 
 #endif

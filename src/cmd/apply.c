@@ -316,7 +316,7 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .left_out = s->left_out, .keep_slower = s->o->keep_slower };
 	struct buf why = BUF_INIT;
 	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
-					&why), *doc;
+				      s->o->cmd, &why), *doc;
 	char *path = path_join(s->o->out, "apply.json");
 	int ret;
 

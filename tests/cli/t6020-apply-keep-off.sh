@@ -158,4 +158,33 @@ test_expect_success 'the RUN proposes keeping TorchInductor off a region: the --
 	test_grep "off $m:21 in loss .*: try --ab N --keep-off mymodel:loss .arm keep-off.$" out.txt
 '
 
+# The region in the script the command itself runs: there it is __main__,
+# whatever the file is called (train-1.py, no module name: by hand, line 6
+# is in Block.attn). The script ends by running the fake command.
+test_expect_success 'a region in the command.s own script is __main__:QUALNAME' '
+	fresh_run && mkdir run/analysis &&
+	cat >train-1.py <<-EOF &&
+	import runpy
+
+
+	class Block:
+	    def attn(self, x):
+	        return x
+
+
+	runpy.run_path("$SRC_ROOT/tests/cli/apply-fake/cmd.py", run_name="__main__")
+	EOF
+	m=$PWD/train-1.py &&
+	cat >run/analysis/kernels.json <<-EOF &&
+	{"schema_version": 2, "kernels": [
+	 {"id": "k1", "name": "k1", "share": 0.5, "decision": "keep_off", "rules": [{"rule": "flat_configs", "decision": "keep_off"}],
+	  "origins": [{"file": "$m", "line": 6, "function": "attn"}]}]}
+	EOF
+	tko apply run -- python3 -S train-1.py >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[] | [.where, .keep_off]] == [[\"$m:6 in attn\", \"__main__:Block.attn\"]]" &&
+	test_grep "off $m:6 in attn .*: try --ab N --keep-off __main__:Block.attn .arm keep-off.$" out.txt &&
+	tko apply run -- $FAKE >out.txt 2>err.txt &&
+	json_q run/apply/apply.json "[.recommended_arms[] | .keep_off] == [null]"
+'
+
 test_done

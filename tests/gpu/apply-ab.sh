@@ -39,10 +39,11 @@
 #      APPLY_AB_ARMS=default,applied,keep-off                about 400 s (not yet run)
 #      issue 21: TorchInductor kept off APPLY_AB_KEEP_OFF (default
 #      torch.nn.functional:cross_entropy, the model's loss: the eager op called
-#      directly, a graph break on each side; apply_model.py runs as __main__,
-#      so a region must be in a module it imports). apply_ab_check.py asserts
-#      the region took effect in every keep-off run and the loss is equal,
-#      and reports the verdict (faster, not faster, slower) without asserting it.
+#      directly, a graph break on each side; a region of apply_model.py itself
+#      would be __main__:NAME, but its only function is the compiled step).
+#      apply_ab_check.py asserts the region took effect in every keep-off run
+#      and the loss is equal, and reports the verdict (faster, not faster,
+#      slower) without asserting it.
 #
 # The benchmark models, estimated from those costs (not yet run under tko
 # apply; with APPLY_AB_WARMUP=0 the hook leaves each run's first steps out,
@@ -66,9 +67,10 @@
 #      APPLY_AB_PHASES="ab check" APPLY_AB_WARMUP=0 APPLY_AB_ROUNDS=2 APPLY_AB_TIMEOUT=450 \
 #      APPLY_AB_ARMS=default,max-autotune,applied bash bench/apply-models.sh model
 #
-# --step __main__:FN (both models have no torch.optim optimizer) starts a
-# profile function that runs until the first step returns (torch's import,
-# the first compile): it may lengthen each run by seconds, not its step times.
+# --step __main__:FN (both models have no torch.optim optimizer) wraps FN
+# right after the script defines it (python/tko/maindefs.py); a trace
+# function runs until then (torch's import), no longer until the first step
+# returns (the first compile too) as the profile function before did.
 #
 # APPLY_AB_MODEL (the script, a path from the repository root or absolute;
 # its STEPS variable sets the step count), APPLY_AB_STEP_FN (tko apply --step

@@ -66,7 +66,7 @@ if os.environ.get("PRINT"):
 """
 
 
-def run(tmp_path, script, env=None, hooked=True):
+def run(tmp_path, script, env=None, hooked=True, argv=None):
     path = tmp_path / "script.py"
     path.write_text(script)
     e = dict(os.environ)
@@ -78,7 +78,8 @@ def run(tmp_path, script, env=None, hooked=True):
         e.update(PYTHONPATH=os.pathsep.join([HOOK, PYDIR]), TKO_APPLY_PLAN=str(plan),
                  TKO_APPLY_DIR=str(tmp_path), TKO_APPLY_MODE="observe")
     e.update(env or {})
-    proc = subprocess.run([TORCH_PY, str(path)], env=e, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([TORCH_PY] + (argv or [str(path)]), env=e, capture_output=True, text=True,
+                          timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout
 
@@ -118,6 +119,29 @@ def test_step_function_without_an_optimizer(tmp_path):
     assert len(ref) == 11 and ev["losses"] == ref
     # every call has its start: the first call's too
     assert len(ev["ms"]) == 11 and all(m > 0 for m in ev["ms"])
+
+
+# NO_OPT saying, before its first step, whether a profile or trace function is still set.
+NO_OPT_ASKS = NO_OPT.replace("import json, os, torch", "import json, os, sys, torch").replace(
+    "losses = [", "print(json.dumps([sys.getprofile() is None, sys.gettrace() is None]))\nlosses = [")
+
+
+def test_a_step_function_of_the_script_is_wrapped_before_its_first_call(tmp_path):
+    ref = json.loads(run(tmp_path, NO_OPT, {"PRINT": "1"}, hooked=False))
+    out = run(tmp_path, NO_OPT_ASKS, {"TKO_APPLY_STEP": "__main__:train_step"})
+    # wrapped right after `def train_step` (tko.maindefs): nothing watches the script any more
+    assert json.loads(out) == [True, True]
+    (ev,) = steps_events(tmp_path)
+    assert ev["losses"] == ref and len(ev["ms"]) == 11 and all(m > 0 for m in ev["ms"])
+
+
+def test_without_a_script_the_first_call_is_caught_by_a_profile_function(tmp_path):
+    # python -c: tko.maindefs does not watch; the profile function waits for the first call
+    ref = json.loads(run(tmp_path, NO_OPT, {"PRINT": "1"}, hooked=False))
+    out = run(tmp_path, "", {"TKO_APPLY_STEP": "__main__:train_step"}, argv=["-c", NO_OPT_ASKS])
+    assert json.loads(out) == [False, True]
+    (ev,) = steps_events(tmp_path)
+    assert ev["losses"] == ref and len(ev["ms"]) == 11 and all(m > 0 for m in ev["ms"])
 
 
 def test_no_optimizer_and_no_step_function_means_no_steps(tmp_path):

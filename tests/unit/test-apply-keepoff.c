@@ -1,6 +1,6 @@
 /*
  * Unit tests for apply/keepoff (the --keep-off syntax, the verdict's
- * bounds) and apply/pyqual (the function around a line). The expected
+ * bounds, the proof merged over processes) and apply/pyqual (the function around a line). The expected
  * qualified names are read off the sources below by hand; the verdict's
  * bounds are keepoff.h's: faster only when the whole interval is under 1.
  */
@@ -8,8 +8,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "apply/keepoff.h"
@@ -88,6 +90,21 @@ static void test_qualname(void **state)
 	expect_qual("def outer():\n    def inner():\n        return 1\n", 3, "inner", NULL);
 }
 
+static void test_script_in(void **state)
+{
+	static const char *const python[] = { "python", "-u", "train.py", "--lr", "x.py", NULL };
+	static const char *const direct[] = { "./train.py", NULL };
+	static const char *const none[] = { "python", "-m", "pkg.train", NULL };
+	static const char *const short_name[] = { "python", ".py", NULL };
+
+	(void)state;
+	assert_string_equal(py_script_in(python), "train.py");
+	assert_string_equal(py_script_in(direct), "./train.py");
+	assert_null(py_script_in(none));
+	assert_null(py_script_in(short_name));
+	assert_null(py_script_in(NULL));
+}
+
 static void test_module_of(void **state)
 {
 	static const char *const cases[][2] = {
@@ -109,6 +126,72 @@ static void test_module_of(void **state)
 	}
 }
 
+/* The keep_off events of an apply.jsonl, one a line, into a new file; its path (free it). */
+static char *jsonl(const char *const *lines)
+{
+	char path[] = "/tmp/test-apply-keepoff-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	while (*lines)
+		fprintf(f, "%s\n", *lines++);
+	fclose(f);
+	return strdup(path);
+}
+
+static void assert_region(const json_t *list, size_t i, const char *name, const char *status, json_int_t calls)
+{
+	const json_t *r = json_array_get(list, i);
+
+	assert_string_equal(json_string_value(json_object_get(r, "region")), name);
+	assert_string_equal(json_string_value(json_object_get(r, "status")), status);
+	assert_int_equal(json_integer_value(json_object_get(r, "calls")), calls);
+}
+
+#define EV(role, regions) "{\"event\": \"keep_off\", \"role\": \"" role "\", \"regions\": [" regions "]}"
+#define R(name, status, calls) "{\"region\": \"" name "\", \"status\": \"" status "\", \"calls\": " #calls "}"
+
+/*
+ * An Inductor helper (python -c) says no_script on the script's region
+ * before the script's process says took_effect; a compile worker's event
+ * does not count; a process that says no_script after changes nothing. A
+ * module's region keeps the first status that is not took_effect. By hand:
+ * __main__:f took_effect, 0 + 3 + 0 calls; m:g never_called, 2 + 0 calls.
+ */
+static void test_read_over_processes(void **state)
+{
+	static const char *const lines[] = {
+		EV("main", R("__main__:f", "no_script", 0) ", " R("m:g", "took_effect", 2)),
+		EV("compile_worker", R("__main__:f", "not_found", 0)),
+		"{\"event\": \"steps\", \"role\": \"main\"}",
+		EV("main", R("__main__:f", "took_effect", 3) ", " R("m:g", "never_called", 0)),
+		EV("main", R("__main__:f", "no_script", 0)),
+		NULL
+	};
+	static const char *const alone[] = { EV("main", R("__main__:f", "no_script", 0)), NULL };
+	char *path = jsonl(lines);
+	json_t *got = keepoff_read(path);
+
+	(void)state;
+	assert_int_equal(json_array_size(got), 2);
+	assert_region(got, 0, "__main__:f", "took_effect", 3);
+	assert_region(got, 1, "m:g", "never_called", 2);
+	json_decref(got);
+	unlink(path);
+	free(path);
+	/* no process but a helper spoke (tko apply -- python -c ...): its word stands, and fails the proof */
+	path = jsonl(alone);
+	got = keepoff_read(path);
+	assert_int_equal(json_array_size(got), 1);
+	assert_region(got, 0, "__main__:f", "no_script", 0);
+	json_decref(got);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +199,8 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_qualname),
 		cmocka_unit_test(test_module_of),
+		cmocka_unit_test(test_script_in),
+		cmocka_unit_test(test_read_over_processes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
