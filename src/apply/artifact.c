@@ -61,17 +61,18 @@ static json_t *config_entry(const json_t *cfg, const char *backend)
 
 static void place(json_t *doc, const struct apply_item *it, const char *backend)
 {
-	const json_t *e = it->entry, *cfg = json_object_get(e, "config");
-	const char *launcher = json_str(e, "launcher") ? json_str(e, "launcher") : "inductor";
-	const char *key = json_str(e, "lookup_hash"), *why = NULL;
+	const struct apply_plan_kernel *e = it->entry;
+	const json_t *cfg = e->config;
+	const char *launcher = apply_plan_kernel_launcher(e) ? apply_plan_kernel_launcher(e) : "inductor";
+	const char *key = e->lookup_hash, *why = NULL;
 
-	if (json_object_get(e, "source"))
+	if (e->source.path)
 		why = "a source variant (the artifact carries configs only)";
 	else if (!strcmp(launcher, "triton"))
 		json_array_append_new(json_object_get(doc, "triton_autotune"),
 				      json_pack("{s:s, s:s?, s:O}", "kernel", it->kernel, "source_hash",
-						json_str(e, "source_hash"), "config", cfg));
-	else if (!strcmp(launcher, "inductor") && json_is_true(json_object_get(e, "fused")) &&
+						e->source_hash, "config", cfg));
+	else if (!strcmp(launcher, "inductor") && e->fused == 1 &&
 		 !cannot_carry(cfg, "lookup", backend))
 		json_object_set_new(json_object_get(doc, "autotune_lookup_table"), key, lookup_entry(cfg));
 	else if (!(why = cannot_carry(cfg, "configs", backend)))
@@ -110,7 +111,7 @@ json_t *apply_artifact_json(const struct apply_plan *p, const json_t *left_out)
 			continue;
 		place(doc, &p->v[i], p->backend);
 		/* the winners carried need these; a dropped winner's own settings go with it */
-		json_object_update(settings, json_object_get(p->v[i].entry, "inductor_settings"));
+		json_object_update(settings, p->v[i].entry->inductor_settings);
 	}
 	json_set_new(doc, "inductor_settings", settings);
 	return doc;

@@ -21,8 +21,7 @@ static void merge_again(struct apply_plan *p)
 	json_object_clear(p->settings);
 	for (i = 0; i < p->nr; i++)
 		if (p->v[i].entry)
-			json_object_update(p->settings,
-					   json_object_get(p->v[i].entry, "inductor_settings"));
+			json_object_update(p->settings, p->v[i].entry->inductor_settings);
 }
 
 static void leave_out(struct apply_item *it, const char *reason, char *detail, const char *of,
@@ -30,7 +29,7 @@ static void leave_out(struct apply_item *it, const char *reason, char *detail, c
 {
 	json_array_append_new(left_out, json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", it->id, "kernel",
 						  it->kernel, "reason", reason, "detail", detail, "of", of));
-	json_decref(it->entry);
+	apply_plan_kernel_free(it->entry);
 	it->entry = NULL;
 	it->skip = reason;
 	free(it->skip_detail);
@@ -71,9 +70,9 @@ static char *evidence(const json_t *s)
 		       json_number_value(json_array_get(ci, 1)), json_int(s, "rounds", 0), tail);
 }
 
-static int same_str(const json_t *a, const json_t *b, const char *key)
+static int same_str(const char *x, const json_t *b, const char *key)
 {
-	const char *x = json_str(a, key), *y = json_str(b, key);
+	const char *y = json_str(b, key);
 
 	return x == y || (x && y && !strcmp(x, y));
 }
@@ -81,11 +80,12 @@ static int same_str(const json_t *a, const json_t *b, const char *key)
 /* The judgement `s` is of this item's winner: same id, hashes and config. */
 static int same_winner(const struct apply_item *it, const json_t *s)
 {
-	const json_t *e = it->entry;
+	const struct apply_plan_kernel *e = it->entry;
 
 	return e && !strcmp(it->id, json_str(s, "id") ? json_str(s, "id") : "") &&
-	       same_str(e, s, "lookup_hash") && same_str(e, s, "source_hash") &&
-	       json_equal(json_object_get(e, "config"), json_object_get(s, "config"));
+	       same_str(e->lookup_hash, s, "lookup_hash") &&
+	       same_str(e->source_hash, s, "source_hash") &&
+	       json_equal(e->config, json_object_get(s, "config"));
 }
 
 static void carry(struct apply_plan *p, const json_t *earlier, int keep_slower, json_t *carried,
@@ -167,12 +167,11 @@ int apply_drop_plan(struct apply_plan *p, const char *previous, const char *cons
 
 static json_t *judgement(const struct apply_item *it, const struct apply_kgain *g)
 {
-	const json_t *e = it->entry;
+	const struct apply_plan_kernel *e = it->entry;
 
-	return json_pack("{s:s, s:s, s:O?, s:O?, s:O, s:f, s:f, s:[f, f], s:i, s:b}", "id", it->id,
-			 "kernel", it->kernel, "lookup_hash", json_object_get(e, "lookup_hash"),
-			 "source_hash", json_object_get(e, "source_hash"), "config",
-			 json_object_get(e, "config"), "predicted_speedup", it->speedup, "measured_gain",
+	return json_pack("{s:s, s:s, s:s?, s:s?, s:O, s:f, s:f, s:[f, f], s:i, s:b}", "id", it->id,
+			 "kernel", it->kernel, "lookup_hash", e->lookup_hash,
+			 "source_hash", e->source_hash, "config", e->config, "predicted_speedup", it->speedup, "measured_gain",
 			 g->gain, "measured_gain_ci95", g->lo, g->hi, "rounds", (int)g->rounds,
 			 "carried", 0);
 }

@@ -118,13 +118,8 @@ struct session {
 
 static int write_plan(struct session *s, struct buf *err)
 {
-	json_t *doc = apply_plan_json(&s->plan);
-	int ret;
-
 	s->plan_path = path_join(s->o->out, "plan.json");
-	ret = mkdir_p(s->o->out, err) < 0 ? -1 : json_write_path(doc, s->plan_path, err);
-	json_decref(doc);
-	return ret;
+	return mkdir_p(s->o->out, err) < 0 ? -1 : apply_plan_write(&s->plan, s->plan_path, err);
 }
 
 static int run_failed(const struct apply_run *r, const char *arm, struct buf *err)

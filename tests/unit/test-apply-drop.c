@@ -36,11 +36,15 @@ static void add(struct apply_plan *p, const char *name, const char *settings)
 	it->kernel = xstrfmt("triton_poi_fused_%s", name);
 	it->tune_path = xstrfmt("run/capture/kernels/k-%s/tune/tune.json", name);
 	it->speedup = 1.06;
-	it->entry = json_pack("{s:s, s:s, s:s, s:b, s:o}", "id", it->id, "kernel", it->kernel,
-			      "lookup_hash", name, "fused", 1, "config", cfg);
+	it->entry = apply_plan_kernel_new();
+	it->entry->id = xstrdup(it->id);
+	it->entry->kernel = xstrdup(it->kernel);
+	it->entry->lookup_hash = xstrdup(name);
+	it->entry->fused = 1;
+	it->entry->config = cfg;
 	if (settings) {
-		json_object_set_new(it->entry, "inductor_settings", json_loads(settings, 0, NULL));
-		json_object_update(p->settings, json_object_get(it->entry, "inductor_settings"));
+		it->entry->inductor_settings = json_loads(settings, 0, NULL);
+		json_object_update(p->settings, it->entry->inductor_settings);
 	}
 }
 
