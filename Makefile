@@ -78,6 +78,8 @@ TARGET_SRC = \
 MODEL_SRC = \
 	src/model/analysis_desc.c \
 	src/model/analysis_store.c \
+	src/model/apply_artifact.c \
+	src/model/apply_left.c \
 	src/model/apply_plan.c \
 	src/model/capture.c \
 	src/model/cluster.c \

@@ -111,9 +111,9 @@ struct session {
 	size_t nproofs;
 	long n;			/* runs so far */
 	char *keep_off;		/* TKO_APPLY_KEEP_OFF of the keep-off arms, or NULL */
-	json_t *carried;	/* earlier judgements of this plan's winners (apply/drop.h) */
-	json_t *left_out;	/* winners left out of the plan or the artifact, and why */
-	json_t *slower;		/* apply.json's slower_in_step */
+	struct apply_judgements carried;	/* earlier judgements of this plan's winners (apply/drop.h) */
+	struct apply_left_outs left_out;	/* winners left out of the plan or the artifact, and why */
+	struct apply_judgements slower;		/* apply.json's slower_in_step */
 };
 
 static int write_plan(struct session *s, struct buf *err)
@@ -277,7 +277,7 @@ static int drop_from_plan(struct session *s, struct buf *err)
 	char *earlier = path_join(s->o->out, "apply.json");
 	struct buf warn = BUF_INIT;
 	int ret = apply_drop_plan(&s->plan, earlier, s->o->exclude.v, s->o->exclude.nr, s->o->keep_slower,
-				  s->carried, s->left_out, &warn, err);
+				  &s->carried, &s->left_out, &warn, err);
 
 	if (warn.len)
 		msg_warn("%s", warn.buf);
@@ -289,14 +289,15 @@ static int drop_from_plan(struct session *s, struct buf *err)
 /* After the A/B: the winners it judged slower leave the artifact (unless --keep-slower). */
 static int judge(struct session *s, struct buf *err)
 {
-	json_t *judged = apply_drop_judged(&s->plan, s->runs, s->o->ab);
+	struct apply_judgements judged = APPLY_JUDGEMENTS_INIT;
 	int ret = 0;
 
-	s->slower = apply_drop_slower(&s->plan, judged, s->carried, s->runs, s->o->ab);
-	apply_drop_artifact(judged, s->o->keep_slower, s->left_out);
+	apply_drop_judged(&s->plan, s->runs, s->o->ab, &judged);
+	apply_drop_slower(&s->plan, &judged, &s->carried, s->runs, s->o->ab, &s->slower);
+	apply_drop_artifact(&judged, s->o->keep_slower, &s->left_out);
 	if (s->o->artifact)
-		ret = apply_artifact_write(&s->plan, s->left_out, s->o->artifact, err);
-	json_decref(judged);
+		ret = apply_artifact_write(&s->plan, &s->left_out, s->o->artifact, err);
+	apply_judgements_release(&judged);
 	return ret;
 }
 
@@ -307,8 +308,8 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = s->runs,
 				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
-				  .loss_rtol = s->o->loss_rtol, .slower = s->slower,
-				  .left_out = s->left_out, .keep_slower = s->o->keep_slower };
+				  .loss_rtol = s->o->loss_rtol, .slower = &s->slower,
+				  .left_out = &s->left_out, .keep_slower = s->o->keep_slower };
 	struct buf why = BUF_INIT;
 	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
 					&why), *doc;
@@ -416,7 +417,7 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	if (cmd_open_run(o->run, &rd, &err) < 0 ||
 	    apply_plan_build(&s->plan, o->run, o->target, o->source_variants, &err) < 0 ||
 	    drop_from_plan(s, &err) < 0 || write_plan(s, &err) < 0 ||
-	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, s->left_out, o->artifact, &err) < 0))
+	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, &s->left_out, o->artifact, &err) < 0))
 		goto done;
 	msg_note("%zu winners planned of %zu tuned kernels; plan in %s", apply_plan_planned(&s->plan),
 		 s->plan.nr, s->plan_path);
@@ -425,8 +426,8 @@ static int apply_main(struct apply_opts *o, struct session *s)
 		goto done;
 	if (o->ab && judge(s, &err) < 0)
 		goto done;
-	if (!s->slower)
-		s->slower = apply_drop_slower(&s->plan, NULL, s->carried, s->runs, 0);
+	if (!o->ab)
+		apply_drop_slower(&s->plan, NULL, &s->carried, s->runs, 0, &s->slower);
 	code = publish(s, &pred, &err) < 0 ? EXIT_FAIL : EXIT_OK;
 done:
 	if (code != EXIT_OK)
@@ -461,7 +462,8 @@ int cmd_apply(int argc, const char **argv)
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
 		OPT_END(),
 	};
-	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT };
+	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT, .carried = APPLY_JUDGEMENTS_INIT,
+			     .left_out = APPLY_LEFT_OUTS_INIT, .slower = APPLY_JUDGEMENTS_INIT };
 	int n, rest, code;
 	size_t i;
 
@@ -472,8 +474,6 @@ int cmd_apply(int argc, const char **argv)
 		return n < 0 ? opts_exit_code(n) : EXIT_USAGE;
 	}
 	s.runs = json_array();
-	s.carried = json_array();
-	s.left_out = json_array();
 	code = apply_main(&o, &s);
 	for (i = 0; i < s.nproofs; i++)
 		apply_proof_release(&s.proofs[i]);
@@ -482,9 +482,9 @@ int cmd_apply(int argc, const char **argv)
 	apply_plan_release(&s.plan);
 	free(s.plan_path);
 	free(s.keep_off);
-	json_decref(s.carried);
-	json_decref(s.left_out);
-	json_decref(s.slower);
+	apply_judgements_release(&s.carried);
+	apply_left_outs_release(&s.left_out);
+	apply_judgements_release(&s.slower);
 	strlist_release(&o.keep_off);
 	strlist_release(&o.exclude);
 	return code;

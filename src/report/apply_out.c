@@ -413,6 +413,16 @@ static json_t *summary_json(const json_t *rows)
 			 "not_planned", (int)not_planned, "every_winner_ran", planned && ran == planned);
 }
 
+static json_t *list_json(const struct rf_struct *d, const void *v, size_t nr)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		json_array_append_new(list, rf_to_json(d, (const char *)v + i * d->size));
+	return list;
+}
+
 json_t *apply_report_json(const struct apply_report *r)
 {
 	json_t *doc = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s}", "schema_version", 1, "tool", "tko apply",
@@ -435,8 +445,10 @@ json_t *apply_report_json(const struct apply_report *r)
 		json_set_new(doc, "step", step_json(r, NULL));
 	json_set_new(doc, "recommended_arms", r->recommended ? json_deep_copy(r->recommended) : json_array());
 	json_set_bool(doc, "keep_slower", r->keep_slower);
-	json_set_new(doc, "slower_in_step", r->slower ? json_deep_copy(r->slower) : json_array());
-	json_set_new(doc, "left_out", r->left_out ? json_deep_copy(r->left_out) : json_array());
+	json_set_new(doc, "slower_in_step", list_json(&apply_judgement_desc, r->slower ? r->slower->v : NULL,
+						      r->slower ? r->slower->nr : 0));
+	json_set_new(doc, "left_out", list_json(&apply_left_out_desc, r->left_out ? r->left_out->v : NULL,
+						r->left_out ? r->left_out->nr : 0));
 	return doc;
 }
 

@@ -15,6 +15,7 @@
 #include "apply/plan.h"
 #include "apply/predict.h"
 #include "apply/proof.h"
+#include "model/apply_left.h"
 
 struct apply_report {
 	const char *run;		/* the RUN as given */
@@ -31,8 +32,8 @@ struct apply_report {
 	long rounds, warmup;
 	double loss_rtol;
 	const json_t *recommended;	/* apply_recommend's list, or NULL */
-	const json_t *slower;		/* winners judged slower inside the step (apply/drop.h), or NULL */
-	const json_t *left_out;		/* winners left out of the plan or the artifact, or NULL */
+	const struct apply_judgements *slower;	/* judged slower inside the step (apply/drop.h), or NULL */
+	const struct apply_left_outs *left_out;	/* left out of the plan or the artifact, or NULL */
 	int keep_slower;		/* --keep-slower */
 };
 
