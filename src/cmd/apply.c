@@ -312,23 +312,24 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .left_out = &s->left_out, .keep_slower = s->o->keep_slower };
 	struct buf why = BUF_INIT;
 	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
-					&why), *doc;
+				      &why);
 	char *path = path_join(s->o->out, "apply.json");
+	struct apply_doc doc;
 	int ret;
 
 	if (!rec)	/* the analysis is optional: its damage must not cost the A/B */
 		msg_warn("%s; no arm recommended from it", why.buf);
 	r.recommended = rec;
-	doc = apply_report_json(&r);
+	apply_report_build(&r, &doc);
 	json_decref(rec);
 	buf_release(&why);
-	ret = json_write_path(doc, path, err);
+	ret = apply_doc_save(path, &doc, err);
 
 	if (ret == 0 && s->o->json)
-		ret = json_write_path(doc, s->o->json, err);
+		ret = apply_doc_save(s->o->json, &doc, err);
 	if (ret == 0 && (!s->o->json || strcmp(s->o->json, "-")))
-		apply_report_text(stdout, doc);
-	json_decref(doc);
+		apply_report_text(stdout, &doc);
+	rf_release(&apply_doc_desc, &doc);
 	free(path);
 	return ret;
 }
