@@ -190,7 +190,7 @@ static void judgement(const struct apply_item *it, const struct apply_kgain *g,
 	j->carried = 0;
 }
 
-void apply_drop_judged(const struct apply_plan *p, const json_t *runs, long rounds,
+void apply_drop_judged(const struct apply_plan *p, const struct apply_runs *runs, long rounds,
 		       struct apply_judgements *out)
 {
 	size_t i;
@@ -208,7 +208,7 @@ void apply_drop_judged(const struct apply_plan *p, const json_t *runs, long roun
 }
 
 /* This A/B measured the kept winner `id` again (its window saw it in a round). */
-static int measured_again(const struct apply_plan *p, const char *id, const json_t *runs, long rounds)
+static int measured_again(const struct apply_plan *p, const char *id, const struct apply_runs *runs, long rounds)
 {
 	const struct apply_item *it = apply_plan_find(p, id ? id : "");
 	struct apply_kgain g;
@@ -217,7 +217,7 @@ static int measured_again(const struct apply_plan *p, const char *id, const json
 }
 
 void apply_drop_slower(const struct apply_plan *p, const struct apply_judgements *judged,
-		       const struct apply_judgements *carried, const json_t *runs, long rounds,
+		       const struct apply_judgements *carried, const struct apply_runs *runs, long rounds,
 		       struct apply_judgements *out)
 {
 	size_t i;

@@ -40,6 +40,7 @@
 #include <jansson.h>
 
 #include "apply/plan.h"
+#include "model/apply_doc.h"
 #include "model/apply_left.h"
 #include "util/buf.h"
 
@@ -60,7 +61,7 @@ int apply_drop_plan(struct apply_plan *p, const char *previous, const char *cons
 		    struct apply_left_outs *left_out, struct buf *warn, struct buf *err);
 
 /* Appends to `out` the planned winners this A/B's kernel windows judged slower (carried 0). */
-void apply_drop_judged(const struct apply_plan *p, const json_t *runs, long rounds,
+void apply_drop_judged(const struct apply_plan *p, const struct apply_runs *runs, long rounds,
 		       struct apply_judgements *out);
 
 /*
@@ -70,7 +71,7 @@ void apply_drop_judged(const struct apply_plan *p, const json_t *runs, long roun
  * measured again is judged by this A/B alone.
  */
 void apply_drop_slower(const struct apply_plan *p, const struct apply_judgements *judged,
-		       const struct apply_judgements *carried, const json_t *runs, long rounds,
+		       const struct apply_judgements *carried, const struct apply_runs *runs, long rounds,
 		       struct apply_judgements *out);
 
 /* Appends this A/B's slower winners to left_out (of: "artifact") unless keep_slower. */

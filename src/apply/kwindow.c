@@ -63,18 +63,17 @@ json_t *apply_kwindow_read(const char *trace, long steps, const char *const *nam
 }
 
 /* The kernel's us_per_step in the measured run of `arm` in `round`, NAN when none. */
-static double us_in(const json_t *runs, const char *arm, long round, const char *kernel)
+static double us_in(const struct apply_runs *runs, const char *arm, long round, const char *kernel)
 {
-	const json_t *run;
 	size_t i;
 
-	json_array_foreach(runs, i, run) {
+	for (i = 0; i < runs->nr; i++) {
+		const struct apply_run_rec *run = &runs->v[i];
 		const json_t *k;
 
-		if (!json_is_true(json_object_get(run, "measured")) || json_int(run, "round", -1) != round ||
-		    strcmp(json_str(run, "arm") ? json_str(run, "arm") : "", arm))
+		if (!run->measured || run->round != round || strcmp(run->arm ? run->arm : "", arm))
 			continue;
-		k = json_object_get(json_object_get(json_object_get(run, "kernel_window"), "kernels"), kernel);
+		k = json_object_get(json_object_get(run->kernel_window, "kernels"), kernel);
 		return json_num(k, "us_per_step", NAN);
 	}
 	return NAN;
@@ -93,7 +92,8 @@ static void interval(const double *d, const double *a, size_t n, struct apply_kg
 	}
 }
 
-long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g)
+long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long rounds,
+		       struct apply_kgain *g)
 {
 	double *ratio = xcalloc((size_t)rounds + 1, sizeof(*ratio));
 	double *d = xcalloc((size_t)rounds + 1, sizeof(*d));

@@ -38,6 +38,7 @@
 
 #include <jansson.h>
 
+#include "model/apply_doc.h"
 #include "util/buf.h"
 
 /* The window of one run (a new reference): never NULL; a trace that cannot be read gives a note. */
@@ -53,10 +54,12 @@ struct apply_kgain {
 };
 
 /*
- * The gain of `kernel` over the runs (apply.json's "runs", each with
- * "kernel_window" or null) of `rounds` measured rounds. Returns g->rounds.
+ * The gain of `kernel` over the runs (apply.json's "runs", model/apply_doc.h,
+ * each with its kernel_window or none) of `rounds` measured rounds.
+ * Returns g->rounds.
  */
-long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g);
+long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long rounds,
+		       struct apply_kgain *g);
 
 /* "faster", "slower", "inconclusive" or "not_seen" (above). */
 const char *apply_kgain_verdict(const struct apply_kgain *g);

@@ -106,7 +106,7 @@ struct session {
 	char *plan_path;
 	enum ab_arm arms[AB_NARMS];
 	size_t narms;
-	json_t *runs;
+	struct apply_runs runs;		/* every run so far, apply.json's "runs" */
 	struct apply_proof *proofs;
 	size_t nproofs;
 	long n;			/* runs so far */
@@ -138,13 +138,17 @@ static int run_failed(const struct apply_run *r, const char *arm, struct buf *er
 	return 1;
 }
 
-/* What the hook saw of the steps, or null when it saw none. */
-static json_t *hook_json(const struct apply_steps *h)
+/* What the hook saw of the steps; none (null) when it saw none. */
+static void hook_of(const struct apply_steps *h, struct apply_run_rec *rec)
 {
 	if (!h->steps)
-		return json_null();
-	return json_pack("{s:s?, s:s?, s:i, s:i, s:i}", "source", h->source, "clock", h->clock,
-			 "steps", (int)h->steps, "warmup", (int)h->warmup, "timed", (int)h->timed);
+		return;
+	rec->has_hook_steps = 1;
+	rec->hook_steps.source = h->source ? xstrdup(h->source) : NULL;
+	rec->hook_steps.clock = h->clock ? xstrdup(h->clock) : NULL;
+	rec->hook_steps.steps = h->steps;
+	rec->hook_steps.warmup = h->warmup;
+	rec->hook_steps.timed = h->timed;
 }
 
 /* The A/B needs every run's time: -1 + err (one line) when neither the hook nor the command gave one. */
@@ -164,12 +168,12 @@ static int no_step_time(const struct apply_run *r, const char *arm, struct buf *
 	return -1;
 }
 
-/* The run's kernel window, for the kernels of the plan (apply/kwindow.h); null when the hook profiled none. */
+/* The run's kernel window, for the kernels of the plan (apply/kwindow.h); NULL when the hook profiled none. */
 static json_t *window_json(const struct session *s, const struct apply_run *r)
 {
 	const char **names = xcalloc(s->plan.nr + 1, sizeof(*names));
 	char *trace = path_join(r->dir, "kernel_window.json");
-	json_t *j = json_null();
+	json_t *j = NULL;
 	size_t i;
 
 	for (i = 0; i < s->plan.nr; i++)
@@ -182,15 +186,38 @@ static json_t *window_json(const struct session *s, const struct apply_run *r)
 }
 
 /* A keep-off run's proof: its regions into the run's record; -1 + err unless all took effect. */
-static int prove_keep_off(const char *dir, const char *arm, json_t *run, struct buf *err)
+static int prove_keep_off(const char *dir, const char *arm, struct apply_run_rec *run,
+			  struct buf *err)
 {
 	char *jsonl = path_join(dir, "apply.jsonl");
 	json_t *regions = keepoff_read(jsonl);
 	int ret = keepoff_check(regions, arm, jsonl, err);
 
-	json_set_new(run, "keep_off", regions ? regions : json_null());
+	run->keep_off = regions;
+	run->has_keep_off = 1;
 	free(jsonl);
 	return ret;
+}
+
+/* The run's record in s->runs (apply.json's "runs"). */
+static struct apply_run_rec *record(struct session *s, const struct apply_run *r, const char *arm,
+				    long round, int measured)
+{
+	struct apply_run_rec *rec = apply_runs_add(&s->runs);
+
+	rec->n = s->n;
+	rec->arm = xstrdup(arm);
+	rec->round = round;
+	rec->measured = measured;
+	rec->exit_status = r->exit_status;
+	rec->ms_per_step = isfinite(r->ms_per_step) ? r->ms_per_step : NAN;
+	rec->step_source = r->step_source ? xstrdup(r->step_source) : NULL;
+	hook_of(&r->hook, rec);
+	rec->kernel_window = r->kernel_window ? window_json(s, r) : NULL;
+	rec->wall_s = r->wall_s;
+	rec->losses = json_incref(r->losses);
+	rec->dir = xstrdup(r->dir);
+	return rec;
 }
 
 /* Runs one arm once; records it in s->runs and, for a measured applied run, its proof. */
@@ -206,6 +233,7 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 			       .kernel_window = s->o->ab && measured ? s->o->kernel_window : 0,
 			       .keep_off = ab_keeps_off(a) ? s->keep_off : NULL,
 			       .ms_per_step = NAN, .hook = APPLY_STEPS_INIT };
+	struct apply_run_rec *rec;
 	int ret = -1;
 
 	msg_progress("run %ld: %s%s", s->n, arm->name, measured ? "" : " (warm-up)");
@@ -220,15 +248,8 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 		goto done;
 	msg_note("run %ld: %s%s: %.3f ms/step (%s), %.1f s", s->n, arm->name,
 		 measured ? "" : " (warm-up)", r.ms_per_step, r.step_source ? r.step_source : "none", r.wall_s);
-	json_array_append_new(s->runs, json_pack("{s:i, s:s, s:i, s:b, s:i, s:o, s:s?, s:o, s:o, s:f, s:O?, s:s}",
-						 "n", (int)s->n, "arm", arm->name, "round", (int)round,
-						 "measured", measured, "exit_status", r.exit_status,
-						 "ms_per_step", isfinite(r.ms_per_step) ?
-						 json_real(r.ms_per_step) : json_null(),
-						 "step_source", r.step_source, "hook_steps", hook_json(&r.hook),
-						 "kernel_window", r.kernel_window ? window_json(s, &r) : json_null(),
-						 "wall_s", r.wall_s, "losses", r.losses, "dir", dir));
-	if (ab_keeps_off(a) && prove_keep_off(dir, arm->name, json_array_get(s->runs, json_array_size(s->runs) - 1), err) < 0) {
+	rec = record(s, &r, arm->name, round, measured);
+	if (ab_keeps_off(a) && prove_keep_off(dir, arm->name, rec, err) < 0) {
 		*exit_code = EXIT_FAIL;
 		goto done;
 	}
@@ -292,8 +313,8 @@ static int judge(struct session *s, struct buf *err)
 	struct apply_judgements judged = APPLY_JUDGEMENTS_INIT;
 	int ret = 0;
 
-	apply_drop_judged(&s->plan, s->runs, s->o->ab, &judged);
-	apply_drop_slower(&s->plan, &judged, &s->carried, s->runs, s->o->ab, &s->slower);
+	apply_drop_judged(&s->plan, &s->runs, s->o->ab, &judged);
+	apply_drop_slower(&s->plan, &judged, &s->carried, &s->runs, s->o->ab, &s->slower);
 	apply_drop_artifact(&judged, s->o->keep_slower, &s->left_out);
 	if (s->o->artifact)
 		ret = apply_artifact_write(&s->plan, &s->left_out, s->o->artifact, err);
@@ -305,23 +326,25 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 {
 	struct apply_report r = { .run = s->o->run, .out = s->o->out, .artifact = s->o->artifact,
 				  .cmd = s->o->cmd, .plan = &s->plan, .pred = pred,
-				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = s->runs,
+				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = &s->runs,
 				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
 				  .loss_rtol = s->o->loss_rtol, .slower = &s->slower,
 				  .left_out = &s->left_out, .keep_slower = s->o->keep_slower };
 	struct buf why = BUF_INIT;
-	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
-				      &why);
+	struct apply_recommended_list rec = APPLY_RECOMMENDED_LIST_INIT;
 	char *path = path_join(s->o->out, "apply.json");
 	struct apply_doc doc;
 	int ret;
 
-	if (!rec)	/* the analysis is optional: its damage must not cost the A/B */
+	/* the analysis is optional: its damage must not cost the A/B */
+	if (apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off, &rec, &why) < 0) {
 		msg_warn("%s; no arm recommended from it", why.buf);
-	r.recommended = rec;
+		apply_recommended_release(&rec);
+	}
+	r.recommended = &rec;
 	apply_report_build(&r, &doc);
-	json_decref(rec);
+	apply_recommended_release(&rec);
 	buf_release(&why);
 	ret = apply_doc_save(path, &doc, err);
 
@@ -428,7 +451,7 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	if (o->ab && judge(s, &err) < 0)
 		goto done;
 	if (!o->ab)
-		apply_drop_slower(&s->plan, NULL, &s->carried, s->runs, 0, &s->slower);
+		apply_drop_slower(&s->plan, NULL, &s->carried, &s->runs, 0, &s->slower);
 	code = publish(s, &pred, &err) < 0 ? EXIT_FAIL : EXIT_OK;
 done:
 	if (code != EXIT_OK)
@@ -463,7 +486,8 @@ int cmd_apply(int argc, const char **argv)
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
 		OPT_END(),
 	};
-	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT, .carried = APPLY_JUDGEMENTS_INIT,
+	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT, .runs = APPLY_RUNS_INIT,
+			     .carried = APPLY_JUDGEMENTS_INIT,
 			     .left_out = APPLY_LEFT_OUTS_INIT, .slower = APPLY_JUDGEMENTS_INIT };
 	int n, rest, code;
 	size_t i;
@@ -474,12 +498,11 @@ int cmd_apply(int argc, const char **argv)
 		strlist_release(&o.exclude);
 		return n < 0 ? opts_exit_code(n) : EXIT_USAGE;
 	}
-	s.runs = json_array();
 	code = apply_main(&o, &s);
 	for (i = 0; i < s.nproofs; i++)
 		apply_proof_release(&s.proofs[i]);
 	free(s.proofs);
-	json_decref(s.runs);
+	apply_runs_release(&s.runs);
 	apply_plan_release(&s.plan);
 	free(s.plan_path);
 	free(s.keep_off);

@@ -71,6 +71,20 @@ static const struct rf_struct summary_desc = {
 	"summary", sizeof(struct apply_summary), summary_fields
 };
 
+#define H struct apply_hook_steps
+static const struct rf_field hook_fields[] = {
+	RF_F(H, "source", RF_STR, source),
+	RF_F(H, "clock", RF_STR, clock),
+	RF_F(H, "steps", RF_LONG, steps),
+	RF_F(H, "warmup", RF_LONG, warmup),
+	RF_F(H, "timed", RF_LONG, timed),
+	RF_FEND,
+};
+#undef H
+static const struct rf_struct hook_desc = {
+	"hook_steps", sizeof(struct apply_hook_steps), hook_fields
+};
+
 #define R struct apply_run_rec
 static const struct rf_field run_fields[] = {
 	RF_F(R, "n", RF_LONG, n),
@@ -80,7 +94,7 @@ static const struct rf_field run_fields[] = {
 	RF_F(R, "exit_status", RF_I64, exit_status),
 	RF_F(R, "ms_per_step", RF_NUM, ms_per_step),
 	RF_F(R, "step_source", RF_STR, step_source),
-	RF_FX(R, "hook_steps", RF_JSON, hook_steps, RF_OBJECT),
+	RF_SS(R, "hook_steps", hook_steps, has_hook_steps, &hook_desc, 0),
 	RF_FX(R, "kernel_window", RF_JSON, kernel_window, RF_OBJECT),
 	RF_F(R, "wall_s", RF_NUM, wall_s),
 	RF_F(R, "losses", RF_JSON, losses),
@@ -90,6 +104,12 @@ static const struct rf_field run_fields[] = {
 };
 #undef R
 const struct rf_struct apply_run_rec_desc = { "run", sizeof(struct apply_run_rec), run_fields };
+
+static const struct rf_field runs_fields[] = {
+	RF_A(struct apply_runs, "runs", v, nr, &apply_run_rec_desc),
+	RF_FEND,
+};
+static const struct rf_struct runs_desc = { "runs", sizeof(struct apply_runs), runs_fields };
 
 #define G struct apply_region
 static const struct rf_field region_fields[] = {
@@ -204,10 +224,10 @@ static const struct rf_field doc_fields[] = {
 	RF_FX(D, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT),
 	RF_S(D, "summary", summary, &summary_desc, 0),
 	RF_A(D, "kernels", kernels, nkernels, &row_desc),
-	RF_A(D, "runs", runs, nruns, &apply_run_rec_desc),
+	RF_A(D, "runs", runs.v, runs.nr, &apply_run_rec_desc),
 	RF_SS(D, "ab", ab, has_ab, &ab_desc, 0),
 	RF_SS(D, "step", step, has_step, &step_desc, RF_OMIT_NULL),
-	RF_A(D, "recommended_arms", recommended_arms, nrecommended_arms, &apply_recommended_desc),
+	RF_A(D, "recommended_arms", recommended_arms.v, recommended_arms.nr, &apply_recommended_desc),
 	RF_F(D, "keep_slower", RF_BOOL, keep_slower),
 	RF_A(D, "slower_in_step", slower_in_step.v, slower_in_step.nr, &apply_judgement_desc),
 	RF_A(D, "left_out", left_out.v, left_out.nr, &apply_left_out_desc),
@@ -224,6 +244,44 @@ static void *add(const struct rf_struct *d, void *v, size_t *nr, void **out)
 	*out = grown + (*nr)++ * d->size;
 	rf_init(d, *out);
 	return grown;
+}
+
+struct apply_run_rec *apply_runs_add(struct apply_runs *r)
+{
+	void *e;
+
+	r->v = add(&apply_run_rec_desc, r->v, &r->nr, &e);
+	return e;
+}
+
+void apply_runs_release(struct apply_runs *r)
+{
+	rf_release(&runs_desc, r);
+}
+
+/* Through JSON: the table says what a run holds, so the copy cannot miss a member. */
+void apply_runs_copy(struct apply_runs *dst, const struct apply_runs *src)
+{
+	json_t *j = rf_to_json(&runs_desc, src);
+	struct apply_runs more = APPLY_RUNS_INIT;
+	struct buf err = BUF_INIT;
+	size_t i;
+
+	rf_read(&runs_desc, &more, j, "runs", &err);	/* written by the same table: it reads */
+	for (i = 0; i < more.nr; i++)
+		*apply_runs_add(dst) = more.v[i];
+	free(more.v);
+	buf_release(&err);
+	json_decref(j);
+}
+
+int apply_runs_read(struct apply_runs *r, const json_t *list, const char *what, struct buf *err)
+{
+	json_t *j = json_pack("{s:O}", "runs", (json_t *)list);
+	int ret = rf_read(&runs_desc, r, j, what, err);
+
+	json_decref(j);
+	return ret;
 }
 
 struct apply_row *apply_doc_add_row(struct apply_doc *d)
@@ -256,6 +314,25 @@ struct apply_region *apply_doc_add_region(struct apply_keep_off *k)
 
 	k->regions = add(&region_desc, k->regions, &k->nregions, &e);
 	return e;
+}
+
+struct apply_recommended *apply_recommended_add(struct apply_recommended_list *l)
+{
+	void *e;
+
+	l->v = add(&apply_recommended_desc, l->v, &l->nr, &e);
+	return e;
+}
+
+void apply_recommended_release(struct apply_recommended_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		rf_release(&apply_recommended_desc, &l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->nr = 0;
 }
 
 int apply_doc_write(FILE *fp, const struct apply_doc *d)

@@ -71,6 +71,12 @@ struct apply_summary {
 	int every_winner_ran;
 };
 
+/* What the hook saw of a run's steps (apply/steps.h). */
+struct apply_hook_steps {
+	char *source, *clock;		/* "optimizer", "perf_counter", or NULL */
+	long steps, warmup, timed;
+};
+
 /* A run of the command (the document's "runs"). */
 struct apply_run_rec {
 	long n;
@@ -80,7 +86,8 @@ struct apply_run_rec {
 	long long exit_status;
 	double ms_per_step;		/* NAN: null */
 	char *step_source;		/* "hook", "stdout", or NULL */
-	json_t *hook_steps;		/* what the hook saw of the steps, or null */
+	struct apply_hook_steps hook_steps;	/* null when the hook saw no step */
+	int has_hook_steps;
 	json_t *kernel_window;		/* apply/kwindow.h's, or null */
 	double wall_s;
 	json_t *losses;			/* the command's losses, or null */
@@ -88,6 +95,12 @@ struct apply_run_rec {
 	json_t *keep_off;		/* a keep-off arm's regions (apply/keepoff.h), or null */
 	int has_keep_off;		/* the key is there (a keep-off arm) */
 };
+
+struct apply_runs {
+	struct apply_run_rec *v;	/* capacity implied by nr (rf_grow) */
+	size_t nr;
+};
+#define APPLY_RUNS_INIT { NULL, 0 }
 
 /* A keep-off region's calls, one a measured run. */
 struct apply_region {
@@ -159,6 +172,12 @@ struct apply_recommended {
 	int has_keep_off;
 };
 
+struct apply_recommended_list {
+	struct apply_recommended *v;	/* capacity implied by nr (rf_grow) */
+	size_t nr;
+};
+#define APPLY_RECOMMENDED_LIST_INIT { NULL, 0 }
+
 struct apply_doc {
 	char *run, *target, *backend, *out_dir;
 	json_t *command;		/* the command's argv, or null (plan only) */
@@ -167,14 +186,12 @@ struct apply_doc {
 	struct apply_summary summary;
 	struct apply_row *kernels;
 	size_t nkernels;
-	struct apply_run_rec *runs;
-	size_t nruns;
+	struct apply_runs runs;
 	struct apply_ab ab;
 	int has_ab;
 	struct apply_step step;
 	int has_step;			/* without --ab; with it the step is ab.step */
-	struct apply_recommended *recommended_arms;
-	size_t nrecommended_arms;
+	struct apply_recommended_list recommended_arms;
 	int keep_slower;
 	struct apply_judgements slower_in_step;
 	struct apply_left_outs left_out;
@@ -185,10 +202,19 @@ extern const struct rf_struct apply_run_rec_desc;
 extern const struct rf_struct apply_recommended_desc;
 
 /* Appends an initialised element and returns it. */
+struct apply_run_rec *apply_runs_add(struct apply_runs *r);
 struct apply_row *apply_doc_add_row(struct apply_doc *d);
 struct apply_arm *apply_doc_add_arm(struct apply_ab *ab);
 struct apply_vs *apply_doc_add_vs(struct apply_ab *ab);
 struct apply_region *apply_doc_add_region(struct apply_keep_off *k);
+struct apply_recommended *apply_recommended_add(struct apply_recommended_list *l);
+void apply_recommended_release(struct apply_recommended_list *l);
+
+void apply_runs_release(struct apply_runs *r);
+/* Appends copies of src's runs to dst. */
+void apply_runs_copy(struct apply_runs *dst, const struct apply_runs *src);
+/* Reads a JSON list of runs (apply.json's "runs") into an empty r: 0, or -1 + err naming `what`. */
+int apply_runs_read(struct apply_runs *r, const json_t *list, const char *what, struct buf *err);
 
 /* The document as JSON text (schema_version and tool first). 0, or -1 when writing failed. */
 int apply_doc_write(FILE *fp, const struct apply_doc *d);

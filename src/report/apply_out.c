@@ -78,8 +78,8 @@ static int any_window(const struct apply_doc *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->nruns; i++)
-		if (d->runs[i].measured && json_is_object(d->runs[i].kernel_window))
+	for (i = 0; i < d->runs.nr; i++)
+		if (d->runs.v[i].measured && json_is_object(d->runs.v[i].kernel_window))
 			return 1;
 	return 0;
 }
@@ -93,7 +93,7 @@ static void measured_gain(const struct apply_report *r, const struct apply_doc *
 {
 	struct apply_kgain g;
 
-	apply_kernel_gain(r->runs, kernel, r->rounds, &g);
+	apply_kernel_gain(&d->runs, kernel, r->rounds, &g);
 	if (isfinite(g.lo))
 		row->measured_gain_ci95 = json_pack("[f, f]", g.lo, g.hi);
 	if (planned && any_window(d))
@@ -155,8 +155,8 @@ static void arm_times(const struct apply_doc *d, const char *arm, long rounds, d
 
 	for (k = 0; k < rounds; k++)
 		ms[k] = NAN;
-	for (i = 0; i < d->nruns; i++) {
-		const struct apply_run_rec *run = &d->runs[i];
+	for (i = 0; i < d->runs.nr; i++) {
+		const struct apply_run_rec *run = &d->runs.v[i];
 
 		if (run->measured && !strcmp(run->arm, arm) && run->round >= 0 && run->round < rounds)
 			ms[run->round] = run->ms_per_step;
@@ -186,9 +186,9 @@ static const json_t *ref_losses(const struct apply_doc *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->nruns; i++)
-		if (d->runs[i].measured && !strcmp(d->runs[i].arm, "default"))
-			return d->runs[i].losses;
+	for (i = 0; i < d->runs.nr; i++)
+		if (d->runs.v[i].measured && !strcmp(d->runs.v[i].arm, "default"))
+			return d->runs.v[i].losses;
 	return NULL;
 }
 
@@ -197,12 +197,12 @@ static double arm_loss(const struct apply_doc *d, const char *arm, const json_t 
 	double worst = -1;
 	size_t i;
 
-	for (i = 0; i < d->nruns; i++) {
+	for (i = 0; i < d->runs.nr; i++) {
 		double x;
 
-		if (!d->runs[i].measured || strcmp(d->runs[i].arm, arm))
+		if (!d->runs.v[i].measured || strcmp(d->runs.v[i].arm, arm))
 			continue;
-		x = apply_loss_diff(d->runs[i].losses, ref);
+		x = apply_loss_diff(d->runs.v[i].losses, ref);
 		if (!isfinite(x))
 			return NAN;
 		worst = fmax(worst, x);
@@ -216,10 +216,10 @@ static const char *arm_source(const struct apply_doc *d, const char *arm)
 	const char *seen = NULL;
 	size_t i;
 
-	for (i = 0; i < d->nruns; i++) {
-		const char *src = d->runs[i].step_source;
+	for (i = 0; i < d->runs.nr; i++) {
+		const char *src = d->runs.v[i].step_source;
 
-		if (!d->runs[i].measured || strcmp(d->runs[i].arm, arm) || !src)
+		if (!d->runs.v[i].measured || strcmp(d->runs.v[i].arm, arm) || !src)
 			continue;
 		if (seen && strcmp(seen, src))
 			return "mixed";
@@ -265,10 +265,10 @@ static void keep_off_regions(const struct apply_doc *d, const char *arm, struct 
 	const json_t *reg;
 	size_t i, j, at;
 
-	for (i = 0; i < d->nruns; i++) {
-		if (!d->runs[i].measured || strcmp(d->runs[i].arm, arm))
+	for (i = 0; i < d->runs.nr; i++) {
+		if (!d->runs.v[i].measured || strcmp(d->runs.v[i].arm, arm))
 			continue;
-		json_array_foreach(d->runs[i].keep_off, j, reg) {
+		json_array_foreach(d->runs.v[i].keep_off, j, reg) {
 			const char *name = json_str(reg, "region");
 			struct apply_region *g = NULL;
 
@@ -407,25 +407,6 @@ static void summary_of(struct apply_doc *d)
 	s->every_winner_ran = s->planned && s->ran_winner == s->planned;
 }
 
-/* The session's run records (and the analysis's recommendations), read through their tables. */
-static void read_list(const struct rf_struct *desc, const json_t *list, void **v, size_t *nr)
-{
-	struct buf err = BUF_INIT;
-	const json_t *e;
-	size_t i;
-
-	json_array_foreach(list, i, e) {
-		char *at;
-
-		*v = rf_grow(*v, *nr, desc->size);
-		at = (char *)*v + (*nr)++ * desc->size;
-		rf_init(desc, at);
-		if (rf_read(desc, at, e, "apply.json", &err) < 0)
-			buf_reset(&err);	/* built by tko apply itself: what was read stays */
-	}
-	buf_release(&err);
-}
-
 static void command_of(const struct apply_report *r, struct apply_doc *d)
 {
 	size_t i;
@@ -435,6 +416,24 @@ static void command_of(const struct apply_report *r, struct apply_doc *d)
 	d->command = json_array();
 	for (i = 0; r->cmd[i]; i++)
 		json_array_append_new(d->command, json_string(r->cmd[i]));
+}
+
+static void recommended_of(const struct apply_report *r, struct apply_doc *d)
+{
+	size_t i;
+
+	for (i = 0; r->recommended && i < r->recommended->nr; i++) {
+		const struct apply_recommended *e = &r->recommended->v[i];
+		struct apply_recommended *a = apply_recommended_add(&d->recommended_arms);
+
+		*a = *e;
+		a->arm = dup_or_null(e->arm);
+		a->rule = dup_or_null(e->rule);
+		a->op = dup_or_null(e->op);
+		a->kernel = dup_or_null(e->kernel);
+		a->where = dup_or_null(e->where);
+		a->keep_off = dup_or_null(e->keep_off);
+	}
 }
 
 static void lists_of(const struct apply_report *r, struct apply_doc *d)
@@ -463,7 +462,8 @@ void apply_report_build(const struct apply_report *r, struct apply_doc *d)
 	d->plan = path_join(r->out, "plan.json");
 	d->artifact = dup_or_null(r->artifact);
 	d->inductor_settings = json_incref(r->plan->settings);
-	read_list(&apply_run_rec_desc, r->runs, (void **)&d->runs, &d->nruns);
+	if (r->runs)
+		apply_runs_copy(&d->runs, r->runs);
 	for (i = 0; i < r->plan->nr; i++)
 		kernel_row(r, d, &r->plan->v[i], apply_doc_add_row(d));
 	summary_of(d);
@@ -473,8 +473,7 @@ void apply_report_build(const struct apply_report *r, struct apply_doc *d)
 		d->has_step = 1;
 		step_of(r, NULL, &d->step);
 	}
-	read_list(&apply_recommended_desc, r->recommended, (void **)&d->recommended_arms,
-		  &d->nrecommended_arms);
+	recommended_of(r, d);
 	d->keep_slower = r->keep_slower;
 	lists_of(r, d);
 }

@@ -28,12 +28,12 @@ struct apply_report {
 	const struct apply_predict *pred;
 	const struct apply_proof *proofs;	/* one a measured applied run */
 	size_t nproofs;
-	const json_t *runs;		/* [{n, arm, round, measured, exit_status, ms_per_step, losses, dir}] */
+	const struct apply_runs *runs;	/* the runs of the command, or NULL */
 	const enum ab_arm *arms;	/* the A/B's arms, NULL without --ab */
 	size_t narms;
 	long rounds, warmup;
 	double loss_rtol;
-	const json_t *recommended;	/* apply_recommend's list, or NULL */
+	const struct apply_recommended_list *recommended;	/* apply_recommend's, or NULL */
 	const struct apply_judgements *slower;	/* judged slower inside the step (apply/drop.h), or NULL */
 	const struct apply_left_outs *left_out;	/* left out of the plan or the artifact, or NULL */
 	int keep_slower;		/* --keep-slower */

@@ -238,8 +238,8 @@ static void recommended_text(FILE *fp, const struct apply_doc *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->nrecommended_arms; i++) {
-		const struct apply_recommended *a = &d->recommended_arms[i];
+	for (i = 0; i < d->recommended_arms.nr; i++) {
+		const struct apply_recommended *a = &d->recommended_arms.v[i];
 
 		if (a->where) {
 			keep_off_recommended_text(fp, a);

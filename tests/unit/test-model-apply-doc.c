@@ -321,9 +321,10 @@ static void test_with_ab(void **state)
 	assert_true(row->has_proof);
 	assert_int_equal(json_integer_value(row->launches), 5);
 	assert_false(row->has_detail);
-	assert_int_equal(d.nruns, 1);
-	assert_int_equal(d.runs[0].round, -1);
-	assert_true(d.runs[0].has_keep_off);
+	assert_int_equal(d.runs.nr, 1);
+	assert_int_equal(d.runs.v[0].round, -1);
+	assert_true(d.runs.v[0].has_keep_off);
+	assert_false(d.runs.v[0].has_hook_steps);
 	arm = &d.ab.arms[0];
 	assert_false(arm->has_vs_default);
 	assert_int_equal(arm->loss_equal, RF_TRI_UNKNOWN);
@@ -333,9 +334,9 @@ static void test_with_ab(void **state)
 	assert_string_equal(arm->keep_off.regions[0].region, "m:f");
 	assert_false(d.ab.applied_vs[0].has_ratio);
 	assert_int_equal(d.ab.applied_vs[0].slower_beyond_noise, RF_TRI_UNKNOWN);
-	assert_true(d.recommended_arms[0].has_where);
-	assert_true(d.recommended_arms[0].has_keep_off);
-	assert_null(d.recommended_arms[0].keep_off);
+	assert_true(d.recommended_arms.v[0].has_where);
+	assert_true(d.recommended_arms.v[0].has_keep_off);
+	assert_null(d.recommended_arms.v[0].keep_off);
 	rf_release(&apply_doc_desc, &d);
 }
 
