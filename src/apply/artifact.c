@@ -84,12 +84,8 @@ void apply_artifact_build(const struct apply_plan *p, const struct apply_left_ou
 	size_t i;
 
 	apply_artifact_doc_init(doc);
-	if (p->versions) {
-		const char *torch = json_str(p->versions, "torch"), *triton = json_str(p->versions, "triton");
-
-		doc->torch = torch ? xstrdup(torch) : NULL;
-		doc->triton = triton ? xstrdup(triton) : NULL;
-	}
+	doc->torch = p->versions.torch ? xstrdup(p->versions.torch) : NULL;
+	doc->triton = p->versions.triton ? xstrdup(p->versions.triton) : NULL;
 	for (i = 0; left_out && i < left_out->nr; i++) {
 		const struct apply_left_out *e = &left_out->v[i];
 

@@ -199,9 +199,11 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 	} else {
 		inductor_identity(it, text.buf, text.len);
 	}
-	if (have && !p->versions && cap.have_versions)
-		p->versions = json_pack("{s:s?, s:s?}", "torch", cap.versions.torch,
-					"triton", cap.versions.triton);
+	if (have && !p->versions.known && cap.have_versions) {
+		p->versions.known = 1;
+		p->versions.torch = cap.versions.torch ? xstrdup(cap.versions.torch) : NULL;
+		p->versions.triton = cap.versions.triton ? xstrdup(cap.versions.triton) : NULL;
+	}
 	capture_release(&cap);
 	buf_release(&text);
 	buf_release(&err);
@@ -445,12 +447,9 @@ int apply_plan_write(const struct apply_plan *p, const char *path, struct buf *e
 				    .versions = p->versions, .inductor_settings = p->settings,
 				    .source_variants = p->source_variants,
 				    .proof = { .launches_per_kernel = 3, .max_kernels = 1000 } };
-	json_t *none = json_object();
 	size_t i;
 	int ret;
 
-	if (!d.versions)
-		d.versions = none;
 	d.kernels = xcalloc(p->nr + 1, sizeof(*d.kernels));
 	d.skipped = xcalloc(p->nr + 1, sizeof(*d.skipped));
 	for (i = 0; i < p->nr; i++) {
@@ -466,7 +465,6 @@ int apply_plan_write(const struct apply_plan *p, const char *path, struct buf *e
 	ret = apply_plan_doc_save(path, &d, err);
 	free(d.kernels);
 	free(d.skipped);
-	json_decref(none);
 	return ret;
 }
 
@@ -513,6 +511,7 @@ void apply_plan_release(struct apply_plan *p)
 	free(p->v);
 	free(p->target);
 	json_decref(p->settings);
-	json_decref(p->versions);
+	free(p->versions.torch);
+	free(p->versions.triton);
 	memset(p, 0, sizeof(*p));
 }

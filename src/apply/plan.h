@@ -47,10 +47,10 @@ struct apply_plan {
 	char *target;		/* "sm_90", "gfx942": the tune results' target */
 	const char *backend;	/* "cuda" or "hip" */
 	json_t *settings;	/* the merged inductor_settings */
-	json_t *versions;	/* {"torch", "triton"} of the capture */
+	struct apply_plan_versions versions;	/* of the capture (model/apply_plan.h) */
 	int source_variants;	/* --source-variants */
 };
-#define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, NULL, 0 }
+#define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, { NULL, NULL, 0 }, 0 }
 
 /*
  * Reads every tune result of `run` (a RUN directory the caller opened:

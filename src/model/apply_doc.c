@@ -85,6 +85,48 @@ static const struct rf_struct hook_desc = {
 	"hook_steps", sizeof(struct apply_hook_steps), hook_fields
 };
 
+/*
+ * What a run's kernel window and keep-off proof must hold, checked on
+ * reading; their values stay as apply/kwindow.c and apply/keepoff.c made
+ * them (the window's kernels are keyed by kernel name). These structs
+ * only receive the check.
+ */
+struct window_check {
+	long steps;
+	char *trace, *note;
+	json_t *kernels;
+};
+
+#define W struct window_check
+static const struct rf_field window_fields[] = {
+	RF_F(W, "steps", RF_LONG, steps),
+	RF_F(W, "trace", RF_STR, trace),
+	RF_F(W, "note", RF_STR, note),
+	RF_FX(W, "kernels", RF_JSON, kernels, RF_OBJECT),
+	RF_FEND,
+};
+#undef W
+static const struct rf_struct window_desc = {
+	"kernel_window", sizeof(struct window_check), window_fields
+};
+
+struct region_check {
+	char *region, *status;
+	long long calls;
+};
+
+#define G struct region_check
+static const struct rf_field region_proof_fields[] = {
+	RF_FX(G, "region", RF_STR, region, RF_NEED),
+	RF_FX(G, "status", RF_STR, status, RF_NEED),
+	RF_FX(G, "calls", RF_I64, calls, RF_COUNT),
+	RF_FEND,
+};
+#undef G
+static const struct rf_struct region_proof_desc = {
+	"keep_off", sizeof(struct region_check), region_proof_fields
+};
+
 #define R struct apply_run_rec
 static const struct rf_field run_fields[] = {
 	RF_F(R, "n", RF_LONG, n),
@@ -95,11 +137,12 @@ static const struct rf_field run_fields[] = {
 	RF_F(R, "ms_per_step", RF_NUM, ms_per_step),
 	RF_F(R, "step_source", RF_STR, step_source),
 	RF_SS(R, "hook_steps", hook_steps, has_hook_steps, &hook_desc, 0),
-	RF_FX(R, "kernel_window", RF_JSON, kernel_window, RF_OBJECT),
+	RF_JX(R, "kernel_window", kernel_window, &window_desc, RF_OBJECT),
 	RF_F(R, "wall_s", RF_NUM, wall_s),
 	RF_F(R, "losses", RF_JSON, losses),
 	RF_F(R, "dir", RF_STR, dir),
-	RF_PR(R, "keep_off", RF_JSON, keep_off, has_keep_off, 0),
+	{ "keep_off", RF_JSON, offsetof(R, keep_off), offsetof(R, has_keep_off), &region_proof_desc,
+	  RF_PRESENT | RF_OBJECTS, NULL },
 	RF_FEND,
 };
 #undef R

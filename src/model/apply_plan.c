@@ -61,6 +61,17 @@ static const struct rf_field skip_fields[] = {
 #undef S
 static const struct rf_struct skip_desc = { "skipped", sizeof(struct apply_plan_skip), skip_fields };
 
+#define V struct apply_plan_versions
+static const struct rf_field versions_fields[] = {
+	RF_PR(V, "torch", RF_STR, torch, known, 0),
+	RF_PR(V, "triton", RF_STR, triton, known, 0),
+	RF_FEND,
+};
+#undef V
+static const struct rf_struct versions_desc = {
+	"versions", sizeof(struct apply_plan_versions), versions_fields
+};
+
 static const struct rf_field proof_fields[] = {
 	RF_F(struct apply_plan_proof, "launches_per_kernel", RF_LONG, launches_per_kernel),
 	RF_F(struct apply_plan_proof, "max_kernels", RF_LONG, max_kernels),
@@ -72,7 +83,7 @@ static const struct rf_struct proof_desc = { "proof", sizeof(struct apply_plan_p
 static const struct rf_field doc_fields[] = {
 	RF_FX(D, "backend", RF_STR, backend, RF_NEED),
 	RF_FX(D, "target", RF_STR, target, RF_NEED),
-	RF_FX(D, "versions", RF_JSON, versions, RF_OBJECT),
+	RF_S(D, "versions", versions, &versions_desc, 0),
 	RF_FX(D, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT),
 	RF_F(D, "source_variants", RF_BOOL, source_variants),
 	RF_S(D, "proof", proof, &proof_desc, 0),

@@ -65,6 +65,12 @@ struct apply_plan_skip {
 	char *detail;			/* or NULL */
 };
 
+/* The capture's versions: {} when the capture had none, else both keys (null: unknown). */
+struct apply_plan_versions {
+	char *torch, *triton;
+	int known;			/* the keys are there */
+};
+
 struct apply_plan_proof {
 	long launches_per_kernel, max_kernels;
 };
@@ -72,7 +78,7 @@ struct apply_plan_proof {
 struct apply_plan_doc {
 	char *backend;			/* "cuda" or "hip" */
 	char *target;
-	json_t *versions;		/* {"torch", "triton"} of the capture; {} when unknown */
+	struct apply_plan_versions versions;
 	json_t *inductor_settings;	/* the planned winners' merged settings */
 	int source_variants;
 	struct apply_plan_proof proof;

@@ -181,7 +181,9 @@ static const char with_ab[] =
 	"      \"keep_off\": [\n"
 	"        {\n"
 	"          \"region\": \"m:f\",\n"
-	"          \"calls\": 3\n"
+	"          \"status\": \"took_effect\",\n"
+	"          \"calls\": 3,\n"
+	"          \"message\": null\n"
 	"        }\n"
 	"      ]\n"
 	"    }\n"
@@ -369,6 +371,10 @@ static void test_wrong_types(void **state)
 	expect_error("{\"slower_in_step\": [{\"id\": \"k\", \"kernel\": \"k\", \"config\": []}]}",
 		     "slower_in_step[0].config");
 	expect_error("{\"kernels\": [{\"id\": \"k\"}]}", "kernels[0].kernel");
+	expect_error("{\"runs\": [{\"arm\": \"keep-off\", \"keep_off\": [{\"region\": \"m:f\", "
+		     "\"status\": \"took_effect\", \"calls\": -1}]}]}", "runs[0].keep_off[0].calls");
+	expect_error("{\"runs\": [{\"arm\": \"default\", \"kernel_window\": {\"kernels\": []}}]}",
+		     "runs[0].kernel_window.kernels");
 }
 
 int main(void)

@@ -117,6 +117,8 @@ static void test_read_and_write_back(void **state)
 	rf_init(&apply_plan_doc_desc, &d);
 	assert_int_equal(apply_plan_doc_read(&d, j, "plan.json", &err), 0);
 	assert_string_equal(d.backend, "hip");
+	assert_true(d.versions.known);
+	assert_string_equal(d.versions.triton, "3.1.0");
 	assert_true(d.source_variants);
 	assert_int_equal(d.proof.max_kernels, 1000);
 	assert_int_equal(d.nkernels, 2);
@@ -164,6 +166,32 @@ static void test_set_launcher(void **state)
 	apply_plan_kernel_free(k);
 }
 
+/* A capture without versions: "versions" is {}, and stays so. */
+static void test_no_versions(void **state)
+{
+	static const char text[] =
+		"{\n  \"schema_version\": 1,\n  \"tool\": \"tko apply\",\n  \"backend\": \"cuda\",\n"
+		"  \"target\": \"sm_90\",\n  \"versions\": {},\n  \"inductor_settings\": {},\n"
+		"  \"source_variants\": false,\n  \"proof\": {\n    \"launches_per_kernel\": 3,\n"
+		"    \"max_kernels\": 1000\n  },\n  \"kernels\": [],\n  \"skipped\": []\n}\n";
+	struct apply_plan_doc d;
+	struct buf err = BUF_INIT;
+	json_t *j = json_loads(text, 0, NULL);
+	char *again;
+
+	(void)state;
+	assert_non_null(j);
+	rf_init(&apply_plan_doc_desc, &d);
+	assert_int_equal(apply_plan_doc_read(&d, j, "plan.json", &err), 0);
+	assert_false(d.versions.known);
+	again = written(&d);
+	assert_string_equal(again, text);
+	free(again);
+	json_decref(j);
+	buf_release(&err);
+	rf_release(&apply_plan_doc_desc, &d);
+}
+
 static void expect_error(const char *text, const char *field)
 {
 	struct apply_plan_doc d;
@@ -193,6 +221,8 @@ static void test_wrong_types(void **state)
 		     "[{\"kernel\": \"k\", \"id\": \"k-1\", \"config\": {}, \"fused\": \"yes\"}]}",
 		     "kernels[0].fused");
 	expect_error("{\"backend\": \"cuda\"}", "target");
+	expect_error("{\"backend\": \"cuda\", \"target\": \"sm_90\", \"versions\": {\"torch\": 2}}",
+		     "versions.torch");
 }
 
 int main(void)
@@ -200,6 +230,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_and_write_back),
 		cmocka_unit_test(test_set_launcher),
+		cmocka_unit_test(test_no_versions),
 		cmocka_unit_test(test_wrong_types),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
