@@ -41,8 +41,12 @@
 #include "model/apply_doc.h"
 #include "util/buf.h"
 
-/* The window of one run (a new reference): never NULL; a trace that cannot be read gives a note. */
-json_t *apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n);
+/*
+ * The window of one run into an initialised w (model/apply_doc.h); a trace
+ * that cannot be read gives a note and no kernels.
+ */
+void apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n,
+			struct apply_kwindow *w);
 
 struct apply_kgain {
 	long rounds;		/* rounds where both arms saw the kernel */

@@ -168,21 +168,24 @@ static int no_step_time(const struct apply_run *r, const char *arm, struct buf *
 	return -1;
 }
 
-/* The run's kernel window, for the kernels of the plan (apply/kwindow.h); NULL when the hook profiled none. */
-static json_t *window_json(const struct session *s, const struct apply_run *r)
+/* The run's kernel window, for the kernels of the plan (apply/kwindow.h); none when the hook profiled none. */
+static void window_of(const struct session *s, const struct apply_run *r, struct apply_run_rec *rec)
 {
-	const char **names = xcalloc(s->plan.nr + 1, sizeof(*names));
-	char *trace = path_join(r->dir, "kernel_window.json");
-	json_t *j = NULL;
+	const char **names;
+	char *trace;
 	size_t i;
 
+	if (r->hook.window[0] < 0)
+		return;
+	names = xcalloc(s->plan.nr + 1, sizeof(*names));
+	trace = path_join(r->dir, "kernel_window.json");
 	for (i = 0; i < s->plan.nr; i++)
 		names[i] = s->plan.v[i].kernel;
-	if (r->hook.window[0] >= 0)
-		j = apply_kwindow_read(trace, r->hook.window[1] - r->hook.window[0], names, s->plan.nr);
+	apply_kwindow_read(trace, r->hook.window[1] - r->hook.window[0], names, s->plan.nr,
+			   &rec->kernel_window);
+	rec->has_kernel_window = 1;
 	free(names);
 	free(trace);
-	return j;
 }
 
 /* A keep-off run's proof: its regions into the run's record; -1 + err unless all took effect. */
@@ -213,7 +216,8 @@ static struct apply_run_rec *record(struct session *s, const struct apply_run *r
 	rec->ms_per_step = isfinite(r->ms_per_step) ? r->ms_per_step : NAN;
 	rec->step_source = r->step_source ? xstrdup(r->step_source) : NULL;
 	hook_of(&r->hook, rec);
-	rec->kernel_window = r->kernel_window ? window_json(s, r) : NULL;
+	if (r->kernel_window)
+		window_of(s, r, rec);
 	rec->wall_s = r->wall_s;
 	rec->losses = json_incref(r->losses);
 	rec->dir = xstrdup(r->dir);

@@ -2,9 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json/jsonw.h"
 #include "model/apply_doc.h"
-#include "util/file.h"
+#include "model/apply_plan.h"
 #include "banned.h"
 
 #define S struct apply_stats
@@ -86,20 +85,12 @@ static const struct rf_struct hook_desc = {
 };
 
 /*
- * What a run's kernel window and keep-off proof must hold, checked on
- * reading; their values stay as apply/kwindow.c and apply/keepoff.c made
- * them (the window's kernels are keyed by kernel name). These structs
- * only receive the check.
+ * What a run's keep-off proof must hold, checked on reading; its value
+ * stays as apply/keepoff.c made it (this struct only receives the check).
  */
-struct window_check {
-	long steps;
-	char *trace, *note;
-	json_t *kernels;
-};
-
-#define W struct window_check
+#define W struct apply_kwindow
 static const struct rf_field window_fields[] = {
-	RF_F(W, "steps", RF_LONG, steps),
+	RF_F(W, "steps", RF_I64, steps),
 	RF_F(W, "trace", RF_STR, trace),
 	RF_F(W, "note", RF_STR, note),
 	RF_FX(W, "kernels", RF_JSON, kernels, RF_OBJECT),
@@ -107,7 +98,7 @@ static const struct rf_field window_fields[] = {
 };
 #undef W
 static const struct rf_struct window_desc = {
-	"kernel_window", sizeof(struct window_check), window_fields
+	"kernel_window", sizeof(struct apply_kwindow), window_fields
 };
 
 struct region_check {
@@ -137,7 +128,7 @@ static const struct rf_field run_fields[] = {
 	RF_F(R, "ms_per_step", RF_NUM, ms_per_step),
 	RF_F(R, "step_source", RF_STR, step_source),
 	RF_SS(R, "hook_steps", hook_steps, has_hook_steps, &hook_desc, 0),
-	RF_JX(R, "kernel_window", kernel_window, &window_desc, RF_OBJECT),
+	RF_SS(R, "kernel_window", kernel_window, has_kernel_window, &window_desc, 0),
 	RF_F(R, "wall_s", RF_NUM, wall_s),
 	RF_F(R, "losses", RF_JSON, losses),
 	RF_F(R, "dir", RF_STR, dir),
@@ -380,12 +371,12 @@ void apply_recommended_release(struct apply_recommended_list *l)
 
 int apply_doc_write(FILE *fp, const struct apply_doc *d)
 {
-	return rf_write_doc(fp, &apply_doc_desc, d, APPLY_DOC_SCHEMA, "tko apply");
+	return rf_write_doc(fp, &apply_doc_desc, d, APPLY_DOC_SCHEMA, APPLY_DOC_TOOL);
 }
 
 int apply_doc_save(const char *path, const struct apply_doc *d, struct buf *err)
 {
-	return rf_save_doc(path, &apply_doc_desc, d, APPLY_DOC_SCHEMA, "tko apply", err);
+	return rf_save_doc(path, &apply_doc_desc, d, APPLY_DOC_SCHEMA, APPLY_DOC_TOOL, err);
 }
 
 int apply_doc_read(struct apply_doc *d, const json_t *j, const char *what, struct buf *err)

@@ -77,6 +77,14 @@ struct apply_hook_steps {
 	long steps, warmup, timed;
 };
 
+/* A measured run's kernel window (apply/kwindow.h). */
+struct apply_kwindow {
+	long long steps;		/* the steps profiled (RF_I64: as counted) */
+	char *trace;			/* its Chrome trace */
+	char *note;			/* why it holds no kernel, or NULL */
+	json_t *kernels;		/* {kernel name: {calls_per_step, us_per_step}}, keyed by name */
+};
+
 /* A run of the command (the document's "runs"). */
 struct apply_run_rec {
 	long n;
@@ -88,7 +96,8 @@ struct apply_run_rec {
 	char *step_source;		/* "hook", "stdout", or NULL */
 	struct apply_hook_steps hook_steps;	/* null when the hook saw no step */
 	int has_hook_steps;
-	json_t *kernel_window;		/* apply/kwindow.h's, or null */
+	struct apply_kwindow kernel_window;	/* null when the hook profiled none */
+	int has_kernel_window;
 	double wall_s;
 	json_t *losses;			/* the command's losses, or null */
 	char *dir;

@@ -79,7 +79,7 @@ static int any_window(const struct apply_doc *d)
 	size_t i;
 
 	for (i = 0; i < d->runs.nr; i++)
-		if (d->runs.v[i].measured && json_is_object(d->runs.v[i].kernel_window))
+		if (d->runs.v[i].measured && d->runs.v[i].has_kernel_window)
 			return 1;
 	return 0;
 }

@@ -327,6 +327,7 @@ static void test_with_ab(void **state)
 	assert_int_equal(d.runs.v[0].round, -1);
 	assert_true(d.runs.v[0].has_keep_off);
 	assert_false(d.runs.v[0].has_hook_steps);
+	assert_false(d.runs.v[0].has_kernel_window);
 	arm = &d.ab.arms[0];
 	assert_false(arm->has_vs_default);
 	assert_int_equal(arm->loss_equal, RF_TRI_UNKNOWN);
