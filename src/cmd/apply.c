@@ -193,11 +193,10 @@ static int prove_keep_off(const char *dir, const char *arm, struct apply_run_rec
 			  struct buf *err)
 {
 	char *jsonl = path_join(dir, "apply.jsonl");
-	json_t *regions = keepoff_read(jsonl);
-	int ret = keepoff_check(regions, arm, jsonl, err);
+	int ret;
 
-	run->keep_off = regions;
-	run->has_keep_off = 1;
+	keepoff_read(jsonl, &run->keep_off);
+	ret = keepoff_check(&run->keep_off, arm, jsonl, err);
 	free(jsonl);
 	return ret;
 }

@@ -84,10 +84,6 @@ static const struct rf_struct hook_desc = {
 	"hook_steps", sizeof(struct apply_hook_steps), hook_fields
 };
 
-/*
- * What a run's keep-off proof must hold, checked on reading; its value
- * stays as apply/keepoff.c made it (this struct only receives the check).
- */
 #define W struct apply_kwindow
 static const struct rf_field window_fields[] = {
 	RF_F(W, "steps", RF_I64, steps),
@@ -101,21 +97,17 @@ static const struct rf_struct window_desc = {
 	"kernel_window", sizeof(struct apply_kwindow), window_fields
 };
 
-struct region_check {
-	char *region, *status;
-	long long calls;
-};
-
-#define G struct region_check
+#define G struct apply_region_proof
 static const struct rf_field region_proof_fields[] = {
 	RF_FX(G, "region", RF_STR, region, RF_NEED),
 	RF_FX(G, "status", RF_STR, status, RF_NEED),
 	RF_FX(G, "calls", RF_I64, calls, RF_COUNT),
+	RF_F(G, "message", RF_JSON, message),
 	RF_FEND,
 };
 #undef G
 static const struct rf_struct region_proof_desc = {
-	"keep_off", sizeof(struct region_check), region_proof_fields
+	"keep_off", sizeof(struct apply_region_proof), region_proof_fields
 };
 
 #define R struct apply_run_rec
@@ -132,8 +124,8 @@ static const struct rf_field run_fields[] = {
 	RF_F(R, "wall_s", RF_NUM, wall_s),
 	RF_F(R, "losses", RF_JSON, losses),
 	RF_F(R, "dir", RF_STR, dir),
-	{ "keep_off", RF_JSON, offsetof(R, keep_off), offsetof(R, has_keep_off), &region_proof_desc,
-	  RF_PRESENT | RF_OBJECTS, NULL },
+	/* only a keep-off arm's run has the key, with at least one region: */
+	RF_AX(R, "keep_off", keep_off.v, keep_off.nr, &region_proof_desc, RF_OMIT_NULL),
 	RF_FEND,
 };
 #undef R
@@ -364,6 +356,25 @@ void apply_recommended_release(struct apply_recommended_list *l)
 
 	for (i = 0; i < l->nr; i++)
 		rf_release(&apply_recommended_desc, &l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->nr = 0;
+}
+
+struct apply_region_proof *apply_region_proofs_add(struct apply_region_proofs *l)
+{
+	void *e;
+
+	l->v = add(&region_proof_desc, l->v, &l->nr, &e);
+	return e;
+}
+
+void apply_region_proofs_release(struct apply_region_proofs *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		rf_release(&region_proof_desc, &l->v[i]);
 	free(l->v);
 	l->v = NULL;
 	l->nr = 0;

@@ -85,6 +85,19 @@ struct apply_kwindow {
 	json_t *kernels;		/* {kernel name: {calls_per_step, us_per_step}}, keyed by name */
 };
 
+/* A keep-off region's proof in one run (apply/keepoff.h). */
+struct apply_region_proof {
+	char *region;
+	char *status;			/* "took_effect", "never_called", ... */
+	long long calls;
+	json_t *message;		/* the hook's message, as it wrote it */
+};
+
+struct apply_region_proofs {
+	struct apply_region_proof *v;	/* capacity implied by nr (rf_grow) */
+	size_t nr;
+};
+
 /* A run of the command (the document's "runs"). */
 struct apply_run_rec {
 	long n;
@@ -101,8 +114,7 @@ struct apply_run_rec {
 	double wall_s;
 	json_t *losses;			/* the command's losses, or null */
 	char *dir;
-	json_t *keep_off;		/* a keep-off arm's regions (apply/keepoff.h), or null */
-	int has_keep_off;		/* the key is there (a keep-off arm) */
+	struct apply_region_proofs keep_off;	/* a keep-off arm's proof; the key left out when empty */
 };
 
 struct apply_runs {
@@ -217,6 +229,8 @@ struct apply_arm *apply_doc_add_arm(struct apply_ab *ab);
 struct apply_vs *apply_doc_add_vs(struct apply_ab *ab);
 struct apply_region *apply_doc_add_region(struct apply_keep_off *k);
 struct apply_recommended *apply_recommended_add(struct apply_recommended_list *l);
+struct apply_region_proof *apply_region_proofs_add(struct apply_region_proofs *l);
+void apply_region_proofs_release(struct apply_region_proofs *l);
 void apply_recommended_release(struct apply_recommended_list *l);
 
 void apply_runs_release(struct apply_runs *r);

@@ -262,18 +262,17 @@ static void arm_of(const struct apply_report *r, const struct apply_doc *d, enum
 /* Per region of a keep-off arm: the calls of each measured run (the runs' proofs). */
 static void keep_off_regions(const struct apply_doc *d, const char *arm, struct apply_keep_off *k)
 {
-	const json_t *reg;
 	size_t i, j, at;
 
 	for (i = 0; i < d->runs.nr; i++) {
+		const struct apply_region_proofs *proof = &d->runs.v[i].keep_off;
+
 		if (!d->runs.v[i].measured || strcmp(d->runs.v[i].arm, arm))
 			continue;
-		json_array_foreach(d->runs.v[i].keep_off, j, reg) {
-			const char *name = json_str(reg, "region");
+		for (j = 0; j < proof->nr; j++) {
+			const char *name = proof->v[j].region;
 			struct apply_region *g = NULL;
 
-			if (!name)
-				continue;
 			for (at = 0; at < k->nregions && !g; at++)
 				if (!strcmp(k->regions[at].region, name))
 					g = &k->regions[at];
@@ -282,7 +281,7 @@ static void keep_off_regions(const struct apply_doc *d, const char *arm, struct 
 				g->region = xstrdup(name);
 				g->calls = json_array();
 			}
-			json_array_append_new(g->calls, json_integer(json_int(reg, "calls", 0)));
+			json_array_append_new(g->calls, json_integer(proof->v[j].calls));
 		}
 	}
 }

@@ -8,8 +8,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "apply/keepoff.h"
@@ -109,6 +111,49 @@ static void test_module_of(void **state)
 	}
 }
 
+/*
+ * The proof of a run from apply.jsonl's keep_off events (by hand): the
+ * main process's regions, calls summed (2 + 3), the worst status kept with
+ * its message; a worker's event and a line that is no JSON are ignored.
+ */
+static void test_read_proof(void **state)
+{
+	static const char lines[] =
+		"{\"event\": \"keep_off\", \"role\": \"main\", \"regions\": [{\"region\": \"m:f\", "
+		"\"status\": \"took_effect\", \"calls\": 2, \"message\": null}, {\"region\": \"m:g\", "
+		"\"status\": \"took_effect\", \"calls\": 1}]}\n"
+		"{\"event\": \"keep_off\", \"role\": \"worker\", \"regions\": [{\"region\": \"m:w\", "
+		"\"status\": \"not_found\", \"calls\": 0}]}\n"
+		"{\"event\": \"keep_off\", \"role\": \"main\", \"regions\": [{\"region\": \"m:f\", "
+		"\"status\": \"never_called\", \"calls\": 3, \"message\": \"not called\"}]}\n"
+		"{\"event\": \"keep_o\n";
+	char path[] = "/tmp/test-apply-keepoff-XXXXXX";
+	int fd = mkstemp(path);
+	struct apply_region_proofs got = { NULL, 0 };
+	struct buf err = BUF_INIT;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, lines, sizeof(lines) - 1), (ssize_t)(sizeof(lines) - 1));
+	close(fd);
+	keepoff_read(path, &got);
+	assert_int_equal(got.nr, 2);
+	assert_string_equal(got.v[0].region, "m:f");
+	assert_string_equal(got.v[0].status, "never_called");
+	assert_int_equal(got.v[0].calls, 5);
+	assert_string_equal(json_string_value(got.v[0].message), "not called");
+	assert_string_equal(got.v[1].region, "m:g");
+	assert_int_equal(got.v[1].calls, 1);
+	assert_int_equal(keepoff_check(&got, "keep-off", path, &err), -1);
+	assert_non_null(strstr(err.buf, "keep-off region 'm:f' never_called in arm keep-off: not called"));
+	apply_region_proofs_release(&got);
+	buf_reset(&err);
+	assert_int_equal(keepoff_check(&got, "keep-off", path, &err), -1);
+	assert_non_null(strstr(err.buf, "no keep_off record"));
+	unlink(path);
+	buf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_qualname),
 		cmocka_unit_test(test_module_of),
+		cmocka_unit_test(test_read_proof),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -325,7 +325,9 @@ static void test_with_ab(void **state)
 	assert_false(row->has_detail);
 	assert_int_equal(d.runs.nr, 1);
 	assert_int_equal(d.runs.v[0].round, -1);
-	assert_true(d.runs.v[0].has_keep_off);
+	assert_int_equal(d.runs.v[0].keep_off.nr, 1);
+	assert_string_equal(d.runs.v[0].keep_off.v[0].status, "took_effect");
+	assert_int_equal(d.runs.v[0].keep_off.v[0].calls, 3);
 	assert_false(d.runs.v[0].has_hook_steps);
 	assert_false(d.runs.v[0].has_kernel_window);
 	arm = &d.ab.arms[0];
