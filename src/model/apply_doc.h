@@ -11,8 +11,11 @@
  * Keys that some rows have and others do not (a kernel's "measured" only
  * when an A/B ran, "detail" only when it was not planned or run) are
  * RF_PRESENT rows: the int beside them says whether the key is there.
- * What Python wrote and tko passes on as it is (the command's argv, a
- * run's losses and kernel window, the hook's notes) stays JSON.
+ * What Python wrote and tko passes on as it is (the command's argv and
+ * losses, the hook's proof and messages, tune's configs and settings)
+ * stays JSON, and so do the lists of numbers reflect has no row for
+ * ([lo, hi] intervals, an arm's step times with their nulls, a region's
+ * calls) and the kernel window's map keyed by kernel name.
  *
  * report/apply_out.h fills it and renders the text from it; a later tko
  * apply reads its slower_in_step back (model/apply_left.h);
