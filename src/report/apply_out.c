@@ -110,8 +110,9 @@ static void measured_gain(const struct apply_report *r, const struct apply_doc *
 static void kernel_row(const struct apply_report *r, const struct apply_doc *d,
 		       const struct apply_item *it, struct apply_row *row)
 {
-	const json_t *k = json_object_get(r->pred->kernels, it->id);
-	double ms = json_num(k, "ms_per_step", NAN);
+	size_t at = (size_t)(it - r->plan->v);	/* the prediction's kernels are the plan's, in order */
+	double ms = at < r->pred->nkernels ? r->pred->kernels[at].ms_per_step : NAN;
+	double share = at < r->pred->nkernels ? r->pred->kernels[at].share : NAN;
 
 	row->id = xstrdup(it->id);
 	row->kernel = xstrdup(it->kernel);
@@ -124,7 +125,7 @@ static void kernel_row(const struct apply_report *r, const struct apply_doc *d,
 		row->predicted_warm_ci95 = json_pack("[f, f]", it->warm_lo, it->warm_hi);
 	}
 	row->ms_per_step = finite_or_nan(ms);
-	row->share = finite_or_nan(json_num(k, "share", NAN));
+	row->share = finite_or_nan(share);
 	if (it->entry && apply_item_predicted(it) > 0)
 		row->predicted_saving_ms = finite_or_nan(ms * (1 - 1 / apply_item_predicted(it)));
 	if (r->arms)
