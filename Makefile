@@ -78,6 +78,10 @@ TARGET_SRC = \
 MODEL_SRC = \
 	src/model/analysis_desc.c \
 	src/model/analysis_store.c \
+	src/model/apply_artifact.c \
+	src/model/apply_doc.c \
+	src/model/apply_left.c \
+	src/model/apply_plan.c \
 	src/model/capture.c \
 	src/model/cluster.c \
 	src/model/collect.c \
@@ -258,6 +262,7 @@ CLUSTER_SRC = \
 
 REPORT_SRC = \
 	src/report/apply_out.c \
+	src/report/apply_text.c \
 	src/report/autotune_text.c \
 	src/report/capture_text.c \
 	src/report/cluster_text.c \

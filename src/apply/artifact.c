@@ -59,79 +59,65 @@ static json_t *config_entry(const json_t *cfg, const char *backend)
 			 "num_stages", json_object_get(cfg, "num_stages"));
 }
 
-static void place(json_t *doc, const struct apply_item *it, const char *backend)
+static void place(struct apply_artifact_doc *doc, const struct apply_item *it, const char *backend)
 {
-	const json_t *e = it->entry, *cfg = json_object_get(e, "config");
-	const char *launcher = json_str(e, "launcher") ? json_str(e, "launcher") : "inductor";
-	const char *key = json_str(e, "lookup_hash"), *why = NULL;
+	const struct apply_plan_kernel *e = it->entry;
+	const json_t *cfg = e->config;
+	const char *launcher = apply_plan_kernel_launcher(e) ? apply_plan_kernel_launcher(e) : "inductor";
+	const char *key = e->lookup_hash, *why = NULL;
 
-	if (json_object_get(e, "source"))
+	if (e->source.path)
 		why = "a source variant (the artifact carries configs only)";
 	else if (!strcmp(launcher, "triton"))
-		json_array_append_new(json_object_get(doc, "triton_autotune"),
-				      json_pack("{s:s, s:s?, s:O}", "kernel", it->kernel, "source_hash",
-						json_str(e, "source_hash"), "config", cfg));
-	else if (!strcmp(launcher, "inductor") && json_is_true(json_object_get(e, "fused")) &&
-		 !cannot_carry(cfg, "lookup", backend))
-		json_object_set_new(json_object_get(doc, "autotune_lookup_table"), key, lookup_entry(cfg));
+		apply_artifact_add_triton(doc, it->kernel, e->source_hash, e->config);
+	else if (!strcmp(launcher, "inductor") && e->fused == 1 && !cannot_carry(cfg, "lookup", backend))
+		json_object_set_new(doc->autotune_lookup_table, key, lookup_entry(cfg));
 	else if (!(why = cannot_carry(cfg, "configs", backend)))
-		json_object_set_new(json_object_get(doc, "configs"), key, config_entry(cfg, backend));
+		json_object_set_new(doc->configs, key, config_entry(cfg, backend));
 	if (why)
-		json_array_append_new(json_object_get(doc, "not_carried"),
-				      json_pack("{s:s, s:s, s:s}", "id", it->id, "kernel", it->kernel,
-						"reason", why));
+		apply_artifact_add_not_carried(doc, it->id, it->kernel, why);
 }
 
-static int is_left_out(const json_t *left_out, const char *id)
+void apply_artifact_build(const struct apply_plan *p, const struct apply_left_outs *left_out,
+			  struct apply_artifact_doc *doc)
 {
-	const json_t *e;
 	size_t i;
 
-	json_array_foreach(left_out, i, e)
-		if (json_str(e, "id") && !strcmp(json_str(e, "id"), id))
-			return 1;
-	return 0;
-}
+	apply_artifact_doc_init(doc);
+	doc->torch = p->versions.torch ? xstrdup(p->versions.torch) : NULL;
+	doc->triton = p->versions.triton ? xstrdup(p->versions.triton) : NULL;
+	for (i = 0; left_out && i < left_out->nr; i++) {
+		const struct apply_left_out *e = &left_out->v[i];
 
-json_t *apply_artifact_json(const struct apply_plan *p, const json_t *left_out)
-{
-	const json_t *v = p->versions;
-	json_t *doc = json_pack("{s:i, s:O?, s:O?, s:o, s:{}, s:{}, s:{}, s:{}, s:[], s:[]}",
-				"schema_version", 1, "torch", json_object_get(v, "torch"),
-				"triton", json_object_get(v, "triton"), "left_out",
-				left_out ? json_deep_copy(left_out) : json_array(), "inductor_settings",
-				"autotune_lookup_table",
-				"template_lookup_table", "configs", "triton_autotune", "not_carried");
-	json_t *settings = json_object();
-	size_t i;
-
+		apply_left_outs_add(&doc->left_out, e->id, e->kernel, e->reason, e->detail, e->of);
+	}
 	for (i = 0; i < p->nr; i++) {
-		if (!p->v[i].entry || is_left_out(left_out, p->v[i].id))
+		if (!p->v[i].entry || apply_left_outs_find(left_out, p->v[i].id))
 			continue;
 		place(doc, &p->v[i], p->backend);
 		/* the winners carried need these; a dropped winner's own settings go with it */
-		json_object_update(settings, json_object_get(p->v[i].entry, "inductor_settings"));
+		json_object_update(doc->inductor_settings, p->v[i].entry->inductor_settings);
 	}
-	json_set_new(doc, "inductor_settings", settings);
-	return doc;
 }
 
 /* One comment line a winner left out, above the loader's docstring (comments are no statement). */
-static void left_out_header(FILE *fp, const json_t *left_out)
+static void left_out_header(FILE *fp, const struct apply_left_outs *left_out)
 {
-	const json_t *e;
 	size_t i;
 
-	if (!json_array_size(left_out))
+	if (!left_out || !left_out->nr)
 		return;
 	fprintf(fp, "# tko apply left these winners out of tko_winners.json (\"left_out\" there):\n");
-	json_array_foreach(left_out, i, e)
-		fprintf(fp, "#   %s (%s): %s: %s\n", json_str(e, "kernel"), json_str(e, "id"),
-			json_str(e, "reason"), json_str(e, "detail") ? json_str(e, "detail") : "");
+	for (i = 0; i < left_out->nr; i++) {
+		const struct apply_left_out *e = &left_out->v[i];
+
+		fprintf(fp, "#   %s (%s): %s: %s\n", e->kernel, e->id, e->reason,
+			e->detail ? e->detail : "");
+	}
 }
 
 static int copy_into(struct atomic_set *set, const char *pkg, const char *from, const char *dir,
-		     const char *to, const json_t *left_out, struct buf *err)
+		     const char *to, const struct apply_left_outs *left_out, struct buf *err)
 {
 	char *src = xstrfmt("%s/tko/%s", pkg, from), *dst = path_join(dir, to);
 	struct buf text = BUF_INIT;
@@ -149,18 +135,19 @@ static int copy_into(struct atomic_set *set, const char *pkg, const char *from, 
 	return ret;
 }
 
-int apply_artifact_write(const struct apply_plan *p, const json_t *left_out, const char *dir,
-			 struct buf *err)
+int apply_artifact_write(const struct apply_plan *p, const struct apply_left_outs *left_out,
+			 const char *dir, struct buf *err)
 {
 	struct atomic_set set = ATOMIC_SET_INIT;
 	char *pkg = NULL, *json = path_join(dir, "tko_winners.json");
-	json_t *doc = apply_artifact_json(p, left_out);
+	struct apply_artifact_doc doc;
 	FILE *fp;
 	int ret = -1;
 
+	apply_artifact_build(p, left_out, &doc);
 	if (mkdir_p(dir, err) < 0 || !(pkg = pyenv_package_dir(err)))
 		goto done;
-	if (!(fp = atomic_set_open(&set, json, err)) || json_write_fp(doc, fp) < 0 ||
+	if (!(fp = atomic_set_open(&set, json, err)) || apply_artifact_doc_write(fp, &doc) < 0 ||
 	    copy_into(&set, pkg, "winners_loader.py", dir, "tko_winners.py", left_out, err) < 0 ||
 	    copy_into(&set, pkg, "winners_sitecustomize.py", dir, "sitecustomize.py", NULL, err) < 0 ||
 	    atomic_set_commit(&set, err) < 0) {
@@ -169,7 +156,7 @@ int apply_artifact_write(const struct apply_plan *p, const json_t *left_out, con
 	}
 	ret = 0;
 done:
-	json_decref(doc);
+	apply_artifact_doc_release(&doc);
 	free(json);
 	free(pkg);
 	return ret;

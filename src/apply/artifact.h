@@ -14,8 +14,8 @@
  * "triton_autotune". A winner no table can carry whole (kpack, CUDA
  * options, a source variant) is listed in "not_carried" with the reason.
  *
- * `left_out` (apply/drop.h; may be NULL) lists winners tko apply left out
- * ({id, kernel, reason, detail, of}): those ids are not carried, the
+ * `left_out` (apply/drop.h, model/apply_left.h; may be NULL) lists winners
+ * tko apply left out ({id, kernel, reason, detail, of}): those ids are not carried, the
  * settings are merged from the winners carried, and the list is the
  * document's "left_out" and, one comment line each, the head of
  * tko_winners.py, so a reviewer sees what was dropped and why.
@@ -23,16 +23,16 @@
 #ifndef TKO_APPLY_ARTIFACT_H
 #define TKO_APPLY_ARTIFACT_H
 
-#include <jansson.h>
-
 #include "apply/plan.h"
+#include "model/apply_artifact.h"
 #include "util/buf.h"
 
-/* tko_winners.json's document for the plan (a new reference). */
-json_t *apply_artifact_json(const struct apply_plan *p, const json_t *left_out);
+/* tko_winners.json's document for the plan (model/apply_artifact.h), into an uninitialised doc. */
+void apply_artifact_build(const struct apply_plan *p, const struct apply_left_outs *left_out,
+			  struct apply_artifact_doc *doc);
 
 /* Writes the three files into `dir` (made when missing). 0, or -1 + err. */
-int apply_artifact_write(const struct apply_plan *p, const json_t *left_out, const char *dir,
-			 struct buf *err);
+int apply_artifact_write(const struct apply_plan *p, const struct apply_left_outs *left_out,
+			 const char *dir, struct buf *err);
 
 #endif

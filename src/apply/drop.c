@@ -21,23 +21,22 @@ static void merge_again(struct apply_plan *p)
 	json_object_clear(p->settings);
 	for (i = 0; i < p->nr; i++)
 		if (p->v[i].entry)
-			json_object_update(p->settings,
-					   json_object_get(p->v[i].entry, "inductor_settings"));
+			json_object_update(p->settings, p->v[i].entry->inductor_settings);
 }
 
 static void leave_out(struct apply_item *it, const char *reason, char *detail, const char *of,
-		      json_t *left_out)
+		      struct apply_left_outs *left_out)
 {
-	json_array_append_new(left_out, json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", it->id, "kernel",
-						  it->kernel, "reason", reason, "detail", detail, "of", of));
-	json_decref(it->entry);
+	apply_left_outs_add(left_out, it->id, it->kernel, reason, detail, of);
+	apply_plan_kernel_free(it->entry);
 	it->entry = NULL;
 	it->skip = reason;
 	free(it->skip_detail);
 	it->skip_detail = detail;
 }
 
-static int exclude_one(struct apply_plan *p, const char *name, json_t *left_out, struct buf *err)
+static int exclude_one(struct apply_plan *p, const char *name, struct apply_left_outs *left_out,
+		       struct buf *err)
 {
 	size_t i;
 	int found = 0;
@@ -58,51 +57,46 @@ static int exclude_one(struct apply_plan *p, const char *name, json_t *left_out,
 }
 
 /* "measured 0.910x [0.885, 0.935] inside the step over 3 rounds; tune predicted 1.060x" */
-static char *evidence(const json_t *s)
+static char *evidence(const struct apply_judgement *s)
 {
-	const json_t *ci = json_object_get(s, "measured_gain_ci95");
-	double predicted = json_num(s, "predicted_speedup", -1);
+	const json_t *ci = s->measured_gain_ci95;
 	char tail[64] = "";
 
-	if (predicted > 0)
-		snprintf(tail, sizeof(tail), "; tune predicted %.3fx", predicted);
-	return xstrfmt("measured %.3fx [%.3f, %.3f] inside the step over %lld rounds%s",
-		       json_num(s, "measured_gain", NAN), json_number_value(json_array_get(ci, 0)),
-		       json_number_value(json_array_get(ci, 1)), json_int(s, "rounds", 0), tail);
+	if (s->predicted_speedup > 0)
+		snprintf(tail, sizeof(tail), "; tune predicted %.3fx", s->predicted_speedup);
+	return xstrfmt("measured %.3fx [%.3f, %.3f] inside the step over %ld rounds%s",
+		       s->measured_gain, json_number_value(json_array_get(ci, 0)),
+		       json_number_value(json_array_get(ci, 1)), s->rounds < 0 ? 0 : s->rounds, tail);
 }
 
-static int same_str(const json_t *a, const json_t *b, const char *key)
+static int same_str(const char *x, const char *y)
 {
-	const char *x = json_str(a, key), *y = json_str(b, key);
-
 	return x == y || (x && y && !strcmp(x, y));
 }
 
 /* The judgement `s` is of this item's winner: same id, hashes and config. */
-static int same_winner(const struct apply_item *it, const json_t *s)
+static int same_winner(const struct apply_item *it, const struct apply_judgement *s)
 {
-	const json_t *e = it->entry;
+	const struct apply_plan_kernel *e = it->entry;
 
-	return e && !strcmp(it->id, json_str(s, "id") ? json_str(s, "id") : "") &&
-	       same_str(e, s, "lookup_hash") && same_str(e, s, "source_hash") &&
-	       json_equal(json_object_get(e, "config"), json_object_get(s, "config"));
+	return e && !strcmp(it->id, s->id ? s->id : "") &&
+	       same_str(e->lookup_hash, s->lookup_hash) && same_str(e->source_hash, s->source_hash) &&
+	       json_equal(e->config, s->config);
 }
 
-static void carry(struct apply_plan *p, const json_t *earlier, int keep_slower, json_t *carried,
-		  json_t *left_out)
+static void carry(struct apply_plan *p, const struct apply_judgements *earlier, int keep_slower,
+		  struct apply_judgements *carried, struct apply_left_outs *left_out)
 {
-	const json_t *s;
 	size_t i, j;
 
-	json_array_foreach(json_object_get(earlier, "slower_in_step"), i, s)
+	for (i = 0; i < earlier->nr; i++)
 		for (j = 0; j < p->nr; j++) {
-			json_t *c;
+			const struct apply_judgement *s = &earlier->v[i];
 
 			if (!same_winner(&p->v[j], s))
 				continue;
-			c = json_deep_copy(s);
-			json_set_bool(c, "carried", 1);
-			json_array_append_new(carried, c);
+			apply_judgements_copy(carried, s);
+			carried->v[carried->nr - 1].carried = 1;
 			if (!keep_slower)
 				leave_out(&p->v[j], "slower_in_step", evidence(s), "plan", left_out);
 		}
@@ -123,7 +117,7 @@ static char *warm_evidence(const struct apply_item *it)
 }
 
 /* The winners tune's confirmation timed slower warm beyond the noise, out unless keep_slower. */
-static void warm_slower(struct apply_plan *p, int keep_slower, json_t *left_out)
+static void warm_slower(struct apply_plan *p, int keep_slower, struct apply_left_outs *left_out)
 {
 	size_t i;
 
@@ -134,26 +128,40 @@ static void warm_slower(struct apply_plan *p, int keep_slower, json_t *left_out)
 			leave_out(&p->v[i], "slower_warm", warm_evidence(&p->v[i]), "plan", left_out);
 }
 
-int apply_drop_plan(struct apply_plan *p, const char *previous, const char *const *exclude,
-		    size_t nexclude, int keep_slower, json_t *carried, json_t *left_out,
-		    struct buf *warn, struct buf *err)
+/*
+ * The earlier apply.json's judgements (model/apply_left.h), typed; a
+ * document that cannot be read is one line in `warn` and no judgement.
+ */
+static int read_earlier(const char *previous, struct apply_judgements *earlier, struct buf *warn)
 {
-	json_t *earlier = NULL;
+	struct buf why = BUF_INIT;
+	json_t *doc = json_load_path(previous, &why);
+	int ret = 0;
+
+	file_forget_input(previous);	/* replaced by this run's: the judgements are carried */
+	if (!doc || apply_judgements_read(earlier, doc, previous, &why) < 0) {
+		/* the parser's line does not name the file first; the model's does */
+		buf_addf(warn, "%s%s%s; no earlier judgement of the winners read from it",
+			 doc ? "" : previous, doc ? "" : ": ", why.buf);
+		ret = -1;
+	}
+	buf_release(&why);
+	json_decref(doc);
+	return ret;
+}
+
+int apply_drop_plan(struct apply_plan *p, const char *previous, const char *const *exclude,
+		    size_t nexclude, int keep_slower, struct apply_judgements *carried,
+		    struct apply_left_outs *left_out, struct buf *warn, struct buf *err)
+{
 	size_t i;
 
 	if (previous && is_file(previous)) {
-		struct buf why = BUF_INIT;
+		struct apply_judgements earlier = APPLY_JUDGEMENTS_INIT;
 
-		earlier = json_load_path(previous, &why);
-		file_forget_input(previous);	/* replaced by this run's: the judgements are carried */
-		if (!earlier || (json_object_get(earlier, "slower_in_step") &&
-				 !json_is_array(json_object_get(earlier, "slower_in_step"))))
-			buf_addf(warn, "%s: %s; no earlier judgement of the winners read from it", previous,
-				 earlier ? "'slower_in_step' is not a list" : why.buf);
-		else
-			carry(p, earlier, keep_slower, carried, left_out);
-		buf_release(&why);
-		json_decref(earlier);
+		if (read_earlier(previous, &earlier, warn) == 0)
+			carry(p, &earlier, keep_slower, carried, left_out);
+		apply_judgements_release(&earlier);
 	}
 	/* a measured judgement first: its evidence is the step's own */
 	warm_slower(p, keep_slower, left_out);
@@ -165,21 +173,26 @@ int apply_drop_plan(struct apply_plan *p, const char *previous, const char *cons
 	return 0;
 }
 
-static json_t *judgement(const struct apply_item *it, const struct apply_kgain *g)
+static void judgement(const struct apply_item *it, const struct apply_kgain *g,
+		      struct apply_judgement *j)
 {
-	const json_t *e = it->entry;
+	const struct apply_plan_kernel *e = it->entry;
 
-	return json_pack("{s:s, s:s, s:O?, s:O?, s:O, s:f, s:f, s:[f, f], s:i, s:b}", "id", it->id,
-			 "kernel", it->kernel, "lookup_hash", json_object_get(e, "lookup_hash"),
-			 "source_hash", json_object_get(e, "source_hash"), "config",
-			 json_object_get(e, "config"), "predicted_speedup", it->speedup, "measured_gain",
-			 g->gain, "measured_gain_ci95", g->lo, g->hi, "rounds", (int)g->rounds,
-			 "carried", 0);
+	j->id = xstrdup(it->id);
+	j->kernel = xstrdup(it->kernel);
+	j->lookup_hash = e->lookup_hash ? xstrdup(e->lookup_hash) : NULL;
+	j->source_hash = e->source_hash ? xstrdup(e->source_hash) : NULL;
+	j->config = json_incref(e->config);
+	j->predicted_speedup = it->speedup;
+	j->measured_gain = g->gain;
+	j->measured_gain_ci95 = json_pack("[f, f]", g->lo, g->hi);
+	j->rounds = g->rounds;
+	j->carried = 0;
 }
 
-json_t *apply_drop_judged(const struct apply_plan *p, const json_t *runs, long rounds)
+void apply_drop_judged(const struct apply_plan *p, const struct apply_runs *runs, long rounds,
+		       struct apply_judgements *out)
 {
-	json_t *out = json_array();
 	size_t i;
 
 	for (i = 0; i < p->nr; i++) {
@@ -190,13 +203,12 @@ json_t *apply_drop_judged(const struct apply_plan *p, const json_t *runs, long r
 			continue;
 		apply_kernel_gain(runs, it->kernel, rounds, &g);
 		if (!strcmp(apply_kgain_verdict(&g), "slower"))
-			json_array_append_new(out, judgement(it, &g));
+			judgement(it, &g, apply_judgements_add(out));
 	}
-	return out;
 }
 
 /* This A/B measured the kept winner `id` again (its window saw it in a round). */
-static int measured_again(const struct apply_plan *p, const char *id, const json_t *runs, long rounds)
+static int measured_again(const struct apply_plan *p, const char *id, const struct apply_runs *runs, long rounds)
 {
 	const struct apply_item *it = apply_plan_find(p, id ? id : "");
 	struct apply_kgain g;
@@ -204,33 +216,31 @@ static int measured_again(const struct apply_plan *p, const char *id, const json
 	return it && it->entry && apply_kernel_gain(runs, it->kernel, rounds, &g) > 0;
 }
 
-json_t *apply_drop_slower(const struct apply_plan *p, const json_t *judged, const json_t *carried,
-			  const json_t *runs, long rounds)
+void apply_drop_slower(const struct apply_plan *p, const struct apply_judgements *judged,
+		       const struct apply_judgements *carried, const struct apply_runs *runs, long rounds,
+		       struct apply_judgements *out)
 {
-	json_t *out = judged ? json_deep_copy(judged) : json_array();
-	const json_t *c;
 	size_t i;
 
-	json_array_foreach(carried, i, c)
-		if (!measured_again(p, json_str(c, "id"), runs, rounds))
-			json_array_append(out, (json_t *)c);
-	return out;
+	for (i = 0; judged && i < judged->nr; i++)
+		apply_judgements_copy(out, &judged->v[i]);
+	for (i = 0; i < carried->nr; i++)
+		if (!measured_again(p, carried->v[i].id, runs, rounds))
+			apply_judgements_copy(out, &carried->v[i]);
 }
 
-void apply_drop_artifact(const json_t *judged, int keep_slower, json_t *left_out)
+void apply_drop_artifact(const struct apply_judgements *judged, int keep_slower,
+			 struct apply_left_outs *left_out)
 {
-	const json_t *s;
 	size_t i;
 
 	if (keep_slower)
 		return;
-	json_array_foreach(judged, i, s) {
-		char *detail = evidence(s);
+	for (i = 0; i < judged->nr; i++) {
+		char *detail = evidence(&judged->v[i]);
 
-		json_array_append_new(left_out, json_pack("{s:O, s:O, s:s, s:s, s:s}", "id",
-							  json_object_get(s, "id"), "kernel",
-							  json_object_get(s, "kernel"), "reason", "slower_in_step",
-							  "detail", detail, "of", "artifact"));
+		apply_left_outs_add(left_out, judged->v[i].id, judged->v[i].kernel, "slower_in_step",
+				    detail, "artifact");
 		free(detail);
 	}
 }

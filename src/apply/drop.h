@@ -24,22 +24,24 @@
  * run's plan and so its runs and artifact, "artifact" for the artifact
  * only) in apply.json and in the artifact's header.
  *
- *	json_t *left = json_array(), *carried = json_array();
+ *	struct apply_left_outs left = APPLY_LEFT_OUTS_INIT;
+ *	struct apply_judgements carried = APPLY_JUDGEMENTS_INIT, judged = ..., slower = ...;
  *	if (apply_drop_plan(&plan, out "/apply.json", names, n, keep_slower,
- *			    carried, left, &warn, &err) < 0) ... err
+ *			    &carried, &left, &warn, &err) < 0) ... err
  *	... the A/B ...
- *	judged = apply_drop_judged(&plan, runs, rounds);
- *	slower = apply_drop_slower(&plan, judged, carried, runs, rounds);
- *	apply_drop_artifact(judged, keep_slower, left) ... the artifact's list
+ *	apply_drop_judged(&plan, runs, rounds, &judged);
+ *	apply_drop_slower(&plan, &judged, &carried, runs, rounds, &slower);
+ *	apply_drop_artifact(&judged, keep_slower, &left) ... the artifact's list
  */
 #ifndef TKO_APPLY_DROP_H
 #define TKO_APPLY_DROP_H
 
+#include <stddef.h>
 #include <jansson.h>
 
 #include "apply/plan.h"
-#include <stddef.h>
-
+#include "model/apply_doc.h"
+#include "model/apply_left.h"
 #include "util/buf.h"
 
 /*
@@ -49,31 +51,31 @@
  * plan's settings are merged again from the winners left. Appends to
  * `left_out` what was left out (of: "plan") and to `carried` the earlier
  * judgements that still hold for this plan's winners (left out or kept).
- * A missing `previous` is no earlier judgement; an unreadable one is
+ * A missing `previous` is no earlier judgement; one that cannot be read
+ * (not JSON, or its slower_in_step not as model/apply_left.h types it) is
  * ignored with one line in `warn`. -1 + err when an --exclude names no
  * kernel of the RUN.
  */
 int apply_drop_plan(struct apply_plan *p, const char *previous, const char *const *exclude,
-		    size_t nexclude, int keep_slower, json_t *carried, json_t *left_out,
-		    struct buf *warn, struct buf *err);
+		    size_t nexclude, int keep_slower, struct apply_judgements *carried,
+		    struct apply_left_outs *left_out, struct buf *warn, struct buf *err);
+
+/* Appends to `out` the planned winners this A/B's kernel windows judged slower (carried 0). */
+void apply_drop_judged(const struct apply_plan *p, const struct apply_runs *runs, long rounds,
+		       struct apply_judgements *out);
 
 /*
- * The planned winners this A/B's kernel windows judged slower (a new
- * array): {id, kernel, lookup_hash, source_hash, config, predicted_speedup,
- * measured_gain, measured_gain_ci95, rounds, carried: false}.
+ * Appends apply.json's "slower_in_step" to `out`: this A/B's judgements
+ * (`judged`, or NULL), and the carried ones for winners it did not measure
+ * again (left out of the plan, or not seen in its windows). A kept winner
+ * measured again is judged by this A/B alone.
  */
-json_t *apply_drop_judged(const struct apply_plan *p, const json_t *runs, long rounds);
-
-/*
- * apply.json's "slower_in_step" (a new array): this A/B's judgements, and
- * the carried ones for winners it did not measure again (left out of the
- * plan, or not seen in its windows). A kept winner measured again is
- * judged by this A/B alone.
- */
-json_t *apply_drop_slower(const struct apply_plan *p, const json_t *judged, const json_t *carried,
-			  const json_t *runs, long rounds);
+void apply_drop_slower(const struct apply_plan *p, const struct apply_judgements *judged,
+		       const struct apply_judgements *carried, const struct apply_runs *runs, long rounds,
+		       struct apply_judgements *out);
 
 /* Appends this A/B's slower winners to left_out (of: "artifact") unless keep_slower. */
-void apply_drop_artifact(const json_t *judged, int keep_slower, json_t *left_out);
+void apply_drop_artifact(const struct apply_judgements *judged, int keep_slower,
+			 struct apply_left_outs *left_out);
 
 #endif

@@ -2,12 +2,14 @@
  * The keep-off arms' option, proof and verdict (keepoff.h).
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "apply/keepoff.h"
 #include "json/jsonio.h"
 #include "util/file.h"
 #include "util/lines.h"
+#include "util/mem.h"
 #include "banned.h"
 
 /* Dotted identifiers: "torch.nn.functional", "Block.attn". */
@@ -58,29 +60,42 @@ static int worse(const char *have, const char *status)
 	return !strcmp(have, "no_script") || (!strcmp(have, "took_effect") && strcmp(status, "took_effect"));
 }
 
-static void add_region(json_t *out, const json_t *r)
+static struct apply_region_proof *find(struct apply_region_proofs *out, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < out->nr; i++)
+		if (!strcmp(out->v[i].region, name))
+			return &out->v[i];
+	return NULL;
+}
+
+static void add_region(struct apply_region_proofs *out, const json_t *r)
 {
 	const char *name = json_str(r, "region"), *status = json_str(r, "status");
-	json_t *have;
+	struct apply_region_proof *have;
 
 	if (!name || !status)
 		return;
-	have = json_object_get(out, name);
+	have = find(out, name);
 	if (!have) {
-		json_object_set_new(out, name, json_pack("{s:s, s:s, s:I, s:O?}", "region", name,
-							 "status", status, "calls",
-							 json_int(r, "calls", 0), "message",
-							 json_object_get(r, "message")));
+		have = apply_region_proofs_add(out);
+		have->region = xstrdup(name);
+		have->status = xstrdup(status);
+		have->calls = json_int(r, "calls", 0);
+		have->message = json_incref(json_object_get(r, "message"));
 		return;
 	}
-	json_set_new(have, "calls", json_integer(json_int(have, "calls", 0) + json_int(r, "calls", 0)));
-	if (worse(json_str(have, "status"), status)) {
-		json_set_str(have, "status", status);
-		json_set_new(have, "message", json_incref(json_object_get(r, "message")));
+	have->calls += json_int(r, "calls", 0);
+	if (worse(have->status, status)) {
+		free(have->status);
+		have->status = xstrdup(status);
+		json_decref(have->message);
+		have->message = json_incref(json_object_get(r, "message"));
 	}
 }
 
-static void add_line(json_t *out, const char *p, size_t n)
+static void add_line(struct apply_region_proofs *out, const char *p, size_t n)
 {
 	json_t *ev = json_loadb(p, n, 0, NULL);
 	const json_t *r;
@@ -93,12 +108,11 @@ static void add_line(json_t *out, const char *p, size_t n)
 	json_decref(ev);
 }
 
-json_t *keepoff_read(const char *jsonl)
+void keepoff_read(const char *jsonl, struct apply_region_proofs *out)
 {
 	struct mapped_file m = MAPPED_FILE_INIT;
 	struct buf ignored = BUF_INIT;
-	json_t *by_name = json_object(), *list = NULL, *v;
-	const char *line = NULL, *key;
+	const char *line = NULL;
 	struct lines it;
 	size_t len;
 
@@ -106,34 +120,28 @@ json_t *keepoff_read(const char *jsonl)
 		it = (struct lines)LINES_INIT(m.data, m.len);
 		while (lines_next(&it, &line, &len))
 			if (len)
-				add_line(by_name, line, len);
+				add_line(out, line, len);
 		file_unmap(&m);
 	}
-	if (json_object_size(by_name)) {
-		list = json_array();
-		json_object_foreach(by_name, key, v)
-			json_array_append(list, v);
-	}
-	json_decref(by_name);
 	buf_release(&ignored);
-	return list;
 }
 
-int keepoff_check(const json_t *regions, const char *arm, const char *jsonl, struct buf *err)
+int keepoff_check(const struct apply_region_proofs *regions, const char *arm, const char *jsonl,
+		  struct buf *err)
 {
-	const json_t *r;
 	size_t i;
 
-	if (!regions) {
+	if (!regions->nr) {
 		buf_addf(err, "arm %s: no keep_off record in %s (tko's hook did not run to the end)", arm, jsonl);
 		return -1;
 	}
-	json_array_foreach(regions, i, r) {
-		const char *msg = json_str(r, "message");
+	for (i = 0; i < regions->nr; i++) {
+		const struct apply_region_proof *r = &regions->v[i];
+		const char *msg = json_string_value(r->message);
 
-		if (strcmp(json_str(r, "status"), "took_effect")) {
-			buf_addf(err, "keep-off region '%s' %s in arm %s%s%s; see %s", json_str(r, "region"),
-				 json_str(r, "status"), arm, msg ? ": " : "", msg ? msg : "", jsonl);
+		if (strcmp(r->status, "took_effect")) {
+			buf_addf(err, "keep-off region '%s' %s in arm %s%s%s; see %s", r->region,
+				 r->status, arm, msg ? ": " : "", msg ? msg : "", jsonl);
 			return -1;
 		}
 	}

@@ -17,27 +17,27 @@
 #ifndef TKO_APPLY_KEEPOFF_H
 #define TKO_APPLY_KEEPOFF_H
 
-#include <jansson.h>
-
+#include "model/apply_doc.h"
 #include "util/buf.h"
 
 /* "MODULE:QUALNAME", both dotted Python identifiers: 0, or -1 + err naming it. */
 int keepoff_parse(const char *spec, struct buf *err);
 
 /*
- * The regions of the main process's `keep_off` events in `jsonl` (calls
- * summed over processes, the first status but took_effect kept, no_script
- * only when no process said more): [{region, status, calls, message}], a
- * new reference, or NULL when there is no such event.
+ * Appends to an empty `out` the regions of the main process's `keep_off`
+ * events in `jsonl` (calls summed over processes, the first status but
+ * took_effect kept, no_script only when no process said more): {region,
+ * status, calls, message}; none when there is no such event.
  */
-json_t *keepoff_read(const char *jsonl);
+void keepoff_read(const char *jsonl, struct apply_region_proofs *out);
 
 /*
- * 0 when every region took effect in `regions` (keepoff_read's, NULL
- * allowed); else -1 + err naming the first region that did not, the arm
- * and the file.
+ * 0 when every region took effect in `regions` (keepoff_read's); else -1 +
+ * err naming the first region that did not, the arm and the file, or that
+ * there is no region at all (no keep_off record).
  */
-int keepoff_check(const json_t *regions, const char *arm, const char *jsonl, struct buf *err);
+int keepoff_check(const struct apply_region_proofs *regions, const char *arm, const char *jsonl,
+		  struct buf *err);
 
 /*
  * The verdict of a keep-off arm from the 95% interval [lo, hi] of its step

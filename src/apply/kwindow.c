@@ -44,37 +44,38 @@ static void add_kernels(json_t *out, const struct prof *p, long steps, const cha
 	}
 }
 
-json_t *apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n)
+void apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n,
+			struct apply_kwindow *w)
 {
-	json_t *out = json_pack("{s:i, s:s, s:n, s:{}}", "steps", (int)steps, "trace", trace, "note", "kernels");
 	struct buf err = BUF_INIT;
 	struct prof p;
 
+	w->steps = steps;
+	w->trace = xstrdup(trace);
+	w->kernels = json_object();
 	prof_init(&p);
 	if (steps <= 0)
-		json_set_str(out, "note", "the window holds no step");
+		w->note = xstrdup("the window holds no step");
 	else if (prof_read_path(&p, trace, &err) < 0)
-		json_set_str(out, "note", err.buf);	/* a CPU run: no GPU kernels */
+		w->note = xstrdup(err.buf);	/* a CPU run: no GPU kernels */
 	else
-		add_kernels(json_object_get(out, "kernels"), &p, steps, names, n);
+		add_kernels(w->kernels, &p, steps, names, n);
 	prof_release(&p);
 	buf_release(&err);
-	return out;
 }
 
 /* The kernel's us_per_step in the measured run of `arm` in `round`, NAN when none. */
-static double us_in(const json_t *runs, const char *arm, long round, const char *kernel)
+static double us_in(const struct apply_runs *runs, const char *arm, long round, const char *kernel)
 {
-	const json_t *run;
 	size_t i;
 
-	json_array_foreach(runs, i, run) {
+	for (i = 0; i < runs->nr; i++) {
+		const struct apply_run_rec *run = &runs->v[i];
 		const json_t *k;
 
-		if (!json_is_true(json_object_get(run, "measured")) || json_int(run, "round", -1) != round ||
-		    strcmp(json_str(run, "arm") ? json_str(run, "arm") : "", arm))
+		if (!run->measured || run->round != round || strcmp(run->arm ? run->arm : "", arm))
 			continue;
-		k = json_object_get(json_object_get(json_object_get(run, "kernel_window"), "kernels"), kernel);
+		k = run->has_kernel_window ? json_object_get(run->kernel_window.kernels, kernel) : NULL;
 		return json_num(k, "us_per_step", NAN);
 	}
 	return NAN;
@@ -93,7 +94,8 @@ static void interval(const double *d, const double *a, size_t n, struct apply_kg
 	}
 }
 
-long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g)
+long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long rounds,
+		       struct apply_kgain *g)
 {
 	double *ratio = xcalloc((size_t)rounds + 1, sizeof(*ratio));
 	double *d = xcalloc((size_t)rounds + 1, sizeof(*d));

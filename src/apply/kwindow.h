@@ -38,10 +38,15 @@
 
 #include <jansson.h>
 
+#include "model/apply_doc.h"
 #include "util/buf.h"
 
-/* The window of one run (a new reference): never NULL; a trace that cannot be read gives a note. */
-json_t *apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n);
+/*
+ * The window of one run into an initialised w (model/apply_doc.h); a trace
+ * that cannot be read gives a note and no kernels.
+ */
+void apply_kwindow_read(const char *trace, long steps, const char *const *names, size_t n,
+			struct apply_kwindow *w);
 
 struct apply_kgain {
 	long rounds;		/* rounds where both arms saw the kernel */
@@ -53,10 +58,12 @@ struct apply_kgain {
 };
 
 /*
- * The gain of `kernel` over the runs (apply.json's "runs", each with
- * "kernel_window" or null) of `rounds` measured rounds. Returns g->rounds.
+ * The gain of `kernel` over the runs (apply.json's "runs", model/apply_doc.h,
+ * each with its kernel_window or none) of `rounds` measured rounds.
+ * Returns g->rounds.
  */
-long apply_kernel_gain(const json_t *runs, const char *kernel, long rounds, struct apply_kgain *g);
+long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long rounds,
+		       struct apply_kgain *g);
 
 /* "faster", "slower", "inconclusive" or "not_seen" (above). */
 const char *apply_kgain_verdict(const struct apply_kgain *g);

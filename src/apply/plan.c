@@ -78,15 +78,14 @@ static void warm_of(struct apply_item *it, const struct tune_doc_winner *w)
 }
 
 /* The plan entry's "predicted": tune's figure, and the warm one where there is one. */
-static json_t *predicted_json(const struct apply_item *it)
+static void predicted_of(const struct apply_item *it, struct apply_predicted *pr)
 {
-	json_t *j = json_pack("{s:f, s:f}", "speedup", it->speedup, "time_ms", it->time_ms);
-
+	pr->speedup = it->speedup;
+	pr->time_ms = it->time_ms;
 	if (apply_item_has_warm(it)) {
-		json_set_new(j, "warm_speedup", json_real(it->warm));
-		json_set_new(j, "warm_ci95", json_pack("[f, f]", it->warm_lo, it->warm_hi));
+		pr->warm_speedup = it->warm;
+		pr->warm_ci95 = json_pack("[f, f]", it->warm_lo, it->warm_hi);
 	}
-	return j;
 }
 
 void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
@@ -120,12 +119,12 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 		it->skip = "source_variant";
 		return;
 	}
-	it->entry = json_object();
-	json_set_str(it->entry, "kernel", it->kernel);
-	json_object_set(it->entry, "config", v->config);
+	it->entry = apply_plan_kernel_new();
+	it->entry->kernel = it->kernel ? xstrdup(it->kernel) : NULL;
+	it->entry->config = json_incref(v->config);
 	if (w->inductor_settings && json_object_size(w->inductor_settings))
-		json_object_set(it->entry, "inductor_settings", w->inductor_settings);
-	json_set_new(it->entry, "predicted", predicted_json(it));
+		it->entry->inductor_settings = json_incref(w->inductor_settings);
+	predicted_of(it, &it->entry->predicted);
 }
 
 void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants)
@@ -161,13 +160,14 @@ static void inductor_identity(struct apply_item *it, const char *text, size_t le
 	}
 	lookup_size_hints(text, len, &hints);
 	lookup_hash(hints.buf, src.buf, src.len, key);
-	json_set_str(it->entry, "lookup_hash", key);
-	json_set_str(it->entry, "size_hints", hints.buf);
-	json_set_bool(it->entry, "fused", strstr(src.buf, "_fused_") != NULL);
+	it->entry->lookup_hash = xstrdup(key);
+	it->entry->size_hints = xstrdup(hints.buf);
+	it->entry->fused = strstr(src.buf, "_fused_") != NULL;
 	if (!strncmp(it->kernel, "triton_tem", 10) || span_has_template(text, len)) {
 		/* the template lookup key needs the inputs' layouts: the hook carries it */
-		json_set_str(it->entry, "launcher", "template");
-		json_set_new(it->entry, "mechanisms", json_pack("[s]", "hook"));
+		apply_plan_kernel_set_launcher(it->entry, "template");
+		it->entry->mechanisms = rf_grow(NULL, 0, sizeof(char *));
+		it->entry->mechanisms[it->entry->nmechanisms++] = xstrdup("hook");
 	}
 done:
 	buf_release(&src);
@@ -190,8 +190,8 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 	if (!kind) {
 		it->skip = "no_capture";
 	} else if (!strcmp(kind, "user_autotune")) {
-		json_set_str(it->entry, "launcher", "triton");
-		json_set_str(it->entry, "source_hash", cap.source_hash);
+		apply_plan_kernel_set_launcher(it->entry, "triton");
+		it->entry->source_hash = cap.source_hash ? xstrdup(cap.source_hash) : NULL;
 	} else if (strcmp(kind, "inductor")) {
 		it->skip = "not_autotuned";	/* a plain @triton.jit: its config is in the code */
 	} else if (file_read(py_path, 0, &text, &err) < 0) {
@@ -199,9 +199,11 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 	} else {
 		inductor_identity(it, text.buf, text.len);
 	}
-	if (have && !p->versions && cap.have_versions)
-		p->versions = json_pack("{s:s?, s:s?}", "torch", cap.versions.torch,
-					"triton", cap.versions.triton);
+	if (have && !p->versions.known && cap.have_versions) {
+		p->versions.known = 1;
+		p->versions.torch = cap.versions.torch ? xstrdup(cap.versions.torch) : NULL;
+		p->versions.triton = cap.versions.triton ? xstrdup(cap.versions.triton) : NULL;
+	}
 	capture_release(&cap);
 	buf_release(&text);
 	buf_release(&err);
@@ -212,7 +214,7 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 /* Merges a winner's settings into the plan's; -1 + err on a conflict. */
 static int merge_settings(struct apply_plan *p, const struct apply_item *it, struct buf *err)
 {
-	const json_t *set = json_object_get(it->entry, "inductor_settings"), *v, *have;
+	const json_t *set = it->entry->inductor_settings, *v, *have;
 	const char *key;
 
 	json_object_foreach((json_t *)set, key, v) {
@@ -240,19 +242,18 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 	apply_item_from_doc(it, k, p->source_variants);
 	if (it->skip)
 		return 0;
-	json_set_str(it->entry, "id", it->id);
+	it->entry->id = xstrdup(it->id);
 	/* apply_item_from_doc planned it: the winner's variant is there */
 	if (tune_doc_variant(k, k->winner.id)->nsource_variants) {
 		char *dir = xstrndup(path, (size_t)(path_base(path) - path));
 		char *src = xstrfmt("%swinner/kernel.py", dir);
 
-		json_set_new(it->entry, "source", json_pack("{s:s}", "path", src));
-		free(src);
+		it->entry->source.path = src;
 		free(dir);
 	}
 	identify(p, it, kdir);
 	if (it->skip) {
-		json_decref(it->entry);
+		apply_plan_kernel_free(it->entry);
 		it->entry = NULL;
 	} else if (merge_settings(p, it, err) < 0) {
 		return -1;
@@ -435,31 +436,36 @@ int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
 	return ret;
 }
 
-json_t *apply_plan_json(const struct apply_plan *p)
+/*
+ * The document is a view of the plan: its strings, configs and entries
+ * are the plan's, borrowed for the write, so only the view's own arrays
+ * are freed after it.
+ */
+int apply_plan_write(const struct apply_plan *p, const char *path, struct buf *err)
 {
-	json_t *doc = json_pack("{s:i, s:s, s:s, s:s}", "schema_version", 1, "tool", "tko apply",
-				"backend", p->backend, "target", p->target);
-	json_t *kernels = json_array(), *skipped = json_array();
+	struct apply_plan_doc d = { .backend = (char *)p->backend, .target = p->target,
+				    .versions = p->versions, .inductor_settings = p->settings,
+				    .source_variants = p->source_variants,
+				    .proof = { .launches_per_kernel = 3, .max_kernels = 1000 } };
 	size_t i;
+	int ret;
 
-	json_set_new(doc, "versions", p->versions ? json_incref(p->versions) : json_object());
-	json_object_set(doc, "inductor_settings", p->settings);
-	json_set_bool(doc, "source_variants", p->source_variants);
-	json_set_new(doc, "proof", json_pack("{s:i, s:i}", "launches_per_kernel", 3,
-					     "max_kernels", 1000));
+	d.kernels = xcalloc(p->nr + 1, sizeof(*d.kernels));
+	d.skipped = xcalloc(p->nr + 1, sizeof(*d.skipped));
 	for (i = 0; i < p->nr; i++) {
 		const struct apply_item *it = &p->v[i];
 
 		if (it->entry)
-			json_array_append(kernels, it->entry);
+			d.kernels[d.nkernels++] = *it->entry;
 		else
-			json_array_append_new(skipped, json_pack("{s:s, s:s?, s:s, s:s?}", "id", it->id,
-								  "kernel", it->kernel, "reason", it->skip,
-								  "detail", it->skip_detail));
+			d.skipped[d.nskipped++] = (struct apply_plan_skip){ it->id, it->kernel,
+									     (char *)it->skip,
+									     it->skip_detail };
 	}
-	json_set_new(doc, "kernels", kernels);
-	json_set_new(doc, "skipped", skipped);
-	return doc;
+	ret = apply_plan_doc_save(path, &d, err);
+	free(d.kernels);
+	free(d.skipped);
+	return ret;
 }
 
 int apply_item_has_warm(const struct apply_item *it)
@@ -500,11 +506,12 @@ void apply_plan_release(struct apply_plan *p)
 		free(p->v[i].kernel);
 		free(p->v[i].tune_path);
 		free(p->v[i].skip_detail);
-		json_decref(p->v[i].entry);
+		apply_plan_kernel_free(p->v[i].entry);
 	}
 	free(p->v);
 	free(p->target);
 	json_decref(p->settings);
-	json_decref(p->versions);
+	free(p->versions.torch);
+	free(p->versions.triton);
 	memset(p, 0, sizeof(*p));
 }

@@ -12,7 +12,7 @@
  *
  *	struct apply_plan p = APPLY_PLAN_INIT;
  *	if (apply_plan_build(&p, run, NULL, 0, &err) < 0) ... err
- *	doc = apply_plan_json(&p);	(written as plan.json)
+ *	if (apply_plan_write(&p, "DIR/plan.json", &err) < 0) ... err
  *	apply_plan_release(&p);
  */
 #ifndef TKO_APPLY_PLAN_H
@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "model/apply_plan.h"
 #include "util/buf.h"
 
 struct tune_doc_kernel;
@@ -37,7 +38,7 @@ struct apply_item {
 	double warm;		/* the winner over the base timed warm (no L2 flush), NAN unknown */
 	double warm_lo, warm_hi;	/* its 95% interval */
 	long warm_rounds;
-	json_t *entry;		/* the plan's kernel entry, when planned */
+	struct apply_plan_kernel *entry;	/* the plan's kernel entry when planned, else NULL */
 };
 
 struct apply_plan {
@@ -46,10 +47,10 @@ struct apply_plan {
 	char *target;		/* "sm_90", "gfx942": the tune results' target */
 	const char *backend;	/* "cuda" or "hip" */
 	json_t *settings;	/* the merged inductor_settings */
-	json_t *versions;	/* {"torch", "triton"} of the capture */
+	struct apply_plan_versions versions;	/* of the capture (model/apply_plan.h) */
 	int source_variants;	/* --source-variants */
 };
-#define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, NULL, 0 }
+#define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, { NULL, NULL, 0 }, 0 }
 
 /*
  * Reads every tune result of `run` (a RUN directory the caller opened:
@@ -63,8 +64,8 @@ int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
 
 /*
  * One kernel of a tune document (model/tune.h): whether it has a winner
- * to apply and its config (it->entry gets "kernel", "config", and
- * "inductor_settings" when the winner needs some), else it->skip; and
+ * to apply and its config (it->entry gets its kernel, config, predicted
+ * and the inductor_settings the winner needs, if any), else it->skip; and
  * the winner's warm interval (it->warm) when its confirmation timed it
  * warm (winner.confirmation.warm of the final winner).
  */
@@ -85,8 +86,8 @@ int apply_item_has_warm(const struct apply_item *it);
 /* The speedup a step prediction takes for the item: the warm one where known, else tune's. */
 double apply_item_predicted(const struct apply_item *it);
 
-/* The plan document (a new reference). */
-json_t *apply_plan_json(const struct apply_plan *p);
+/* The plan document (model/apply_plan.h) at `path`, atomically. 0, or -1 + err. */
+int apply_plan_write(const struct apply_plan *p, const char *path, struct buf *err);
 /* Kernels planned. */
 size_t apply_plan_planned(const struct apply_plan *p);
 /* The item of plan id `id`, or NULL. */

@@ -8,7 +8,6 @@
 
 #include "analyse/stepprof.h"
 #include "apply/predict.h"
-#include "json/jsonio.h"
 #include "profile/attrib.h"
 #include "profile/prof.h"
 #include "rundir/index.h"
@@ -62,8 +61,8 @@ static void per_kernel(struct apply_predict *pr, const struct apply_plan *p, con
 		if (!g)
 			continue;
 		ms = g->total / 1e3 / (double)pr->steps;
-		json_object_set_new(pr->kernels, it->id,
-				    json_pack("{s:f, s:f}", "ms_per_step", ms, "share", ms / pr->step_ms));
+		pr->kernels[i].ms_per_step = ms;
+		pr->kernels[i].share = ms / pr->step_ms;
 		if (!it->entry)
 			continue;
 		if (it->speedup > 0)
@@ -78,8 +77,12 @@ void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, co
 {
 	struct buf err = BUF_INIT;
 	struct prof prof;
+	size_t i;
 
-	pr->kernels = json_object();
+	pr->kernels = xcalloc(p->nr + 1, sizeof(*pr->kernels));
+	pr->nkernels = p->nr;
+	for (i = 0; i < p->nr; i++)
+		pr->kernels[i].ms_per_step = pr->kernels[i].share = NAN;
 	pr->step_ms = pr->gain = pr->gain_cold = NAN;
 	pr->profile = largest_profile(run);
 	if (!pr->profile) {
@@ -111,6 +114,6 @@ void apply_predict_release(struct apply_predict *pr)
 {
 	free(pr->profile);
 	free(pr->note);
-	json_decref(pr->kernels);
+	free(pr->kernels);
 	memset(pr, 0, sizeof(*pr));
 }

@@ -18,10 +18,15 @@
 #ifndef TKO_APPLY_PREDICT_H
 #define TKO_APPLY_PREDICT_H
 
-#include <jansson.h>
+#include <stddef.h>
 
 #include "apply/plan.h"
 #include "util/buf.h"
+
+/* A planned kernel's GPU time a step in the profile and its share of the step. */
+struct apply_kernel_time {
+	double ms_per_step, share;
+};
 
 struct apply_predict {
 	char *profile;		/* the profile read, NULL when the RUN has none */
@@ -32,10 +37,11 @@ struct apply_predict {
 	double saved_cold_ms;	/* the same from tune's cold speedups alone */
 	double gain_cold;
 	long warm_kernels;	/* planned kernels in the profile with a warm speedup */
-	json_t *kernels;	/* id -> {"ms_per_step", "share"} of kernels found in it */
+	struct apply_kernel_time *kernels;	/* one a plan item, in its order (NAN: not in the profile) */
+	size_t nkernels;
 	char *note;		/* why there is no prediction, or NULL */
 };
-#define APPLY_PREDICT_INIT { NULL, 0, 0, 0, 0, 0, 0, 0, NULL, NULL }
+#define APPLY_PREDICT_INIT { NULL, 0, 0, 0, 0, 0, 0, 0, NULL, 0, NULL }
 
 /* Fills `pr` from the RUN's largest profile; never fails (a note says why not). */
 void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, const char *run);

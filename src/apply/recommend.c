@@ -9,7 +9,6 @@
 
 #include "apply/pyqual.h"
 #include "apply/recommend.h"
-#include "json/jsonio.h"
 #include "model/analysis_store.h"
 #include "rundir/layout.h"
 #include "util/file.h"
@@ -44,35 +43,29 @@ static int ran(enum ab_arm a, const enum ab_arm *arms, size_t narms)
 	return 0;
 }
 
-/* A string or null, as the analysis had it. */
-static json_t *str_or_null(const char *s)
+static char *dup_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? xstrdup(s) : NULL;
 }
 
-/* A share, or null where the analysis had none. */
-static json_t *share_or_null(double share)
-{
-	return isfinite(share) ? json_real(share) : json_null();
-}
-
-static void add_groups(json_t *out, const struct an_run *r, size_t k, const enum ab_arm *arms,
-		       size_t narms)
+static void add_groups(struct apply_recommended_list *out, const struct an_run *r, size_t k,
+		       const enum ab_arm *arms, size_t narms)
 {
 	size_t i;
 
 	for (i = 0; i < r->nstep_groups; i++) {
 		const struct an_step_group *g = &r->step_groups[i];
+		struct apply_recommended *a;
 
 		if (!fired(g, arm_rules[k].rule))
 			continue;
-		json_array_append_new(out, json_pack("{s:s, s:s, s:o, s:o, s:o, s:b}",
-						     "arm", ab_arms[arm_rules[k].arm].name,
-						     "rule", arm_rules[k].rule,
-						     "op", str_or_null(g->op),
-						     "kernel", str_or_null(g->kernel),
-						     "share", share_or_null(g->share),
-						     "in_ab", ran(arm_rules[k].arm, arms, narms)));
+		a = apply_recommended_add(out);
+		a->arm = xstrdup(ab_arms[arm_rules[k].arm].name);
+		a->rule = xstrdup(arm_rules[k].rule);
+		a->op = dup_or_null(g->op);
+		a->kernel = dup_or_null(g->kernel);
+		a->share = isfinite(g->share) ? g->share : NAN;	/* NAN: null, as the analysis had none */
+		a->in_ab = ran(arm_rules[k].arm, arms, narms);
 	}
 }
 
@@ -140,38 +133,60 @@ static const char *keep_off_rule(const struct an_kernel *k)
 	return NULL;
 }
 
+/* A recommendation for the region `where` is already in `out`. */
+static int have_where(const struct apply_recommended_list *out, const char *where)
+{
+	size_t i;
+
+	for (i = 0; i < out->nr; i++)
+		if (out->v[i].where && !strcmp(out->v[i].where, where))
+			return 1;
+	return 0;
+}
+
+/* One recommendation of the keep-off arm, for region `where` of kernel k. */
+static void keep_off_one(struct apply_recommended_list *out, const struct an_kernel *k,
+			 char *where, char *spec, int in_ab)
+{
+	struct apply_recommended *a = apply_recommended_add(out);
+
+	a->arm = xstrdup(ab_arms[AB_KEEP_OFF].name);
+	a->rule = dup_or_null(keep_off_rule(k));
+	a->kernel = xstrdup(k->name);
+	a->share = isfinite(k->share) ? k->share : NAN;
+	a->in_ab = in_ab;
+	a->where = where;
+	a->has_where = 1;
+	a->keep_off = spec;
+	a->has_keep_off = 1;
+}
+
 /*
  * Kernels whose decision is to keep TorchInductor off their region: one
  * recommendation of the keep-off arm a region (the first origin's line).
  */
-static void add_keep_off(json_t *out, const struct an_run *r, const enum ab_arm *arms,
-			 size_t narms, const char *keep_off, const char *script)
+static void add_keep_off(struct apply_recommended_list *out, const struct an_run *r,
+			 const enum ab_arm *arms, size_t narms, const char *keep_off,
+			 const char *script)
 {
 	int arm_ran = ran(AB_KEEP_OFF, arms, narms) || ran(AB_APPLIED_KEEP_OFF, arms, narms);
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < r->nkernels; i++) {
 		const struct an_kernel *k = &r->kernels[i];
 		const struct an_origin *o = k->norigins ? &k->origins[0] : NULL;
-		const json_t *had;
 		char *where, *spec;
-		int seen = 0;
 
 		if (k->decision != DECISION_KEEP_OFF || !o || !o->file)
 			continue;
 		where = xstrfmt("%s:%ld%s%s", o->file, line_of(o), o->function ? " in " : "",
 				o->function ? o->function : "");
-		json_array_foreach(out, j, had)
-			seen |= json_str(had, "where") && !strcmp(json_str(had, "where"), where);
-		spec = seen ? NULL : keep_off_of(o, script);
-		if (!seen)
-			json_array_append_new(out, json_pack("{s:s, s:s?, s:n, s:s, s:o, s:b, s:s, s:s?}",
-				"arm", ab_arms[AB_KEEP_OFF].name, "rule", keep_off_rule(k), "op",
-				"kernel", k->name, "share", share_or_null(k->share),
-				"in_ab", arm_ran && (!spec || listed(keep_off, spec)),
-				"where", where, "keep_off", spec));
-		free(where);
-		free(spec);
+		if (have_where(out, where)) {
+			free(where);
+			continue;
+		}
+		spec = keep_off_of(o, script);
+		keep_off_one(out, k, where, spec, arm_ran && (!spec || listed(keep_off, spec)));
 	}
 }
 
@@ -180,20 +195,19 @@ static void add_keep_off(json_t *out, const struct an_run *r, const enum ab_arm 
  * which refuses another schema_version: a RUN analysed by another tko then
  * gets the caller's warning and no recommendation, as a damaged file does.
  */
-json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
-			const char *const *cmd, struct buf *err)
+int apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
+		    const char *const *cmd, struct apply_recommended_list *out, struct buf *err)
 {
 	char *path = rd_path_in(run, RD_KERNELS_JSON);
-	json_t *out = json_array();
 	struct an_run r;
+	int ret = 0;
 	size_t k;
 
 	an_run_init(&r);
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		goto done;
 	if (an_store_load(&r, path, err) < 0) {
-		json_decref(out);
-		out = NULL;
+		ret = -1;
 		goto done;
 	}
 	for (k = 0; k < sizeof(arm_rules) / sizeof(arm_rules[0]); k++)
@@ -202,5 +216,5 @@ json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, 
 done:
 	an_run_release(&r);
 	free(path);
-	return out;
+	return ret;
 }

@@ -13,23 +13,22 @@
 #ifndef TKO_APPLY_RECOMMEND_H
 #define TKO_APPLY_RECOMMEND_H
 
-#include <jansson.h>
-
 #include "apply/ab.h"
+#include "model/apply_doc.h"
 #include "util/buf.h"
 
 /*
- * [{arm, rule, op, kernel, share, in_ab}] for the RUN, the keep-off ones
- * with {where, keep_off} too (a new reference; an empty list without
- * RUN/analysis/kernels.json). in_ab: the A/B ran that arm (arms[0..narms),
- * narms 0 without --ab), for keep-off with that region among `keep_off`
- * (the --keep-off list, comma-separated, or NULL). A region in the script
- * the command `cmd` runs (apply/pyqual.h py_script_in; cmd NULL allowed) is
- * named __main__:QUALNAME: that file runs as __main__. NULL + err when the
- * analysis exists but cannot be read as the analysis model
- * (model/analysis_store.h): damaged, or of another schema_version.
+ * Appends to `out` {arm, rule, op, kernel, share, in_ab} for the RUN
+ * (model/apply_doc.h), the keep-off ones with {where, keep_off} too
+ * (nothing without RUN/analysis/kernels.json). in_ab: the A/B ran that arm
+ * (arms[0..narms), narms 0 without --ab), for keep-off with that region
+ * among `keep_off` (the --keep-off list, comma-separated, or NULL). A
+ * region in the script the command `cmd` runs (apply/pyqual.h py_script_in;
+ * cmd NULL allowed) is named __main__:QUALNAME: that file runs as __main__. 0, or
+ * -1 + err when the analysis exists but cannot be read as the analysis
+ * model (model/analysis_store.h): damaged, or of another schema_version.
  */
-json_t *apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
-			const char *const *cmd, struct buf *err);
+int apply_recommend(const char *run, const enum ab_arm *arms, size_t narms, const char *keep_off,
+		    const char *const *cmd, struct apply_recommended_list *out, struct buf *err);
 
 #endif

@@ -106,25 +106,20 @@ struct session {
 	char *plan_path;
 	enum ab_arm arms[AB_NARMS];
 	size_t narms;
-	json_t *runs;
+	struct apply_runs runs;		/* every run so far, apply.json's "runs" */
 	struct apply_proof *proofs;
 	size_t nproofs;
 	long n;			/* runs so far */
 	char *keep_off;		/* TKO_APPLY_KEEP_OFF of the keep-off arms, or NULL */
-	json_t *carried;	/* earlier judgements of this plan's winners (apply/drop.h) */
-	json_t *left_out;	/* winners left out of the plan or the artifact, and why */
-	json_t *slower;		/* apply.json's slower_in_step */
+	struct apply_judgements carried;	/* earlier judgements of this plan's winners (apply/drop.h) */
+	struct apply_left_outs left_out;	/* winners left out of the plan or the artifact, and why */
+	struct apply_judgements slower;		/* apply.json's slower_in_step */
 };
 
 static int write_plan(struct session *s, struct buf *err)
 {
-	json_t *doc = apply_plan_json(&s->plan);
-	int ret;
-
 	s->plan_path = path_join(s->o->out, "plan.json");
-	ret = mkdir_p(s->o->out, err) < 0 ? -1 : json_write_path(doc, s->plan_path, err);
-	json_decref(doc);
-	return ret;
+	return mkdir_p(s->o->out, err) < 0 ? -1 : apply_plan_write(&s->plan, s->plan_path, err);
 }
 
 static int run_failed(const struct apply_run *r, const char *arm, struct buf *err)
@@ -143,13 +138,17 @@ static int run_failed(const struct apply_run *r, const char *arm, struct buf *er
 	return 1;
 }
 
-/* What the hook saw of the steps, or null when it saw none. */
-static json_t *hook_json(const struct apply_steps *h)
+/* What the hook saw of the steps; none (null) when it saw none. */
+static void hook_of(const struct apply_steps *h, struct apply_run_rec *rec)
 {
 	if (!h->steps)
-		return json_null();
-	return json_pack("{s:s?, s:s?, s:i, s:i, s:i}", "source", h->source, "clock", h->clock,
-			 "steps", (int)h->steps, "warmup", (int)h->warmup, "timed", (int)h->timed);
+		return;
+	rec->has_hook_steps = 1;
+	rec->hook_steps.source = h->source ? xstrdup(h->source) : NULL;
+	rec->hook_steps.clock = h->clock ? xstrdup(h->clock) : NULL;
+	rec->hook_steps.steps = h->steps;
+	rec->hook_steps.warmup = h->warmup;
+	rec->hook_steps.timed = h->timed;
 }
 
 /* The A/B needs every run's time: -1 + err (one line) when neither the hook nor the command gave one. */
@@ -169,33 +168,59 @@ static int no_step_time(const struct apply_run *r, const char *arm, struct buf *
 	return -1;
 }
 
-/* The run's kernel window, for the kernels of the plan (apply/kwindow.h); null when the hook profiled none. */
-static json_t *window_json(const struct session *s, const struct apply_run *r)
+/* The run's kernel window, for the kernels of the plan (apply/kwindow.h); none when the hook profiled none. */
+static void window_of(const struct session *s, const struct apply_run *r, struct apply_run_rec *rec)
 {
-	const char **names = xcalloc(s->plan.nr + 1, sizeof(*names));
-	char *trace = path_join(r->dir, "kernel_window.json");
-	json_t *j = json_null();
+	const char **names;
+	char *trace;
 	size_t i;
 
+	if (r->hook.window[0] < 0)
+		return;
+	names = xcalloc(s->plan.nr + 1, sizeof(*names));
+	trace = path_join(r->dir, "kernel_window.json");
 	for (i = 0; i < s->plan.nr; i++)
 		names[i] = s->plan.v[i].kernel;
-	if (r->hook.window[0] >= 0)
-		j = apply_kwindow_read(trace, r->hook.window[1] - r->hook.window[0], names, s->plan.nr);
+	apply_kwindow_read(trace, r->hook.window[1] - r->hook.window[0], names, s->plan.nr,
+			   &rec->kernel_window);
+	rec->has_kernel_window = 1;
 	free(names);
 	free(trace);
-	return j;
 }
 
 /* A keep-off run's proof: its regions into the run's record; -1 + err unless all took effect. */
-static int prove_keep_off(const char *dir, const char *arm, json_t *run, struct buf *err)
+static int prove_keep_off(const char *dir, const char *arm, struct apply_run_rec *run,
+			  struct buf *err)
 {
 	char *jsonl = path_join(dir, "apply.jsonl");
-	json_t *regions = keepoff_read(jsonl);
-	int ret = keepoff_check(regions, arm, jsonl, err);
+	int ret;
 
-	json_set_new(run, "keep_off", regions ? regions : json_null());
+	keepoff_read(jsonl, &run->keep_off);
+	ret = keepoff_check(&run->keep_off, arm, jsonl, err);
 	free(jsonl);
 	return ret;
+}
+
+/* The run's record in s->runs (apply.json's "runs"). */
+static struct apply_run_rec *record(struct session *s, const struct apply_run *r, const char *arm,
+				    long round, int measured)
+{
+	struct apply_run_rec *rec = apply_runs_add(&s->runs);
+
+	rec->n = s->n;
+	rec->arm = xstrdup(arm);
+	rec->round = round;
+	rec->measured = measured;
+	rec->exit_status = r->exit_status;
+	rec->ms_per_step = isfinite(r->ms_per_step) ? r->ms_per_step : NAN;
+	rec->step_source = r->step_source ? xstrdup(r->step_source) : NULL;
+	hook_of(&r->hook, rec);
+	if (r->kernel_window)
+		window_of(s, r, rec);
+	rec->wall_s = r->wall_s;
+	rec->losses = json_incref(r->losses);
+	rec->dir = xstrdup(r->dir);
+	return rec;
 }
 
 /* Runs one arm once; records it in s->runs and, for a measured applied run, its proof. */
@@ -211,6 +236,7 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 			       .kernel_window = s->o->ab && measured ? s->o->kernel_window : 0,
 			       .keep_off = ab_keeps_off(a) ? s->keep_off : NULL,
 			       .ms_per_step = NAN, .hook = APPLY_STEPS_INIT };
+	struct apply_run_rec *rec;
 	int ret = -1;
 
 	msg_progress("run %ld: %s%s", s->n, arm->name, measured ? "" : " (warm-up)");
@@ -225,15 +251,8 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 		goto done;
 	msg_note("run %ld: %s%s: %.3f ms/step (%s), %.1f s", s->n, arm->name,
 		 measured ? "" : " (warm-up)", r.ms_per_step, r.step_source ? r.step_source : "none", r.wall_s);
-	json_array_append_new(s->runs, json_pack("{s:i, s:s, s:i, s:b, s:i, s:o, s:s?, s:o, s:o, s:f, s:O?, s:s}",
-						 "n", (int)s->n, "arm", arm->name, "round", (int)round,
-						 "measured", measured, "exit_status", r.exit_status,
-						 "ms_per_step", isfinite(r.ms_per_step) ?
-						 json_real(r.ms_per_step) : json_null(),
-						 "step_source", r.step_source, "hook_steps", hook_json(&r.hook),
-						 "kernel_window", r.kernel_window ? window_json(s, &r) : json_null(),
-						 "wall_s", r.wall_s, "losses", r.losses, "dir", dir));
-	if (ab_keeps_off(a) && prove_keep_off(dir, arm->name, json_array_get(s->runs, json_array_size(s->runs) - 1), err) < 0) {
+	rec = record(s, &r, arm->name, round, measured);
+	if (ab_keeps_off(a) && prove_keep_off(dir, arm->name, rec, err) < 0) {
 		*exit_code = EXIT_FAIL;
 		goto done;
 	}
@@ -282,7 +301,7 @@ static int drop_from_plan(struct session *s, struct buf *err)
 	char *earlier = path_join(s->o->out, "apply.json");
 	struct buf warn = BUF_INIT;
 	int ret = apply_drop_plan(&s->plan, earlier, s->o->exclude.v, s->o->exclude.nr, s->o->keep_slower,
-				  s->carried, s->left_out, &warn, err);
+				  &s->carried, &s->left_out, &warn, err);
 
 	if (warn.len)
 		msg_warn("%s", warn.buf);
@@ -294,14 +313,15 @@ static int drop_from_plan(struct session *s, struct buf *err)
 /* After the A/B: the winners it judged slower leave the artifact (unless --keep-slower). */
 static int judge(struct session *s, struct buf *err)
 {
-	json_t *judged = apply_drop_judged(&s->plan, s->runs, s->o->ab);
+	struct apply_judgements judged = APPLY_JUDGEMENTS_INIT;
 	int ret = 0;
 
-	s->slower = apply_drop_slower(&s->plan, judged, s->carried, s->runs, s->o->ab);
-	apply_drop_artifact(judged, s->o->keep_slower, s->left_out);
+	apply_drop_judged(&s->plan, &s->runs, s->o->ab, &judged);
+	apply_drop_slower(&s->plan, &judged, &s->carried, &s->runs, s->o->ab, &s->slower);
+	apply_drop_artifact(&judged, s->o->keep_slower, &s->left_out);
 	if (s->o->artifact)
-		ret = apply_artifact_write(&s->plan, s->left_out, s->o->artifact, err);
-	json_decref(judged);
+		ret = apply_artifact_write(&s->plan, &s->left_out, s->o->artifact, err);
+	apply_judgements_release(&judged);
 	return ret;
 }
 
@@ -309,30 +329,34 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 {
 	struct apply_report r = { .run = s->o->run, .out = s->o->out, .artifact = s->o->artifact,
 				  .cmd = s->o->cmd, .plan = &s->plan, .pred = pred,
-				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = s->runs,
+				  .proofs = s->proofs, .nproofs = s->nproofs, .runs = &s->runs,
 				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
-				  .loss_rtol = s->o->loss_rtol, .slower = s->slower,
-				  .left_out = s->left_out, .keep_slower = s->o->keep_slower };
+				  .loss_rtol = s->o->loss_rtol, .slower = &s->slower,
+				  .left_out = &s->left_out, .keep_slower = s->o->keep_slower };
 	struct buf why = BUF_INIT;
-	json_t *rec = apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
-				      s->o->cmd, &why), *doc;
+	struct apply_recommended_list rec = APPLY_RECOMMENDED_LIST_INIT;
 	char *path = path_join(s->o->out, "apply.json");
+	struct apply_doc doc;
 	int ret;
 
-	if (!rec)	/* the analysis is optional: its damage must not cost the A/B */
+	/* the analysis is optional: its damage must not cost the A/B */
+	if (apply_recommend(s->o->run, s->arms, s->o->ab ? s->narms : 0, s->keep_off,
+			    s->o->cmd, &rec, &why) < 0) {
 		msg_warn("%s; no arm recommended from it", why.buf);
-	r.recommended = rec;
-	doc = apply_report_json(&r);
-	json_decref(rec);
+		apply_recommended_release(&rec);
+	}
+	r.recommended = &rec;
+	apply_report_build(&r, &doc);
+	apply_recommended_release(&rec);
 	buf_release(&why);
-	ret = json_write_path(doc, path, err);
+	ret = apply_doc_save(path, &doc, err);
 
 	if (ret == 0 && s->o->json)
-		ret = json_write_path(doc, s->o->json, err);
+		ret = apply_doc_save(s->o->json, &doc, err);
 	if (ret == 0 && (!s->o->json || strcmp(s->o->json, "-")))
-		apply_report_text(stdout, doc);
-	json_decref(doc);
+		apply_report_text(stdout, &doc);
+	rf_release(&apply_doc_desc, &doc);
 	free(path);
 	return ret;
 }
@@ -421,7 +445,7 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	if (cmd_open_run(o->run, &rd, &err) < 0 ||
 	    apply_plan_build(&s->plan, o->run, o->target, o->source_variants, &err) < 0 ||
 	    drop_from_plan(s, &err) < 0 || write_plan(s, &err) < 0 ||
-	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, s->left_out, o->artifact, &err) < 0))
+	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, &s->left_out, o->artifact, &err) < 0))
 		goto done;
 	msg_note("%zu winners planned of %zu tuned kernels; plan in %s", apply_plan_planned(&s->plan),
 		 s->plan.nr, s->plan_path);
@@ -430,8 +454,8 @@ static int apply_main(struct apply_opts *o, struct session *s)
 		goto done;
 	if (o->ab && judge(s, &err) < 0)
 		goto done;
-	if (!s->slower)
-		s->slower = apply_drop_slower(&s->plan, NULL, s->carried, s->runs, 0);
+	if (!o->ab)
+		apply_drop_slower(&s->plan, NULL, &s->carried, &s->runs, 0, &s->slower);
 	code = publish(s, &pred, &err) < 0 ? EXIT_FAIL : EXIT_OK;
 done:
 	if (code != EXIT_OK)
@@ -466,7 +490,9 @@ int cmd_apply(int argc, const char **argv)
 		OPT_STRING(0, "json", &o.json, "FILE", "also write the document to FILE ('-': stdout, no text)"),
 		OPT_END(),
 	};
-	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT };
+	struct session s = { .o = &o, .plan = APPLY_PLAN_INIT, .runs = APPLY_RUNS_INIT,
+			     .carried = APPLY_JUDGEMENTS_INIT,
+			     .left_out = APPLY_LEFT_OUTS_INIT, .slower = APPLY_JUDGEMENTS_INIT };
 	int n, rest, code;
 	size_t i;
 
@@ -476,20 +502,17 @@ int cmd_apply(int argc, const char **argv)
 		strlist_release(&o.exclude);
 		return n < 0 ? opts_exit_code(n) : EXIT_USAGE;
 	}
-	s.runs = json_array();
-	s.carried = json_array();
-	s.left_out = json_array();
 	code = apply_main(&o, &s);
 	for (i = 0; i < s.nproofs; i++)
 		apply_proof_release(&s.proofs[i]);
 	free(s.proofs);
-	json_decref(s.runs);
+	apply_runs_release(&s.runs);
 	apply_plan_release(&s.plan);
 	free(s.plan_path);
 	free(s.keep_off);
-	json_decref(s.carried);
-	json_decref(s.left_out);
-	json_decref(s.slower);
+	apply_judgements_release(&s.carried);
+	apply_left_outs_release(&s.left_out);
+	apply_judgements_release(&s.slower);
 	strlist_release(&o.keep_off);
 	strlist_release(&o.exclude);
 	return code;

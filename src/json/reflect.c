@@ -256,6 +256,8 @@ static void each_member(const struct rf_struct *d, const void *p, const char *ex
 			continue;
 		if ((f->flags & RF_OMIT_NULL) && is_unknown(f, p))
 			continue;
+		if ((f->flags & RF_PRESENT) && !*CAT(p, f->nr_off, int))
+			continue;
 		fn(ctx, f->key, f, p, NULL);
 	}
 }
@@ -805,6 +807,8 @@ static int from_json_at(const struct rf_struct *d, void *p, const json_t *j,
 					 rp->jc ? noun(f, 1) : "a value");
 			return -1;
 		}
+		if (v && (f->flags & RF_PRESENT))
+			*AT(p, f->nr_off, int) = 1;
 		if (!v || json_is_null(v))
 			continue;
 		if (field_from(f, p, v, rp) < 0)

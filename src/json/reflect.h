@@ -103,6 +103,12 @@ enum {
 	RF_SEEN = 8192,		/* RF_STRUCT: whether it is there, in the parent's int at nr_off (RF_SS) */
 	RF_BOOLEAN = 16384,	/* RF_JSON: true or false, kept as the JSON value (a missing
 				   one is neither) */
+	RF_PRESENT = 32768,	/* a scalar, RF_JSON or RF_STRUCT row whose key is there only
+				   when the parent's int at nr_off says so (RF_PR): rf_write
+				   leaves it out when that int is 0 and writes it, null when
+				   unknown, when it is 1; rf_read sets it to 1 when the key is
+				   there, null or not. A key that is null in some documents and
+				   missing in others ("detail" of a kernel not planned) */
 };
 
 struct rf_struct;
@@ -155,6 +161,11 @@ struct rf_count {
 /* An RF_STRUCT whose presence is the parent's int member `seen` (RF_SEEN). */
 #define RF_SS(T, key, m, seen, sub, flags) \
 	{ key, RF_STRUCT, offsetof(T, m), offsetof(T, seen), sub, RF_SEEN | (flags), NULL }
+/* A row whose key is written when the parent's int member `present` is 1 (RF_PRESENT). */
+#define RF_PR(T, key, type, m, present, flags) \
+	{ key, type, offsetof(T, m), offsetof(T, present), NULL, RF_PRESENT | (flags), NULL }
+#define RF_PRS(T, key, m, present, sub, flags) \
+	{ key, RF_STRUCT, offsetof(T, m), offsetof(T, present), sub, RF_PRESENT | (flags), NULL }
 #define RF_JX(T, key, m, sub, flags) { key, RF_JSON, offsetof(T, m), 0, sub, flags, NULL }
 #define RF_E(T, key, m, names, flags) { key, RF_ENUM, offsetof(T, m), 0, NULL, flags, names }
 #define RF_P(T, key, m, nr, flags) { key, RF_PAIRS, offsetof(T, m), offsetof(T, nr), NULL, flags, NULL }

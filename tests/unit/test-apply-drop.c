@@ -36,11 +36,15 @@ static void add(struct apply_plan *p, const char *name, const char *settings)
 	it->kernel = xstrfmt("triton_poi_fused_%s", name);
 	it->tune_path = xstrfmt("run/capture/kernels/k-%s/tune/tune.json", name);
 	it->speedup = 1.06;
-	it->entry = json_pack("{s:s, s:s, s:s, s:b, s:o}", "id", it->id, "kernel", it->kernel,
-			      "lookup_hash", name, "fused", 1, "config", cfg);
+	it->entry = apply_plan_kernel_new();
+	it->entry->id = xstrdup(it->id);
+	it->entry->kernel = xstrdup(it->kernel);
+	it->entry->lookup_hash = xstrdup(name);
+	it->entry->fused = 1;
+	it->entry->config = cfg;
 	if (settings) {
-		json_object_set_new(it->entry, "inductor_settings", json_loads(settings, 0, NULL));
-		json_object_update(p->settings, json_object_get(it->entry, "inductor_settings"));
+		it->entry->inductor_settings = json_loads(settings, 0, NULL);
+		json_object_update(p->settings, it->entry->inductor_settings);
 	}
 }
 
@@ -88,29 +92,30 @@ static void test_warm_slower(void **state)
 
 	(void)state;
 	for (keep = 0; keep < 2; keep++) {
-		json_t *carried = json_array(), *left = json_array();
+		struct apply_judgements carried = APPLY_JUDGEMENTS_INIT;
+		struct apply_left_outs left = APPLY_LEFT_OUTS_INIT;
 
 		make_plan(&p);
 		p.v[0].warm = 0.93, p.v[0].warm_lo = 0.9, p.v[0].warm_hi = 0.96, p.v[0].warm_rounds = 7;
 		p.v[1].warm = 1.02, p.v[1].warm_lo = 0.98, p.v[1].warm_hi = 1.06, p.v[1].warm_rounds = 7;
-		assert_int_equal(apply_drop_plan(&p, NULL, NULL, 0, keep, carried, left, &warn, &err), 0);
+		assert_int_equal(apply_drop_plan(&p, NULL, NULL, 0, keep, &carried, &left, &warn, &err), 0);
 		assert_non_null(p.v[1].entry);
 		if (keep) {
 			assert_non_null(p.v[0].entry);
-			assert_int_equal(json_array_size(left), 0);
+			assert_int_equal(left.nr, 0);
 			assert_int_equal(json_object_size(p.settings), 1);
 		} else {
 			assert_null(p.v[0].entry);
 			assert_string_equal(p.v[0].skip, "slower_warm");
 			assert_string_equal(p.v[0].skip_detail, "tune timed it warm (no L2 flush) at 0.930x "
 					    "[0.900, 0.960] over the base in 7 rounds; cold 1.060x");
-			assert_int_equal(json_array_size(left), 1);
-			assert_string_equal(json_str(json_array_get(left, 0), "reason"), "slower_warm");
-			assert_string_equal(json_str(json_array_get(left, 0), "of"), "plan");
+			assert_int_equal(left.nr, 1);
+			assert_string_equal(left.v[0].reason, "slower_warm");
+			assert_string_equal(left.v[0].of, "plan");
 			assert_int_equal(json_object_size(p.settings), 0);
 		}
-		json_decref(carried);
-		json_decref(left);
+		apply_judgements_release(&carried);
+		apply_left_outs_release(&left);
 		apply_plan_release(&p);
 	}
 	assert_int_equal(warn.len, 0);
@@ -130,29 +135,31 @@ static void test_exclude(void **state)
 
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		json_t *carried = json_array(), *left = json_array();
+		struct apply_judgements carried = APPLY_JUDGEMENTS_INIT;
+		struct apply_left_outs left = APPLY_LEFT_OUTS_INIT;
 
 		make_plan(&p);
-		assert_int_equal(apply_drop_plan(&p, NULL, names[i], 1, 0, carried, left, &warn, &err), 0);
+		assert_int_equal(apply_drop_plan(&p, NULL, names[i], 1, 0, &carried, &left, &warn, &err), 0);
 		assert_null(p.v[0].entry);
 		assert_string_equal(p.v[0].skip, "excluded");
 		assert_non_null(p.v[1].entry);
 		assert_int_equal(json_object_size(p.settings), 0);
-		assert_int_equal(json_array_size(left), 1);
-		assert_string_equal(json_str(json_array_get(left, 0), "of"), "plan");
-		assert_int_equal(json_array_size(carried), 0);
-		json_decref(carried);
-		json_decref(left);
+		assert_int_equal(left.nr, 1);
+		assert_string_equal(left.v[0].of, "plan");
+		assert_int_equal(carried.nr, 0);
+		apply_judgements_release(&carried);
+		apply_left_outs_release(&left);
 		apply_plan_release(&p);
 	}
 	make_plan(&p);
 	{
-		json_t *carried = json_array(), *left = json_array();
+		struct apply_judgements carried = APPLY_JUDGEMENTS_INIT;
+		struct apply_left_outs left = APPLY_LEFT_OUTS_INIT;
 
-		assert_int_equal(apply_drop_plan(&p, NULL, unknown, 1, 0, carried, left, &warn, &err), -1);
+		assert_int_equal(apply_drop_plan(&p, NULL, unknown, 1, 0, &carried, &left, &warn, &err), -1);
 		assert_non_null(strstr(err.buf, "--exclude 'nope'"));
-		json_decref(carried);
-		json_decref(left);
+		apply_judgements_release(&carried);
+		apply_left_outs_release(&left);
 	}
 	apply_plan_release(&p);
 	buf_release(&warn);
@@ -163,29 +170,30 @@ static void test_exclude(void **state)
 static void check_carry(int num_warps, const char *key, int keep, int left_out, int carried_n)
 {
 	char *path = earlier(num_warps, key);
-	json_t *carried = json_array(), *left = json_array();
+	struct apply_judgements carried = APPLY_JUDGEMENTS_INIT;
+	struct apply_left_outs left = APPLY_LEFT_OUTS_INIT;
 	struct buf warn = BUF_INIT, err = BUF_INIT;
 	struct apply_plan p;
 
 	make_plan(&p);
-	assert_int_equal(apply_drop_plan(&p, path, NULL, 0, keep, carried, left, &warn, &err), 0);
+	assert_int_equal(apply_drop_plan(&p, path, NULL, 0, keep, &carried, &left, &warn, &err), 0);
 	assert_int_equal(warn.len, 0);
 	assert_int_equal(p.v[1].entry == NULL, left_out);
-	assert_int_equal(json_array_size(left), (size_t)left_out);
-	assert_int_equal(json_array_size(carried), (size_t)carried_n);
+	assert_int_equal(left.nr, (size_t)left_out);
+	assert_int_equal(carried.nr, (size_t)carried_n);
 	if (left_out) {
 		assert_string_equal(p.v[1].skip, "slower_in_step");
 		assert_string_equal(p.v[1].skip_detail,
 				    "measured 0.910x [0.885, 0.935] inside the step over 3 rounds; tune predicted 1.060x");
 	}
 	if (carried_n)
-		assert_true(json_is_true(json_object_get(json_array_get(carried, 0), "carried")));
+		assert_true(carried.v[0].carried);
 	/* a's setting stays: only b left */
 	assert_int_equal(json_object_size(p.settings), 1);
 	unlink(path);
 	free(path);
-	json_decref(carried);
-	json_decref(left);
+	apply_judgements_release(&carried);
+	apply_left_outs_release(&left);
 	apply_plan_release(&p);
 	buf_release(&warn);
 	buf_release(&err);
@@ -200,51 +208,68 @@ static void test_carry(void **state)
 	check_carry(4, "other", 0, 0, 0);	/* another key */
 }
 
-static void test_bad_earlier(void **state)
+/* An earlier apply.json that is no JSON, or whose judgement has a config of the wrong type. */
+static void check_bad_earlier(const char *text, const char *says)
 {
 	char path[] = "/tmp/test-apply-drop-XXXXXX";
 	int fd = mkstemp(path);
-	json_t *carried = json_array(), *left = json_array();
+	struct apply_judgements carried = APPLY_JUDGEMENTS_INIT;
+	struct apply_left_outs left = APPLY_LEFT_OUTS_INIT;
 	struct buf warn = BUF_INIT, err = BUF_INIT;
 	struct apply_plan p;
 
-	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(write(fd, "{", 1), 1);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	make_plan(&p);
-	assert_int_equal(apply_drop_plan(&p, path, NULL, 0, 0, carried, left, &warn, &err), 0);
+	assert_int_equal(apply_drop_plan(&p, path, NULL, 0, 0, &carried, &left, &warn, &err), 0);
 	assert_non_null(strstr(warn.buf, path));
+	assert_non_null(strstr(warn.buf, says));
+	assert_null(strchr(warn.buf, '\n'));
 	assert_non_null(p.v[1].entry);
+	assert_int_equal(carried.nr, 0);
 	unlink(path);
-	json_decref(carried);
-	json_decref(left);
+	apply_judgements_release(&carried);
+	apply_left_outs_release(&left);
 	apply_plan_release(&p);
 	buf_release(&warn);
 	buf_release(&err);
 }
 
+static void test_bad_earlier(void **state)
+{
+	(void)state;
+	check_bad_earlier("{", "cannot parse");
+	check_bad_earlier("{\"slower_in_step\": [{\"id\": \"k-b\", \"kernel\": "
+			  "\"triton_poi_fused_b\", \"lookup_hash\": \"b\", \"config\": \"XBLOCK=64\"}]}",
+			  "slower_in_step[0].config");
+	check_bad_earlier("{\"slower_in_step\": {}}", "slower_in_step");
+}
+
 static void test_artifact_left_out(void **state)
 {
-	json_t *left = json_pack("[{s:s, s:s, s:s, s:s, s:s}]", "id", "k-a", "kernel", "triton_poi_fused_a",
-				 "reason", "slower_in_step", "detail", "measured", "of", "artifact");
+	struct apply_left_outs left = APPLY_LEFT_OUTS_INIT;
+	struct apply_artifact_doc doc;
 	struct apply_plan p;
-	json_t *doc;
 
 	(void)state;
+	apply_left_outs_add(&left, "k-a", "triton_poi_fused_a", "slower_in_step", "measured", "artifact");
 	make_plan(&p);
-	doc = apply_artifact_json(&p, left);
-	assert_null(json_object_get(json_object_get(doc, "autotune_lookup_table"), "a"));
-	assert_non_null(json_object_get(json_object_get(doc, "autotune_lookup_table"), "b"));
-	assert_int_equal(json_object_size(json_object_get(doc, "inductor_settings")), 0);
-	assert_true(json_equal(json_object_get(doc, "left_out"), left));
-	json_decref(doc);
-	doc = apply_artifact_json(&p, NULL);
-	assert_non_null(json_object_get(json_object_get(doc, "autotune_lookup_table"), "a"));
-	assert_int_equal(json_object_size(json_object_get(doc, "inductor_settings")), 1);
-	assert_int_equal(json_array_size(json_object_get(doc, "left_out")), 0);
-	json_decref(doc);
-	json_decref(left);
+	apply_artifact_build(&p, &left, &doc);
+	assert_null(json_object_get(doc.autotune_lookup_table, "a"));
+	assert_non_null(json_object_get(doc.autotune_lookup_table, "b"));
+	assert_int_equal(json_object_size(doc.inductor_settings), 0);
+	assert_int_equal(doc.left_out.nr, 1);
+	assert_string_equal(doc.left_out.v[0].id, "k-a");
+	assert_string_equal(doc.left_out.v[0].detail, "measured");
+	assert_string_equal(doc.left_out.v[0].of, "artifact");
+	apply_artifact_doc_release(&doc);
+	apply_artifact_build(&p, NULL, &doc);
+	assert_non_null(json_object_get(doc.autotune_lookup_table, "a"));
+	assert_int_equal(json_object_size(doc.inductor_settings), 1);
+	assert_int_equal(doc.left_out.nr, 0);
+	apply_artifact_doc_release(&doc);
+	apply_left_outs_release(&left);
 	apply_plan_release(&p);
 }
 

@@ -142,13 +142,15 @@ static char *jsonl(const char *const *lines)
 	return strdup(path);
 }
 
-static void assert_region(const json_t *list, size_t i, const char *name, const char *status, json_int_t calls)
+static void assert_region(const struct apply_region_proofs *list, size_t i, const char *name,
+			  const char *status, long long calls)
 {
-	const json_t *r = json_array_get(list, i);
+	const struct apply_region_proof *r = &list->v[i];
 
-	assert_string_equal(json_string_value(json_object_get(r, "region")), name);
-	assert_string_equal(json_string_value(json_object_get(r, "status")), status);
-	assert_int_equal(json_integer_value(json_object_get(r, "calls")), calls);
+	assert_true(i < list->nr);
+	assert_string_equal(r->region, name);
+	assert_string_equal(r->status, status);
+	assert_int_equal(r->calls, calls);
 }
 
 #define EV(role, regions) "{\"event\": \"keep_off\", \"role\": \"" role "\", \"regions\": [" regions "]}"
@@ -173,23 +175,67 @@ static void test_read_over_processes(void **state)
 	};
 	static const char *const alone[] = { EV("main", R("__main__:f", "no_script", 0)), NULL };
 	char *path = jsonl(lines);
-	json_t *got = keepoff_read(path);
+	struct apply_region_proofs got = { NULL, 0 };
 
 	(void)state;
-	assert_int_equal(json_array_size(got), 2);
-	assert_region(got, 0, "__main__:f", "took_effect", 3);
-	assert_region(got, 1, "m:g", "never_called", 2);
-	json_decref(got);
+	keepoff_read(path, &got);
+	assert_int_equal(got.nr, 2);
+	assert_region(&got, 0, "__main__:f", "took_effect", 3);
+	assert_region(&got, 1, "m:g", "never_called", 2);
+	apply_region_proofs_release(&got);
 	unlink(path);
 	free(path);
 	/* no process but a helper spoke (tko apply -- python -c ...): its word stands, and fails the proof */
 	path = jsonl(alone);
-	got = keepoff_read(path);
-	assert_int_equal(json_array_size(got), 1);
-	assert_region(got, 0, "__main__:f", "no_script", 0);
-	json_decref(got);
+	keepoff_read(path, &got);
+	assert_int_equal(got.nr, 1);
+	assert_region(&got, 0, "__main__:f", "no_script", 0);
+	apply_region_proofs_release(&got);
 	unlink(path);
 	free(path);
+}
+
+/*
+ * The proof of a run from apply.jsonl's keep_off events (by hand): the
+ * main process's regions, calls summed (2 + 3), the worst status kept with
+ * its message; a worker's event and a line that is no JSON are ignored.
+ */
+static void test_read_proof(void **state)
+{
+	static const char lines[] =
+		"{\"event\": \"keep_off\", \"role\": \"main\", \"regions\": [{\"region\": \"m:f\", "
+		"\"status\": \"took_effect\", \"calls\": 2, \"message\": null}, {\"region\": \"m:g\", "
+		"\"status\": \"took_effect\", \"calls\": 1}]}\n"
+		"{\"event\": \"keep_off\", \"role\": \"worker\", \"regions\": [{\"region\": \"m:w\", "
+		"\"status\": \"not_found\", \"calls\": 0}]}\n"
+		"{\"event\": \"keep_off\", \"role\": \"main\", \"regions\": [{\"region\": \"m:f\", "
+		"\"status\": \"never_called\", \"calls\": 3, \"message\": \"not called\"}]}\n"
+		"{\"event\": \"keep_o\n";
+	char path[] = "/tmp/test-apply-keepoff-XXXXXX";
+	int fd = mkstemp(path);
+	struct apply_region_proofs got = { NULL, 0 };
+	struct buf err = BUF_INIT;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, lines, sizeof(lines) - 1), (ssize_t)(sizeof(lines) - 1));
+	close(fd);
+	keepoff_read(path, &got);
+	assert_int_equal(got.nr, 2);
+	assert_string_equal(got.v[0].region, "m:f");
+	assert_string_equal(got.v[0].status, "never_called");
+	assert_int_equal(got.v[0].calls, 5);
+	assert_string_equal(json_string_value(got.v[0].message), "not called");
+	assert_string_equal(got.v[1].region, "m:g");
+	assert_int_equal(got.v[1].calls, 1);
+	assert_int_equal(keepoff_check(&got, "keep-off", path, &err), -1);
+	assert_non_null(strstr(err.buf, "keep-off region 'm:f' never_called in arm keep-off: not called"));
+	apply_region_proofs_release(&got);
+	buf_reset(&err);
+	assert_int_equal(keepoff_check(&got, "keep-off", path, &err), -1);
+	assert_non_null(strstr(err.buf, "no keep_off record"));
+	unlink(path);
+	buf_release(&err);
 }
 
 int main(void)
@@ -201,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_module_of),
 		cmocka_unit_test(test_script_in),
 		cmocka_unit_test(test_read_over_processes),
+		cmocka_unit_test(test_read_proof),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

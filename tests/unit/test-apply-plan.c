@@ -5,6 +5,7 @@
  * without --source-variants are not; keys left out of older results. The tune documents are written by
  * hand in tko tune's schema (docs/json.md, src/tune/output.c).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -40,7 +41,7 @@ static void decide(const char *winner, int sv, struct apply_item *it)
 
 static void release(struct apply_item *it)
 {
-	json_decref(it->entry);
+	apply_plan_kernel_free(it->entry);
 	free(it->skip_detail);
 }
 
@@ -54,11 +55,10 @@ static void test_planned_winner(void **state)
 	       "\"inductor_settings\": {\"online_softmax\": false}}", 0, &it);
 	assert_null(it.skip);
 	assert_non_null(it.entry);
-	cfg = json_object_get(it.entry, "config");
+	cfg = it.entry->config;
 	assert_int_equal(json_int(cfg, "num_warps", -1), 8);
 	assert_int_equal(json_int(json_object_get(cfg, "kwargs"), "XBLOCK", -1), 2048);
-	assert_true(json_is_false(json_object_get(json_object_get(it.entry, "inductor_settings"),
-						  "online_softmax")));
+	assert_true(json_is_false(json_object_get(it.entry->inductor_settings, "online_softmax")));
 	assert_float_equal(it.speedup, 1.25, 0);
 	release(&it);
 	/* a confirmation that accepted it changes nothing */
@@ -111,7 +111,7 @@ static void test_not_planned(void **state)
 static void test_warm(void **state)
 {
 	struct apply_item it;
-	const json_t *pred;
+	const struct apply_predicted *pred;
 
 	(void)state;
 	decide("{\"id\": \"v003\", \"speedup\": 1.25, \"is_base\": false, \"confirmed\": true, "
@@ -124,10 +124,9 @@ static void test_warm(void **state)
 	assert_float_equal(it.warm_hi, 0.96, 0);
 	assert_int_equal(it.warm_rounds, 7);
 	assert_float_equal(apply_item_predicted(&it), 0.93, 0);
-	pred = json_object_get(it.entry, "predicted");
-	assert_float_equal(json_num(pred, "warm_speedup", -1), 0.93, 0);
-	assert_float_equal(json_number_value(json_array_get(json_object_get(pred, "warm_ci95"), 1)),
-			   0.96, 0);
+	pred = &it.entry->predicted;
+	assert_float_equal(pred->warm_speedup, 0.93, 0);
+	assert_float_equal(json_number_value(json_array_get(pred->warm_ci95, 1)), 0.96, 0);
 	release(&it);
 	/* of the refused candidate, not of the config-only winner: no warm figure */
 	decide("{\"id\": \"v003\", \"speedup\": 1.25, \"is_base\": false, \"confirmed\": true, "
@@ -135,7 +134,8 @@ static void test_warm(void **state)
 	       "\"ratio\": 0.93, \"ci95\": [0.9, 0.96], \"rounds\": 7}}}", 0, &it);
 	assert_false(apply_item_has_warm(&it));
 	assert_float_equal(apply_item_predicted(&it), 1.25, 0);
-	assert_null(json_object_get(json_object_get(it.entry, "predicted"), "warm_speedup"));
+	assert_true(isnan(it.entry->predicted.warm_speedup));
+	assert_null(it.entry->predicted.warm_ci95);
 	release(&it);
 }
 

@@ -93,21 +93,29 @@ static void test_window_left_out(void **state)
 static void test_kernel_window_read(void **state)
 {
 	static const char *const names[] = { "triton_poi_fused_zeros_0", "triton_red_fused_x_1", "absent" };
-	json_t *w = apply_kwindow_read("tests/data/apply/kernel_window.json", 2, names, 3);
-	json_t *k = json_object_get(w, "kernels");
+	struct apply_kwindow w;
+	const json_t *k;
 
 	(void)state;
-	assert_true(json_is_null(json_object_get(w, "note")));
+	memset(&w, 0, sizeof(w));
+	apply_kwindow_read("tests/data/apply/kernel_window.json", 2, names, 3, &w);
+	k = w.kernels;
+	assert_null(w.note);
+	assert_int_equal(w.steps, 2);
 	assert_int_equal(json_object_size(k), 2);
 	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[0]), "calls_per_step")) - 1.5) < 1e-12);
 	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[0]), "us_per_step")) - 18) < 1e-12);
 	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[1]), "calls_per_step")) - 1) < 1e-12);
 	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[1]), "us_per_step")) - 6) < 1e-12);
-	json_decref(w);
-	w = apply_kwindow_read("/nonexistent/kernel_window.json", 2, names, 3);
-	assert_non_null(strstr(json_string_value(json_object_get(w, "note")), "/nonexistent/kernel_window.json"));
-	assert_int_equal(json_object_size(json_object_get(w, "kernels")), 0);
-	json_decref(w);
+	free(w.trace);
+	json_decref(w.kernels);
+	memset(&w, 0, sizeof(w));
+	apply_kwindow_read("/nonexistent/kernel_window.json", 2, names, 3, &w);
+	assert_non_null(strstr(w.note, "/nonexistent/kernel_window.json"));
+	assert_int_equal(json_object_size(w.kernels), 0);
+	free(w.trace);
+	free(w.note);
+	json_decref(w.kernels);
 }
 
 static void test_kernel_gain_join(void **state)
@@ -124,12 +132,15 @@ static void test_kernel_gain_join(void **state)
 		" {\"arm\": \"applied\", \"round\": 2, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 15}}}},"
 		" {\"arm\": \"default\", \"round\": 3, \"measured\": true, \"kernel_window\": {\"kernels\": {\"k\": {\"us_per_step\": 30}}}},"
 		" {\"arm\": \"applied\", \"round\": 3, \"measured\": true, \"kernel_window\": null}]";
-	json_t *runs = json_loads(text, 0, NULL);
+	json_t *list = json_loads(text, 0, NULL);
+	struct apply_runs runs = APPLY_RUNS_INIT;
 	struct apply_kgain g;
+	struct buf err = BUF_INIT;
 
 	(void)state;
-	assert_non_null(runs);
-	assert_int_equal(apply_kernel_gain(runs, "k", 4, &g), 3);
+	assert_non_null(list);
+	assert_int_equal(apply_runs_read(&runs, list, "runs.json", &err), 0);
+	assert_int_equal(apply_kernel_gain(&runs, "k", 4, &g), 3);
 	assert_true(fabs(g.gain - 1.2) < 1e-12);
 	assert_true(fabs(g.default_us - 20) < 1e-12);
 	assert_true(fabs(g.applied_us - 16) < 1e-12);
@@ -137,15 +148,19 @@ static void test_kernel_gain_join(void **state)
 	assert_true(fabs(g.lo - 1.0047271931856354) < 1e-9);
 	assert_true(fabs(g.hi - 1.3897642616804675) < 1e-9);
 	assert_string_equal(apply_kgain_verdict(&g), "faster");
-	assert_int_equal(apply_kernel_gain(runs, "other", 4, &g), 0);
+	assert_int_equal(apply_kernel_gain(&runs, "other", 4, &g), 0);
 	assert_true(isnan(g.gain));
 	assert_string_equal(apply_kgain_verdict(&g), "not_seen");
-	json_decref(runs);
+	apply_runs_release(&runs);
+	json_decref(list);
+	buf_release(&err);
 }
 
 /* Measured rounds of one kernel "k": default d[r] us a step, applied a[r]. */
-static json_t *kernel_rounds(const double *d, const double *a, int n)
+static struct apply_runs kernel_rounds(const double *d, const double *a, int n)
 {
+	struct apply_runs typed = APPLY_RUNS_INIT;
+	struct buf err = BUF_INIT;
 	json_t *runs = json_array();
 	int r;
 
@@ -157,7 +172,10 @@ static json_t *kernel_rounds(const double *d, const double *a, int n)
 						      "round", r, "measured", 1, "kernel_window", "kernels",
 						      "k", "us_per_step", a[r]));
 	}
-	return runs;
+	assert_int_equal(apply_runs_read(&typed, runs, "runs.json", &err), 0);
+	json_decref(runs);
+	buf_release(&err);
+	return typed;
 }
 
 /*
@@ -172,39 +190,39 @@ static void test_kernel_verdict(void **state)
 	static const double mixed[3] = { 90, 110, 100 };	/* 0.9, 1.1, 1.0 */
 	static const double two[2] = { 90, 95 };		/* 0.90, 0.95 */
 	struct apply_kgain g;
-	json_t *runs;
+	struct apply_runs runs;
 
 	(void)state;
 	runs = kernel_rounds(slow, hundred, 3);
-	assert_int_equal(apply_kernel_gain(runs, "k", 3, &g), 3);
+	assert_int_equal(apply_kernel_gain(&runs, "k", 3, &g), 3);
 	assert_true(fabs(g.gain - 0.91) < 1e-12);
 	assert_true(fabs(g.geomean - 0.90996336848881) < 1e-9);
 	assert_true(fabs(g.lo - 0.8854559304922885) < 1e-9);
 	assert_true(fabs(g.hi - 0.9351491175073372) < 1e-9);
 	assert_string_equal(apply_kgain_verdict(&g), "slower");
-	json_decref(runs);
+	apply_runs_release(&runs);
 
 	runs = kernel_rounds(mixed, hundred, 3);
-	apply_kernel_gain(runs, "k", 3, &g);
+	apply_kernel_gain(&runs, "k", 3, &g);
 	assert_true(fabs(g.lo - 0.7766843620955692) < 1e-9);
 	assert_true(fabs(g.hi - 1.2789264481512503) < 1e-9);
 	assert_string_equal(apply_kgain_verdict(&g), "inconclusive");
-	json_decref(runs);
+	apply_runs_release(&runs);
 
 	/* two rounds, both below 1: t = 12.706 makes the interval [0.6559, 1.3036] */
 	runs = kernel_rounds(two, hundred, 2);
-	apply_kernel_gain(runs, "k", 2, &g);
+	apply_kernel_gain(&runs, "k", 2, &g);
 	assert_true(fabs(g.hi - 1.3036423464731306) < 1e-9);
 	assert_string_equal(apply_kgain_verdict(&g), "inconclusive");
-	json_decref(runs);
+	apply_runs_release(&runs);
 
 	/* one round, however slow: no interval, never "slower" */
 	runs = kernel_rounds(slow, hundred, 1);
-	assert_int_equal(apply_kernel_gain(runs, "k", 1, &g), 1);
+	assert_int_equal(apply_kernel_gain(&runs, "k", 1, &g), 1);
 	assert_true(fabs(g.gain - 0.9) < 1e-12);
 	assert_true(isnan(g.lo) && isnan(g.hi));
 	assert_string_equal(apply_kgain_verdict(&g), "inconclusive");
-	json_decref(runs);
+	apply_runs_release(&runs);
 }
 
 int main(void)
