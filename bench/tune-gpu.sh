@@ -43,6 +43,8 @@ OUT=${OUT:?set OUT to the folder for the results}
 WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-gpu}
 PY=${TKO_PYTHON:-python3}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 DEADLINE=${TUNE_GPU_DEADLINE_S:-530}
 STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune agree retime pack}
 export TKO_PYTHON="$PY"

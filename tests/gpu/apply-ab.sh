@@ -98,6 +98,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
 PY=${TKO_PYTHON:-python3}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 PHASES=${APPLY_AB_PHASES:-capture tune ab check}
 ROUNDS=${APPLY_AB_ROUNDS:-3}
 MODEL=${APPLY_AB_MODEL:-tests/gpu/apply_model.py}

@@ -42,6 +42,9 @@ exec > >(tee -a "$OUT/proof.log") 2>&1
 
 step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$ROOT/build/tko" ] && [ -x "$ROOT/build-static/tko" ] &&
+	TKO_PREBUILT=$ROOT/build-static/tko
 TKO=""
 [ -n "${TKO_PREBUILT:-}" ] && [ -x "$TKO_PREBUILT" ] && TKO=$TKO_PREBUILT
 [ -z "$TKO" ] && [ -x "$ROOT/build/tko" ] && TKO="$ROOT/build/tko"

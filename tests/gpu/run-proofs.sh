@@ -21,6 +21,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 export TKO_PREBUILT=$TKO PYTHONUNBUFFERED=1
 PY=${PYTHON:-python3}
