@@ -10,7 +10,7 @@
 #     (a fresh machine after a warm one went back);
 #   - no RUN at all: exit 4 at once, tko apply not run;
 #   - stopped by SIGTERM (timeout(1)), the script still packs apply-ab.tar.gz.
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
 . "$TESTS_DIR/lib-apply.sh"
 
@@ -34,7 +34,7 @@ ab_call() {
 	env FAKE_STEPS=20 FAKE_MS="default=10;coordesc=9.5;applied=9" \
 		FAKE_KERNEL_US="default=20;coordesc=20;applied=16" \
 		FAKE_KERNEL_US_triton_poi_fused_zeros_0="default=90,91,92;coordesc=90;applied=100" \
-		TKO_PREBUILT=$TKO TKO_PYTHON=$PWD/fake/py OUT=$PWD/$o APPLY_AB_WORK=$PWD/work \
+		"TKO_PREBUILT=$TKO" "TKO_PYTHON=$PWD/fake/py" "OUT=$PWD/$o" "APPLY_AB_WORK=$PWD/work" \
 		APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=3 APPLY_AB_WARMUP=0 \
 		APPLY_AB_ARMS=default,coordesc,applied "$@" bash "$SRC_ROOT/tests/gpu/apply-ab.sh" \
 		>"$o.txt" 2>&1
