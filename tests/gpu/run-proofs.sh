@@ -14,7 +14,6 @@
 #   logroute  tko capture of tests/gpu/model.py: the terminal carries none of the
 #             TORCH_LOGS lines tko switched on, RUN/log/model.log carries them (issue 16)
 #   tune      bench/tune-gpu.sh (issues 6 and 17)
-#   cmd:NAME  any other script named by $PROOF_CMD_NAME (for one-off checks)
 # Writes $OUT/summary.txt (one line a proof: name, exit status, seconds) and
 # $OUT/<proof>.tar.gz; the last 60 lines of each proof's log are printed.
 set -u
