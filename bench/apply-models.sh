@@ -28,6 +28,11 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
 [ $# -gt 0 ] || set -- model second
 rc=0
+# Stopped (run-proofs.sh's timeout signals the whole process group): the
+# trap waits for apply-ab.sh, which packs what its runs left, then no other
+# model starts.
+stop=0
+trap 'stop=1' TERM INT
 for name in "$@"; do
 	case $name in
 	model) model=tests/gpu/model.py fn=__main__:step steps=500 capture=100 ;;
@@ -42,5 +47,6 @@ for name in "$@"; do
 	r=$?
 	echo "apply-models: $name exit $r"
 	[ "$rc" -eq 0 ] && rc=$r
+	[ "$stop" = 1 ] && { echo "apply-models: stopped by a signal after $name"; exit 143; }
 done
 exit "$rc"

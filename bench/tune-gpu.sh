@@ -43,6 +43,8 @@ OUT=${OUT:?set OUT to the folder for the results}
 WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-gpu}
 PY=${TKO_PYTHON:-python3}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 DEADLINE=${TUNE_GPU_DEADLINE_S:-530}
 STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune agree retime pack}
 export TKO_PYTHON="$PY"
@@ -50,6 +52,10 @@ mkdir -p "$OUT" "$WORK"
 # absolute: tko finds its Python package beside the binary (<dir>/../python)
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 exec > >(tee -a "$OUT/tune-gpu.log") 2>&1
+tee_pid=$!
+# at exit, up to 2 s for tee (a leftover child may hold its pipe open): the
+# log's last lines are in the file before the call ends
+trap 'exec >/dev/null 2>&1; for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" || break; sleep 0.2; done' EXIT
 
 step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }

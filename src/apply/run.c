@@ -68,18 +68,37 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/*
+ * A path for the command's environment, absolute: Inductor runs the C++
+ * compiler in a temporary folder with TORCHINDUCTOR_CACHE_DIR's files as its
+ * arguments, so `tko apply run -- CMD` failed on every C++ kernel, and a
+ * command may change its own folder.
+ */
+static char *env_path(const char *path)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return path_join(cwd, path);
+}
+
 /* The environment entries (owned strings in `keep`). */
 static void build_env(const struct apply_run *r, const char *pkg, struct strlist *keep)
 {
 	char *hook = xstrfmt("%s/tko/_hook", pkg);
+	char *plan = env_path(r->plan), *dir = env_path(r->dir), *cache = env_path(r->cache);
 
 	strlist_push(keep, pyenv_pythonpath_entry(hook, pkg));
 	strlist_push(keep, xstrfmt("TKO_PYTHONPATH=%s", pkg));
-	strlist_push(keep, xstrfmt("TKO_APPLY_PLAN=%s", r->plan));
-	strlist_push(keep, xstrfmt("TKO_APPLY_DIR=%s", r->dir));
+	strlist_push(keep, xstrfmt("TKO_APPLY_PLAN=%s", plan));
+	strlist_push(keep, xstrfmt("TKO_APPLY_DIR=%s", dir));
 	strlist_push(keep, xstrfmt("TKO_APPLY_MODE=%s", r->mode));
-	strlist_push(keep, xstrfmt("TORCHINDUCTOR_CACHE_DIR=%s", r->cache));
-	strlist_push(keep, xstrfmt("TRITON_CACHE_DIR=%s/triton", r->cache));
+	strlist_push(keep, xstrfmt("TORCHINDUCTOR_CACHE_DIR=%s", cache));
+	strlist_push(keep, xstrfmt("TRITON_CACHE_DIR=%s/triton", cache));
+	free(plan);
+	free(dir);
+	free(cache);
 	strlist_push(keep, xstrdup("TORCHINDUCTOR_CUDAGRAPHS=0"));
 	if (r->env)
 		strlist_push(keep, xstrdup(r->env));

@@ -62,6 +62,21 @@ test_expect_success 'the hook environment reaches the command' '
 	json_q run/apply/apply.json ".kernels[] | select(.planned) | .status == \"no_record\" and .reason == \"hook_not_loaded\""
 '
 
+# Inductor runs the C++ compiler in a temporary folder on files under
+# TORCHINDUCTOR_CACHE_DIR: a relative one failed every C++ kernel there.
+test_expect_success 'a RUN named relative to here: the command gets absolute paths' '
+	fresh_run &&
+	tko apply run -- sh -c "printf \"%s\\n\" \"\$TORCHINDUCTOR_CACHE_DIR\" \"\$TRITON_CACHE_DIR\" \"\$TKO_APPLY_DIR\" \"\$TKO_APPLY_PLAN\"" >out.txt 2>err.txt &&
+	{
+		echo "$PWD/run/apply/cache/applied" &&
+		echo "$PWD/run/apply/cache/applied/triton" &&
+		echo "$PWD/run/apply/runs/1-applied" &&
+		echo "$PWD/run/apply/plan.json"
+	} >expect &&
+	test_cmp expect run/apply/runs/1-applied/stdout.txt &&
+	test_grep "plan: run/apply/plan.json$" out.txt
+'
+
 test_expect_success 'a tune result without a kernel name: one line naming the file, no plan' '
 	fresh_run &&
 	t=run/capture/kernels/triton_poi_fused_zeros_0-294e5e16/tune &&

@@ -19,6 +19,7 @@ capture)
 		printf '{"kernel": "%s", "kind": "%s"}\n' "${k%:*}" "${k#*:}" >"$3/capture/kernels/${k%:*}/capture.json"
 	done ;;
 apply)
+	[ -n "${FAKE_TKO_SLOW:-}" ] && exec sleep "$FAKE_TKO_SLOW"
 	while [ $# -gt 0 ]; do [ "$1" = --json ] && j=$2; shift; done
 	echo '{"kernels": [], "ab": {}, "runs": []}' >"$j" ;;
 esac
@@ -80,6 +81,19 @@ test_expect_success 'run-proofs.sh apply-models: bench/apply-models.sh on the mo
 	test_grep -v "work/model/" log &&
 	tar tzf out/apply-models.tar.gz >tar.txt &&
 	test_grep "^apply-models/second/checks.json$" tar.txt
+'
+
+test_expect_success 'run-proofs.sh apply-models past its time: the model running packs its runs, no other starts' '
+	rm -rf log out work tmp && mkdir tmp &&
+	run_models env TMPDIR=$PWD/tmp FAKE_TKO_SLOW=30 APPLY_AB_ARMS=default,applied \
+		bash "$SRC_ROOT/tests/gpu/run-proofs.sh" apply-models:3 &&
+	test_grep "^apply-models exit 124 [0-9]+ s$" out/summary.txt &&
+	test_grep "^apply-models: stopped by a signal after model$" stdout.txt &&
+	test_grep -v "work/second/" log &&
+	tar tzf out/apply-models.tar.gz >tar.txt &&
+	test_grep "^apply-models/model/apply-ab.tar.gz$" tar.txt &&
+	tar xzOf out/apply-models.tar.gz apply-models/model/apply-ab.tar.gz | tar tzf - >inner.txt &&
+	test_grep "^run/capture/kernels/triton_poi_fused_x_0/capture.json$" inner.txt
 '
 
 test_expect_success 'apply-models.sh: an unknown model is refused' '

@@ -91,7 +91,17 @@
 # --loss-rtol, default tko's 1e-3: second.py's loss after 250 AdamW steps,
 # with float atomics in its embedding gradient, may drift further between
 # runs of one arm; not measured), APPLY_AB_KEEP_SLOWER (1: tko apply
-# --keep-slower, so winners tune timed slower warm run and are measured too).
+# --keep-slower, so winners tune timed slower warm run and are measured too),
+# APPLY_AB_FORGET (1: the ab phase drops an earlier ab phase's judgements;
+# by default RUN/apply/apply.json stays, so a second "ab" call leaves out the
+# winners the first one measured slower inside the step, as tko apply does
+# for a user; its runs and per-arm caches always go: a cache could hold a
+# winner's seeded .best_config that this plan no longer has).
+# A phase that finds no RUN (a fresh machine, whose work folder is gone)
+# stops at once with exit status 4: restore the work folder from an earlier
+# call's apply-ab.tar.gz (tar xzf FILE -C WORK) or run capture and tune.
+# Stopped by SIGTERM or SIGINT (timeout(1) around it, inside the device
+# call's limit), it still packs apply-ab.tar.gz with what the runs left.
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
 # tune results, every run's apply.jsonl and output).
@@ -100,6 +110,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
 PY=${TKO_PYTHON:-python3}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 PHASES=${APPLY_AB_PHASES:-capture tune ab check}
 ROUNDS=${APPLY_AB_ROUNDS:-3}
 MODEL=${APPLY_AB_MODEL:-tests/gpu/apply_model.py}
@@ -114,9 +126,36 @@ export TKO_PYTHON="$PY" PYTHONUNBUFFERED=1
 mkdir -p "$OUT" "$WORK"
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 RUN=$WORK/run
-exec > >(tee -a "$OUT/apply-ab.log") 2>&1
+# tee ignores the signals that stop the script, so the log keeps its last lines
+exec > >(trap '' TERM INT; exec tee -a "$OUT/apply-ab.log") 2>&1
+tee_pid=$!
+# at exit, up to 2 s for tee (a leftover child may hold its pipe open): the
+# log's last lines are in the file before the call ends
+trap 'exec >/dev/null 2>&1; for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" || break; sleep 0.2; done' EXIT
 step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
+# What the runs left (no caches, inputs or binaries): also after a failed
+# phase or a signal, so that a call that ran out of time can be diagnosed.
+pack() {
+	(cd "$WORK" && tar czf "$OUT/apply-ab.tar.gz" --exclude='*/cache/*' --exclude='*/inputs/*' \
+		--exclude='*.cubin' --exclude='*/variants/*' --exclude='*.bin' run/apply run/profile \
+		run/capture/kernels run/log run/tko-run.json run/env.json artifact tune.out \
+		capture.out 2>/dev/null)
+}
+# shellcheck disable=SC2317  # run by the trap below
+stopped() {
+	step "stopped by a signal: packing what the runs left"
+	pack
+	exit 143
+}
+trap stopped TERM INT
+# The phases after capture need its RUN: on a fresh machine it is not there.
+need_run() {
+	[ -d "$RUN/capture/kernels" ] && return 0
+	echo "apply-ab: no RUN at $RUN (a fresh machine?): run the capture phase, or restore" \
+		"an earlier call's apply-ab.tar.gz with tar xzf FILE -C $WORK"
+	exit 4
+}
 
 step "machine ($NAME, work folder $WORK)"
 "$PY" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name())'
@@ -134,6 +173,7 @@ fi
 if want tune; then
 	step "tune the kernels the model launches"
 	# Inductor's kernels and hand-written ones, not max-autotune's benchmark choices
+	need_run
 	mapfile -t dirs < <("$PY" "$ROOT/bench/tune_gpu/match.py" "$RUN")
 	echo "${#dirs[@]} kernels, --budget ${APPLY_AB_BUDGET:-15} s each"
 	"$TKO" tune "${dirs[@]}" --budget "${APPLY_AB_BUDGET:-15}" --max-variants 30 --timeout 60 \
@@ -144,7 +184,17 @@ fi
 
 if want ab; then
 	step "tko apply --ab $ROUNDS"
+	need_run
+	earlier=$WORK/earlier-apply.json
+	rm -f "$earlier"
+	if [ "${APPLY_AB_FORGET:-0}" != 1 ] && [ -f "$RUN/apply/apply.json" ]; then
+		mv "$RUN/apply/apply.json" "$earlier"
+	fi
 	rm -rf "$RUN/apply"
+	if [ -f "$earlier" ]; then
+		mkdir -p "$RUN/apply" && mv "$earlier" "$RUN/apply/apply.json"
+		echo "the earlier A/B's judgements stay (RUN/apply/apply.json; APPLY_AB_FORGET=1 drops them)"
+	fi
 	ARMS=${APPLY_AB_ARMS:-default,coordesc,max-autotune,applied}
 	keep_off=()
 	case ",$ARMS," in
@@ -165,11 +215,14 @@ fi
 rc=0
 if want check; then
 	step "checks"
-	"$PY" "$ROOT/tests/gpu/apply_ab_check.py" "$OUT/apply.json" "$OUT/checks.json"
-	rc=$?
+	if [ -f "$OUT/apply.json" ]; then
+		"$PY" "$ROOT/tests/gpu/apply_ab_check.py" "$OUT/apply.json" "$OUT/checks.json"
+		rc=$?
+	else
+		echo "no checks: tko apply wrote no $OUT/apply.json (its runs: apply-ab.tar.gz, run/apply/runs)"
+		rc=1
+	fi
 fi
-(cd "$WORK" && tar czf "$OUT/apply-ab.tar.gz" --exclude='*/cache/*' --exclude='*/inputs/*' \
-	--exclude='*.cubin' --exclude='*/variants/*' --exclude='*.bin' run/apply run/profile \
-	run/capture/kernels run/log artifact tune.out capture.out 2>/dev/null)
+pack
 step "done"
 exit $rc

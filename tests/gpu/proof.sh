@@ -39,9 +39,16 @@ export TKO_PYTHON="$PY"
 STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack investigate invcmd invtune}
 mkdir -p "$OUT" "$WORK/raw"
 exec > >(tee -a "$OUT/proof.log") 2>&1
+tee_pid=$!
+# at exit, up to 2 s for tee (a leftover child may hold its pipe open): the
+# log's last lines are in the file before the call ends
+trap 'exec >/dev/null 2>&1; for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" || break; sleep 0.2; done' EXIT
 
 step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$ROOT/build/tko" ] && [ -x "$ROOT/build-static/tko" ] &&
+	TKO_PREBUILT=$ROOT/build-static/tko
 TKO=""
 [ -n "${TKO_PREBUILT:-}" ] && [ -x "$TKO_PREBUILT" ] && TKO=$TKO_PREBUILT
 [ -z "$TKO" ] && [ -x "$ROOT/build/tko" ] && TKO="$ROOT/build/tko"

@@ -14,13 +14,14 @@
 #   logroute  tko capture of tests/gpu/model.py: the terminal carries none of the
 #             TORCH_LOGS lines tko switched on, RUN/log/model.log carries them (issue 16)
 #   tune      bench/tune-gpu.sh (issues 6 and 17)
-#   cmd:NAME  any other script named by $PROOF_CMD_NAME (for one-off checks)
 # Writes $OUT/summary.txt (one line a proof: name, exit status, seconds) and
 # $OUT/<proof>.tar.gz; the last 60 lines of each proof's log are printed.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:?set OUT to the folder for the results}
 TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+# a fresh device machine has no build/: then the static tko carried in (make static)
+[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 export TKO_PREBUILT=$TKO PYTHONUNBUFFERED=1
 PY=${PYTHON:-python3}

@@ -1,0 +1,98 @@
+#!/bin/sh
+# tests/gpu/apply-ab.sh over several device calls, without a GPU: the real
+# tko, the small RUN of tests/data/apply (as if capture and tune had run in
+# an earlier call) and the fake command of tests/cli/apply-fake as the model.
+# What a later call finds (docs/apply.md, "Winners slower inside the step"):
+#   - a second "ab" call leaves out the winner the first one measured slower
+#     inside the step (0.90x in all three rounds: its t-interval is [0.9, 0.9],
+#     wholly below 1), unless APPLY_AB_FORGET=1;
+#   - a work folder restored from the first call's apply-ab.tar.gz does the same
+#     (a fresh machine after a warm one went back);
+#   - no RUN at all: exit 4 at once, tko apply not run;
+#   - stopped by SIGTERM (timeout(1)), the script still packs apply-ab.tar.gz.
+# shellcheck disable=SC2016,SC2034
+. "$(dirname "$0")/lib.sh"
+. "$TESTS_DIR/lib-apply.sh"
+
+Z=triton_poi_fused_zeros_0
+
+mkdir -p fake &&
+cat >fake/py <<FAKE &&
+#!/bin/sh
+case \$1 in
+-c) echo "torch fake" ;;
+*/apply_model.py) shift; [ -n "\${FAKE_SLOW:-}" ] && exec sleep "\$FAKE_SLOW"; exec $FAKE "\$@" ;;
+*) exec python3 "\$@" ;;
+esac
+FAKE
+chmod +x fake/py
+
+# ab_call OUT [VAR=VALUE...]: the ab and check phases, three rounds, no warm-up
+ab_call() {
+	o=$1
+	shift
+	env FAKE_STEPS=20 FAKE_MS="default=10;coordesc=9.5;applied=9" \
+		FAKE_KERNEL_US="default=20;coordesc=20;applied=16" \
+		FAKE_KERNEL_US_triton_poi_fused_zeros_0="default=90,91,92;coordesc=90;applied=100" \
+		"TKO_PREBUILT=$TKO" "TKO_PYTHON=$PWD/fake/py" "OUT=$PWD/$o" "APPLY_AB_WORK=$PWD/work" \
+		APPLY_AB_PHASES="ab check" APPLY_AB_ROUNDS=3 APPLY_AB_WARMUP=0 \
+		APPLY_AB_ARMS=default,coordesc,applied "$@" bash "$SRC_ROOT/tests/gpu/apply-ab.sh" \
+		>"$o.txt" 2>&1
+}
+
+planned() {
+	jq -r '[.kernels[] | select(.planned) | .kernel] | sort | join(" ")' "$1/apply.json"
+}
+
+test_expect_success 'call 1 (--keep-slower): every winner runs, one is judged slower in the step' '
+	mkdir work && cp -r "$D/run" work/run &&
+	test_expect_code 1 ab_call out1 APPLY_AB_KEEP_SLOWER=1 &&
+	echo "scale_add_kernel $Z triton_red_fused_embedding_native_layer_norm_0" >expect &&
+	planned out1 >actual && test_cmp expect actual &&
+	json_q out1/apply.json "[.slower_in_step[] | .kernel] == [\"$Z\"]" &&
+	test_grep "^PASS every planned winner ran" out1.txt &&
+	test -f out1/checks.json && test -f out1/apply-ab.tar.gz &&
+	test_grep -v "judgements stay" out1.txt
+'
+
+test_expect_success 'call 2 on the same work folder: the slower winner is left out of the plan' '
+	test_expect_code 1 ab_call out2 &&
+	test_grep "^the earlier A/B.s judgements stay" out2.txt &&
+	echo "scale_add_kernel triton_red_fused_embedding_native_layer_norm_0" >expect &&
+	planned out2 >actual && test_cmp expect actual &&
+	json_q out2/apply.json ".left_out == [{\"id\": \"$Z-294e5e16\", \"kernel\": \"$Z\", \"reason\": \"slower_in_step\", \"detail\": \"measured 0.900x [0.900, 0.900] inside the step over 3 rounds; tune predicted 1.250x\", \"of\": \"plan\"}]" &&
+	test_grep "^INFO left out of the plan: $Z .slower_in_step" out2.txt
+'
+
+test_expect_success 'APPLY_AB_FORGET=1: the earlier judgements go, the winner runs again' '
+	test_expect_code 1 ab_call out3 APPLY_AB_FORGET=1 &&
+	test_grep -v "judgements stay" out3.txt &&
+	echo "scale_add_kernel $Z triton_red_fused_embedding_native_layer_norm_0" >expect &&
+	planned out3 >actual && test_cmp expect actual
+'
+
+test_expect_success 'a fresh machine: the work folder restored from call 1 archive carries its judgement' '
+	rm -rf work && mkdir work && tar xzf out1/apply-ab.tar.gz -C work &&
+	test_expect_code 1 ab_call out4 &&
+	echo "scale_add_kernel triton_red_fused_embedding_native_layer_norm_0" >expect &&
+	planned out4 >actual && test_cmp expect actual
+'
+
+test_expect_success 'no RUN (a fresh machine, nothing restored): exit 4 before tko apply runs' '
+	rm -rf work &&
+	test_expect_code 4 ab_call out5 &&
+	test_grep "^apply-ab: no RUN at $PWD/work/run" out5.txt &&
+	test_grep -v "tko apply:" out5.txt &&
+	! test -e out5/apply.json
+'
+
+test_expect_success 'stopped by SIGTERM inside a run: apply-ab.tar.gz still holds the runs so far' '
+	rm -rf work && mkdir work && cp -r "$D/run" work/run &&
+	test_expect_code 124 ab_call out6 FAKE_SLOW=30 timeout 2 &&
+	test_grep "^== stopped by a signal: packing what the runs left" out6/apply-ab.log &&
+	tar tzf out6/apply-ab.tar.gz >list &&
+	test_grep "^run/apply/runs/1-default/stderr.txt$" list &&
+	test_grep "^run/apply/plan.json$" list
+'
+
+test_done
