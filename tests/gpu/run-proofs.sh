@@ -24,7 +24,7 @@ TKO=${TKO_PREBUILT:-$ROOT/build/tko}
 [ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 [ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 export TKO_PREBUILT=$TKO PYTHONUNBUFFERED=1
-PY=${PYTHON:-python3}
+PY=${TKO_PYTHON:-python3}	# the same variable as the scripts it runs
 mkdir -p "$OUT"
 WORK=$(mktemp -d)
 
