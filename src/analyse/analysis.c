@@ -100,6 +100,29 @@ static void count_capture(struct an_run *r)
 		r->capture_dirs += r->kernels[i].kernel_dir != NULL;
 }
 
+static void capture_outcome(struct an_capture_outcome *c, const struct an_inputs *in)
+{
+	const struct run_manifest *m = in->manifest;
+
+	c->recorded = m != NULL;
+	if (!m)
+		return;
+	c->command_found = m->command_found;
+	c->exit_status = m->exit_status;
+	c->signal = m->signal;
+	c->launches = manifest_event_count(&m->capture, "launch");
+	c->errors = m->capture.errors;
+	c->torch = m->versions.torch != NULL;
+	c->gpus = in->env ? (long)json_array_size(in->env->gpus) : -1;
+	c->kernels_regex = dup_or_null(m->kernels_regex);
+}
+
+void an_facts_release(struct an_facts *f)
+{
+	free(f->capture.kernels_regex);
+	f->capture.kernels_regex = NULL;
+}
+
 static int have_disassembler(void)
 {
 	static const char *const tools[] = { "cuobjdump", "nvdisasm" };
@@ -148,6 +171,7 @@ int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *
 	facts->have_triton_cache = in.isa.files_nr > 0 || in.tc.nr > 0;
 	facts->have_replay = in.replay_doc != NULL;
 	facts->have_disassembler = o->isa_tools && have_disassembler();
+	capture_outcome(&facts->capture, &in);
 	if (o->raw)
 		inputs_take_raw(&in, o->raw);
 	ret = 0;

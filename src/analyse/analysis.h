@@ -78,13 +78,33 @@ struct an_opts {
 };
 #define AN_OPTS_INIT { 0, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
-/* What the RUN had, for the gaps (decide/decide.c). */
+/*
+ * What tko-run.json (and env.json) say the captured command did, so that a
+ * RUN without captured inputs can say why: the command did not start,
+ * failed, or ran and launched no Triton kernel.
+ */
+struct an_capture_outcome {
+	int recorded;		/* a tko-run.json was read; the rest is unknown without */
+	int command_found;	/* 0: it could not be started */
+	long long exit_status;	/* the command's (128+N after signal N) */
+	long long signal;	/* N, or RF_I64_NONE */
+	long long launches;	/* "launch" events of capture/events.jsonl */
+	long long errors;	/* "error" events: the capture hook's own failures */
+	int torch;		/* torch was importable when tko looked (versions.torch) */
+	long gpus;		/* GPUs env.json lists; -1: no env.json */
+	char *kernels_regex;	/* --kernels, or NULL */
+};
+
+/* What the RUN had, for the gaps (decide/decide.c); an_facts_release() frees it. */
 struct an_facts {
 	int have_log;		/* a TORCH_LOGS=+inductor log was read */
 	int have_triton_cache;	/* RUN/cache/triton was read */
 	int have_replay;	/* a replay document was read */
 	int have_disassembler;	/* cuobjdump or nvdisasm is on PATH (and may be run) */
+	struct an_capture_outcome capture;
 };
+
+void an_facts_release(struct an_facts *f);
 
 /*
  * Analyses `run_dir` into `out` (initialised by the caller, released by

@@ -8,6 +8,7 @@
 #include "cluster/submit.h"
 #include "json/jsonio.h"
 #include "util/file.h"
+#include "util/lines.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"
@@ -86,6 +87,56 @@ char *cluster_job_id(const char *out, size_t len)
 	if (!n || (n < len && out[n] != ';' && out[n] != '\n'))
 		return NULL;
 	return xstrndup(out, n);
+}
+
+#define SAID_MAX 1000	/* bytes of sbatch's text an error line keeps */
+
+static int blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* s[0..*n) without blanks around it nor a leading "sbatch: ". */
+static const char *said_line(const char *s, size_t *n)
+{
+	while (*n && blank(*s)) {
+		s++;
+		(*n)--;
+	}
+	while (*n && blank(s[*n - 1]))
+		(*n)--;
+	if (*n >= 8 && !memcmp(s, "sbatch: ", 8)) {
+		s += 8;
+		*n -= 8;
+	}
+	return s;
+}
+
+void cluster_sbatch_said(const char *text, size_t len, struct buf *out)
+{
+	struct lines it = LINES_INIT(text, len);
+	size_t n, used = 0;
+	const char *s;
+
+	while (lines_next(&it, &s, &n)) {
+		s = said_line(s, &n);
+		if (!n)
+			continue;
+		if (used) {
+			buf_adds(out, "; ");
+			used += 2;
+		}
+		if (used + n > SAID_MAX) {
+			n = used < SAID_MAX ? SAID_MAX - used : 0;
+			while (n && ((unsigned char)s[n] & 0xC0) == 0x80)
+				n--;	/* not inside a UTF-8 character */
+			buf_add(out, s, n);
+			buf_adds(out, "...");
+			return;
+		}
+		buf_add(out, s, n);
+		used += n;
+	}
 }
 
 int cluster_jobs_read(const char *dir, struct cluster_jobs_doc *jobs, struct buf *err)

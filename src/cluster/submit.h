@@ -35,6 +35,17 @@ int cluster_array_check(const char *list, size_t nt, struct buf *err);
 char *cluster_job_id(const char *out, size_t len);
 
 /*
+ * What sbatch printed (its standard error, or an answer that is not a job
+ * id), as one readable line for an error message: its non-blank lines,
+ * trimmed, each without a leading "sbatch: ", joined with "; ", cut at
+ * about 1000 bytes ("..."). Slurm words an error over several lines
+ * ("sbatch: error: invalid partition ...", then "Batch job submission
+ * failed: ..."), which msg_error would show as "\x0a" escapes. Appended
+ * to out; nothing for a text of blank lines.
+ */
+void cluster_sbatch_said(const char *text, size_t len, struct buf *out);
+
+/*
  * DIR/jobs.json's document into `jobs` (initialised here; release it with
  * rf_release(&cluster_jobs_doc_desc, jobs)): the file's, or an empty one
  * when there is none. 0, or -1 with a line in err when it is unreadable.

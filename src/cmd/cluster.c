@@ -454,7 +454,7 @@ static void view_release(struct view *v)
 static int sbatch(const char *const *argv, char **id)
 {
 	struct child c = CHILD_INIT;
-	struct buf err = BUF_INIT;
+	struct buf err = BUF_INIT, said = BUF_INIT;
 	int ret = EXIT_OK;
 
 	c.argv = argv;
@@ -464,16 +464,24 @@ static int sbatch(const char *const *argv, char **id)
 	if (child_run(&c, &err) < 0 || c.not_found) {
 		msg_error("cannot run sbatch%s%s", err.len ? ": " : " (not on PATH)", err.buf);
 		ret = EXIT_TOOL;
-	} else if (c.timed_out || c.exit_status != 0) {
-		buf_rtrim(&c.err);
-		msg_error("sbatch failed (exit %d): %s", c.exit_status, c.err.buf);
+	} else if (c.timed_out) {
+		msg_error("sbatch did not answer in %.0f s", c.timeout_s);
+		ret = EXIT_CHILD;
+	} else if (c.exit_status != 0) {
+		cluster_sbatch_said(c.err.buf, c.err.len, &said);
+		if (!said.len)
+			cluster_sbatch_said(c.out.buf, c.out.len, &said);
+		msg_error("sbatch failed (exit %d): %s", c.exit_status,
+			  said.len ? said.buf : "it printed nothing");
 		ret = EXIT_CHILD;
 	} else if (!(*id = cluster_job_id(c.out.buf, c.out.len))) {
-		msg_error("sbatch answered no job id: '%s'", c.out.buf);
+		cluster_sbatch_said(c.out.buf, c.out.len, &said);
+		msg_error("sbatch answered no job id: '%s'", said.buf);
 		ret = EXIT_CHILD;
 	}
 	child_release(&c);
 	buf_release(&err);
+	buf_release(&said);
 	return ret;
 }
 

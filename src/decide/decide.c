@@ -20,8 +20,10 @@ int decide_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
 
 	oo.judge_isa = judge_isa;
 	o = &oo;
-	if (analysis_build(run_dir, o, out, &f, err) < 0)
+	if (analysis_build(run_dir, o, out, &f, err) < 0) {
+		an_facts_release(&f);
 		return -1;
+	}
 	if (o->progress)
 		o->progress(o->progress_data, "applying the rules");
 	rules_apply(out);
@@ -29,6 +31,8 @@ int decide_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
 	gf.have_triton_cache = f.have_triton_cache;
 	gf.have_replay = f.have_replay;
 	gf.have_disassembler = f.have_disassembler;
+	gf.capture = &f.capture;
 	gaps_compute(out, &gf);
+	an_facts_release(&f);
 	return 0;
 }

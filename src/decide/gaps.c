@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decide/gaps.h"
+#include "json/reflect.h"
 #include "rundir/cachematch.h"
 #include "rundir/layout.h"
 #include "util/buf.h"
@@ -58,19 +59,96 @@ static char *run_path(const struct an_run *r, enum rd_part p)
 	return xstrfmt("%s/%s", r->run, rd_parts[p].rel);
 }
 
+/* What a missing capture costs when the model ran kernels. */
+static const char *no_capture_cost(const struct an_run *r)
+{
+	return shapes_known(r) ?
+	       "no kernel can be replayed (shapes, dtypes and strides come from the seed skill's"
+	       " autotune.log; times are the autotuner's)" :
+	       "the arguments' shapes, dtypes and strides are unknown and no kernel can be"
+	       " replayed (times are the autotuner's, where it timed any)";
+}
+
+/* Whether tko-run.json says the command launched no Triton kernel (and nothing else saw one). */
+static int launched_none(const struct an_run *r, const struct an_capture_outcome *c)
+{
+	return c && c->recorded && !c->launches && !r->nkernels;
+}
+
+/*
+ * What tko-run.json and env.json say the command did, into b; *cmd: the
+ * command to suggest instead of capturing again, or NULL.
+ */
+static void what_happened(struct buf *b, const struct an_run *r,
+			  const struct an_capture_outcome *c, const char **cmd)
+{
+	const char *before = launched_none(r, c) ? " before it launched any Triton kernel" : "";
+
+	*cmd = NULL;
+	if (!c->command_found && c->exit_status == 127) {
+		buf_adds(b, "the command could not be started (exit status 127: not found or not"
+			 " executable)");
+	} else if (c->signal != RF_I64_NONE) {
+		buf_addf(b, "the command was ended by signal %lld (exit status %lld)%s", c->signal,
+			 c->exit_status, before);
+	} else if (c->exit_status != 0) {
+		buf_addf(b, "the command failed (exit status %lld; its own output says why)%s",
+			 c->exit_status, before);
+	} else if (*before) {
+		buf_adds(b, "the command ran (exit status 0) and launched no Triton kernel");
+		if (c->gpus >= 0 && !c->torch)
+			buf_adds(b, ": torch is not importable here (RUN/env.json), and the kernels"
+				 " come from torch.compile");
+		else if (c->gpus == 0)
+			buf_adds(b, ": no GPU was found (RUN/env.json)");
+		else
+			buf_adds(b, ": does it run a torch.compile'd model (or a Triton kernel) on the"
+				 " GPU?");
+		if (c->gpus >= 0 && (!c->torch || c->gpus == 0))
+			*cmd = "tko env";
+	} else if (c->kernels_regex) {
+		buf_addf(b, "the command ran (exit status 0), but no kernel it launched matched"
+			 " --kernels '%s'", c->kernels_regex);
+	} else if (c->errors) {
+		buf_addf(b, "the command ran (exit status 0), but the capture hook failed %lld"
+			 " time%s (RUN/capture/events.jsonl)", c->errors, c->errors == 1 ? "" : "s");
+	} else {
+		buf_adds(b, "the command ran (exit status 0), but no kernel's inputs were saved");
+	}
+}
+
+/*
+ * The "no capture" gap: what the command did, when tko-run.json says, and
+ * what that costs when the model ran kernels all the same.
+ */
+static void capture_gap(struct an_run *r, const struct an_capture_outcome *c)
+{
+	struct buf b = BUF_INIT;
+	const char *other = NULL;
+	char *cmd;
+
+	buf_adds(&b, "no capture: ");
+	if (c && c->recorded) {
+		what_happened(&b, r, c, &other);
+		if (!launched_none(r, c))
+			buf_addf(&b, "; %s", no_capture_cost(r));
+	} else {
+		buf_adds(&b, no_capture_cost(r));
+	}
+	cmd = other ? xstrdup(other) : xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
+	an_add_gap(&r->gaps, &r->ngaps, b.buf, cmd);
+	free(cmd);
+	buf_release(&b);
+}
+
 static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 {
 	char *cmd;
 
 	if (!r->capture_dirs) {
-		cmd = xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
-		an_add_gap(&r->gaps, &r->ngaps, shapes_known(r) ?
-			   "no capture: no kernel can be replayed (shapes, dtypes and strides come from"
-			   " the seed skill's autotune.log; times are the autotuner's)" :
-			   "no capture: the arguments' shapes, dtypes and strides"
-			   " are unknown and no kernel can be replayed (times are the autotuner's, where"
-			   " it timed any)", cmd);
-		free(cmd);
+		capture_gap(r, f->capture);
+		if (launched_none(r, f->capture))
+			return;	/* with no kernel, every other gap is moot */
 	} else if (!f->have_replay) {
 		char *json = run_path(r, RD_REPLAY_JSON);
 		struct buf b = BUF_INIT;

@@ -335,15 +335,77 @@ static json_t *host_section(void)
 	return o;
 }
 
-/* The probe's measurement; a malformed one counts as none. */
-static void bandwidth_section(struct env_doc *doc, const json_t *probe)
+/* The first line of s, at most 200 bytes (not cutting a UTF-8 character): a table cell's reason. */
+static char *first_of(const char *s)
+{
+	size_t n = strcspn(s, "\r\n");
+
+	if (n > 200)
+		for (n = 200; n && ((unsigned char)s[n] & 0xC0) == 0x80; n--)
+			;
+	return xstrndup(s, n);
+}
+
+/* The first line after `what` of the probe's first error starting with `what`, or NULL. */
+static char *probe_error(const json_t *probe, const char *what)
+{
+	const json_t *e;
+	size_t i, n = strlen(what);
+
+	json_array_foreach(json_object_get(probe, "errors"), i, e)
+		if (json_is_string(e) && !strncmp(json_string_value(e), what, n))
+			return first_of(json_string_value(e) + n);
+	return NULL;
+}
+
+/* Why the probe measured no bandwidth, from what it said (a new string). */
+static char *bandwidth_why(const json_t *probe)
+{
+	const json_t *torch = json_object_get(probe, "torch");
+	char *why;
+
+	if (!probe)
+		return xstrdup("the Python probe gave no answer (see the notes)");
+	if (!json_is_object(torch) || !json_str(torch, "version"))
+		return xstrdup("no torch");
+	if ((why = probe_error(probe, "bandwidth: ")))
+		return why;
+	if (json_array_size(json_object_get(probe, "devices")))
+		return xstrdup("the probe measured nothing");
+	if ((why = probe_error(probe, "devices: "))) {
+		char *s = xstrfmt("no GPU: %s", why);
+
+		free(why);
+		return s;
+	}
+	return xstrdup("no GPU (torch sees none)");
+}
+
+/*
+ * The probe's measurement; a malformed one counts as none. With
+ * --measure and none, bandwidth_error and a note say why.
+ */
+static void bandwidth_section(struct env_doc *doc, const json_t *probe, int measure)
 {
 	const json_t *bw = json_object_get(probe, "bandwidth");
-	struct buf ignored = BUF_INIT;
+	struct buf err = BUF_INIT;
+	char *why = NULL;
 
-	if (json_is_object(bw) && env_bandwidth_read(&doc->bandwidth, bw, "probe", &ignored) < 0)
+	if (json_is_object(bw) && env_bandwidth_read(&doc->bandwidth, bw, "bandwidth", &err) < 0) {
+		char *line = first_of(err.buf);
+
 		env_bandwidth_clear(&doc->bandwidth);
-	buf_release(&ignored);
+		why = xstrfmt("the probe's measurement is malformed: %s", line);
+		free(line);
+	}
+	if (measure && !env_doc_has_bandwidth(doc)) {
+		if (!why)
+			why = bandwidth_why(probe);
+		doc->bandwidth_error = env_utf8_dup(why);
+		note(doc, "copy bandwidth not measured: %s", why);
+	}
+	free(why);
+	buf_release(&err);
 }
 
 void env_probe_doc(const struct env_opts *o, struct env_doc *doc)
@@ -360,8 +422,6 @@ void env_probe_doc(const struct env_opts *o, struct env_doc *doc)
 	installs_section(doc);
 	env_flags(doc);
 	env_hcu(doc);
-	bandwidth_section(doc, probe);
-	if (o->measure && !env_doc_has_bandwidth(doc))
-		note(doc, "%s", "copy bandwidth not measured: it needs torch and a GPU");
+	bandwidth_section(doc, probe, o->measure);
 	json_decref(probe);
 }

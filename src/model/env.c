@@ -80,6 +80,7 @@ static const struct rf_field doc_fields[] = {
 	RF_V(T, "warnings", warnings, nwarnings),
 	RF_A(T, "hcu_targets", hcu_targets, nhcu_targets, &hcu_desc),
 	RF_S(T, "bandwidth", bandwidth, &bw_desc, RF_ALL_UNKNOWN),
+	RF_FX(T, "bandwidth_error", RF_STR, bandwidth_error, RF_OMIT_NULL),
 	RF_FEND_X(RF_JC_WORDS),
 };
 #undef T

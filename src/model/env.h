@@ -6,7 +6,8 @@
  *
  * Keys, in order: schema_version, tool, tko_version, notes, host, python,
  * torch, triton, gpus, gpu_tools, dcu, cuda, hip, dtk, rocm, tools, env,
- * warnings, hcu_targets, bandwidth.
+ * warnings, hcu_targets, bandwidth, bandwidth_error (only when --measure
+ * measured nothing).
  *
  * Typed: notes, dcu, tools, env (the flags, in their order), warnings,
  * hcu_targets, bandwidth, and the keys tko reads of a "gpus" entry
@@ -89,6 +90,7 @@ struct env_doc {
 	struct env_hcu_target *hcu_targets;
 	size_t nhcu_targets;
 	struct env_bandwidth bandwidth;
+	char *bandwidth_error;	/* why --measure measured nothing; NULL (left out) otherwise */
 };
 
 extern const struct rf_struct env_doc_desc;

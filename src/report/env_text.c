@@ -59,6 +59,8 @@ static void print_versions(const struct env_doc *doc, struct table *t)
 		table_cell(t, "%.0f GB/s (device-to-device copy, read+write, median of %lld)",
 			   isfinite(bw->copy_gbps) ? bw->copy_gbps : 0,
 			   bw->repeats != RF_I64_NONE ? bw->repeats : 0);
+	else if (doc->bandwidth_error)
+		table_cell(t, "not measured: %s", doc->bandwidth_error);
 	else
 		table_cell(t, "not measured (--measure)");
 }

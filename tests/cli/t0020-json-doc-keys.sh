@@ -116,8 +116,16 @@ test_expect_success 'the check can fail: an unnamed key, a listed key missing' '
 test_expect_success 'tko env --json' '
 	tko env --json env.json >/dev/null &&
 	head_is env.json "tko env" &&
-	doc_lists "tko env" 0 env.json . &&
+	doc_lists "tko env" 0 env.json . bandwidth_error &&
 	doc_names "tko env" env.json . .host .python .cuda .hip ".tools[]"
+'
+
+# bandwidth_error is there only when --measure measured nothing (no Python here).
+test_expect_success 'tko env --measure --json, measuring nothing' '
+	TKO_PYTHON=/no/such/python tko env --measure --json envm.json >/dev/null &&
+	json_q envm.json "has(\"bandwidth_error\")" &&
+	doc_lists "tko env" 0 envm.json . &&
+	doc_names "tko env" envm.json .
 '
 
 test_expect_success 'tko capture: tko-run.json' '

@@ -85,6 +85,40 @@ test_expect_success '--measure passes the measured copy bandwidth through' '
 	test_grep "4243 GB/s" table
 '
 
+# --measure where nothing could be measured: the table and the JSON say why,
+# not "(--measure)" as if the option had been left out. The reasons are the
+# probe's own words: its torch error, an empty device list, its errors.
+test_expect_success '--measure without torch, GPU or a good measurement says why' '
+	TKO_PYTHON=$TRASH/probe-ok tko env --json out.json >table &&
+	test_grep "^copy bandwidth +not measured \(--measure\)$" table &&
+	json_q out.json "has(\"bandwidth_error\") | not" &&
+	TKO_PYTHON=/no/such/python tko env --measure --json out.json >table &&
+	test_grep "^copy bandwidth +not measured: the Python probe gave no answer" table &&
+	json_q out.json ".bandwidth == null and (.bandwidth_error | test(\"Python probe\"))" &&
+	sed -e "s/\"devices\": \[.*\],/\"devices\": [],/" \
+	    -e "s/\"bandwidth\": .*/\"bandwidth\": null,/" probe-ok >probe-nogpu &&
+	chmod +x probe-nogpu &&
+	grep -q "\"devices\": \[\]," probe-nogpu &&
+	TKO_PYTHON=$TRASH/probe-nogpu tko env --measure --json out.json >table &&
+	test_grep "^copy bandwidth +not measured: no GPU \(torch sees none\)$" table &&
+	json_q out.json ".bandwidth_error == \"no GPU (torch sees none)\"" &&
+	json_q out.json "[.notes[] | select(. == \"copy bandwidth not measured: no GPU (torch sees none)\")] | length == 1" &&
+	sed -e "s/\"bandwidth\": .*/\"bandwidth\": null,/" \
+	    -e "s/\"errors\": \[\]/\"errors\": [\"bandwidth: RuntimeError: CUDA error: out of memory\\\\nCompile with TORCH_USE_CUDA_DSA\"]/" \
+		probe-ok >probe-oom &&
+	chmod +x probe-oom &&
+	TKO_PYTHON=$TRASH/probe-oom tko env --measure --json out.json >table &&
+	test_grep "^copy bandwidth +not measured: RuntimeError: CUDA error: out of memory$" table &&
+	json_q out.json ".bandwidth_error == \"RuntimeError: CUDA error: out of memory\""
+'
+
+test_expect_success '--measure with the real Python probe and no torch: no torch' '
+	test -x "$SRC_ROOT/.venv/bin/python" || { echo "# no .venv: skipped"; exit 0; }
+	TKO_PYTHON=$SRC_ROOT/.venv/bin/python tko env --measure --json out.json >table &&
+	json_q out.json ".torch == null and .bandwidth_error == \"no torch\"" &&
+	test_grep "^copy bandwidth +not measured: no torch$" table
+'
+
 # python/tko/gpu.py reports raw facts; tko decides the arch (src/target/target.c).
 # The facts below are what torch 2.11 reports on an H200 (gcnArchName is the
 # marketing name on CUDA), a ROCm MI300X and DTK on a BW DCU.

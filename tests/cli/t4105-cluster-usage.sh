@@ -85,6 +85,30 @@ test_expect_success 'submit with no sbatch on PATH: exit 3, nothing recorded' '
 	test ! -e run/cluster/jobs.json
 '
 
+# Slurm words a refused submission over two lines of standard error (the
+# lines below are sbatch 23.11's for a partition that does not exist): the
+# error stays one line, and a readable one, not one with "\x0a" in it.
+test_expect_success 'submit: sbatch'"'"'s multi-line error is one readable line, exit 5' '
+	mkdir -p failbin &&
+	cat >failbin/sbatch <<-\EOF &&
+	#!/bin/sh
+	echo "sbatch: error: invalid partition specified: gpux" >&2
+	echo "sbatch: error: Batch job submission failed: Invalid partition name specified" >&2
+	exit 1
+	EOF
+	printf "#!/bin/sh\nprintf \"queued\\\\nmaybe\\\\n\"\n" >failbin/sbatch-noid &&
+	chmod +x failbin/sbatch failbin/sbatch-noid &&
+	(PATH=$PWD/failbin:$PATH && test_expect_code 5 "$TKO" cluster submit run/cluster 2>err) &&
+	test_one_line_error err &&
+	! grep -F "\x0a" err &&
+	grep -Fx "tko cluster: sbatch failed (exit 1): error: invalid partition specified: gpux; error: Batch job submission failed: Invalid partition name specified" err &&
+	test ! -e run/cluster/jobs.json &&
+	mv failbin/sbatch-noid failbin/sbatch &&
+	(PATH=$PWD/failbin:$PATH && test_expect_code 5 "$TKO" cluster submit run/cluster 2>err) &&
+	test_one_line_error err &&
+	grep -Fx "tko cluster: sbatch answered no job id: '"'"'queued; maybe'"'"'" err
+'
+
 test_expect_success 'submit --array: indices must be the plan'"'"'s' '
 	test_expect_code 2 tko cluster submit --dry-run --array 0-2 run/cluster 2>err &&
 	test_grep "is not a list of task indices 0-1" err &&

@@ -57,4 +57,29 @@ test_expect_success 'a command that cannot be started' '
 	json_q run3/tko-run.json ".command_found == false"
 '
 
+# When tko-run.json says the command launched no Triton kernel, the hints
+# say what happened (from its exit status, command_found, and env.json's
+# versions), not "no capture ... capture again" with a list of moot gaps.
+test_expect_success 'no kernel launched: the one gap says what the command did' '
+	json_q run3/report/report.json "[.gaps[].what] == [\"no capture: the command could not be started (exit status 127: not found or not executable)\"]" &&
+	test_grep "^gap: no capture: the command could not be started" out &&
+	test "$(grep -c "^gap:" out)" = 1 &&
+	printf "#!/bin/sh\necho model: no such file >&2\nexit 2\n" >fails.sh &&
+	printf "#!/bin/sh\necho done\n" >idle.sh &&
+	chmod +x fails.sh idle.sh &&
+	test_expect_code 5 tko investigate --out run6 -- ./fails.sh >out 2>err &&
+	json_q run6/tko-run.json ".exit_status == 2 and .capture.events == 0" &&
+	grep -Fx "gap: no capture: the command failed (exit status 2; its own output says why) before it launched any Triton kernel: tko investigate --out RUN2 -- ./fails.sh" out &&
+	test "$(grep -c "^gap:" out)" = 1 &&
+	tko investigate --out run7 -- ./idle.sh >out 2>err &&
+	json_q run7/tko-run.json ".exit_status == 0 and .versions.torch == null" &&
+	grep -Fx "gap: no capture: the command ran (exit status 0) and launched no Triton kernel: torch is not importable here (RUN/env.json), and the kernels come from torch.compile: tko env" out &&
+	json_q run7/report/report.json ".gaps | length == 1 and .[0].command == \"tko env\""
+'
+
+test_expect_success 'a failed command whose log names a kernel: the gap says it failed, and the cost' '
+	json_q run2/report/report.json ".gaps[0].what | startswith(\"no capture: the command failed (exit status 3; its own output says why); the arguments\")" &&
+	json_q run2/report/report.json "[.gaps[].what | select(startswith(\"no measured peak\"))] | length == 1"
+'
+
 test_done

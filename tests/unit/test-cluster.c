@@ -234,6 +234,39 @@ static void test_job_id(void **state)
 	assert_null(cluster_job_id("12a\n", 4));
 }
 
+/* What sbatch printed, as one line: Slurm's real two-line error, blanks, a flood. */
+static void test_sbatch_said(void **state)
+{
+	const char two[] = "sbatch: error: invalid partition specified: gpux\n"
+			   "sbatch: error: Batch job submission failed: Invalid partition name specified\n";
+	const char blanks[] = "\n  \r\n\t\n";
+	const char crlf[] = "  Submitted batch job 12\r\n\nmore \n";
+	struct buf b = BUF_INIT;
+	char *flood = xmalloc(3001);
+
+	(void)state;
+	cluster_sbatch_said(two, sizeof(two) - 1, &b);
+	assert_string_equal(b.buf, "error: invalid partition specified: gpux; "
+			    "error: Batch job submission failed: Invalid partition name specified");
+	buf_reset(&b);
+	cluster_sbatch_said(crlf, sizeof(crlf) - 1, &b);
+	assert_string_equal(b.buf, "Submitted batch job 12; more");
+	buf_reset(&b);
+	cluster_sbatch_said(blanks, sizeof(blanks) - 1, &b);
+	assert_int_equal(b.len, 0);
+	memset(flood, 'x', 3000);
+	flood[1500] = '\n';
+	flood[3000] = '\0';
+	cluster_sbatch_said(flood, 3000, &b);
+	assert_int_equal(b.len, 1003);	/* 1000 bytes and "..." */
+	assert_null(memchr(b.buf, '\n', b.len));
+	assert_string_equal(b.buf + 1000, "...");
+	assert_int_equal(b.buf[999], 'x');	/* the first line alone fills it */
+	assert_null(strchr(b.buf, ';'));
+	free(flood);
+	buf_release(&b);
+}
+
 /* A tko tune document with one entry per source given. */
 static struct tune_doc *doc(const char *mode, const char *a, const char *b)
 {
@@ -361,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_states_and_list),
 		cmocka_unit_test(test_array_check),
 		cmocka_unit_test(test_job_id),
+		cmocka_unit_test(test_sbatch_said),
 		cmocka_unit_test(test_gather),
 		cmocka_unit_test(test_doc_load),
 	};

@@ -105,11 +105,24 @@ static void test_nothing_found(void **state)
 	free(got);
 }
 
+/* An env.json of `tko env --measure` that measured nothing (read back): the row says why. */
+static void test_not_measured_why(void **state)
+{
+	char *got = page("{\"bandwidth\": null, \"bandwidth_error\": \"no GPU (torch sees none)\","
+			 " \"gpus\": [], \"tools\": [], \"env\": {}, \"notes\": []}");
+
+	(void)state;
+	assert_non_null(strstr(got, "copy bandwidth  not measured: no GPU (torch sees none)\n"));
+	assert_null(strstr(got, "(--measure)"));
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_nothing_found),
+		cmocka_unit_test(test_not_measured_why),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

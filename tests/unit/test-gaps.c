@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "decide/gaps.h"
+#include "json/reflect.h"
 #include "model/analysis_desc.h"
 #include "util/mem.h"
 
@@ -27,6 +28,7 @@ static void full_run(struct an_run *r, const char *dir, struct gaps_facts *f)
 	r->peak_gbps = 4000;
 	r->profile.file = xstrdup("profile/trace.json");
 	f->have_log = f->have_triton_cache = f->have_replay = f->have_disassembler = 1;
+	f->capture = NULL;
 }
 
 /* The gap whose sentence starts with `what`, or NULL. */
@@ -62,7 +64,7 @@ static void test_nothing_missing(void **state)
 static void test_everything_missing(void **state)
 {
 	struct an_run r;
-	struct gaps_facts f = { 0, 0, 0, 0 };
+	struct gaps_facts f = { 0, 0, 0, 0, NULL };
 	const struct an_gap *g;
 
 	(void)state;
@@ -214,6 +216,119 @@ static void test_uncaptured_kernel(void **state)
 	an_run_release(&r);
 }
 
+/*
+ * A RUN that tko capture made from `./model.sh` with nothing captured, as
+ * tko-run.json records it: exit status, signal, launch events, versions.
+ * The run's gaps go to *r; *c is the outcome (exit 0, found, torch, 1 GPU).
+ */
+static void captured_nothing(struct an_run *r, struct gaps_facts *f, struct an_capture_outcome *c)
+{
+	an_run_init(r);
+	r->run = xstrdup("RUN");
+	r->command = xstrdup("./model.sh");
+	r->capture_dirs = 0;	/* as analysis counts them: no kernel directory */
+	memset(f, 0, sizeof(*f));
+	memset(c, 0, sizeof(*c));
+	c->recorded = c->command_found = c->torch = 1;
+	c->signal = RF_I64_NONE;
+	c->gpus = 1;
+	f->capture = c;
+}
+
+/* The one gap of a command that launched no kernel: its sentence and command. */
+static void assert_only_gap(struct an_run *r, const struct gaps_facts *f, const char *what,
+			    const char *command)
+{
+	gaps_compute(r, f);
+	assert_int_equal(r->ngaps, 1);
+	assert_string_equal(r->gaps[0].what, what);
+	assert_string_equal(r->gaps[0].command, command);
+	an_run_release(r);
+}
+
+/*
+ * tko-run.json says what happened, and with no kernel launched that is the
+ * only gap: a log, a cache, a peak or a profile would not help.
+ */
+static void test_capture_launched_nothing(void **state)
+{
+	struct an_run r;
+	struct gaps_facts f;
+	struct an_capture_outcome c;
+	const char *again = "tko investigate --out RUN2 -- ./model.sh";
+
+	(void)state;
+	captured_nothing(&r, &f, &c);
+	c.command_found = 0;
+	c.exit_status = 127;
+	assert_only_gap(&r, &f, "no capture: the command could not be started (exit status 127:"
+			" not found or not executable)", again);
+	captured_nothing(&r, &f, &c);
+	c.exit_status = 1;
+	assert_only_gap(&r, &f, "no capture: the command failed (exit status 1; its own output"
+			" says why) before it launched any Triton kernel", again);
+	captured_nothing(&r, &f, &c);
+	c.exit_status = 137;
+	c.signal = 9;
+	assert_only_gap(&r, &f, "no capture: the command was ended by signal 9 (exit status 137)"
+			" before it launched any Triton kernel", again);
+	captured_nothing(&r, &f, &c);
+	c.torch = 0;
+	c.gpus = 0;
+	assert_only_gap(&r, &f, "no capture: the command ran (exit status 0) and launched no"
+			" Triton kernel: torch is not importable here (RUN/env.json), and the"
+			" kernels come from torch.compile", "tko env");
+	captured_nothing(&r, &f, &c);
+	c.gpus = 0;
+	assert_only_gap(&r, &f, "no capture: the command ran (exit status 0) and launched no"
+			" Triton kernel: no GPU was found (RUN/env.json)", "tko env");
+	captured_nothing(&r, &f, &c);
+	assert_only_gap(&r, &f, "no capture: the command ran (exit status 0) and launched no"
+			" Triton kernel: does it run a torch.compile'd model (or a Triton kernel)"
+			" on the GPU?", again);
+	/* no env.json: what torch and the GPUs were is unknown, so not claimed */
+	captured_nothing(&r, &f, &c);
+	c.torch = 0;
+	c.gpus = -1;
+	assert_only_gap(&r, &f, "no capture: the command ran (exit status 0) and launched no"
+			" Triton kernel: does it run a torch.compile'd model (or a Triton kernel)"
+			" on the GPU?", again);
+}
+
+/* Kernels ran (the log, launch events) but none was saved: why, and what that costs. */
+static void test_capture_kernels_not_saved(void **state)
+{
+	struct an_run r;
+	struct gaps_facts f;
+	struct an_capture_outcome c;
+	const char *cost = "; the arguments' shapes, dtypes and strides are unknown and no kernel"
+			   " can be replayed (times are the autotuner's, where it timed any)";
+	char re[] = "^mm", *want;
+
+	(void)state;
+	captured_nothing(&r, &f, &c);
+	c.exit_status = 3;
+	an_run_add_kernel(&r);	/* the log names one */
+	gaps_compute(&r, &f);
+	want = xstrfmt("no capture: the command failed (exit status 3; its own output says why)%s",
+		       cost);
+	assert_string_equal(r.gaps[0].what, want);
+	free(want);
+	assert_non_null(gap(r.gaps, r.ngaps, "no measured peak bandwidth"));
+	an_run_release(&r);
+
+	captured_nothing(&r, &f, &c);
+	c.launches = 4;
+	c.kernels_regex = re;
+	gaps_compute(&r, &f);
+	want = xstrfmt("no capture: the command ran (exit status 0), but no kernel it launched"
+		       " matched --kernels '^mm'%s", cost);
+	assert_string_equal(r.gaps[0].what, want);
+	free(want);
+	assert_string_equal(r.gaps[0].command, "tko investigate --out RUN2 -- ./model.sh");
+	an_run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +339,8 @@ int main(void)
 		cmocka_unit_test(test_library_calls_without_profile),
 		cmocka_unit_test(test_kernel_gaps),
 		cmocka_unit_test(test_uncaptured_kernel),
+		cmocka_unit_test(test_capture_launched_nothing),
+		cmocka_unit_test(test_capture_kernels_not_saved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
