@@ -58,6 +58,7 @@ UTIL_SRC = \
 	src/util/msg.c \
 	src/util/opts.c \
 	src/util/outdir.c \
+	src/util/plural.c \
 	src/util/sha256.c \
 	src/util/spawn.c \
 	src/util/strmap.c \

@@ -11,6 +11,7 @@
 #include "util/file.h"
 #include "json/jsonio.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -511,9 +512,10 @@ static void ab_text(FILE *fp, const json_t *ab)
 	const json_t *a, *vs;
 	char b1[32], b2[32], b3[32], b4[32];
 	size_t i, numerics = 0;
+	long long rounds = json_int(ab, "rounds", 0);
 
-	fprintf(fp, "\nA/B: %lld measured rounds after %lld warm-up (order reversed every other round)\n",
-		json_int(ab, "rounds", 0), json_int(ab, "warmup", 0));
+	fprintf(fp, "\nA/B: %lld measured round%s after %lld warm-up (order reversed every other round)\n",
+		rounds, plural(rounds), json_int(ab, "warmup", 0));
 	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrll");
 	json_array_foreach(json_object_get(ab, "arms"), i, a) {
 		vs = json_object_get(a, "vs_default");
@@ -597,14 +599,14 @@ static void verdicts_text(FILE *fp, const json_t *doc)
 
 	json_array_foreach(rows, i, row) {
 		const json_t *ci = json_object_get(row, "measured_gain_ci95");
+		long long rounds = json_int(json_object_get(row, "measured"), "rounds", 0);
 
 		if (!json_str(row, "verdict") || strcmp(json_str(row, "verdict"), "slower"))
 			continue;
 		fprintf(fp, "drop %s: slower inside the step than Inductor's own choice, %.3fx [%.3f, %.3f]"
-			" over %lld rounds (tune predicted %s)%s\n", json_str(row, "kernel"),
+			" over %lld round%s (tune predicted %s)%s\n", json_str(row, "kernel"),
 			json_num(row, "measured_speedup", NAN), json_number_value(json_array_get(ci, 0)),
-			json_number_value(json_array_get(ci, 1)),
-			json_int(json_object_get(row, "measured"), "rounds", 0),
+			json_number_value(json_array_get(ci, 1)), rounds, plural(rounds),
 			fmt_num(b1, sizeof(b1), "%.3fx", json_object_get(row, "predicted_speedup"), 1),
 			keep ? "; kept by --keep-slower" : "; left out of the artifact and of the next plan");
 	}
@@ -673,10 +675,11 @@ static void recommended_text(FILE *fp, const json_t *list)
 void apply_report_text(FILE *fp, const json_t *doc)
 {
 	const json_t *s = json_object_get(doc, "summary"), *ab = json_object_get(doc, "ab");
+	long long planned = json_int(s, "planned", 0), not_planned = json_int(s, "not_planned", 0);
 
-	fprintf(fp, "%s (%s): %lld winners planned, %lld ran as planned, %lld kernels not planned\n",
-		json_str(doc, "run"), json_str(doc, "target"), json_int(s, "planned", 0),
-		json_int(s, "ran_winner", 0), json_int(s, "not_planned", 0));
+	fprintf(fp, "%s (%s): %lld winner%s planned, %lld ran as planned, %lld kernel%s not planned\n",
+		json_str(doc, "run"), json_str(doc, "target"), planned, plural(planned),
+		json_int(s, "ran_winner", 0), not_planned, plural(not_planned));
 	kernels_text(fp, json_object_get(doc, "kernels"));
 	if (json_is_object(ab)) {
 		ab_text(fp, ab);
