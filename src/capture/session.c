@@ -18,6 +18,7 @@
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/msg.h"
+#include "util/plural.h"
 #include "util/spawn.h"
 #include "util/walk.h"
 #include "version.h"
@@ -101,7 +102,7 @@ static void capture_tick(void *data)
 	t->kernels = n;
 	t->shown = 1;
 	msg_progress_as(STEP, "running %s: %.0f s, %zu kernel%s captured", t->cmd,
-			now_unix() - t->start, n, n == 1 ? "" : "s");
+			now_unix() - t->start, n, plural(n));
 }
 
 /*

@@ -7,6 +7,7 @@
 #include "cluster/slurm.h"
 #include "util/mem.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "version.h"
 #include "banned.h"
 
@@ -200,12 +201,12 @@ void cluster_script_tasks(const struct cluster_job *j, struct buf *out)
 		buf_addf(out, "#SBATCH --cpus-per-task=%ld\n", s->cpus);
 	extras(s, out);
 	buf_addf(out, "#\n# Written by `tko cluster plan` (tko %s): one task of a RUN's tuning\n"
-		 "# per array index, %zu tasks over %zu kernels, each kernel's results in its\n"
+		 "# per array index, %zu task%s over %zu kernel%s, each kernel's results in its\n"
 		 "# own folder as a local `tko tune` leaves them, each task's tune.json in\n"
 		 "# tasks/INDEX/. `tko cluster submit` submits the tasks not finished yet.\n"
 		 "# A finished task (exit 0, or 1: a kernel's input or base variant is bad,\n"
 		 "# which a rerun does not change) is not run again.\n",
-		 TKO_VERSION, j->plan->nt, j->plan->nk);
+		 TKO_VERSION, j->plan->nt, plural(j->plan->nt), j->plan->nk, plural(j->plan->nk));
 	setup_lines(s, out);
 	buf_adds(out, "\ntask=${SLURM_ARRAY_TASK_ID:?submit this script as a job array}\ncd");
 	word(out, j->cwd);

@@ -33,6 +33,7 @@
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "banned.h"
 
 static const char *const usage[] = {
@@ -157,9 +158,9 @@ static int no_step_time(const struct apply_run *r, const char *arm, struct buf *
 	if (isfinite(r->ms_per_step))
 		return 0;
 	if (r->hook.steps)
-		buf_addf(err, "no step time in arm %s: the hook saw %ld steps, all within the warm-up of %ld"
+		buf_addf(err, "no step time in arm %s: the hook saw %ld step%s, all within the warm-up of %ld"
 			 " (--step-warmup), and the command printed no JSON line with \"ms_per_step\"; see %s",
-			 arm, r->hook.steps, r->hook.warmup, r->dir);
+			 arm, r->hook.steps, plural(r->hook.steps), r->hook.warmup, r->dir);
 	else
 		buf_addf(err, "no step time in arm %s: the hook saw no optimizer step%s and the command"
 			 " printed no JSON line with \"ms_per_step\" (name the step function with --step"
@@ -447,8 +448,9 @@ static int apply_main(struct apply_opts *o, struct session *s)
 	    drop_from_plan(s, &err) < 0 || write_plan(s, &err) < 0 ||
 	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, &s->left_out, o->artifact, &err) < 0))
 		goto done;
-	msg_note("%zu winners planned of %zu tuned kernels; plan in %s", apply_plan_planned(&s->plan),
-		 s->plan.nr, s->plan_path);
+	msg_note("%zu winner%s planned of %zu tuned kernel%s; plan in %s",
+		 apply_plan_planned(&s->plan), plural(apply_plan_planned(&s->plan)), s->plan.nr,
+		 plural(s->plan.nr), s->plan_path);
 	apply_predict_step(&pred, &s->plan, o->run);
 	if (o->cmd && run_all(s, &code, &err) < 0)
 		goto done;

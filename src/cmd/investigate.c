@@ -49,6 +49,7 @@
 #include "util/mem.h"
 #include "util/msg.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "util/walk.h"
 #include "banned.h"
 
@@ -141,7 +142,7 @@ static void replay(const char *run)
 		return;
 	}
 	msg_note("replaying the %zu captured kernel director%s (tko run; --no-replay skips this)",
-		 n, n == 1 ? "y" : "ies");
+		 n, plural_word(n, "y", "ies"));
 	ro.read_uses = kernel_uses_read;
 	status = replay_into_run(&dirs, &ro, 1, &out);
 	replay_text_show(&out, 1, "run");
@@ -313,7 +314,7 @@ static int tune_kernels(const char *run, const struct an_run *r, const struct in
 	}
 	if (tried < n)
 		msg_note_as("tune", "%zu kernel%s not tried: tuning stopped", n - tried,
-			    n - tried == 1 ? "" : "s");
+			    plural(n - tried));
 	for (i = 0; i < n; i++)
 		free((char *)inputs[i]);
 	free(inputs);

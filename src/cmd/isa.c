@@ -20,6 +20,7 @@
 #include "util/file.h"
 #include "util/msg.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "banned.h"
 
 static const char *const isa_usage[] = {
@@ -139,8 +140,9 @@ static void report_notes(const struct isa_result *res, int argc, const char **ar
 	if (named.len)
 		msg_note("skipped %s", named.buf);
 	if (in_dirs)
-		msg_note("skipped %zu files that are not assembly or could not be read "
-			 "(%s); --json lists them", in_dirs, walked.buf);
+		msg_note("skipped %zu file%s that %s not assembly or could not be read "
+			 "(%s); --json lists %s", in_dirs, plural(in_dirs),
+			 plural_word(in_dirs, "is", "are"), walked.buf, plural_word(in_dirs, "it", "them"));
 	buf_release(&named);
 	buf_release(&walked);
 }
@@ -157,7 +159,7 @@ static void report_none(const struct isa_result *res, int argc, const char **arg
 		struct buf why = BUF_INIT;
 
 		if (in_dirs)
-			buf_addf(&why, ": %zu files skipped (%s)", in_dirs, walked.buf);
+			buf_addf(&why, ": %zu file%s skipped (%s)", in_dirs, plural(in_dirs), walked.buf);
 		if (named.len)
 			buf_addf(&why, "; skipped %s", named.buf);
 		msg_error("no kernels found in '%s'%s%s", argv[0],

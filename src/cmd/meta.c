@@ -19,6 +19,7 @@
 #include "util/file.h"
 #include "util/msg.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "banned.h"
 
 /* Candidates listed after a --kernel miss, at most. */
@@ -67,8 +68,8 @@ static int select_kernel(const struct meta_set *set, const char *name,
 	if (n == 1)
 		return 0;
 	if (!n)
-		msg_error("no kernel named '%s' (%zu kernels read); candidates:", name,
-			  set->kernels.nr);
+		msg_error("no kernel named '%s' (%zu kernel%s read); candidates:", name,
+			  set->kernels.nr, plural(set->kernels.nr));
 	else
 		msg_error("%zu kernels are named '%s'; name one file:", n, name);
 	list_candidates(set, name, n > 1);

@@ -17,6 +17,7 @@
 #include "util/file.h"
 #include "util/msg.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "banned.h"
 
 static const char *const usage[] = {
@@ -41,7 +42,7 @@ static int no_match(const struct autotune_set *s, const char *name, size_t n)
 	if (n)
 		msg_error("--kernel '%s' matches %zu kernels; name one:", name, n);
 	else
-		msg_error("no kernel named '%s' (%zu kernels read)", name, s->nr);
+		msg_error("no kernel named '%s' (%zu kernel%s read)", name, s->nr, plural(s->nr));
 	for (i = 0; i < s->nr; i++) {
 		const struct at_kernel *k = s->kernels[i];
 		char *id;

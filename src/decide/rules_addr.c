@@ -10,6 +10,7 @@
 #include "decide/rules_addr.h"
 #include "decide/rules_kit.h"
 #include "decide/rules_measured.h"
+#include "util/plural.h"
 #include "banned.h"
 
 int rule_divmod_offsets(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
@@ -43,7 +44,7 @@ int rule_element_gather(const struct rule_ctx *c, const struct an_kernel *k, str
 		return 0;
 	rk_why(o, "%ld load%s read%s through a loaded index one element per lane (line %ld): a"
 	       " gather that no access width can help", k->addr.gather_elems,
-	       k->addr.gather_elems == 1 ? "" : "s", k->addr.gather_elems == 1 ? "s" : "",
+	       plural(k->addr.gather_elems), plural_word(k->addr.gather_elems, "s", ""),
 	       k->addr.gather_line);
 	rk_ev(o, "element_gathers", (double)k->addr.gather_elems);
 	rk_ev(o, "gathers", (double)k->addr.gathers);
@@ -57,8 +58,8 @@ int rule_scattered_store(const struct rule_ctx *c, const struct an_kernel *k, st
 		return 0;
 	rk_why(o, "%ld plain tl.store%s write%s through a loaded index (line %ld): a scatter without"
 	       " atomics, whose lanes write far apart and whose repeated indices race (the last"
-	       " writer wins, in no set order)", k->addr.scatters, k->addr.scatters == 1 ? "" : "s",
-	       k->addr.scatters == 1 ? "s" : "", k->addr.scatter_line);
+	       " writer wins, in no set order)", k->addr.scatters, plural(k->addr.scatters),
+	       plural_word(k->addr.scatters, "s", ""), k->addr.scatter_line);
 	rk_ev(o, "scatters", (double)k->addr.scatters);
 	rk_ev(o, "line", (double)k->addr.scatter_line);
 	return 1;
@@ -76,8 +77,8 @@ int rule_strided_lanes(const struct rule_ctx *c, const struct an_kernel *k, stru
 		snprintf(stride, sizeof(stride), "%ld elements", k->addr.strided_stride);
 	rk_why(o, "%ld access%s (first at line %ld) ha%s no index term of stride 1: neighbouring lanes"
 	       " touch elements %s apart, so each access moves one element per lane",
-	       k->addr.strided, k->addr.strided == 1 ? "" : "es", k->addr.strided_line,
-	       k->addr.strided == 1 ? "s" : "ve", stride);
+	       k->addr.strided, plural_word(k->addr.strided, "", "es"), k->addr.strided_line,
+	       plural_word(k->addr.strided, "s", "ve"), stride);
 	rk_ev(o, "strided_accesses", (double)k->addr.strided);
 	rk_ev(o, "stride", (double)k->addr.strided_stride);
 	rk_ev(o, "line", (double)k->addr.strided_line);

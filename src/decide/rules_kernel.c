@@ -13,6 +13,7 @@
 #include "decide/rules_kit.h"
 #include "decide/rules_measured.h"
 #include "decide/rules_value.h"
+#include "util/plural.h"
 #include "banned.h"
 
 int rule_not_hot(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
@@ -319,7 +320,7 @@ int rule_few_configs(const struct rule_ctx *c, const struct an_kernel *k,
 	    k->configs_timed > c->lim->few_configs || rules_autotune_path_explains(k))
 		return 0;
 	rk_why(o, "the autotuner timed %ld config%s (%s) for a kernel taking %.1f%% of the time",
-	       k->configs_timed, k->configs_timed == 1 ? "" : "s",
+	       k->configs_timed, plural(k->configs_timed),
 	       k->chosen_by != AT_METHOD_NONE ? at_method_names[k->chosen_by] : "no choice recorded",
 	       100 * k->share);
 	rk_knobs(o, k->kind == KIND_TEMPLATE || fixed_block(k) ? rules_tune_knobs(k) :

@@ -11,6 +11,7 @@
 
 #include "decide/rules_kit.h"
 #include "decide/rules_value.h"
+#include "util/plural.h"
 #include "banned.h"
 
 int rule_zero_init(const struct rule_ctx *c, const struct an_kernel *k, struct rule_out *o)
@@ -136,7 +137,7 @@ int rule_no_autotune(const struct rule_ctx *c, const struct an_kernel *k, struct
 		rk_why(o, "Inductor built it with %ld config%s, so nothing was timed: pointwise"
 		       " kernels get more with max_autotune_pointwise, reductions with max_autotune,"
 		       " and coordinate_descent_tuning searches around the one", (long)k->nconfigs,
-		       k->nconfigs == 1 ? "" : "s");
+		       plural(k->nconfigs));
 		rk_knobs(o, "torch._inductor.config.max_autotune_pointwise = True (reductions:"
 			 " max_autotune) or coordinate_descent_tuning = True, before tko tune");
 	}

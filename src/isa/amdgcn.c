@@ -28,6 +28,7 @@
 #include "isa/amdgcn_state.h"
 #include "isa/tok.h"
 #include "util/lines.h"
+#include "util/plural.h"
 #include "banned.h"
 
 /* "vmcnt(0) lgkmcnt(1)": the counters an s_waitcnt names, as slot bits. */
@@ -327,8 +328,8 @@ static void finish_notes(struct amd_state *st, int unterminated)
 		isa_note(f, "the last line has no newline");
 	if (st->bundle_parts)
 		isa_note(f, "clang offload bundle: %d device part%s scanned, %d host part%s skipped",
-			 st->bundle_parts, st->bundle_parts == 1 ? "" : "s",
-			 st->host_parts, st->host_parts == 1 ? "" : "s");
+			 st->bundle_parts, plural(st->bundle_parts),
+			 st->host_parts, plural(st->host_parts));
 	if (st->macro_calls)
 		isa_note(f, "counts are as written: instructions inside .macro bodies count "
 			 "once, %llu macro calls are not expanded",

@@ -29,6 +29,7 @@
 #include "target/target.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 static const unsigned char global_families[] = {
@@ -210,7 +211,7 @@ static void narrow_lines(const struct isa_file_result *f, struct isa_kernel *k)
 	fd->message = xstrfmt("%llu global memory instructions moving 32 bits or "
 			      "fewer per lane come from %zu source line%s: %s",
 			      (unsigned long long)insns, nlines,
-			      nlines == 1 ? "" : "s", b.buf);
+			      plural(nlines), b.buf);
 	buf_release(&b);
 	ev(fd, "lines", (long long)nlines, ISA_SRC_NONE);
 	ev(fd, "instructions", (long long)insns, ISA_SRC_NONE);

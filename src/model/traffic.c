@@ -8,6 +8,7 @@
 #include "model/traffic.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 struct span {
@@ -299,7 +300,7 @@ int traffic_count(struct traffic *t, const struct capture_doc *c, const struct t
 	t->read_bytes += union_bytes(&rd, &t->reads);
 	t->write_bytes += union_bytes(&wr, &t->writes);
 	t->bytes = t->read_bytes + t->write_bytes;
-	t->note = xstrfmt("%ld tensor%s read, %ld written%s%s%s", t->reads, t->reads == 1 ? "" : "s",
+	t->note = xstrfmt("%ld tensor%s read, %ld written%s%s%s", t->reads, plural(t->reads),
 			  t->writes,
 			  src ? "" : " (no kernel source: access from argument names)",
 			  why.len ? "; estimate: " : "", why.len ? why.buf : "");

@@ -16,6 +16,7 @@
 #include "parse/summarize.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "util/walk.h"
 #include "banned.h"
 
@@ -235,7 +236,7 @@ static int read_text(struct autotune_set *set, unsigned file,
 		size_t lines = set->inputs[file].lines;
 
 		buf_addf(why, "no autotune records in '%s' (%zu line%s, none recognised)",
-			 it->path, lines, lines == 1 ? "" : "s");
+			 it->path, lines, plural(lines));
 		return -1;
 	}
 	return 0;

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/names.h"
 #include "parse/tconfig.h"
 #include "parse/triton_print.h"
 #include "util/buf.h"
@@ -69,7 +70,8 @@ static void open_record(struct tp_state *st, const struct log_line *l,
 	struct at_src src = src_of(st, l);
 
 	st->k = at_kernel_current(st->ctx->set, name, n, src);
-	at_set_str(&st->k->kind, &st->k->kind_src, "user_autotune", 13, src);
+	at_set_str(&st->k->kind, &st->k->kind_src, kind_names[KIND_USER_AUTOTUNE],
+		   strlen(kind_names[KIND_USER_AUTOTUNE]), src);
 	st->t = at_tuning_add(st->k, AT_USER_AUTOTUNE, src);
 	st->results = NULL;
 	if (st->failed.len)

@@ -8,6 +8,7 @@
 
 #include "profile/attrib.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 /* Case-insensitive substring test; names are short. */
@@ -614,7 +615,7 @@ void prof_attribute(struct prof *p)
 	if (p->clock_jumps)
 		prof_note(p, "%ld idle stretch%s over %.0f s left out of idle time: a clock jump, not"
 			  " idle GPU time (two traces joined, or timestamps from two clocks)",
-			  p->clock_jumps, p->clock_jumps == 1 ? "" : "es", PROF_CLOCK_JUMP_US / 1e6);
+			  p->clock_jumps, plural_word(p->clock_jumps, "", "es"), PROF_CLOCK_JUMP_US / 1e6);
 	collect_steps(p);
 	assign_steps(p, cpu);
 	total_groups(p);

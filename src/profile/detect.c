@@ -14,6 +14,7 @@
 #include "profile/rocprof.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 static int has(const struct csv_row *h, const char *col)
@@ -197,7 +198,7 @@ int prof_read_path(struct prof *p, const char *path, struct buf *err)
 		return -1;
 	if (p->not_utf8)
 		prof_note(p, "%ld name%s not UTF-8: each byte that is not is shown as U+FFFD",
-			  p->not_utf8, p->not_utf8 == 1 ? " was" : "s were");
+			  p->not_utf8, plural_word(p->not_utf8, " was", "s were"));
 	if (!p->nacts) {
 		buf_addf(err, "'%s': a %s profile with no GPU kernels%s", path,
 			 prof_format_names[p->format],

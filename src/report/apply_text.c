@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/apply_out.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -113,11 +114,12 @@ static void arms_table(FILE *fp, const struct apply_ab *ab)
 
 static void ab_text(FILE *fp, const struct apply_ab *ab)
 {
+	long rounds = ab->rounds < 0 ? 0 : ab->rounds;
 	char b4[32];
 	size_t i;
 
-	fprintf(fp, "\nA/B: %ld measured rounds after %ld warm-up (order reversed every other round)\n",
-		ab->rounds < 0 ? 0 : ab->rounds, ab->warmup < 0 ? 0 : ab->warmup);
+	fprintf(fp, "\nA/B: %ld measured round%s after %ld warm-up (order reversed every other round)\n",
+		rounds, plural(rounds), ab->warmup < 0 ? 0 : ab->warmup);
 	arms_table(fp, ab);
 	for (i = 0; i < ab->napplied_vs; i++) {
 		const struct apply_vs *a = &ab->applied_vs[i];
@@ -180,13 +182,14 @@ static void verdicts_text(FILE *fp, const struct apply_doc *d)
 
 	for (i = 0; i < d->nkernels; i++) {
 		const struct apply_row *row = &d->kernels[i];
+		long rounds = row->measured.rounds < 0 ? 0 : row->measured.rounds;
 
 		if (!row->verdict || strcmp(row->verdict, "slower"))
 			continue;
 		fprintf(fp, "drop %s: slower inside the step than Inductor's own choice, %.3fx [%.3f, %.3f]"
-			" over %ld rounds (tune predicted %s)%s\n", row->kernel, row->measured_speedup,
+			" over %ld round%s (tune predicted %s)%s\n", row->kernel, row->measured_speedup,
 			bound(row->measured_gain_ci95, 0), bound(row->measured_gain_ci95, 1),
-			row->measured.rounds < 0 ? 0 : row->measured.rounds,
+			rounds, plural(rounds),
 			fmt_num(b1, sizeof(b1), "%.3fx", row->predicted_speedup, 1),
 			d->keep_slower ? "; kept by --keep-slower" :
 			"; left out of the artifact and of the next plan");
@@ -259,8 +262,9 @@ void apply_report_text(FILE *fp, const struct apply_doc *d)
 {
 	const struct apply_summary *s = &d->summary;
 
-	fprintf(fp, "%s (%s): %ld winners planned, %ld ran as planned, %ld kernels not planned\n",
-		d->run, d->target, s->planned, s->ran_winner, s->not_planned);
+	fprintf(fp, "%s (%s): %ld winner%s planned, %ld ran as planned, %ld kernel%s not planned\n",
+		d->run, d->target, s->planned, plural(s->planned), s->ran_winner, s->not_planned,
+		plural(s->not_planned));
 	kernels_text(fp, d);
 	if (d->has_ab) {
 		ab_text(fp, &d->ab);

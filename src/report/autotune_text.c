@@ -7,6 +7,7 @@
 #include "parse/tconfig.h"
 #include "report/autotune_text.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -160,8 +161,9 @@ static void print_inputs(FILE *fp, const struct autotune_set *s, int md)
 		if (in->truncated)
 			buf_addf(&note, "%slast line cut off", note.len ? "; " : "");
 		if (in->unknown_events || in->unknown_fields)
-			buf_addf(&note, "%s%zu unknown events, %zu unknown fields",
-				 note.len ? "; " : "", in->unknown_events, in->unknown_fields);
+			buf_addf(&note, "%s%zu unknown event%s, %zu unknown field%s",
+				 note.len ? "; " : "", in->unknown_events, plural(in->unknown_events),
+				 in->unknown_fields, plural(in->unknown_fields));
 		if (in->note)
 			buf_addf(&note, "%s%s", note.len ? "; " : "", in->note);
 		table_cell(&t, "%s", note.len ? note.buf : "");
@@ -185,7 +187,7 @@ static void print_tuning(FILE *fp, const struct autotune_set *s,
 	if (!isnan(tu->speedup))
 		fprintf(fp, ", %.3fx over its baseline", tu->speedup);
 	if (tu->num_choices >= 0)
-		fprintf(fp, ", %ld choices", tu->num_choices);
+		fprintf(fp, ", %ld choice%s", tu->num_choices, plural(tu->num_choices));
 	fprintf(fp, " (%s:%zu", s->inputs[tu->src.file].path, tu->src.line);
 	if (tu->twin_src.fmt != AT_FMT_NONE)
 		fprintf(fp, "; also told by %s:%zu", s->inputs[tu->twin_src.file].path,

@@ -1,5 +1,6 @@
 /* tko capture's closing summary (capture_text.h). */
 #include "report/capture_text.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -19,6 +20,8 @@ void capture_print_summary(FILE *fp, const struct run_manifest *m)
 	table_print(&t, fp);
 	table_release(&t);
 	if (m->log_lines_not_shown != RF_I64_NONE && m->log_lines_not_shown > 0)
-		fprintf(fp, "%lld lines of Inductor/Triton logging are in %s/log/model.log only "
-			"('tko -v capture' shows them)\n", m->log_lines_not_shown, m->run_dir);
+		fprintf(fp, "%lld line%s of Inductor/Triton logging %s in %s/log/model.log only "
+			"('tko -v capture' shows %s)\n", m->log_lines_not_shown,
+			plural(m->log_lines_not_shown), plural_word(m->log_lines_not_shown, "is", "are"),
+			m->run_dir, plural_word(m->log_lines_not_shown, "it", "them"));
 }

@@ -2,6 +2,7 @@
 #include "cluster/slurm.h"
 #include "report/cluster_text.h"
 #include "util/buf.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -16,8 +17,9 @@ void cluster_print_plan(FILE *fp, const struct cluster_plan_doc *d, const char *
 		buf_adds(&t, "default time limit ");
 		cluster_slurm_time_for(d->predicted_makespan_s, &t);
 	}
-	fprintf(fp, "planned %zu kernels in %zu tasks: the largest is predicted at %.0f s "
-		"(%s)\n", d->nkernels, d->ntasks, d->predicted_makespan_s, t.buf);
+	fprintf(fp, "planned %zu kernel%s in %zu task%s: the largest is predicted at %.0f s "
+		"(%s)\n", d->nkernels, plural(d->nkernels), d->ntasks, plural(d->ntasks),
+		d->predicted_makespan_s, t.buf);
 	fprintf(fp, "wrote %s/{plan.json,tune.sbatch,gather.sbatch}\n", dir);
 	fprintf(fp, "next: tko cluster submit --gather %s\n", dir);
 	buf_release(&t);
@@ -77,5 +79,6 @@ void cluster_print_status(FILE *fp, const struct cluster_status_doc *d)
 
 void cluster_print_gathered(FILE *fp, size_t nkernels, size_t ntasks, const char *out)
 {
-	fprintf(fp, "gathered %zu kernels from %zu tasks into %s\n", nkernels, ntasks, out);
+	fprintf(fp, "gathered %zu kernel%s from %zu task%s into %s\n", nkernels, plural(nkernels),
+		ntasks, plural(ntasks), out);
 }

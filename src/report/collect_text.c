@@ -4,6 +4,7 @@
 
 #include "report/collect_text.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -35,10 +36,11 @@ void collect_print_summary(FILE *fp, const struct collect_doc *d)
 		table_cell(&t, "%lld", c[j].files);
 		table_cell(&t, "%lld", c[j].bytes);
 	}
-	fprintf(fp, "%s: %zu Triton cache entries\n", d->kernel, d->nentries);
+	fprintf(fp, "%s: %zu Triton cache %s\n", d->kernel, d->nentries,
+		plural_word(d->nentries, "entry", "entries"));
 	table_print(&t, fp);
 	if (d->nskipped)
-		fprintf(fp, "skipped %zu inputs (see collect.json)\n", d->nskipped);
+		fprintf(fp, "skipped %zu input%s (see collect.json)\n", d->nskipped, plural(d->nskipped));
 	table_release(&t);
 	free(c);
 }

@@ -1,5 +1,6 @@
 /* Writing a diff (diff_out.h). */
 #include "report/diff_out.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -7,8 +8,9 @@ static void totals(FILE *fp, const struct an_diff *d)
 {
 	const struct diff_summary *s = &d->summary;
 
-	fprintf(fp, "%lld kernels in both (%lld changed, %lld unchanged), %lld only in A, %lld only in B\n",
-		s->changed + s->same, s->changed, s->same, s->only_a, s->only_b);
+	fprintf(fp, "%lld kernel%s in both (%lld changed, %lld unchanged), %lld only in A, %lld only in B\n",
+		s->changed + s->same, plural(s->changed + s->same), s->changed, s->same, s->only_a,
+		s->only_b);
 }
 
 static void changes_md(FILE *fp, const struct rf_changes *c)

@@ -19,6 +19,7 @@
 #include "report/svg.h"
 #include "report/writer.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 static const char style[] =
@@ -107,9 +108,12 @@ static void html_begin(FILE *fp, const struct an_run *r)
 		esc(fp, r->command);
 		fputs("</code></li>\n", fp);
 	}
-	fprintf(fp, "<li>evidence read: %ld log(s), %ld kernel modules, %ld wrapper modules, %ld ISA"
-		" files, %ld capture directories, %ld replay result(s), %ld tune result(s)</li>\n",
-		r->logs, r->modules, r->wrappers, r->isa_files, r->capture_dirs, r->replays, r->tunes);
+	fprintf(fp, "<li>evidence read: %ld log%s, %ld kernel module%s, %ld wrapper module%s, %ld ISA"
+		" file%s, %ld capture %s, %ld replay result%s, %ld tune result%s</li>\n",
+		r->logs, plural(r->logs), r->modules, plural(r->modules), r->wrappers,
+		plural(r->wrappers), r->isa_files, plural(r->isa_files), r->capture_dirs,
+		plural_word(r->capture_dirs, "directory", "directories"), r->replays, plural(r->replays),
+		r->tunes, plural(r->tunes));
 	fputs("<li>how shares were computed: ", fp);
 	esc(fp, r->share_method);
 	fputs("</li>\n</ul>\n", fp);
@@ -590,8 +594,8 @@ static void html_kernel(FILE *fp, const struct an_run *r, const struct an_kernel
 			 k->tune.target ? k->tune.target : "-", k->tune.winner ? k->tune.winner : "none");
 		if (!isnan(k->tune.speedup))
 			buf_addf(&b, ", %.2fx", k->tune.speedup);
-		buf_addf(&b, " (%ld variants, %ld correct; %s)", k->tune.variants, k->tune.correct,
-			 k->tune.file);
+		buf_addf(&b, " (%ld variant%s, %ld correct; %s)", k->tune.variants,
+			 plural(k->tune.variants), k->tune.correct, k->tune.file);
 		para(fp, "tko tune", &b);
 	}
 	if (k->ngaps) {

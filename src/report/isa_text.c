@@ -9,6 +9,7 @@
 #include "report/isa_text.h"
 #include "util/buf.h"
 #include "util/file.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -184,9 +185,9 @@ static void details(const struct out *o, const struct isa_file_result *f,
 		fprintf(o->fp, "\n## %s\n\n", h.buf);
 	else
 		fprintf(o->fp, "%s\n", h.buf);
-	fprintf(o->fp, "%s%s (%s%s%s), %llu instructions\n", o->md ? "" : "  ", f->path,
+	fprintf(o->fp, "%s%s (%s%s%s), %llu instruction%s\n", o->md ? "" : "  ", f->path,
 		f->format, f->via ? ", via " : "", f->via ? f->via : "",
-		(unsigned long long)k->instructions);
+		(unsigned long long)k->instructions, plural((long long)k->instructions));
 	if (o->md && (f->notes_nr || f->warnings_nr))
 		fputc('\n', o->fp);
 	notes(o, f);

@@ -10,6 +10,7 @@
 #include "report/rtext.h"
 #include "report/stepview.h"
 #include "report/writer.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -30,9 +31,12 @@ static void md_begin(FILE *fp, const struct an_run *r)
 	fprintf(fp, "- %s\n", b.buf);
 	if (r->command)
 		fprintf(fp, "- command: `%s`\n", r->command);
-	fprintf(fp, "- evidence read: %ld log(s), %ld kernel modules, %ld wrapper modules, %ld ISA"
-		" files, %ld capture directories, %ld replay result(s), %ld tune result(s)\n",
-		r->logs, r->modules, r->wrappers, r->isa_files, r->capture_dirs, r->replays, r->tunes);
+	fprintf(fp, "- evidence read: %ld log%s, %ld kernel module%s, %ld wrapper module%s, %ld ISA"
+		" file%s, %ld capture %s, %ld replay result%s, %ld tune result%s\n",
+		r->logs, plural(r->logs), r->modules, plural(r->modules), r->wrappers,
+		plural(r->wrappers), r->isa_files, plural(r->isa_files), r->capture_dirs,
+		plural_word(r->capture_dirs, "directory", "directories"), r->replays, plural(r->replays),
+		r->tunes, plural(r->tunes));
 	fprintf(fp, "- how shares were computed: %s\n\n", r->share_method);
 	buf_release(&b);
 }
@@ -297,8 +301,8 @@ static void md_kernel(FILE *fp, const struct an_run *r, const struct an_kernel *
 			k->tune.target ? k->tune.target : "-", k->tune.winner ? k->tune.winner : "none");
 		if (!isnan(k->tune.speedup))
 			fprintf(fp, ", %.2fx", k->tune.speedup);
-		fprintf(fp, " (%ld variants, %ld correct; `%s`).\n\n", k->tune.variants, k->tune.correct,
-			k->tune.file);
+		fprintf(fp, " (%ld variant%s, %ld correct; `%s`).\n\n", k->tune.variants,
+			plural(k->tune.variants), k->tune.correct, k->tune.file);
 	}
 	if (k->ngaps) {
 		fputs("**Missing evidence:**\n\n", fp);

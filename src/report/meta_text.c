@@ -6,6 +6,7 @@
 #include "parse/pylit_json.h"
 #include "report/meta_text.h"
 #include "util/buf.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -147,7 +148,7 @@ void meta_print_summary(FILE *fp, const struct meta_kernel *const *ks, size_t n)
 			table_cell(&t, "%zu", count_ops(k, op_columns[c].ops));
 	}
 	table_print(&t, fp);
-	fprintf(fp, "%zu kernel%s\n", n, n == 1 ? "" : "s");
+	fprintf(fp, "%zu kernel%s\n", n, plural(n));
 	table_release(&t);
 	buf_release(&b);
 }
@@ -190,7 +191,8 @@ static void print_header(FILE *fp, const struct meta_kernel *k)
 	if (k->device.warp_size >= 0)
 		fprintf(fp, ", warp size %lld", k->device.warp_size);
 	if (k->device.multi_processor_count >= 0)
-		fprintf(fp, ", %lld multiprocessors", k->device.multi_processor_count);
+		fprintf(fp, ", %lld multiprocessor%s", k->device.multi_processor_count,
+			plural(k->device.multi_processor_count));
 	fputc('\n', fp);
 	buf_release(&b);
 }

@@ -4,6 +4,7 @@
 
 #include "profile/tojson.h"
 #include "report/profile_text.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -13,25 +14,26 @@ static void print_header(FILE *fp, const struct prof *p)
 {
 	size_t i;
 
-	fprintf(fp, "%s: %s%s, %zu GPU activities on %ld stream%s%s%s\n", p->path,
+	fprintf(fp, "%s: %s%s, %zu GPU %s on %ld stream%s%s%s\n", p->path,
 		prof_format_names[p->format], p->partial ? " (PARTIAL: the file ends early)" : "",
-		p->nacts, p->streams, p->streams == 1 ? "" : "s", p->device ? ", " : "",
-		p->device ? p->device : "");
+		p->nacts, plural_word(p->nacts, "activity", "activities"), p->streams,
+		plural(p->streams), p->device ? ", " : "", p->device ? p->device : "");
 	if (p->timeline)
-		fprintf(fp, "GPU busy %.3f ms of a %.3f ms span (%.1f%%), idle %.3f ms in %ld gaps"
+		fprintf(fp, "GPU busy %.3f ms of a %.3f ms span (%.1f%%), idle %.3f ms in %ld gap%s"
 			" (largest %.3f ms); kernel time %.3f ms\n", p->busy / 1e3,
 			(p->last - p->first) / 1e3,
 			p->last > p->first ? 100.0 * p->busy / (p->last - p->first) : 0.0,
-			p->idle / 1e3, p->gaps, p->largest_gap / 1e3, p->total / 1e3);
+			p->idle / 1e3, p->gaps, plural(p->gaps), p->largest_gap / 1e3, p->total / 1e3);
 	else
 		fprintf(fp, "kernel time %.3f ms (a statistics table: no timeline)\n", p->busy / 1e3);
 	if (p->nsteps)
-		fprintf(fp, "%zu profiler steps; step time from the GPU timeline %.3f ms\n", p->nsteps,
-			p->step_time / 1e3);
+		fprintf(fp, "%zu profiler step%s; step time from the GPU timeline %.3f ms\n", p->nsteps,
+			plural(p->nsteps), p->step_time / 1e3);
 	for (i = 0; i < p->nnotes; i++)
 		fprintf(fp, "note: %s\n", p->notes[i]);
 	if (p->skipped)
-		fprintf(fp, "note: %ld events or rows could not be used\n", p->skipped);
+		fprintf(fp, "note: %ld event%s or row%s could not be used\n", p->skipped,
+			plural(p->skipped), plural(p->skipped));
 }
 
 static void print_classes(FILE *fp, const struct prof *p)
@@ -98,6 +100,7 @@ void profile_print(FILE *fp, const struct prof *p, size_t top)
 	}
 	table_print(&t, fp);
 	if (n < p->ngroups)
-		fprintf(fp, "... %zu more groups (--top 0 shows all)\n", p->ngroups - n);
+		fprintf(fp, "... %zu more group%s (--top 0 shows all)\n", p->ngroups - n,
+			plural(p->ngroups - n));
 	table_release(&t);
 }

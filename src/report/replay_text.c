@@ -5,6 +5,7 @@
 #include "json/jsonio.h"
 #include "report/replay_text.h"
 #include "util/msg.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -161,7 +162,8 @@ void replay_text_show(const struct replay_outcome *out, int table, const char *s
 	}
 	fflush(stdout);
 	if (out->status == REPLAY_FAILED)
-		msg_error_as(step, "%lld of %lld kernels failed, %lld have configs whose outputs disagree",
+		msg_error_as(step, "%lld of %lld kernel%s failed, %lld %s configs whose outputs disagree",
 			     out->doc->summary.failed, out->doc->summary.kernels,
-			     out->doc->summary.mismatched);
+			     plural(out->doc->summary.kernels), out->doc->summary.mismatched,
+			     plural_word(out->doc->summary.mismatched, "has", "have"));
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/rtext.h"
+#include "util/plural.h"
 #include "banned.h"
 
 void rt_ms(struct buf *b, double ms)
@@ -98,7 +99,7 @@ static const char *launch_words(enum launch_basis basis)
 
 void rt_time(struct buf *b, const struct an_kernel *k)
 {
-	buf_addf(b, "%ld launch%s (%s)", k->launches, k->launches == 1 ? "" : "es",
+	buf_addf(b, "%ld launch%s (%s)", k->launches, plural_word(k->launches, "", "es"),
 		 launch_words(k->launch_basis));
 	if (isnan(k->time_ms)) {
 		buf_adds(b, "; no time per launch was measured, so no share");
@@ -188,7 +189,7 @@ void rt_hints(struct buf *b, const struct an_kernel *k)
 		buf_adds(b, "no kernel source was read");
 		return;
 	}
-	buf_addf(b, "%ld pointer argument%s", k->pointer_args, k->pointer_args == 1 ? "" : "s");
+	buf_addf(b, "%ld pointer argument%s", k->pointer_args, plural(k->pointer_args));
 	if (!k->hints_known) {
 		buf_adds(b, "; hints are decided by Triton at launch (no triton_meta)");
 	} else {

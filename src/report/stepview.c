@@ -6,6 +6,7 @@
 #include "report/stepview.h"
 #include "report/svg.h"
 #include "util/buf.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -18,12 +19,14 @@ static const char *label_of(const struct an_step_group *g)
 
 static void accounting(struct buf *b, const struct an_profile *p)
 {
-	buf_addf(b, "%s (%s%s%s): %ld GPU activities, busy %.3f ms", p->file, p->format,
-		 p->device ? ", " : "", p->device ? p->device : "", p->activities, p->busy_ms);
+	buf_addf(b, "%s (%s%s%s): %ld GPU %s, busy %.3f ms", p->file, p->format,
+		 p->device ? ", " : "", p->device ? p->device : "", p->activities,
+		 plural_word(p->activities, "activity", "activities"), p->busy_ms);
 	if (!isnan(p->span_ms))
 		buf_addf(b, " of a %.3f ms span (idle %.3f ms)", p->span_ms, p->idle_ms);
 	if (!isnan(p->step_ms))
-		buf_addf(b, "; %ld profiler steps, %.3f ms a step on the GPU", p->steps, p->step_ms);
+		buf_addf(b, "; %ld profiler step%s, %.3f ms a step on the GPU", p->steps,
+			 plural(p->steps), p->step_ms);
 	if (p->partial)
 		buf_adds(b, "; PARTIAL: the file ends early");
 }

@@ -8,6 +8,7 @@
 #include "report/writer.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "util/table.h"
 #include "banned.h"
 
@@ -22,8 +23,8 @@ static void counts(FILE *fp, const struct an_run *r)
 	size_t j;
 	int rank, d;
 
-	fprintf(fp, "%zu kernels the model ran (%ld timed, %ld without a time)", r->nkernels,
-		r->timed, r->untimed);
+	fprintf(fp, "%zu kernel%s the model ran (%ld timed, %ld without a time)", r->nkernels,
+		plural(r->nkernels), r->timed, r->untimed);
 	if (r->timed)
 		fprintf(fp, ", %.4f ms measured", r->measured_ms);
 	fputs(":", fp);
@@ -37,8 +38,8 @@ static void counts(FILE *fp, const struct an_run *r)
 		if (n)
 			fprintf(fp, " %zu %s,", n, rt_decision_title(d));
 	}
-	fprintf(fp, " %zu autotuning candidate name(s), %zu library call(s)\n", r->ncandidates,
-		r->nlibcalls);
+	fprintf(fp, " %zu autotuning candidate name%s, %zu library call%s\n", r->ncandidates,
+		plural(r->ncandidates), r->nlibcalls, plural(r->nlibcalls));
 }
 
 /* The whole step: the largest profile groups and the step rules. */
@@ -55,7 +56,8 @@ static void print_step(FILE *fp, const struct an_run *r, size_t top)
 	if (!isnan(r->profile.idle_ms))
 		fprintf(fp, ", idle %.3f ms", r->profile.idle_ms);
 	if (!isnan(r->profile.step_ms))
-		fprintf(fp, ", %ld steps of %.3f ms", r->profile.steps, r->profile.step_ms);
+		fprintf(fp, ", %ld step%s of %.3f ms", r->profile.steps, plural(r->profile.steps),
+			r->profile.step_ms);
 	fprintf(fp, "%s\n", r->profile.partial ? " (PARTIAL: the file ends early)" : "");
 	table_columns(&t, "#|share|busy ms|calls|class|op / kernel|decision", "rrrrlll");
 	for (i = 0; i < n; i++) {
@@ -141,10 +143,11 @@ void report_print_summary(FILE *fp, const struct an_run *r, size_t top)
 		table_print(&t, fp);
 	print_doubts(fp, r, top);
 	if (top && shown < (size_t)r->timed)
-		fprintf(fp, "... %ld more ranked kernels in the report\n", r->timed - (long)shown);
+		fprintf(fp, "... %ld more ranked kernel%s in the report\n", r->timed - (long)shown,
+			plural(r->timed - (long)shown));
 	if (unranked)
-		fprintf(fp, "%zu kernels have no time (decision: measure first; see the report)\n",
-			unranked);
+		fprintf(fp, "%zu kernel%s %s no time (decision: measure first; see the report)\n",
+			unranked, plural(unranked), plural_word(unranked, "has", "have"));
 	print_step(fp, r, top);
 	for (i = 0; i < r->ngaps; i++)
 		fprintf(fp, "gap: %s%s%s\n", r->gaps[i].what, r->gaps[i].command ? ": " : "",

@@ -9,6 +9,7 @@
 
 #include "report/tune_text.h"
 #include "util/file.h"
+#include "util/plural.h"
 #include "banned.h"
 
 static const char *correct_text(const struct tune_doc_variant *v, int compile_only)
@@ -119,8 +120,9 @@ static void warm_warning(const struct tune_doc_confirm *c, struct buf *out)
 	if (!(hi < 1))
 		return;
 	buf_addf(out, "warning: %s is slower than the base when its inputs are in L2 (warm %.3fx "
-		 "[%.3f, %.3f] over %ld rounds): inside a step it may lose; tko apply leaves it "
-		 "out unless --keep-slower\n", c->warm.variant, c->warm.ratio, lo, hi, c->warm.rounds);
+		 "[%.3f, %.3f] over %ld round%s): inside a step it may lose; tko apply leaves it "
+		 "out unless --keep-slower\n", c->warm.variant, c->warm.ratio, lo, hi, c->warm.rounds,
+		 plural(c->warm.rounds));
 }
 
 /* The confirmation's line (tune/confirm.h), when one ran. */
@@ -136,8 +138,8 @@ static void confirm_text(const struct tune_doc_winner *w, struct buf *out)
 		 c->sweep_speedup);
 	tune_doc_ci(c->ci95, &lo, &hi);
 	if (c->rounds > 0)
-		buf_addf(out, "%.3fx [%.3f, %.3f] over the base in %ld rounds", c->ratio, lo, hi,
-			 c->rounds);
+		buf_addf(out, "%.3fx [%.3f, %.3f] over the base in %ld round%s", c->ratio, lo, hi,
+			 c->rounds, plural(c->rounds));
 	if (c->rounds > 0 && c->has_vs_config_only) {
 		tune_doc_ci(cfg->ci95, &lo, &hi);
 		tune_doc_ci(cfg->vs_base.ci95, &blo, &bhi);

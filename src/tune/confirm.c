@@ -11,6 +11,7 @@
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/msg.h"
+#include "util/plural.h"
 #include "banned.h"
 
 /* The fastest usable variant without source variants, other than the base and cand. */
@@ -263,8 +264,8 @@ void tune_confirm_run(struct tune_sweep *s)
 	c->id[TUNE_CF_BASE] = s->plan.base;
 	c->id[TUNE_CF_CAND] = cand;
 	c->id[TUNE_CF_CFG] = s->plan.v[cand].src ? best_config_only(s, cand) : -1;
-	msg_progress_as("tune", "%s: confirming v%03ld against the base over %zu rounds", s->k.name,
-			cand, rounds);
+	msg_progress_as("tune", "%s: confirming v%03ld against the base over %zu round%s", s->k.name,
+			cand, rounds, plural(rounds));
 	if (time_rounds(s, c, rounds, &err) < 0) {
 		c->error = buf_detach(&err, NULL);
 		c->winner = s->plan.base;

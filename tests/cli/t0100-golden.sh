@@ -11,12 +11,16 @@
 G=$SRC_ROOT/tests/golden
 RUN=$G/run.sh
 
-# Under valgrind every tko the cases start runs under it too.
+# Under valgrind every tko the cases start runs under it too: valgrind by
+# its full path (a case may run tko with a PATH that lacks it), and the
+# binary the outputs name (tko cluster records /proc/self/exe) given to
+# run.sh, since $TKO is then the wrapper.
 if [ "${TKO_VALGRIND:-0}" = 1 ]; then
-	printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "%s" "$@"\n' \
-		"$TKO" >"$TRASH/tko-valgrind" && chmod +x "$TRASH/tko-valgrind"
+	printf '#!/bin/sh\nexec "%s" -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "%s" "$@"\n' \
+		"$(command -v valgrind)" "$TKO" >"$TRASH/tko-valgrind" && chmod +x "$TRASH/tko-valgrind"
+	GOLDEN_TKO_EXE=$(readlink -f "$TKO")
 	TKO=$TRASH/tko-valgrind
-	export TKO
+	export TKO GOLDEN_TKO_EXE
 fi
 
 # One run of the suite; each case's line ("ok C", "FAIL C", "skip C (why)")

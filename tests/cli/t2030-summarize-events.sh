@@ -35,7 +35,7 @@ test_expect_success 'lines: every complete event used, the unknown one and the b
 	json_q out.json ".inputs[0].used == 8 and .inputs[0].ignored == 1 and .inputs[0].unknown_events == 1" &&
 	json_q out.json ".inputs[0].malformed == 1 and .inputs[0].malformed_lines == [9]" &&
 	json_q out.json ".inputs[0].truncated == true and .inputs[0].unknown_fields == 1" &&
-	test_grep "malformed at line 9; last line cut off; 1 unknown events, 1 unknown fields" table.txt
+	test_grep "malformed at line 9; last line cut off; 1 unknown event, 1 unknown field" table.txt
 '
 
 test_expect_success 'each fact of the events, with its line' '

@@ -29,7 +29,7 @@ test_expect_success 'capture, then analyse and report' '
 	test -s run1/report/report.md && test -s run1/analysis/kernels.json &&
 	json_q run1/report/report.json ".command == \"./model.sh\"" &&
 	json_q run1/report/report.json ".kernels[] | select(.name == \"triton_poi_fused_zeros_0\") | .time_ms == 0.011456" &&
-	test_grep "^1 kernels the model ran" out &&
+	test_grep "^1 kernel the model ran" out &&
 	test_grep "nothing to replay" err
 '
 

@@ -212,7 +212,7 @@ test_expect_success 'no step from the hook: the printed line; neither: one line 
 	test ! -e run/apply/apply.json &&
 	export FAKE_STEPS=1 && test_expect_code 1 tko -q apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
 	unset FAKE_STEPS &&
-	test_grep "the hook saw 1 steps, all within the warm-up of 1 .--step-warmup." err.txt &&
+	test_grep "the hook saw 1 step, all within the warm-up of 1 .--step-warmup." err.txt &&
 	tko apply run -- $FAKE >out.txt 2>err.txt && unset FAKE_STDOUT_MS &&
 	json_q run/apply/apply.json ".runs[0] | .step_source == null and .ms_per_step == null" &&
 	test_expect_code 2 tko apply --ab 2 --step train_step run -- $FAKE 2>err.txt &&

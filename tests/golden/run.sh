@@ -72,8 +72,9 @@ trap 'exit 130' INT TERM
 mkdir "$ROOT/tmp" "$ROOT/home"
 
 VERSION=$("$TKO" --version | sed 's/^tko //')
-# The binary as /proc/self/exe names it (tko cluster records it), for normalise.sh.
-TKO_REAL=$(readlink -f "$TKO")
+# The binary as /proc/self/exe names it (tko cluster records it), for normalise.sh;
+# GOLDEN_TKO_EXE names it when $TKO is a wrapper script (t0100 under valgrind).
+TKO_REAL=${GOLDEN_TKO_EXE:-$(readlink -f "$TKO")}
 
 # resolve NAME: the path INPUTS gives for a logical input name.
 resolve() {
