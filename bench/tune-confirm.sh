@@ -15,10 +15,9 @@
 # (default 7) --confirm-rounds. Writes tune.json, results.json, confirm.txt
 # and tune-confirm.log to $OUT.
 set -u
-# ROOT, PY, TKO, gpu_log, step
+# OUT (required), ROOT, PY, TKO, gpu_log, step
 # shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
 . "$(dirname "$0")/../tests/gpu/lib.sh"
-OUT=${OUT:?set OUT to the folder for the results}
 WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-confirm}
 BUDGET=${TUNE_CONFIRM_BUDGET:-4}
 ROUNDS=${TUNE_CONFIRM_ROUNDS:-7}

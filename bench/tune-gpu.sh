@@ -40,10 +40,9 @@
 # calls on a warm machine, so steps can be split. Stopped by SIGTERM or
 # SIGINT (timeout(1)), it still packs runs.tar.gz and tune-files.tar.gz.
 set -u
-# ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
 # shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
 . "$(dirname "$0")/../tests/gpu/lib.sh"
-OUT=${OUT:?set OUT to the folder for the results}
 WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-gpu}
 DEADLINE=${TUNE_GPU_DEADLINE_S:-530}
 STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune agree retime pack}

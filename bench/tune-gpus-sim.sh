@@ -18,10 +18,9 @@
 # times and each kernel's winner per run). SIM_REUSE=1 skips the capture
 # and tunes $SIM_WORK/run as it is (a second call on a warm machine).
 set -u
-# ROOT, PY, TKO, gpu_log
+# OUT (required), ROOT, PY, TKO, gpu_log
 # shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
 . "$(dirname "$0")/../tests/gpu/lib.sh"
-OUT=${OUT:?set OUT to the folder for the results}
 N=${SIM_KERNELS:-4}
 BUDGET=${SIM_BUDGET:-0}
 VARIANTS=${SIM_VARIANTS:-5}

@@ -36,7 +36,7 @@ fake_tko() {
 }
 
 show() {
-	(cd tree && env -u TKO_PREBUILT -u TKO_PYTHON "$@" bash tests/gpu/show.sh) >out.txt 2>&1
+	(cd tree && env -u TKO_PREBUILT -u TKO_PYTHON OUT=out "$@" bash tests/gpu/show.sh) >out.txt 2>&1
 }
 
 test_expect_success 'no build/: build-static/tko, the static binary a fresh machine carries' '

@@ -106,10 +106,9 @@
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
 # tune results, every run's apply.jsonl and output).
 set -u
-# ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
-OUT=${OUT:?set OUT to the folder for the results}
 PHASES=${APPLY_AB_PHASES:-capture tune ab check}
 ROUNDS=${APPLY_AB_ROUNDS:-3}
 MODEL=${APPLY_AB_MODEL:-tests/gpu/apply_model.py}

@@ -28,10 +28,9 @@
 # faults.json (the checks), faults-runs.tar.gz (each case's events.jsonl,
 # tko-run.json, `tko summarize --json` of its events, model logs).
 set -u
-# ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
-OUT=${OUT:?set OUT to the folder for the results}
 WORK=${FAULTS_WORK:-$ROOT/build-gpu-faults}
 [ -x "$TKO" ] || TKO=""
 MODEL=$ROOT/tests/gpu/faults_model.py

@@ -5,7 +5,8 @@
 #   . "$(dirname "$0")/lib.sh"                 # shellcheck source=SCRIPTDIR/lib.sh
 #   . "$(dirname "$0")/../tests/gpu/lib.sh"    # shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
 #
-# It sets
+# It stops the script at once when OUT (the folder for the results) is not
+# set, and sets
 #   ROOT  the repository root (from this file's place, not the caller's);
 #   PY    $TKO_PYTHON, default python3, exported back as TKO_PYTHON so that
 #         tko and every script a script starts use the same interpreter;
@@ -35,6 +36,7 @@
 #
 # step TEXT: a section header with the seconds since the script started.
 
+OUT=${OUT:?set OUT to the folder for the results}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PY=${TKO_PYTHON:-python3}
 export TKO_PYTHON="$PY" PYTHONUNBUFFERED=1

@@ -19,10 +19,10 @@
 # profile-run.tar.gz (the RUN's profile, events and step times), packed
 # also when a signal (timeout(1)) stops the script.
 set -u
+OUT=${OUT:-$(mktemp -d)}
 # ROOT, PY, TKO, gpu_log, gpu_on_signal
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
-OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 gpu_log "$OUT/profile-proof.log"
 

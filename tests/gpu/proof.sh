@@ -30,10 +30,9 @@
 # plaincold tunesmoke check pack investigate invcmd invtune"); the work folder ($PROOF_WORK, default
 # build-gpu-proof/ in the tree) survives between calls on a warm machine.
 set -u
-# ROOT, PY, TKO (empty when there is none: the build step makes one), gpu_log, step
+# OUT (required), ROOT, PY, TKO (empty when there is none: the build step makes one), gpu_log, step
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
-OUT=${OUT:?set OUT to the folder for the results}
 WORK=${PROOF_WORK:-$ROOT/build-gpu-proof}
 RUN=$WORK/run
 STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack investigate invcmd invtune}

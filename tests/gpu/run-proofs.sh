@@ -20,7 +20,6 @@ set -u
 # ROOT, PY (TKO_PYTHON: the same interpreter for every proof), TKO
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
-OUT=${OUT:?set OUT to the folder for the results}
 # every proof runs the tko found here
 [ -n "$TKO" ] && export TKO_PREBUILT=$TKO
 mkdir -p "$OUT"
