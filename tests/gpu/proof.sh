@@ -25,6 +25,7 @@
 # with the tune smoke's results, on a capture it made itself with
 # `tko investigate -- CMD`, and, step invtune, that capture's report after
 # `tko investigate --tune-top 2` tuned its two hottest kernels marked tune).
+# Stopped by a signal (timeout(1)), it still packs extras.tar.gz.
 #
 # PROOF_STEPS picks steps (default "machine build capture plain replay
 # plaincold tunesmoke check pack investigate invcmd invtune"); the work folder ($PROOF_WORK, default
@@ -41,6 +42,15 @@ gpu_log "$OUT/proof.log"
 
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 [ -x "$TKO" ] || TKO=""
+# The texts and logs; also when a signal stops the script. Input blobs stay
+# out: the RUN's own (storage*.bin) and tko collect's copies of them.
+pack_extras() {
+	cp "$RUN/env.json" "$RUN/tko-run.json" "$WORK/raw/" 2>/dev/null
+	tar -C "$WORK" -czf "$OUT/extras.tar.gz" --exclude='storage*.bin' --exclude='*/inputs/*' \
+		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
+		collected 2>/dev/null
+}
+gpu_on_signal pack_extras
 # What tko capture sets for the command, for the runs without it.
 INDUCTOR_ENV=(TORCH_LOGS=+inductor TRITON_PRINT_AUTOTUNING=1 TORCHINDUCTOR_BENCHMARK_KERNEL=1
 	PYTHONUNBUFFERED=1)
@@ -200,11 +210,7 @@ fi
 if want pack; then
 	step "pack"
 	"$PY" "$ROOT/tests/gpu/pack.py" "$RUN" "$OUT/h200-run.tar.gz"
-	cp "$RUN/env.json" "$RUN/tko-run.json" "$WORK/raw/" 2>/dev/null
-	# Input blobs stay out: the RUN's own (storage*.bin) and tko collect's copies of them.
-	tar -C "$WORK" -czf "$OUT/extras.tar.gz" --exclude='storage*.bin' --exclude='*/inputs/*' \
-		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
-		collected 2>/dev/null
+	pack_extras
 	ls -l "$OUT"
 fi
 # tko's main job on the GPU: the report on the RUN above (with the tune
