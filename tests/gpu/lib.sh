@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # What every GPU script (tests/gpu/*.sh, bench/*.sh that run tko on a GPU)
-# does first, in one place. Sourced, from tests/gpu/ or bench/:
+# does first, in one place. Sourced from tests/gpu/ (from bench/, the path
+# is ../tests/gpu/lib.sh), the directive above it for make lint (-x):
 #
-#   . "$(dirname "$0")/lib.sh"                 # shellcheck source=SCRIPTDIR/lib.sh
-#   . "$(dirname "$0")/../tests/gpu/lib.sh"    # shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
+#   # shellcheck source=SCRIPTDIR/lib.sh
+#   . "$(dirname "$0")/lib.sh"
 #
 # It stops the script at once when OUT (the folder for the results) is not
 # set, and sets
