@@ -464,7 +464,7 @@ lint:
 	shellcheck -s sh -x -e SC1091 tests/*.sh tests/cli/*.sh tests/slurm/*.sh tests/fuzz/*.sh script/* bench/fuzz bench/valgrind-pick .ci/run \
 		tests/isa/*.sh tests/golden/*.sh tests/golden/fixtures/*.sh tests/golden/fixtures/probe-ok tests/golden/*/*/cmd \
 		tests/lint/*.sh
-	shellcheck -s bash tests/gpu/*.sh bench/*.sh
+	shellcheck -s bash -x tests/gpu/*.sh bench/*.sh
 	tests/lint-paths.sh
 	tests/lint/test-includes.sh
 

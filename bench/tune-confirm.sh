@@ -15,18 +15,15 @@
 # (default 7) --confirm-rounds. Writes tune.json, results.json, confirm.txt
 # and tune-confirm.log to $OUT.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
+# OUT (required), ROOT, PY, TKO, gpu_log, step
+# shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
+. "$(dirname "$0")/../tests/gpu/lib.sh"
 WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-confirm}
-PY=${TKO_PYTHON:-python3}
-TKO=${TKO_PREBUILT:-$ROOT/build/tko}
 BUDGET=${TUNE_CONFIRM_BUDGET:-4}
 ROUNDS=${TUNE_CONFIRM_ROUNDS:-7}
-export TKO_PYTHON="$PY"
 mkdir -p "$OUT" "$WORK"
-[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
-exec > >(tee -a "$OUT/tune-confirm.log") 2>&1
-step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
+gpu_log "$OUT/tune-confirm.log"
+gpu_tko_version || exit 3
 
 step "capture"
 rm -rf "${WORK:?}/run" "$WORK/tune" "$WORK/triton"

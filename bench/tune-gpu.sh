@@ -24,7 +24,8 @@
 #   OUT=/some/dir TKO_PREBUILT=build-static/tko bash bench/tune-gpu.sh
 #
 # Needs python3 with torch and triton and a GPU; tko is carried in as
-# $TKO_PREBUILT (built where jansson is), else build/tko. Writes to $OUT (9
+# $TKO_PREBUILT (built where jansson is), else build/tko, else
+# build-static/tko (tests/gpu/lib.sh). Writes to $OUT (9
 # files): tune-gpu.log (everything printed), results.json and results.md
 # (per kernel the three times, speedups, correctness, GB/s and the
 # criteria), tune.json and tune.md (tko tune's own report), replay.json and
@@ -36,28 +37,18 @@
 # the time the whole script aims at; TUNE_GPU_STEPS picks steps (default
 # "machine capture coordesc tune retime pack"); the work folder
 # ($TUNE_GPU_WORK, default build-tune-gpu/ in the tree) survives between
-# calls on a warm machine, so steps can be split.
+# calls on a warm machine, so steps can be split. Stopped by SIGTERM or
+# SIGINT (timeout(1)), it still packs runs.tar.gz and tune-files.tar.gz.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
+# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+# shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
+. "$(dirname "$0")/../tests/gpu/lib.sh"
 WORK=${TUNE_GPU_WORK:-$ROOT/build-tune-gpu}
-PY=${TKO_PYTHON:-python3}
-TKO=${TKO_PREBUILT:-$ROOT/build/tko}
-# a fresh device machine has no build/: then the static tko carried in (make static)
-[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
 DEADLINE=${TUNE_GPU_DEADLINE_S:-530}
 STEPS=${TUNE_GPU_STEPS:-machine capture coordesc tune agree retime pack}
-export TKO_PYTHON="$PY"
 mkdir -p "$OUT" "$WORK"
-# absolute: tko finds its Python package beside the binary (<dir>/../python)
-[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
-exec > >(tee -a "$OUT/tune-gpu.log") 2>&1
-tee_pid=$!
-# at exit, up to 2 s for tee (a leftover child may hold its pipe open): the
-# log's last lines are in the file before the call ends
-trap 'exec >/dev/null 2>&1; for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" || break; sleep 0.2; done' EXIT
+gpu_log "$OUT/tune-gpu.log"
 
-step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 capture() {
@@ -71,11 +62,23 @@ capture() {
 	echo "kernel dirs: $(find "$WORK/$run/capture/kernels" -mindepth 1 -maxdepth 1 -type d | wc -l)"
 }
 
+# no input blobs, binaries or intermediate IR: the JSON, sources, logs, PTX/AMDGCN.
+# Also when a signal stops the script, so that a call out of time can be diagnosed.
+pack() {
+	local skip=(--exclude=inputs --exclude='*.bin' --exclude=fxgraph --exclude=aotautograd
+		--exclude='*.cubin' --exclude='*.hsaco' --exclude='*.llir' --exclude='*.ttir'
+		--exclude='*.ttgir' --exclude='*.source' --exclude='*.so' --exclude='*.pt')
+	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/runs.tar.gz" run-a run-b run-a.out run-b.out \
+		tune.out run.out investigate.out retime.out retime.err 2>/dev/null)
+	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/tune-files.tar.gz" tune 2>/dev/null)
+}
+gpu_on_signal pack
+
 if want machine; then
 	step "machine"
 	"$PY" -c 'import sys, torch, triton; print("python", sys.version.split()[0], "torch", torch.__version__, "triton", triton.__version__, "gpu", torch.cuda.get_device_name(), torch.cuda.get_device_capability())'
 	nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-	"$TKO" --version || { echo "no tko at $TKO (set TKO_PREBUILT)"; exit 3; }
+	gpu_tko_version || exit 3
 fi
 
 if want capture; then
@@ -141,13 +144,7 @@ fi
 
 if want pack; then
 	step "pack"
-	# no input blobs, binaries or intermediate IR: the JSON, sources, logs, PTX/AMDGCN
-	skip=(--exclude=inputs --exclude='*.bin' --exclude=fxgraph --exclude=aotautograd
-	      --exclude='*.cubin' --exclude='*.hsaco' --exclude='*.llir' --exclude='*.ttir'
-	      --exclude='*.ttgir' --exclude='*.source' --exclude='*.so' --exclude='*.pt')
-	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/runs.tar.gz" run-a run-b run-a.out run-b.out \
-		tune.out run.out investigate.out retime.out retime.err 2>/dev/null)
-	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/tune-files.tar.gz" tune 2>/dev/null)
+	pack
 	ls -l "$OUT"
 fi
 step "done"

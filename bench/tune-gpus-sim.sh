@@ -18,18 +18,16 @@
 # times and each kernel's winner per run). SIM_REUSE=1 skips the capture
 # and tunes $SIM_WORK/run as it is (a second call on a warm machine).
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
-PY=${TKO_PYTHON:-python3}
-TKO=${TKO_PREBUILT:-$ROOT/build/tko}
+# OUT (required), ROOT, PY, TKO, gpu_log
+# shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
+. "$(dirname "$0")/../tests/gpu/lib.sh"
 N=${SIM_KERNELS:-4}
 BUDGET=${SIM_BUDGET:-0}
 VARIANTS=${SIM_VARIANTS:-5}
 WORK=${SIM_WORK:-${TMPDIR:-/tmp}/tko-sim}
-export TKO_PYTHON="$PY"
-[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 mkdir -p "$OUT" "$WORK"
-exec > >(tee -a "$OUT/sim.log") 2>&1
+gpu_log "$OUT/sim.log"
+gpu_tko_version || exit 3
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }

@@ -106,12 +106,9 @@
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
 # tune results, every run's apply.jsonl and output).
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
-PY=${TKO_PYTHON:-python3}
-TKO=${TKO_PREBUILT:-$ROOT/build/tko}
-# a fresh device machine has no build/: then the static tko carried in (make static)
-[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
+# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
 PHASES=${APPLY_AB_PHASES:-capture tune ab check}
 ROUNDS=${APPLY_AB_ROUNDS:-3}
 MODEL=${APPLY_AB_MODEL:-tests/gpu/apply_model.py}
@@ -122,17 +119,9 @@ APPLY_ARGS=()
 [ -n "${APPLY_AB_STEP_FN:-}" ] && APPLY_ARGS=(--step "$APPLY_AB_STEP_FN")
 [ -n "${APPLY_AB_LOSS_RTOL:-}" ] && APPLY_ARGS+=(--loss-rtol "$APPLY_AB_LOSS_RTOL")
 [ "${APPLY_AB_KEEP_SLOWER:-0}" = 1 ] && APPLY_ARGS+=(--keep-slower)
-export TKO_PYTHON="$PY" PYTHONUNBUFFERED=1
 mkdir -p "$OUT" "$WORK"
-[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
 RUN=$WORK/run
-# tee ignores the signals that stop the script, so the log keeps its last lines
-exec > >(trap '' TERM INT; exec tee -a "$OUT/apply-ab.log") 2>&1
-tee_pid=$!
-# at exit, up to 2 s for tee (a leftover child may hold its pipe open): the
-# log's last lines are in the file before the call ends
-trap 'exec >/dev/null 2>&1; for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" || break; sleep 0.2; done' EXIT
-step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
+gpu_log "$OUT/apply-ab.log"
 want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 # What the runs left (no caches, inputs or binaries): also after a failed
 # phase or a signal, so that a call that ran out of time can be diagnosed.
@@ -142,13 +131,7 @@ pack() {
 		run/capture/kernels run/log run/tko-run.json run/env.json artifact tune.out \
 		capture.out 2>/dev/null)
 }
-# shellcheck disable=SC2317  # run by the trap below
-stopped() {
-	step "stopped by a signal: packing what the runs left"
-	pack
-	exit 143
-}
-trap stopped TERM INT
+gpu_on_signal pack
 # The phases after capture need its RUN: on a fresh machine it is not there.
 need_run() {
 	[ -d "$RUN/capture/kernels" ] && return 0
@@ -159,7 +142,7 @@ need_run() {
 
 step "machine ($NAME, work folder $WORK)"
 "$PY" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name())'
-"$TKO" --version || exit 3
+gpu_tko_version || exit 3
 
 if want capture; then
 	step "capture (with the profiled window)"

@@ -20,27 +20,37 @@
 # The baseline is the same model without capture, on a copy of the drift
 # run's caches (as tests/gpu/proof.sh does); readonly and full run the hook
 # by hand (what tko capture sets up) on copies too, so only one compile is
-# cold. Without TKO_PREBUILT (or build/tko) the drift case runs by hand too.
+# cold. Without TKO_PREBUILT (or build/tko, or build-static/tko) the drift
+# case runs by hand too. Stopped by a signal (timeout(1)), it still packs
+# faults-runs.tar.gz.
 #
 # Writes to $OUT (4 files): faults.log (everything printed), summary.md and
 # faults.json (the checks), faults-runs.tar.gz (each case's events.jsonl,
 # tko-run.json, `tko summarize --json` of its events, model logs).
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
+# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
 WORK=${FAULTS_WORK:-$ROOT/build-gpu-faults}
-PY=${TKO_PYTHON:-python3}
-export TKO_PYTHON="$PY"
-TKO=${TKO_PREBUILT:-$ROOT/build/tko}
 [ -x "$TKO" ] || TKO=""
 MODEL=$ROOT/tests/gpu/faults_model.py
 mkdir -p "$OUT"
 rm -rf "$WORK"
 mkdir -p "$WORK/logs"
-exec > >(tee -a "$OUT/faults.log") 2>&1
+gpu_log "$OUT/faults.log"
 NOTES=()
 
-step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
+# Each case's events and logs; also when a signal stops the script.
+pack() {
+	local packed=(logs) c f
+	for c in drift readonly full; do
+		for f in "$c/capture/events.jsonl" "$c/tko-run.json"; do
+			[ -f "$WORK/$f" ] && packed+=("$f")
+		done
+	done
+	tar -C "$WORK" -czf "$OUT/faults-runs.tar.gz" "${packed[@]}"
+}
+gpu_on_signal pack
 
 # by_hand CAPDIR CACHE TIMEOUT LOG CMD...: CMD with the capture hook, as tko
 # capture starts it (hook folder first on PYTHONPATH, the same variables).
@@ -142,12 +152,6 @@ step "checks"
 echo "check exit status: $?"
 
 step "pack"
-packed=(logs)
-for c in drift readonly full; do
-	for f in "$c/capture/events.jsonl" "$c/tko-run.json"; do
-		[ -f "$WORK/$f" ] && packed+=("$f")
-	done
-done
-tar -C "$WORK" -czf "$OUT/faults-runs.tar.gz" "${packed[@]}"
+pack
 ls -l "$OUT"
 step "done"

@@ -10,35 +10,40 @@
 #
 #   OUT=/some/dir [TKO_PREBUILT=/path/to/tko] bash tests/gpu/profile-proof.sh
 #
-# Needs python3 with torch (2.11) and triton and a GPU; a few minutes (one
-# cold torch.compile). tko is $TKO_PREBUILT, else build/tko, else built with
-# make (needs libjansson, zlib, libsqlite3 headers). Writes to $OUT:
+# Needs python3 ($TKO_PYTHON) with torch (2.11) and triton and a GPU; a few
+# minutes (one cold torch.compile). tko is $TKO_PREBUILT, else build/tko,
+# else build-static/tko (tests/gpu/lib.sh), else built with make (needs
+# libjansson, zlib, libsqlite3 headers). Writes to $OUT:
 # profile-proof.log (everything), profile-proof.md and .json (the checks),
-# profile.json (tko profile --json), kernels.json, report.md, window.json.
+# profile.json (tko profile --json), kernels.json, report.md, window.json,
+# profile-run.tar.gz (the RUN's profile, events and step times), packed
+# also when a signal (timeout(1)) stops the script.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$(mktemp -d)}
+# ROOT, PY, TKO, gpu_log, gpu_on_signal
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
 mkdir -p "$OUT"
-LOG=$OUT/profile-proof.log
-exec > >(tee -a "$LOG") 2>&1
-PY=${PYTHON:-python3}
+gpu_log "$OUT/profile-proof.log"
 
-TKO=""
-if [ -n "${TKO_PREBUILT:-}" ] && "$TKO_PREBUILT" --version >/dev/null 2>&1; then
-	TKO=$TKO_PREBUILT
-elif [ -x "$ROOT/build/tko" ] && "$ROOT/build/tko" profile --help >/dev/null 2>&1; then
-	TKO=$ROOT/build/tko
-elif make -C "$ROOT" -j16 all >/dev/null; then
-	TKO=$ROOT/build/tko
-else
-	echo "profile-proof: no tko binary (set TKO_PREBUILT or install libjansson/zlib/sqlite3 headers)"
-	exit 2
+# a build/tko older than tko profile is made again
+if [ -z "$TKO" ] || ! "$TKO" profile --help >/dev/null 2>&1; then
+	if make -C "$ROOT" -j16 all >/dev/null; then
+		TKO=$ROOT/build/tko
+	else
+		echo "profile-proof: no tko binary (set TKO_PREBUILT or install libjansson/zlib/sqlite3 headers)"
+		exit 2
+	fi
 fi
 echo "tko: $TKO ($("$TKO" --version 2>&1 | head -1))"
 "$PY" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name(0))' || exit 2
 
 WORK=$(mktemp -d)
 RUN=$WORK/run
+pack() {
+	tar czf "$OUT/profile-run.tar.gz" -C "$WORK" run/profile run/tko-run.json run/capture/events.jsonl steps.json 2>/dev/null
+}
+gpu_on_signal pack
 export PROOF_STEPS_JSON=$WORK/steps.json
 # 60 steps: compilation and autotuning in the first few, then quiet launches,
 # the window (5 steps by default) and steps after it
@@ -63,6 +68,6 @@ cp "$RUN/analysis/kernels.json" "$OUT/kernels.json"
 cp "$RUN/report/report.md" "$OUT/report.md"
 "$PY" "$ROOT/tests/gpu/profile_check.py" "$RUN" "$OUT/profile.json" "$PROOF_STEPS_JSON" "$OUT"
 rc=$?
-tar czf "$OUT/profile-run.tar.gz" -C "$WORK" run/profile run/tko-run.json run/capture/events.jsonl steps.json 2>/dev/null
+pack
 echo "profile-proof: exit $rc; results in $OUT"
 exit $rc

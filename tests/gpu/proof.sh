@@ -25,33 +25,32 @@
 # with the tune smoke's results, on a capture it made itself with
 # `tko investigate -- CMD`, and, step invtune, that capture's report after
 # `tko investigate --tune-top 2` tuned its two hottest kernels marked tune).
+# Stopped by a signal (timeout(1)), it still packs extras.tar.gz.
 #
 # PROOF_STEPS picks steps (default "machine build capture plain replay
 # plaincold tunesmoke check pack investigate invcmd invtune"); the work folder ($PROOF_WORK, default
 # build-gpu-proof/ in the tree) survives between calls on a warm machine.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
+# OUT (required), ROOT, PY, TKO (empty when there is none: the build step makes one), gpu_log, step
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
 WORK=${PROOF_WORK:-$ROOT/build-gpu-proof}
 RUN=$WORK/run
-PY=${TKO_PYTHON:-python3}
-export TKO_PYTHON="$PY"
 STEPS=${PROOF_STEPS:-machine build capture plain replay plaincold tunesmoke check pack investigate invcmd invtune}
 mkdir -p "$OUT" "$WORK/raw"
-exec > >(tee -a "$OUT/proof.log") 2>&1
-tee_pid=$!
-# at exit, up to 2 s for tee (a leftover child may hold its pipe open): the
-# log's last lines are in the file before the call ends
-trap 'exec >/dev/null 2>&1; for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$tee_pid" || break; sleep 0.2; done' EXIT
+gpu_log "$OUT/proof.log"
 
-step() { printf '\n== %s (t=%ds)\n' "$*" "$SECONDS"; }
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
-# a fresh device machine has no build/: then the static tko carried in (make static)
-[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$ROOT/build/tko" ] && [ -x "$ROOT/build-static/tko" ] &&
-	TKO_PREBUILT=$ROOT/build-static/tko
-TKO=""
-[ -n "${TKO_PREBUILT:-}" ] && [ -x "$TKO_PREBUILT" ] && TKO=$TKO_PREBUILT
-[ -z "$TKO" ] && [ -x "$ROOT/build/tko" ] && TKO="$ROOT/build/tko"
+[ -x "$TKO" ] || TKO=""
+# The texts and logs; also when a signal stops the script. Input blobs stay
+# out: the RUN's own (storage*.bin) and tko collect's copies of them.
+pack_extras() {
+	cp "$RUN/env.json" "$RUN/tko-run.json" "$WORK/raw/" 2>/dev/null
+	tar -C "$WORK" -czf "$OUT/extras.tar.gz" --exclude='storage*.bin' --exclude='*/inputs/*' \
+		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
+		collected 2>/dev/null
+}
+gpu_on_signal pack_extras
 # What tko capture sets for the command, for the runs without it.
 INDUCTOR_ENV=(TORCH_LOGS=+inductor TRITON_PRINT_AUTOTUNING=1 TORCHINDUCTOR_BENCHMARK_KERNEL=1
 	PYTHONUNBUFFERED=1)
@@ -71,8 +70,10 @@ fi
 
 if want build; then
 	step "build tko"
-	if [ -n "${TKO_PREBUILT:-}" ] && "$TKO_PREBUILT" --version; then
-		TKO=$TKO_PREBUILT	# carried in, built where jansson is
+	# carried in (TKO_PREBUILT, build-static/), built where jansson is; build/tko
+	# is made again from the sources here
+	if [ -n "$TKO" ] && [ "$TKO" != "$ROOT/build/tko" ] && "$TKO" --version; then
+		:
 	elif command -v make >/dev/null && command -v cc >/dev/null; then
 		libs=""
 		command -v pkg-config >/dev/null && pkg-config --exists jansson ||
@@ -209,11 +210,7 @@ fi
 if want pack; then
 	step "pack"
 	"$PY" "$ROOT/tests/gpu/pack.py" "$RUN" "$OUT/h200-run.tar.gz"
-	cp "$RUN/env.json" "$RUN/tko-run.json" "$WORK/raw/" 2>/dev/null
-	# Input blobs stay out: the RUN's own (storage*.bin) and tko collect's copies of them.
-	tar -C "$WORK" -czf "$OUT/extras.tar.gz" --exclude='storage*.bin' --exclude='*/inputs/*' \
-		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
-		collected 2>/dev/null
+	pack_extras
 	ls -l "$OUT"
 fi
 # tko's main job on the GPU: the report on the RUN above (with the tune

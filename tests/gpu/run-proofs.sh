@@ -17,14 +17,11 @@
 # Writes $OUT/summary.txt (one line a proof: name, exit status, seconds) and
 # $OUT/<proof>.tar.gz; the last 60 lines of each proof's log are printed.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
-TKO=${TKO_PREBUILT:-$ROOT/build/tko}
-# a fresh device machine has no build/: then the static tko carried in (make static)
-[ -z "${TKO_PREBUILT:-}" ] && [ ! -x "$TKO" ] && [ -x "$ROOT/build-static/tko" ] && TKO=$ROOT/build-static/tko
-[ -x "$TKO" ] && TKO="$(cd "$(dirname "$TKO")" && pwd)/$(basename "$TKO")"
-export TKO_PREBUILT=$TKO PYTHONUNBUFFERED=1
-PY=${TKO_PYTHON:-python3}	# the same variable as the scripts it runs
+# ROOT, PY (TKO_PYTHON: the same interpreter for every proof), TKO
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$(dirname "$0")/lib.sh"
+# every proof runs the tko found here
+[ -n "$TKO" ] && export TKO_PREBUILT=$TKO
 mkdir -p "$OUT"
 WORK=$(mktemp -d)
 

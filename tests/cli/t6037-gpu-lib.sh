@@ -1,0 +1,127 @@
+#!/bin/sh
+# tests/gpu/lib.sh, the prologue every GPU script sources, without a GPU:
+#   - the tko it picks: $TKO_PREBUILT, else build/tko, else build-static/tko
+#     (a fresh device machine: no build/, the static binary carried in),
+#     always as an absolute path; none at all is said, not run;
+#   - tests/gpu/apply-ab.sh, copied into a tree that has only build-static/,
+#     runs that binary;
+#   - the log gpu_log tees keeps the lines printed after timeout(1)'s SIGTERM
+#     (which reaches the whole process group, the tee too): the pack hook's
+#     last line is in the file and on stdout (bash's own "Terminated" for
+#     the killed sleep left aside);
+#   - no GPU script keeps a copy of the prologue.
+# shellcheck disable=SC2016,SC2034
+. "$(dirname "$0")/lib.sh"
+
+# tree/: a repository root with lib.sh and a script that prints what it set
+mkdir -p tree/tests/gpu &&
+cp "$SRC_ROOT/tests/gpu/lib.sh" "$SRC_ROOT/tests/gpu/apply-ab.sh" tree/tests/gpu/ &&
+cat >tree/tests/gpu/show.sh <<'EOF' &&
+. "$(dirname "$0")/lib.sh"
+echo "ROOT=$ROOT"
+echo "TKO=$TKO"
+echo "TKO_PYTHON=$TKO_PYTHON"
+gpu_tko_version
+EOF
+mkdir -p fake &&
+cat >fake/tko <<'EOF' &&
+#!/bin/sh
+echo "tko fake ${0%/tko}"
+EOF
+chmod +x fake/tko
+
+# fake_tko DIR: a tko in DIR that names its folder
+fake_tko() {
+	mkdir -p "$1" && cp fake/tko "$1/tko"
+}
+
+show() {
+	(cd tree && env -u TKO_PREBUILT -u TKO_PYTHON OUT=out "$@" bash tests/gpu/show.sh) >out.txt 2>&1
+}
+
+test_expect_success 'no build/: build-static/tko, the static binary a fresh machine carries' '
+	T=$PWD/tree && fake_tko tree/build-static &&
+	show &&
+	printf "%s\n" "ROOT=$T" "TKO=$T/build-static/tko" "TKO_PYTHON=python3" "tko fake $T/build-static" >expect &&
+	test_cmp expect out.txt
+'
+
+test_expect_success 'build/tko comes before build-static/tko' '
+	T=$PWD/tree && fake_tko tree/build &&
+	show TKO_PYTHON=/opt/py &&
+	printf "%s\n" "ROOT=$T" "TKO=$T/build/tko" "TKO_PYTHON=/opt/py" "tko fake $T/build" >expect &&
+	test_cmp expect out.txt
+'
+
+test_expect_success 'TKO_PREBUILT, relative to the caller, before both, made absolute' '
+	T=$PWD/tree && fake_tko tree/carried &&
+	show TKO_PREBUILT=carried/tko &&
+	printf "%s\n" "ROOT=$T" "TKO=$T/carried/tko" "TKO_PYTHON=python3" "tko fake $T/carried" >expect &&
+	test_cmp expect out.txt
+'
+
+test_expect_success 'no tko anywhere: empty, and gpu_tko_version says what to do' '
+	rm -rf tree/build tree/build-static tree/carried &&
+	test_expect_code 1 show &&
+	test_grep "^TKO=$" out.txt &&
+	test_grep "^no tko: set TKO_PREBUILT, or build it \(make\), or carry build-static/" out.txt
+'
+
+test_expect_success 'apply-ab.sh in a tree with only build-static/ runs build-static/tko' '
+	T=$PWD/tree && fake_tko tree/build-static &&
+	printf "#!/bin/sh\necho \"python fake \$*\"\n" >fake/py && chmod +x fake/py &&
+	(cd tree && env -u TKO_PREBUILT OUT=$PWD/../ab TKO_PYTHON=$PWD/../fake/py APPLY_AB_PHASES=none \
+		bash tests/gpu/apply-ab.sh) >ab.txt 2>&1 &&
+	test_grep "^tko fake $T/build-static$" ab/apply-ab.log &&
+	test_grep "^python fake -c import torch" ab/apply-ab.log
+'
+
+cat >tree/tests/gpu/slow.sh <<'EOF'
+. "$(dirname "$0")/lib.sh"
+pack() { sleep 0.2; echo "packed what the runs left"; }
+gpu_log "$OUT/slow.log"
+[ -n "${HOOK:-}" ] && gpu_on_signal pack
+echo "started"
+sleep 30
+echo "not reached"
+EOF
+
+test_expect_success 'SIGTERM (timeout): the hook runs, its last line is in the log and on stdout' '
+	rm -rf o && mkdir o &&
+	test_expect_code 124 env OUT=$PWD/o HOOK=1 timeout 1 bash tree/tests/gpu/slow.sh >stdout.txt 2>&1 &&
+	printf "%s\n" started "" >expect &&
+	echo "== stopped by a signal: packing what the runs left" >>expect &&
+	echo "packed what the runs left" >>expect &&
+	sed -e "/Terminated/d" -e "s/ (t=[0-9]*s)$//" o/slow.log >actual && test_cmp expect actual &&
+	sed -e "/Terminated/d" -e "s/ (t=[0-9]*s)$//" stdout.txt >actual && test_cmp expect actual
+'
+
+test_expect_success 'SIGTERM without a hook: the log still ends with why the script stopped' '
+	rm -rf o && mkdir o &&
+	test_expect_code 124 env OUT=$PWD/o timeout 1 bash tree/tests/gpu/slow.sh >stdout.txt 2>&1 &&
+	tail -1 o/slow.log >actual &&
+	test_grep "^== stopped by a signal \(t=[0-9]+s\)$" actual &&
+	test_grep -v "not reached" o/slow.log
+'
+
+# The scripts that take TKO_PREBUILT and run "$TKO": every one sources lib.sh
+# and none finds tko, or tees its log, by itself.
+source_re='^\. "\$\(dirname "\$0"\)/(\.\./tests/gpu/)?lib\.sh"$'
+copy_re='^[^#]*(TKO=\$\{TKO_PREBUILT|build-static/tko|exec > >\(|tee_pid=|PY=\$\{)'
+runs_tko='"$TKO"'
+test_expect_success 'every GPU script uses lib.sh, none keeps a copy of it' '
+	n=0 &&
+	for f in "$SRC_ROOT"/tests/gpu/*.sh "$SRC_ROOT"/bench/*.sh; do
+		case $f in */tests/gpu/lib.sh) continue ;; esac
+		grep -q TKO_PREBUILT "$f" && grep -qF "$runs_tko" "$f" || continue
+		n=$((n + 1)) &&
+		grep -Eq "$source_re" "$f" || { echo "$f does not source lib.sh"; return 1; }
+		if grep -En "$copy_re" "$f"; then
+			echo "$f keeps its own copy of the lines above"
+			return 1
+		fi
+	done &&
+	test "$n" -ge 8
+'
+
+test_done
