@@ -222,11 +222,14 @@ static void log_gap_kept(struct an_run *r, const char *kept)
  * TORCH_LOGS had +inductor, set by tko capture or kept from the user,
  * and no Inductor line reached the logs. torch 2.11 reads TORCH_LOGS when
  * it is imported (torch/__init__.py: _logging._init_logs()); with it,
- * every Inductor kernel a process loads, compiled or from a cache, logs
- * "CachingAutotuner gets N configs for K" (runtime/triton_heuristics.py),
- * and tko's log route and its capture of stderr both end in
- * RUN/log/model.log. Without a failed write, what is left is a process
- * without Inductor kernels, or one that changed the setting itself.
+ * every CachingAutotuner built logs "CachingAutotuner gets N configs for
+ * K" (runtime/triton_heuristics.py), and tko's log route and its capture
+ * of stderr both end in RUN/log/model.log. None is built for kernels the
+ * static launcher (config.use_static_triton_launcher, True outside fbcode)
+ * restores with an FX graph cache entry (triton_bundler.py:
+ * load_autotuners()), and tko capture points TORCHINDUCTOR_CACHE_DIR at
+ * the RUN's new cache/inductor. Without a failed write, what is left is
+ * hand-written kernels, another FX graph cache, or a changed setting.
  */
 static void log_gap_set(struct an_run *r, const struct an_capture_outcome *c)
 {
@@ -242,12 +245,15 @@ static void log_gap_set(struct an_run *r, const struct an_capture_outcome *c)
 		cmd = again_with(r, "");
 	} else {
 		what = xstrfmt(NO_LOG "; %s, yet the RUN's logs have no Inductor line. With it,"
-			       " torch logs 'CachingAutotuner gets N configs' for every Inductor"
-			       " kernel a process loads, from its caches too, so no kernel of"
-			       " torch.compile ran where it held: the kernels are hand-written"
-			       " Triton, or the command changed it itself (TORCH_LOGS removed"
-			       " before torch was imported, or the torch._inductor loggers' level"
-			       " raised)", who);
+			       " torch logs 'CachingAutotuner gets N configs' for each Inductor"
+			       " kernel a process compiles or loads, except a graph's kernels its"
+			       " static launcher (on by default) restores from an FX graph cache,"
+			       " and tko capture gave it a new one (TORCHINDUCTOR_CACHE_DIR=RUN/"
+			       "cache/inductor). So the kernels are hand-written Triton, the"
+			       " command used another FX graph cache (it changed"
+			       " TORCHINDUCTOR_CACHE_DIR, or a remote one), or it changed the"
+			       " logging itself (TORCH_LOGS removed before torch was imported, or"
+			       " the torch._inductor loggers' level raised)", who);
 	}
 	an_add_gap(&r->gaps, &r->ngaps, what, cmd);
 	free(what);

@@ -361,9 +361,12 @@ static void test_capture_set_but_missing(void **state)
 	assert_string_equal(r.gaps[0].what, "no TORCH_LOGS=+inductor log: no autotune times and no"
 			    " user source lines; tko capture set TORCH_LOGS=+inductor (tko-run.json's"
 			    " env_set), yet the RUN's logs have no Inductor line. With it, torch logs"
-			    " 'CachingAutotuner gets N configs' for every Inductor kernel a process"
-			    " loads, from its caches too, so no kernel of torch.compile ran where it"
-			    " held: the kernels are hand-written Triton, or the command changed it"
+			    " 'CachingAutotuner gets N configs' for each Inductor kernel a process"
+			    " compiles or loads, except a graph's kernels its static launcher (on by"
+			    " default) restores from an FX graph cache, and tko capture gave it a new"
+			    " one (TORCHINDUCTOR_CACHE_DIR=RUN/cache/inductor). So the kernels are"
+			    " hand-written Triton, the command used another FX graph cache (it changed"
+			    " TORCHINDUCTOR_CACHE_DIR, or a remote one), or it changed the logging"
 			    " itself (TORCH_LOGS removed before torch was imported, or the"
 			    " torch._inductor loggers' level raised)");
 	assert_null(r.gaps[0].command);
