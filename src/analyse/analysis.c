@@ -115,12 +115,25 @@ static void capture_outcome(struct an_capture_outcome *c, const struct an_inputs
 	c->torch = m->versions.torch != NULL;
 	c->gpus = in->env ? (long)json_array_size(in->env->gpus) : -1;
 	c->kernels_regex = dup_or_null(m->kernels_regex);
+	c->torch_logs_set = dup_or_null(manifest_pairs_get(m->env_set, m->nenv_set, "TORCH_LOGS"));
+	c->torch_logs_kept = dup_or_null(manifest_pairs_get(m->env_kept, m->nenv_kept,
+							    "TORCH_LOGS"));
+	c->triton_cache_set = !!manifest_pairs_get(m->env_set, m->nenv_set, "TRITON_CACHE_DIR");
+	c->profile_set = !!manifest_pairs_get(m->env_set, m->nenv_set, "TKO_PROFILE_DIR");
+	c->log_error = dup_or_null(m->log_error);
 }
 
 void an_facts_release(struct an_facts *f)
 {
-	free(f->capture.kernels_regex);
-	f->capture.kernels_regex = NULL;
+	struct an_capture_outcome *c = &f->capture;
+
+	free(c->kernels_regex);
+	free(c->torch_logs_set);
+	free(c->torch_logs_kept);
+	free(c->log_error);
+	free(f->bandwidth_error);
+	c->kernels_regex = c->torch_logs_set = c->torch_logs_kept = c->log_error = NULL;
+	f->bandwidth_error = NULL;
 }
 
 static int have_disassembler(void)
@@ -172,6 +185,7 @@ int analysis_build(const char *run_dir, const struct an_opts *o, struct an_run *
 	facts->have_replay = in.replay_doc != NULL;
 	facts->have_disassembler = o->isa_tools && have_disassembler();
 	capture_outcome(&facts->capture, &in);
+	facts->bandwidth_error = in.env ? dup_or_null(in.env->bandwidth_error) : NULL;
 	if (o->raw)
 		inputs_take_raw(&in, o->raw);
 	ret = 0;

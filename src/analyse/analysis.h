@@ -93,6 +93,12 @@ struct an_capture_outcome {
 	int torch;		/* torch was importable when tko looked (versions.torch) */
 	long gpus;		/* GPUs env.json lists; -1: no env.json */
 	char *kernels_regex;	/* --kernels, or NULL */
+	/* what tko capture set for the command (env_set) or left as the user had it (env_kept) */
+	char *torch_logs_set;	/* the TORCH_LOGS tko set, or NULL */
+	char *torch_logs_kept;	/* the user's own TORCH_LOGS, or NULL */
+	int triton_cache_set;	/* tko set TRITON_CACHE_DIR (to RUN/cache/triton) */
+	int profile_set;	/* tko set TKO_PROFILE_DIR (no --no-profile) */
+	char *log_error;	/* why RUN/log/model.log is incomplete, or NULL */
 };
 
 /* What the RUN had, for the gaps (decide/decide.c); an_facts_release() frees it. */
@@ -102,6 +108,7 @@ struct an_facts {
 	int have_replay;	/* a replay document was read */
 	int have_disassembler;	/* cuobjdump or nvdisasm is on PATH (and may be run) */
 	struct an_capture_outcome capture;
+	char *bandwidth_error;	/* env.json's: why --measure measured nothing, or NULL */
 };
 
 void an_facts_release(struct an_facts *f);

@@ -8,9 +8,13 @@
 
 #include "analyse/stepprof.h"
 #include "apply/predict.h"
+#include "json/jsonio.h"
+#include "model/manifest.h"
 #include "profile/attrib.h"
 #include "profile/prof.h"
 #include "rundir/index.h"
+#include "rundir/layout.h"
+#include "util/file.h"
 #include "util/mem.h"
 #include "util/opts.h"
 #include "banned.h"
@@ -36,6 +40,40 @@ static char *largest_profile(const char *run)
 	}
 	strlist_release(&files);
 	return best;
+}
+
+/*
+ * Why the RUN has no profile. tko capture records one unless --no-profile;
+ * where tko-run.json shows it was on (TKO_PROFILE_DIR in env_set), it is
+ * not advised again: python/tko/profiling.py found no steady state among
+ * the launches its hook recorded (tko investigate's gap says what it waits
+ * for).
+ */
+static char *no_profile_note(const char *run)
+{
+	struct run_manifest m;
+	struct buf err = BUF_INIT;
+	char *path = rd_path_in(run, RD_MANIFEST);
+	json_t *j = is_file(path) ? json_load_path(path, &err) : NULL;
+	char *note;
+
+	manifest_init(&m);
+	if (!j || manifest_read(&m, j, path, &err) < 0 ||
+	    !manifest_pairs_get(m.env_set, m.nenv_set, "TKO_PROFILE_DIR"))
+		note = xstrdup("the RUN has no profile (tko capture records one unless --no-profile)");
+	else if (!manifest_event_count(&m.capture, "launch"))
+		note = xstrdup("the RUN has no profile: tko capture set TKO_PROFILE_DIR"
+			       " (tko-run.json's env_set), but its hook recorded no Triton launch");
+	else
+		note = xstrfmt("the RUN has no profile: tko capture set TKO_PROFILE_DIR"
+			       " (tko-run.json's env_set), but the %lld Triton launches its hook"
+			       " recorded never settled into a steady state to profile (see tko"
+			       " investigate's gap)", manifest_event_count(&m.capture, "launch"));
+	manifest_release(&m);
+	json_decref(j);
+	buf_release(&err);
+	free(path);
+	return note;
 }
 
 static const struct prof_group *group_of(const struct prof *prof, const char *kernel)
@@ -86,7 +124,7 @@ void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, co
 	pr->step_ms = pr->gain = pr->gain_cold = NAN;
 	pr->profile = largest_profile(run);
 	if (!pr->profile) {
-		pr->note = xstrdup("the RUN has no profile (tko capture records one unless --no-profile)");
+		pr->note = no_profile_note(run);
 		return;
 	}
 	prof_init(&prof);

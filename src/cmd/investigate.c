@@ -324,6 +324,24 @@ static int tune_kernels(const char *run, const struct an_run *r, const struct in
 	return ret;
 }
 
+/*
+ * Why a kernel has no inputs, for the note: a RUN tko capture made (it has
+ * tko-run.json) is not told to capture; its events say what happened to the
+ * kernel (docs/capture-events.md: launch events, the kernel event's
+ * "selected" under --kernels, error events of stage snapshot).
+ */
+static const char *why_uncaptured(const char *run)
+{
+	char *manifest = rd_path_in(run, RD_MANIFEST);
+	int captured = is_file(manifest);
+
+	free(manifest);
+	return captured ? "the RUN's tko capture saved none for it: RUN/capture/events.jsonl"
+			  " says whether it was launched, selected by --kernels, or failed to"
+			  " snapshot" :
+			  "capture the model with tko capture";
+}
+
 /* The kernels to tune, with a note for each passed over; *n of them (a new array). */
 static const struct an_kernel **to_tune(const struct an_run *r, const struct inv_opts *o,
 					const char *run, size_t *n)
@@ -344,7 +362,7 @@ static const struct an_kernel **to_tune(const struct an_run *r, const struct inv
 				    pk->kernel_dir);
 		else
 			msg_note_as("tune", "%s is marked tune but has no captured inputs to "
-				    "tune with (capture the model with tko capture)", pk->name);
+				    "tune with (%s)", pk->name, why_uncaptured(run));
 	}
 	if (!np)
 		msg_note_as("tune", "no kernel is marked tune: nothing to tune");

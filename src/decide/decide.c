@@ -32,6 +32,7 @@ int decide_run(const char *run_dir, const struct an_opts *o, struct an_run *out,
 	gf.have_replay = f.have_replay;
 	gf.have_disassembler = f.have_disassembler;
 	gf.capture = &f.capture;
+	gf.bandwidth_error = f.bandwidth_error;
 	gaps_compute(out, &gf);
 	an_facts_release(&f);
 	return 0;

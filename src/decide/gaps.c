@@ -141,6 +141,219 @@ static void capture_gap(struct an_run *r, const struct an_capture_outcome *c)
 	buf_release(&b);
 }
 
+/* A RUN tko capture made: tko-run.json was read (it lists what tko set). */
+static int captured(const struct an_capture_outcome *c)
+{
+	return c && c->recorded;
+}
+
+/* `tko investigate --out RUN2 -- CMD`, with `env` (already shell words) before it, or "". */
+static char *again_with(const struct an_run *r, const char *env)
+{
+	return xstrfmt("%s%stko investigate --out RUN2 -- %s", env, *env ? " " : "",
+		       command_of(r));
+}
+
+static void peak_gap(struct an_run *r, const char *bandwidth_error)
+{
+	char *env = run_path(r, RD_ENV);
+	char *cmd = shell_cmd("tko env --measure --json %s", env);
+	char *what;
+
+	/* --measure ran and said why it failed: not "measure", but what stopped it. */
+	if (bandwidth_error)
+		what = xstrfmt("no measured peak bandwidth: footprint rates are not compared with"
+			       " anything (--measure measured nothing: %s (RUN/env.json's"
+			       " bandwidth_error); run this where torch sees the GPU, or pass"
+			       " --peak-gbps)", bandwidth_error);
+	else
+		what = xstrdup("no measured peak bandwidth: footprint rates are not compared with"
+			       " anything (run this on the GPU, or pass --peak-gbps)");
+	free(env);
+	an_add_gap(&r->gaps, &r->ngaps, what, cmd);
+	free(what);
+	free(cmd);
+}
+
+/* Whether a TORCH_LOGS value turns Inductor's debug lines on: "+inductor" among its comma list. */
+static int logs_inductor_debug(const char *v)
+{
+	size_t n = strlen("+inductor");
+
+	while (*v) {
+		size_t len;
+
+		v += strspn(v, " ,");
+		len = strcspn(v, ",");
+		while (len && v[len - 1] == ' ')
+			len--;
+		if (len == n && !strncmp(v, "+inductor", n))
+			return 1;
+		v += strcspn(v, ",");
+	}
+	return 0;
+}
+
+#define NO_LOG "no TORCH_LOGS=+inductor log: no autotune times and no user source lines"
+
+/*
+ * The user's own TORCH_LOGS without +inductor, which tko capture keeps:
+ * suggest theirs with +inductor added.
+ */
+static void log_gap_kept(struct an_run *r, const char *kept)
+{
+	struct buf env = BUF_INIT;
+	char *what, *value, *cmd;
+
+	value = xstrfmt("%s,+inductor", kept);
+	buf_adds(&env, "TORCH_LOGS=");
+	buf_add_shell_word(&env, value);
+	cmd = again_with(r, env.buf);
+	what = xstrfmt(NO_LOG " (the command ran with your own TORCH_LOGS='%s', which tko capture"
+		       " leaves as it is (tko-run.json's env_kept); add +inductor to it)", kept);
+	an_add_gap(&r->gaps, &r->ngaps, what, cmd);
+	free(what);
+	free(cmd);
+	free(value);
+	buf_release(&env);
+}
+
+/*
+ * TORCH_LOGS had +inductor, set by tko capture or kept from the user,
+ * and no Inductor line reached the logs. torch 2.11 reads TORCH_LOGS when
+ * it is imported (torch/__init__.py: _logging._init_logs()); with it,
+ * every CachingAutotuner built logs "CachingAutotuner gets N configs for
+ * K" (runtime/triton_heuristics.py), and tko's log route and its capture
+ * of stderr both end in RUN/log/model.log. None is built for kernels the
+ * static launcher (config.use_static_triton_launcher, True outside fbcode)
+ * restores with an FX graph cache entry (triton_bundler.py:
+ * load_autotuners()), and tko capture points TORCHINDUCTOR_CACHE_DIR at
+ * the RUN's new cache/inductor. Without a failed write, what is left is
+ * hand-written kernels, another FX graph cache, or a changed setting.
+ */
+static void log_gap_set(struct an_run *r, const struct an_capture_outcome *c)
+{
+	char *what, *cmd = NULL;
+	char *who = c->torch_logs_kept ?
+		    xstrfmt("the command ran with your TORCH_LOGS='%s' (tko-run.json's env_kept)",
+			    c->torch_logs_kept) :
+		    xstrfmt("tko capture set TORCH_LOGS=%s (tko-run.json's env_set)",
+			    c->torch_logs_set);
+
+	if (c->log_error) {
+		what = xstrfmt(NO_LOG "; %s, but %s (tko-run.json's log_error)", who, c->log_error);
+		cmd = again_with(r, "");
+	} else {
+		what = xstrfmt(NO_LOG "; %s, yet the RUN's logs have no Inductor line. With it,"
+			       " torch logs 'CachingAutotuner gets N configs' for each Inductor"
+			       " kernel a process compiles or loads, except a graph's kernels its"
+			       " static launcher (on by default) restores from an FX graph cache,"
+			       " and tko capture gave it a new one (TORCHINDUCTOR_CACHE_DIR=RUN/"
+			       "cache/inductor). So the kernels are hand-written Triton, the"
+			       " command used another FX graph cache (it changed"
+			       " TORCHINDUCTOR_CACHE_DIR, or a remote one), or it changed the"
+			       " logging itself (TORCH_LOGS removed before torch was imported, or"
+			       " the torch._inductor loggers' level raised)", who);
+	}
+	an_add_gap(&r->gaps, &r->ngaps, what, cmd);
+	free(what);
+	free(cmd);
+	free(who);
+}
+
+static void log_gap(struct an_run *r, const struct an_capture_outcome *c)
+{
+	if (captured(c) && c->torch_logs_kept && !logs_inductor_debug(c->torch_logs_kept))
+		log_gap_kept(r, c->torch_logs_kept);
+	else if (captured(c) && (c->torch_logs_kept || c->torch_logs_set))
+		log_gap_set(r, c);
+	else
+		an_add_gap(&r->gaps, &r->ngaps, NO_LOG, "TORCH_LOGS=+inductor (tko capture sets it)");
+}
+
+/*
+ * tko capture set TRITON_CACHE_DIR=RUN/cache/triton and nothing is there.
+ * Triton 3.6 writes each kernel it compiles through its cache manager
+ * (compiler/compiler.py: compile(), runtime/cache.py), and torch 2.11 each
+ * kernel it restores from its FX graph cache (triton_bundler.py:
+ * read_and_emit(), to triton_cache_dir(): TRITON_CACHE_DIR), so a cache hit
+ * fills it as well: no kernel was compiled where the setting held. Inductor
+ * logs where each of its kernels' cache went ("Triton cache dir: P",
+ * runtime/triton_heuristics.py) under TORCH_LOGS=+inductor.
+ */
+#define NO_CACHE "no Triton cache in the RUN (cache/triton): no ISA"
+
+static void triton_cache_gap(struct an_run *r, const struct an_capture_outcome *c, int have_log)
+{
+	char *what, *cmd = NULL;
+
+	if (!captured(c) || !c->triton_cache_set) {
+		an_add_gap(&r->gaps, &r->ngaps, NO_CACHE,
+			   "TRITON_CACHE_DIR=RUN/cache/triton (tko capture sets it)");
+		return;
+	}
+	if (!c->launches)
+		what = xstrdup(NO_CACHE "; tko capture set TRITON_CACHE_DIR=RUN/cache/triton"
+			       " (tko-run.json's env_set), but no Triton kernel was compiled there,"
+			       " and tko's hook recorded no launch (RUN/capture/events.jsonl)");
+	else
+		what = xstrfmt(NO_CACHE "; tko capture set TRITON_CACHE_DIR=RUN/cache/triton"
+			       " (tko-run.json's env_set), yet no kernel was compiled there though"
+			       " tko's hook recorded %lld launch%s. Triton writes every kernel it"
+			       " compiles to TRITON_CACHE_DIR, and torch every kernel it restores"
+			       " from its FX graph cache, so the command (or a library it uses)"
+			       " changed TRITON_CACHE_DIR, triton.knobs.cache.dir or"
+			       " TRITON_CACHE_MANAGER itself", c->launches,
+			       c->launches == 1 ? "" : "es");
+	if (have_log) {
+		char *log = run_path(r, RD_MODEL_LOG);
+
+		cmd = shell_cmd("grep -n 'Triton cache dir' %s", log);
+		free(log);
+	}
+	an_add_gap(&r->gaps, &r->ngaps, what, cmd);
+	free(what);
+	free(cmd);
+}
+
+/* Why the RUN has no profile and what to do, for the parentheses of the profile gap. */
+static char *no_profile_why(const struct an_capture_outcome *c)
+{
+	/* not set: --no-profile, or a tko older than the profiler (tko-run.json does not say) */
+	if (!captured(c) || !c->profile_set)
+		return xstrdup("tko capture records one in RUN/profile/; or give a torch.profiler,"
+			       " rocprof or nsys file");
+	if (!c->launches)
+		return xstrdup("tko capture profiles a steady state of the Triton launches its hook"
+			       " sees, and it recorded none (RUN/capture/events.jsonl); give a"
+			       " torch.profiler, rocprof or nsys file");
+	/* python/tko/profiling.py, docs/capture-events.md: when the window starts */
+	return xstrfmt("tko capture watched the command's %lld Triton launches for a steady state"
+		       " and profiled none: it waits for 200 launches (TKO_PROFILE_QUIET) of"
+		       " kernels already seen and a launch sequence repeating three times, and a"
+		       " CUDA graph's replays never reach it%s; run more steps, or give a"
+		       " torch.profiler, rocprof or nsys file", c->launches,
+		       c->errors ? " (or the profiler failed: RUN/capture/events.jsonl's error"
+				   " events say)" : "");
+}
+
+static void profile_gap(struct an_run *r, const struct an_capture_outcome *c)
+{
+	/* A gap's command must run as printed: the prose goes in the text. */
+	char *cmd = shell_cmd("tko investigate --profile TRACE.json %s", r->run);
+	char *why = no_profile_why(c);
+	char *what = xstrfmt(r->nlibcalls ?
+			     "no whole-step profile, and library calls (extern_kernels.*) are not"
+			     " timed: shares are of the Triton kernel time only (%s)" :
+			     "no whole-step profile: shares are of the Triton kernel time only (%s)",
+			     why);
+
+	an_add_gap(&r->gaps, &r->ngaps, what, cmd);
+	free(what);
+	free(why);
+	free(cmd);
+}
+
 static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 {
 	char *cmd;
@@ -164,33 +377,14 @@ static void run_gaps(struct an_run *r, const struct gaps_facts *f)
 			   " it was tuning; a replay times each kernel alone (on the GPU)", cmd);
 		free(cmd);
 	}
-	if (isnan(r->peak_gbps)) {
-		char *env = run_path(r, RD_ENV);
-
-		cmd = shell_cmd("tko env --measure --json %s", env);
-		free(env);
-		an_add_gap(&r->gaps, &r->ngaps, "no measured peak bandwidth: footprint rates are not"
-			   " compared with anything (run this on the GPU, or pass --peak-gbps)", cmd);
-		free(cmd);
-	}
+	if (isnan(r->peak_gbps))
+		peak_gap(r, f->bandwidth_error);
 	if (!f->have_log)
-		an_add_gap(&r->gaps, &r->ngaps, "no TORCH_LOGS=+inductor log: no autotune times and no"
-			   " user source lines", "TORCH_LOGS=+inductor (tko capture sets it)");
+		log_gap(r, f->capture);
 	if (!f->have_triton_cache)
-		an_add_gap(&r->gaps, &r->ngaps, "no Triton cache in the RUN (cache/triton): no ISA",
-			   "TRITON_CACHE_DIR=RUN/cache/triton (tko capture sets it)");
-	if (!r->profile.file) {
-		/* A gap's command must run as printed: the prose goes in the text. */
-		cmd = shell_cmd("tko investigate --profile TRACE.json %s", r->run);
-		an_add_gap(&r->gaps, &r->ngaps, r->nlibcalls ?
-			   "no whole-step profile, and library calls (extern_kernels.*) are not timed:"
-			   " shares are of the Triton kernel time only (tko capture records one in"
-			   " RUN/profile/; or give a torch.profiler, rocprof or nsys file)" :
-			   "no whole-step profile: shares are of the Triton kernel time only (tko"
-			   " capture records one in RUN/profile/; or give a torch.profiler, rocprof or"
-			   " nsys file)", cmd);
-		free(cmd);
-	}
+		triton_cache_gap(r, f->capture, f->have_log);
+	if (!r->profile.file)
+		profile_gap(r, f->capture);
 }
 
 static int ptx_without_registers(const struct an_kernel *k)

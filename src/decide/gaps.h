@@ -5,6 +5,10 @@
  * kernel (it did not start, failed, or ran without one) gets that one
  * gap, saying which: every other piece of evidence is moot without a
  * kernel.
+ * A log, a Triton cache or a profile that a RUN tko capture made lacks
+ * although tko set what makes it (tko-run.json's env_set) is not
+ * suggested again: the gap says that it was set and what can still have
+ * kept it out (or what the user's own setting was, env_kept).
  * Entry point: gaps_compute(), after share_compute().
  */
 #ifndef TKO_DECIDE_GAPS_H
@@ -20,6 +24,7 @@ struct gaps_facts {
 	int have_disassembler;	/* cuobjdump or nvdisasm is on PATH */
 	/* what the captured command did (tko-run.json), or NULL: as when none was read */
 	const struct an_capture_outcome *capture;
+	const char *bandwidth_error;	/* env.json's: why --measure measured nothing, or NULL */
 };
 
 void gaps_compute(struct an_run *r, const struct gaps_facts *f);

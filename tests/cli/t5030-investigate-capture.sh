@@ -82,4 +82,43 @@ test_expect_success 'a failed command whose log names a kernel: the gap says it 
 	json_q run2/report/report.json "[.gaps[].what | select(startswith(\"no measured peak\"))] | length == 1"
 '
 
+# A RUN tko capture made whose kernels were launched (tko-run.json's capture
+# counts 3 launch events, written here by hand) but whose log has no Inductor
+# line and whose cache/triton is empty: the gaps say tko set TORCH_LOGS and
+# TRITON_CACHE_DIR (env_set) and what still kept them out, not "set it".
+test_expect_success 'launched kernels, no log, no Triton cache: the gaps say what tko set' '
+	SAVE_KERNEL=1 tko investigate --no-replay --out run8 -- ./model.sh >out 2>err &&
+	jq ".capture.by_type = {\"launch\": 3}" run8/tko-run.json >m.json &&
+	mv m.json run8/tko-run.json &&
+	echo "model: done" >run8/log/model.log &&
+	tko investigate run8 >out 2>err &&
+	! grep -F "(tko capture sets it)" out &&
+	grep -F "gap: no TORCH_LOGS=+inductor log: no autotune times and no user source lines; tko capture set TORCH_LOGS=+inductor (tko-run.json'"'"'s env_set), yet the RUN'"'"'s logs have no Inductor line." out &&
+	json_q run8/report/report.json "[.gaps[] | select(.what | startswith(\"no TORCH_LOGS\"))][0].command == null" &&
+	json_q run8/report/report.json "[.gaps[] | select(.what | startswith(\"no Triton cache\"))][0] | (.what | contains(\"tko capture set TRITON_CACHE_DIR=RUN/cache/triton (tko-run.json'"'"'s env_set), yet no kernel was compiled there though tko'"'"'s hook recorded 3 launches.\")) and .command == null" &&
+	json_q run8/report/report.json "[.gaps[] | select(.what | startswith(\"no whole-step profile\"))][0].what | contains(\"watched the command'"'"'s 3 Triton launches for a steady state\")"
+'
+
+test_expect_success 'the user'"'"'s own TORCH_LOGS, which tko kept: theirs with +inductor added' '
+	jq "del(.env_set.TORCH_LOGS) | .env_kept.TORCH_LOGS = \"dynamo\"" run8/tko-run.json >m.json &&
+	mv m.json run8/tko-run.json &&
+	tko investigate run8 >out 2>err &&
+	grep -F "gap: no TORCH_LOGS=+inductor log: no autotune times and no user source lines (the command ran with your own TORCH_LOGS='"'"'dynamo'"'"', which tko capture leaves as it is (tko-run.json'"'"'s env_kept); add +inductor to it): TORCH_LOGS=dynamo,+inductor tko investigate --out RUN2 -- ./model.sh" out
+'
+
+test_expect_success 'a RUN assembled by hand (no tko-run.json) keeps the advice to set them' '
+	rm run8/tko-run.json &&
+	tko investigate run8 >out 2>err &&
+	grep -Fx "gap: no TORCH_LOGS=+inductor log: no autotune times and no user source lines: TORCH_LOGS=+inductor (tko capture sets it)" out &&
+	grep -Fx "gap: no Triton cache in the RUN (cache/triton): no ISA: TRITON_CACHE_DIR=RUN/cache/triton (tko capture sets it)" out
+'
+
+# --measure ran and measured nothing (no Python here): the peak gap quotes
+# env.json's bandwidth_error instead of only saying "measure".
+test_expect_success 'a failed --measure: the peak gap says why' '
+	tko investigate --measure --no-replay --out run9 -- ./model.sh >out 2>err &&
+	why=$(jq -r .bandwidth_error run9/env.json) && test -n "$why" && test "$why" != null &&
+	grep -F "gap: no measured peak bandwidth: footprint rates are not compared with anything (--measure measured nothing: $why (RUN/env.json'"'"'s bandwidth_error); run this where torch sees the GPU, or pass --peak-gbps): tko env --measure --json run9/env.json" out
+'
+
 test_done

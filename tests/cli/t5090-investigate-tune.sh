@@ -178,4 +178,20 @@ test_expect_success 'with -- CMD: the command'"'"'s failure (5) comes before the
 	test -s crun3/report/report.md
 '
 
+# The hottest kernel marked tune without a capture directory (its folder and
+# events removed from a copy of the example): tko capture made this RUN
+# (tko-run.json), so the note points at its events instead of saying
+# "capture the model with tko capture"; without tko-run.json it still does.
+test_expect_success 'a tune kernel the RUN'"'"'s capture saved no inputs for: the note says so' '
+	fresh_run run6 &&
+	rm -r run6/$TEM &&
+	grep -v 3f61ad14 run6/capture/events.jsonl >events &&
+	mv events run6/capture/events.jsonl &&
+	tko investigate --tune-top 1 run6 >out 2>err &&
+	grep -Fx "tko tune: note: triton_tem_fused_mm_relu_0 is marked tune but has no captured inputs to tune with (the RUN'"'"'s tko capture saved none for it: RUN/capture/events.jsonl says whether it was launched, selected by --kernels, or failed to snapshot)" err &&
+	rm run6/tko-run.json &&
+	tko investigate --tune-top 1 run6 >out 2>err &&
+	grep -Fx "tko tune: note: triton_tem_fused_mm_relu_0 is marked tune but has no captured inputs to tune with (capture the model with tko capture)" err
+'
+
 test_done

@@ -29,6 +29,7 @@ static void full_run(struct an_run *r, const char *dir, struct gaps_facts *f)
 	r->profile.file = xstrdup("profile/trace.json");
 	f->have_log = f->have_triton_cache = f->have_replay = f->have_disassembler = 1;
 	f->capture = NULL;
+	f->bandwidth_error = NULL;
 }
 
 /* The gap whose sentence starts with `what`, or NULL. */
@@ -64,7 +65,7 @@ static void test_nothing_missing(void **state)
 static void test_everything_missing(void **state)
 {
 	struct an_run r;
-	struct gaps_facts f = { 0, 0, 0, 0, NULL };
+	struct gaps_facts f = { 0, 0, 0, 0, NULL, NULL };
 	const struct an_gap *g;
 
 	(void)state;
@@ -329,6 +330,175 @@ static void test_capture_kernels_not_saved(void **state)
 	an_run_release(&r);
 }
 
+/*
+ * A RUN tko capture made from `./model.sh` whose kernels ran and were
+ * saved (40 launches, a replay, a peak) but whose log, Triton cache and
+ * profile are missing although tko-run.json's env_set lists TORCH_LOGS,
+ * TRITON_CACHE_DIR and TKO_PROFILE_DIR.
+ */
+static void captured_some(struct an_run *r, struct gaps_facts *f, struct an_capture_outcome *c)
+{
+	captured_nothing(r, f, c);
+	r->capture_dirs = 2;
+	r->peak_gbps = 4000;
+	f->have_replay = 1;
+	c->launches = 40;
+	c->torch_logs_set = "+inductor";
+	c->triton_cache_set = c->profile_set = 1;
+}
+
+/* What tko capture already set is not suggested again: the gaps say it was set, and what can still have kept the file out. */
+static void test_capture_set_but_missing(void **state)
+{
+	struct an_run r;
+	struct gaps_facts f;
+	struct an_capture_outcome c;
+
+	(void)state;
+	captured_some(&r, &f, &c);
+	gaps_compute(&r, &f);
+	assert_int_equal(r.ngaps, 3);
+	assert_string_equal(r.gaps[0].what, "no TORCH_LOGS=+inductor log: no autotune times and no"
+			    " user source lines; tko capture set TORCH_LOGS=+inductor (tko-run.json's"
+			    " env_set), yet the RUN's logs have no Inductor line. With it, torch logs"
+			    " 'CachingAutotuner gets N configs' for each Inductor kernel a process"
+			    " compiles or loads, except a graph's kernels its static launcher (on by"
+			    " default) restores from an FX graph cache, and tko capture gave it a new"
+			    " one (TORCHINDUCTOR_CACHE_DIR=RUN/cache/inductor). So the kernels are"
+			    " hand-written Triton, the command used another FX graph cache (it changed"
+			    " TORCHINDUCTOR_CACHE_DIR, or a remote one), or it changed the logging"
+			    " itself (TORCH_LOGS removed before torch was imported, or the"
+			    " torch._inductor loggers' level raised)");
+	assert_null(r.gaps[0].command);
+	assert_string_equal(r.gaps[1].what, "no Triton cache in the RUN (cache/triton): no ISA; tko"
+			    " capture set TRITON_CACHE_DIR=RUN/cache/triton (tko-run.json's env_set),"
+			    " yet no kernel was compiled there though tko's hook recorded 40 launches."
+			    " Triton writes every kernel it compiles to TRITON_CACHE_DIR, and torch"
+			    " every kernel it restores from its FX graph cache, so the command (or a"
+			    " library it uses) changed TRITON_CACHE_DIR, triton.knobs.cache.dir or"
+			    " TRITON_CACHE_MANAGER itself");
+	assert_null(r.gaps[1].command);	/* no log to say where it went */
+	assert_string_equal(r.gaps[2].what, "no whole-step profile: shares are of the Triton kernel"
+			    " time only (tko capture watched the command's 40 Triton launches for a"
+			    " steady state and profiled none: it waits for 200 launches"
+			    " (TKO_PROFILE_QUIET) of kernels already seen and a launch sequence"
+			    " repeating three times, and a CUDA graph's replays never reach it; run"
+			    " more steps, or give a torch.profiler, rocprof or nsys file)");
+	assert_string_equal(r.gaps[2].command, "tko investigate --profile TRACE.json RUN");
+	an_run_release(&r);
+
+	/* with the log: Inductor's "Triton cache dir: P" line says where the cache went */
+	captured_some(&r, &f, &c);
+	f.have_log = 1;
+	c.launches = 1;
+	c.errors = 2;
+	gaps_compute(&r, &f);
+	assert_int_equal(r.ngaps, 2);
+	assert_non_null(strstr(r.gaps[0].what, " though tko's hook recorded 1 launch. Triton"));
+	assert_string_equal(r.gaps[0].command, "grep -n 'Triton cache dir' RUN/log/model.log");
+	assert_non_null(strstr(r.gaps[1].what, ", and a CUDA graph's replays never reach it (or the"
+			       " profiler failed: RUN/capture/events.jsonl's error events say); run"
+			       " more steps"));
+	an_run_release(&r);
+
+	/* no launch recorded: no steady state to profile, no kernel compiled */
+	captured_some(&r, &f, &c);
+	c.launches = 0;
+	gaps_compute(&r, &f);
+	assert_string_equal(r.gaps[1].what, "no Triton cache in the RUN (cache/triton): no ISA; tko"
+			    " capture set TRITON_CACHE_DIR=RUN/cache/triton (tko-run.json's env_set),"
+			    " but no Triton kernel was compiled there, and tko's hook recorded no"
+			    " launch (RUN/capture/events.jsonl)");
+	assert_string_equal(r.gaps[2].what, "no whole-step profile: shares are of the Triton kernel"
+			    " time only (tko capture profiles a steady state of the Triton launches its"
+			    " hook sees, and it recorded none (RUN/capture/events.jsonl); give a"
+			    " torch.profiler, rocprof or nsys file)");
+	an_run_release(&r);
+}
+
+/* The user's own TORCH_LOGS, which tko capture keeps: without +inductor, add it; with it, theirs is what was set. */
+static void test_capture_kept_torch_logs(void **state)
+{
+	struct an_run r;
+	struct gaps_facts f;
+	struct an_capture_outcome c;
+
+	(void)state;
+	captured_some(&r, &f, &c);
+	c.torch_logs_set = NULL;
+	c.torch_logs_kept = "recompiles, inductor";	/* INFO: no debug lines */
+	gaps_compute(&r, &f);
+	assert_string_equal(r.gaps[0].what, "no TORCH_LOGS=+inductor log: no autotune times and no"
+			    " user source lines (the command ran with your own TORCH_LOGS='recompiles,"
+			    " inductor', which tko capture leaves as it is (tko-run.json's env_kept);"
+			    " add +inductor to it)");
+	assert_string_equal(r.gaps[0].command, "TORCH_LOGS='recompiles, inductor,+inductor' tko"
+			    " investigate --out RUN2 -- ./model.sh");
+	an_run_release(&r);
+
+	captured_some(&r, &f, &c);
+	c.torch_logs_set = NULL;
+	c.torch_logs_kept = "dynamo, +inductor";
+	gaps_compute(&r, &f);
+	assert_non_null(gap(r.gaps, r.ngaps, "no TORCH_LOGS=+inductor log: no autotune times and"
+			    " no user source lines; the command ran with your TORCH_LOGS='dynamo,"
+			    " +inductor' (tko-run.json's env_kept), yet the RUN's logs have no"
+			    " Inductor line."));
+	assert_null(r.gaps[0].command);
+	an_run_release(&r);
+}
+
+/* A log tko failed to write says so; a manifest that lists no setting (an older tko) keeps the old advice. */
+static void test_capture_log_error(void **state)
+{
+	struct an_run r;
+	struct gaps_facts f;
+	struct an_capture_outcome c;
+	char why[] = "writing '/w/RUN/log/model.log' failed: the log is incomplete";
+
+	(void)state;
+	captured_some(&r, &f, &c);
+	c.log_error = why;
+	gaps_compute(&r, &f);
+	assert_string_equal(r.gaps[0].what, "no TORCH_LOGS=+inductor log: no autotune times and no"
+			    " user source lines; tko capture set TORCH_LOGS=+inductor (tko-run.json's"
+			    " env_set), but writing '/w/RUN/log/model.log' failed: the log is"
+			    " incomplete (tko-run.json's log_error)");
+	assert_string_equal(r.gaps[0].command, "tko investigate --out RUN2 -- ./model.sh");
+	an_run_release(&r);
+
+	captured_some(&r, &f, &c);
+	c.torch_logs_set = NULL;
+	c.triton_cache_set = c.profile_set = 0;
+	gaps_compute(&r, &f);
+	assert_int_equal(r.ngaps, 3);
+	assert_string_equal(r.gaps[0].command, "TORCH_LOGS=+inductor (tko capture sets it)");
+	assert_string_equal(r.gaps[1].what, "no Triton cache in the RUN (cache/triton): no ISA");
+	assert_string_equal(r.gaps[1].command, "TRITON_CACHE_DIR=RUN/cache/triton (tko capture sets it)");
+	assert_non_null(strstr(r.gaps[2].what, "(tko capture records one in RUN/profile/; or give"));
+	an_run_release(&r);
+}
+
+/* --measure ran and measured nothing: env.json's bandwidth_error says why. */
+static void test_measure_failed(void **state)
+{
+	struct an_run r;
+	struct gaps_facts f;
+
+	(void)state;
+	full_run(&r, "RUN", &f);
+	r.peak_gbps = NAN;
+	f.bandwidth_error = "no GPU (torch sees none)";
+	gaps_compute(&r, &f);
+	assert_int_equal(r.ngaps, 1);
+	assert_string_equal(r.gaps[0].what, "no measured peak bandwidth: footprint rates are not"
+			    " compared with anything (--measure measured nothing: no GPU (torch sees"
+			    " none) (RUN/env.json's bandwidth_error); run this where torch sees the"
+			    " GPU, or pass --peak-gbps)");
+	assert_string_equal(r.gaps[0].command, "tko env --measure --json RUN/env.json");
+	an_run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +511,10 @@ int main(void)
 		cmocka_unit_test(test_uncaptured_kernel),
 		cmocka_unit_test(test_capture_launched_nothing),
 		cmocka_unit_test(test_capture_kernels_not_saved),
+		cmocka_unit_test(test_capture_set_but_missing),
+		cmocka_unit_test(test_capture_kept_torch_logs),
+		cmocka_unit_test(test_capture_log_error),
+		cmocka_unit_test(test_measure_failed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
