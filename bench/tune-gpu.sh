@@ -35,7 +35,7 @@
 #
 # TUNE_GPU_DEADLINE_S (default 530, inside the 600 s of one device call) is
 # the time the whole script aims at; TUNE_GPU_STEPS picks steps (default
-# "machine capture coordesc tune retime pack"); the work folder
+# "machine capture coordesc tune agree retime pack"); the work folder
 # ($TUNE_GPU_WORK, default build-tune-gpu/ in the tree) survives between
 # calls on a warm machine, so steps can be split. Stopped by SIGTERM or
 # SIGINT (timeout(1)), it still packs runs.tar.gz and tune-files.tar.gz.

@@ -59,6 +59,7 @@ done
 if [ -z "$trace" ]; then
 	echo "profile-proof: FAIL: no trace in $RUN/profile (see the capture's events: $RUN/capture/events.jsonl)"
 	grep '"error"' "$RUN/capture/events.jsonl" | tail -5
+	pack	# the events and the manifest say why; they must come back with the failure
 	exit 1
 fi
 /usr/bin/time -v "$TKO" profile --json "$OUT/profile.json" "$trace" 2>"$WORK/time.txt" | tee "$OUT/profile.txt"
