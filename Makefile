@@ -81,6 +81,7 @@ MODEL_SRC = \
 	src/model/analysis_store.c \
 	src/model/apply_artifact.c \
 	src/model/apply_doc.c \
+	src/model/apply_events.c \
 	src/model/apply_left.c \
 	src/model/apply_plan.c \
 	src/model/capture.c \

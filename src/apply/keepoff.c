@@ -6,9 +6,7 @@
 #include <string.h>
 
 #include "apply/keepoff.h"
-#include "json/jsonio.h"
-#include "util/file.h"
-#include "util/lines.h"
+#include "model/apply_events.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -70,59 +68,45 @@ static struct apply_region_proof *find(struct apply_region_proofs *out, const ch
 	return NULL;
 }
 
-static void add_region(struct apply_region_proofs *out, const json_t *r)
+static void add_region(struct apply_region_proofs *out, const struct apply_ev_region *r)
 {
-	const char *name = json_str(r, "region"), *status = json_str(r, "status");
 	struct apply_region_proof *have;
+	long calls = r->calls < 0 ? 0 : r->calls;
 
-	if (!name || !status)
+	if (!r->region || !r->status)
 		return;
-	have = find(out, name);
+	have = find(out, r->region);
 	if (!have) {
 		have = apply_region_proofs_add(out);
-		have->region = xstrdup(name);
-		have->status = xstrdup(status);
-		have->calls = json_int(r, "calls", 0);
-		have->message = json_incref(json_object_get(r, "message"));
+		have->region = xstrdup(r->region);
+		have->status = xstrdup(r->status);
+		have->calls = calls;
+		have->message = json_incref(r->message);
 		return;
 	}
-	have->calls += json_int(r, "calls", 0);
-	if (worse(have->status, status)) {
+	have->calls += calls;
+	if (worse(have->status, r->status)) {
 		free(have->status);
-		have->status = xstrdup(status);
+		have->status = xstrdup(r->status);
 		json_decref(have->message);
-		have->message = json_incref(json_object_get(r, "message"));
+		have->message = json_incref(r->message);
 	}
 }
 
-static void add_line(struct apply_region_proofs *out, const char *p, size_t n)
+static void add_event(const struct apply_event *ev, void *data)
 {
-	json_t *ev = json_loadb(p, n, 0, NULL);
-	const json_t *r;
 	size_t i;
 
-	if (json_str(ev, "event") && !strcmp(json_str(ev, "event"), "keep_off") &&
-	    json_str(ev, "role") && !strcmp(json_str(ev, "role"), "main"))
-		json_array_foreach(json_object_get(ev, "regions"), i, r)
-			add_region(out, r);
-	json_decref(ev);
+	if (apply_event_main(ev))
+		for (i = 0; i < ev->keep_off.nr; i++)
+			add_region(data, &ev->keep_off.v[i]);
 }
 
 void keepoff_read(const char *jsonl, struct apply_region_proofs *out)
 {
-	struct mapped_file m = MAPPED_FILE_INIT;
-	struct buf ignored = BUF_INIT;
-	const char *line = NULL;
-	struct lines it;
-	size_t len;
+	struct buf ignored = BUF_INIT;	/* no file: no keep_off record, keepoff_check says so */
 
-	if (file_map(jsonl, 0, &m, &ignored) == 0) {
-		it = (struct lines)LINES_INIT(m.data, m.len);
-		while (lines_next(&it, &line, &len))
-			if (len)
-				add_line(out, line, len);
-		file_unmap(&m);
-	}
+	apply_events_read(jsonl, APPLY_EV_BIT(APPLY_EV_KEEP_OFF), add_event, out, NULL, &ignored);
 	buf_release(&ignored);
 }
 

@@ -5,17 +5,16 @@
 
 #include "apply/proof.h"
 #include "json/jsonio.h"
-#include "util/file.h"
-#include "util/lines.h"
+#include "model/apply_events.h"
 #include "banned.h"
 
-static void add_outcomes(struct apply_proof *pr, const json_t *ev)
+static void add_outcomes(struct apply_proof *pr, const struct apply_event *ev)
 {
 	const json_t *o;
 	size_t i;
-	int main_role = json_str(ev, "role") && !strcmp(json_str(ev, "role"), "main");
+	int main_role = apply_event_main(ev);
 
-	json_array_foreach(json_object_get(ev, "outcomes"), i, o) {
+	json_array_foreach(ev->end.outcomes, i, o) {
 		const char *id = json_str(o, "id");
 
 		/* the main process's word first; a worker's only where main has none */
@@ -24,56 +23,46 @@ static void add_outcomes(struct apply_proof *pr, const json_t *ev)
 	}
 }
 
-static void add_construct(struct apply_proof *pr, const json_t *ev)
+static void add_construct(struct apply_proof *pr, const struct apply_ev_construct *c)
 {
-	const char *id = json_str(ev, "id"), *how = json_str(ev, "how");
 	json_t *list;
 
-	if (!id || !how)
+	if (!c->id || !c->how)
 		return;
-	list = json_object_get(pr->constructed, id);
+	list = json_object_get(pr->constructed, c->id);
 	if (!list) {
 		list = json_array();
-		json_object_set_new(pr->constructed, id, list);
+		json_object_set_new(pr->constructed, c->id, list);
 	}
-	json_array_append_new(list, json_string(how));
+	json_array_append_new(list, json_string(c->how));
 }
 
-static void add_line(struct apply_proof *pr, const char *p, size_t n)
+static void add_event(const struct apply_event *ev, void *data)
 {
-	json_t *ev = json_loadb(p, n, 0, NULL);
-	const char *what = json_str(ev, "event");
+	struct apply_proof *pr = data;
 
-	if (!json_is_object(ev) || !what) {
-		pr->bad_lines++;
-	} else if (!strcmp(what, "session_end")) {
+	if (ev->kind == APPLY_EV_SESSION_END)
 		add_outcomes(pr, ev);
-	} else if (!strcmp(what, "construct")) {
-		add_construct(pr, ev);
-	} else if (!strcmp(what, "error")) {
+	else if (ev->kind == APPLY_EV_CONSTRUCT)
+		add_construct(pr, &ev->construct);
+	else if (ev->kind == APPLY_EV_ERROR)
 		pr->errors++;
-	} else if (!strcmp(what, "session_start")) {
+	else if (ev->kind == APPLY_EV_SESSION_START)
 		pr->sessions++;
-	}
-	json_decref(ev);
 }
 
 int apply_proof_read(struct apply_proof *pr, const char *path, struct buf *err)
 {
-	struct mapped_file m = MAPPED_FILE_INIT;
-	struct lines it;
-	const char *line = NULL;
-	size_t len;
+	unsigned kinds = APPLY_EV_BIT(APPLY_EV_SESSION_END) | APPLY_EV_BIT(APPLY_EV_CONSTRUCT) |
+			 APPLY_EV_BIT(APPLY_EV_ERROR) | APPLY_EV_BIT(APPLY_EV_SESSION_START);
+	struct apply_events_stats st = { 0, 0 };
 
 	pr->outcomes = json_object();
 	pr->constructed = json_object();
-	if (file_map(path, 0, &m, err) < 0)
+	if (apply_events_read(path, kinds, add_event, pr, &st, err) < 0)
 		return -1;
-	it = (struct lines)LINES_INIT(m.data, m.len);
-	while (lines_next(&it, &line, &len))
-		if (len)
-			add_line(pr, line, len);
-	file_unmap(&m);
+	pr->bad_lines = st.not_events;
+	pr->skipped = st.warnings;
 	return 0;
 }
 

@@ -22,9 +22,10 @@ struct apply_proof {
 	json_t *constructed;	/* id -> ["lookup_hit", ...] from every process */
 	long errors;		/* `error` events */
 	long sessions;		/* session_start events */
-	long bad_lines;		/* lines that are not JSON objects (a process killed mid-line) */
+	long bad_lines;		/* lines that are no event (a process killed mid-line) */
+	long skipped;		/* events skipped for a field of the wrong type (warned) */
 };
-#define APPLY_PROOF_INIT { NULL, NULL, 0, 0, 0 }
+#define APPLY_PROOF_INIT { NULL, NULL, 0, 0, 0, 0 }
 
 /* Reads `path`. 0, or -1 + err when it cannot be read at all. */
 int apply_proof_read(struct apply_proof *pr, const char *path, struct buf *err);

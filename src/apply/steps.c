@@ -6,9 +6,6 @@
 #include <string.h>
 
 #include "apply/steps.h"
-#include "json/jsonio.h"
-#include "util/file.h"
-#include "util/lines.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -19,71 +16,70 @@ long apply_steps_auto_warmup(long n)
 	return w < 1 ? 1 : w > APPLY_STEPS_AUTO_MAX ? APPLY_STEPS_AUTO_MAX : w;
 }
 
-void apply_steps_from_event(struct apply_steps *st, const json_t *ev, long warmup)
+void apply_steps_from_typed(struct apply_steps *st, const struct apply_ev_steps *ev, long warmup)
 {
-	const json_t *ms = json_object_get(ev, "ms"), *v;
-	const json_t *losses = json_object_get(ev, "losses");
-	const json_t *win = json_object_get(ev, "window");
+	const json_t *v;
 	double total = 0;
 	size_t i;
 
 	apply_steps_release(st);
-	st->window[0] = json_is_integer(json_array_get(win, 0)) ? (long)json_integer_value(json_array_get(win, 0)) : -1;
-	st->window[1] = json_is_integer(json_array_get(win, 1)) ? (long)json_integer_value(json_array_get(win, 1)) : -1;
-	st->steps = (long)json_array_size(ms);
+	st->window[0] = ev->window[0];
+	st->window[1] = ev->window[1];
+	st->steps = (long)json_array_size(ev->ms);
 	st->warmup = warmup < 0 ? apply_steps_auto_warmup(st->steps) : warmup;
 	st->timed = 0;
-	json_array_foreach(ms, i, v)
+	json_array_foreach(ev->ms, i, v)
 		if ((long)i >= st->warmup && json_is_number(v) &&
 		    !((long)i >= st->window[0] && (long)i <= st->window[1])) {
 			total += json_number_value(v);
 			st->timed++;
 		}
 	st->ms_per_step = st->timed ? total / (double)st->timed : NAN;
-	st->source = json_str(ev, "source") ? xstrdup(json_str(ev, "source")) : NULL;
-	st->clock = json_str(ev, "clock") ? xstrdup(json_str(ev, "clock")) : NULL;
-	st->losses = json_is_array(losses) ? json_incref((json_t *)losses) : NULL;
+	st->source = ev->source ? xstrdup(ev->source) : NULL;
+	st->clock = ev->clock ? xstrdup(ev->clock) : NULL;
+	st->losses = json_incref(ev->losses);
 }
 
-/* The main process's last `steps` event of the file (a new reference), or NULL. */
-static json_t *last_steps_event(const char *data, size_t len)
+int apply_steps_from_event(struct apply_steps *st, const json_t *j, long warmup, struct buf *warn)
 {
-	struct lines it = LINES_INIT(data, len);
-	const char *line = NULL;
-	size_t n;
-	json_t *found = NULL;
+	struct buf ignored = BUF_INIT;
+	struct apply_event ev;
+	int ret;
 
-	while (lines_next(&it, &line, &n)) {
-		json_t *ev;
+	apply_event_init(&ev);
+	ret = apply_event_from_json(&ev, j, APPLY_EV_BIT(APPLY_EV_STEPS), "event", 1,
+				    warn ? warn : &ignored);
+	if (ret > 0)
+		apply_steps_from_typed(st, &ev.steps, warmup);
+	apply_event_release(&ev);
+	buf_release(&ignored);
+	return ret > 0 ? 0 : -1;
+}
 
-		if (!n || !memmem(line, n, "\"steps\"", 7))
-			continue;
-		ev = json_loadb(line, n, 0, NULL);
-		if (json_str(ev, "event") && !strcmp(json_str(ev, "event"), "steps") &&
-		    json_str(ev, "role") && !strcmp(json_str(ev, "role"), "main")) {
-			json_decref(found);
-			found = ev;
-		} else {
-			json_decref(ev);
-		}
-	}
-	return found;
+struct last_steps {
+	struct apply_steps *st;
+	long warmup;
+	int found;
+};
+
+/* The main process's last `steps` event counts (a worker's would time its own loop). */
+static void take_steps(const struct apply_event *ev, void *data)
+{
+	struct last_steps *l = data;
+
+	if (!apply_event_main(ev))
+		return;
+	apply_steps_from_typed(l->st, &ev->steps, l->warmup);
+	l->found = 1;
 }
 
 int apply_steps_read(struct apply_steps *st, const char *path, long warmup, struct buf *err)
 {
-	struct mapped_file m = MAPPED_FILE_INIT;
-	json_t *ev;
+	struct last_steps l = { st, warmup, 0 };
 
-	if (file_map(path, 0, &m, err) < 0)
+	if (apply_events_read(path, APPLY_EV_BIT(APPLY_EV_STEPS), take_steps, &l, NULL, err) < 0)
 		return -1;
-	ev = last_steps_event(m.data, m.len);
-	file_unmap(&m);
-	if (!ev)
-		return 1;
-	apply_steps_from_event(st, ev, warmup);
-	json_decref(ev);
-	return 0;
+	return l.found ? 0 : 1;
 }
 
 void apply_steps_release(struct apply_steps *st)

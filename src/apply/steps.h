@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "model/apply_events.h"
 #include "util/buf.h"
 
 #define APPLY_STEPS_AUTO_MAX 50
@@ -47,8 +48,11 @@ long apply_steps_auto_warmup(long n);
  */
 int apply_steps_read(struct apply_steps *st, const char *path, long warmup, struct buf *err);
 
-/* The same from one `steps` event (tests). */
-void apply_steps_from_event(struct apply_steps *st, const json_t *ev, long warmup);
+/* The same from one typed `steps` event (model/apply_events.h). */
+void apply_steps_from_typed(struct apply_steps *st, const struct apply_ev_steps *ev, long warmup);
+/* ... and from one parsed event (tests): 0, or -1 + warn (may be NULL) when it is no
+ * well-typed `steps` event. */
+int apply_steps_from_event(struct apply_steps *st, const json_t *ev, long warmup, struct buf *warn);
 
 void apply_steps_release(struct apply_steps *st);
 

@@ -49,7 +49,7 @@ static void test_mean_after_warmup(void **state)
 	struct apply_steps st = APPLY_STEPS_INIT;
 
 	(void)state;
-	apply_steps_from_event(&st, ev, -1);
+	assert_int_equal(apply_steps_from_event(&st, ev, -1, NULL), 0);
 	assert_int_equal(st.steps, 12);
 	assert_int_equal(st.warmup, 2);
 	assert_int_equal(st.timed, 10);
@@ -57,16 +57,16 @@ static void test_mean_after_warmup(void **state)
 	assert_string_equal(st.source, "optimizer");
 	assert_string_equal(st.clock, "perf_counter");
 	assert_int_equal(json_array_size(st.losses), 3);
-	apply_steps_from_event(&st, ev, 1);
+	assert_int_equal(apply_steps_from_event(&st, ev, 1, NULL), 0);
 	assert_int_equal(st.timed, 11);
 	assert_true(fabs(st.ms_per_step - 12) < 1e-12);
-	apply_steps_from_event(&st, ev, 12);
+	assert_int_equal(apply_steps_from_event(&st, ev, 12, NULL), 0);
 	assert_int_equal(st.timed, 0);
 	assert_true(isnan(st.ms_per_step));
 	apply_steps_release(&st);
 	json_decref(ev);
-	ev = json_loads("{\"ms\": [null, 9, 2, null, 4]}", 0, NULL);
-	apply_steps_from_event(&st, ev, 2);
+	ev = json_loads("{\"event\": \"steps\", \"ms\": [null, 9, 2, null, 4]}", 0, NULL);
+	assert_int_equal(apply_steps_from_event(&st, ev, 2, NULL), 0);
 	assert_int_equal(st.timed, 2);
 	assert_true(fabs(st.ms_per_step - 3) < 1e-12);
 	assert_null(st.source);
@@ -77,11 +77,11 @@ static void test_mean_after_warmup(void **state)
 
 static void test_window_left_out(void **state)
 {
-	json_t *ev = json_loads("{\"ms\": [null, 100, 4, 2, 3, 5, 6, 1, 3, 2, 4, 2], \"window\": [3, 6]}", 0, NULL);
+	json_t *ev = json_loads("{\"event\": \"steps\", \"ms\": [null, 100, 4, 2, 3, 5, 6, 1, 3, 2, 4, 2], \"window\": [3, 6]}", 0, NULL);
 	struct apply_steps st = APPLY_STEPS_INIT;
 
 	(void)state;
-	apply_steps_from_event(&st, ev, -1);
+	assert_int_equal(apply_steps_from_event(&st, ev, -1, NULL), 0);
 	assert_int_equal(st.window[0], 3);
 	assert_int_equal(st.window[1], 6);
 	assert_int_equal(st.timed, 6);
