@@ -93,6 +93,7 @@ MODEL_SRC = \
 	src/model/manifest.c \
 	src/model/names.c \
 	src/model/replay.c \
+	src/model/step_report.c \
 	src/model/traffic.c \
 	src/model/tune.c
 

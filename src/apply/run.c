@@ -11,6 +11,7 @@
 
 #include "apply/run.h"
 #include "json/jsonio.h"
+#include "model/step_report.h"
 #include "py/pyenv.h"
 #include "util/file.h"
 #include "util/mem.h"
@@ -33,31 +34,15 @@ static void to_files(void *data, int stream, const char *p, size_t n)
 		buf_add(s->out, p, n);
 }
 
-int apply_step_report(const char *out, size_t len, double *ms, json_t **losses)
+int apply_step_report(const char *out, size_t len, const char *path, double *ms, json_t **losses)
 {
-	size_t end = len;
+	struct step_report r = { NAN, NULL };
 
-	while (end > 0) {
-		size_t start = end - 1;
-		json_t *j;
-
-		while (start > 0 && out[start - 1] != '\n')
-			start--;
-		if (out[start] == '{' && (j = json_loadb(out + start, end - start, 0, NULL))) {
-			json_t *l = json_object_get(j, "losses"), *one = json_object_get(j, "loss");
-
-			if (json_is_number(json_object_get(j, "ms_per_step"))) {
-				*ms = json_number_value(json_object_get(j, "ms_per_step"));
-				*losses = json_is_array(l) ? json_incref(l) :
-					  json_is_number(one) ? json_pack("[O]", one) : NULL;
-				json_decref(j);
-				return 0;
-			}
-			json_decref(j);
-		}
-		end = start;
-	}
-	return -1;
+	if (step_report_find(&r, out, len, path) < 0)
+		return -1;
+	*ms = r.ms_per_step;
+	*losses = r.losses;
+	return 0;
 }
 
 static double now_s(void)
@@ -154,18 +139,19 @@ static int forget_events(const struct apply_run *r, struct buf *err)
 /* The hook's steps when it timed one, else the command's step report. */
 static void step_figures(struct apply_run *r, const struct buf *out)
 {
-	char *p = path_join(r->dir, "apply.jsonl");
+	char *p = path_join(r->dir, "apply.jsonl"), *txt = path_join(r->dir, "stdout.txt");
 	struct buf ignored = BUF_INIT;	/* no apply.jsonl: the hook did not load; stdout may say */
 
 	if (apply_steps_read(&r->hook, p, r->step_warmup, &ignored) == 0 && isfinite(r->hook.ms_per_step)) {
 		r->ms_per_step = r->hook.ms_per_step;
 		r->losses = json_incref(r->hook.losses);
 		r->step_source = "hook";
-	} else if (apply_step_report(out->buf, out->len, &r->ms_per_step, &r->losses) == 0) {
+	} else if (apply_step_report(out->buf, out->len, txt, &r->ms_per_step, &r->losses) == 0) {
 		r->step_source = "stdout";
 	}
 	buf_release(&ignored);
 	free(p);
+	free(txt);
 }
 
 int apply_run_one(struct apply_run *r, struct buf *err)

@@ -47,8 +47,12 @@ struct apply_run {
 /* Runs it. 0 when it ran (see exit_status), -1 + err when it could not start. */
 int apply_run_one(struct apply_run *r, struct buf *err);
 
-/* The step report in a command's standard output: 0, or -1 when there is none. */
-int apply_step_report(const char *out, size_t len, double *ms_per_step, json_t **losses);
+/*
+ * The step report in a command's standard output, saved at `path`
+ * (model/step_report.h): 0, or -1 when there is none.
+ */
+int apply_step_report(const char *out, size_t len, const char *path, double *ms_per_step,
+		      json_t **losses);
 
 void apply_run_release(struct apply_run *r);
 

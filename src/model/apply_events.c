@@ -96,11 +96,11 @@ void apply_event_init(struct apply_event *ev)
 
 void apply_event_release(struct apply_event *ev)
 {
-	rf_release(&head_desc, ev);
 	rf_release(&construct_desc, &ev->construct);
 	rf_release(&end_desc, &ev->end);
 	rf_release(&steps_desc, &ev->steps);
 	rf_release(&keep_off_desc, &ev->keep_off);
+	rf_release(&head_desc, ev);	/* last: re-initialising it clears the whole struct */
 	apply_event_init(ev);
 }
 
