@@ -27,7 +27,8 @@ int keepoff_parse(const char *spec, struct buf *err);
  * Appends to an empty `out` the regions of the main process's `keep_off`
  * events in `jsonl` (calls summed over processes, the first status but
  * took_effect kept, no_script only when no process said more): {region,
- * status, calls, message}; none when there is no such event.
+ * status, calls, message}; none when there is no such event. An event with
+ * a field of the wrong type is skipped with a warning (model/apply_events.h).
  */
 void keepoff_read(const char *jsonl, struct apply_region_proofs *out);
 

@@ -6,7 +6,9 @@
  * constructed it (`construct` events), and the hook's own errors.
  *
  * A planned kernel that no process reported on (the command died before
- * its session_end) gets status "no_record".
+ * its session_end) gets status "no_record". The events are read through
+ * model/apply_events.h: one with a field of the wrong type is skipped with
+ * a warning.
  */
 #ifndef TKO_APPLY_PROOF_H
 #define TKO_APPLY_PROOF_H

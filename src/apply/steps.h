@@ -43,7 +43,9 @@ struct apply_steps {
 long apply_steps_auto_warmup(long n);
 
 /*
- * The steps in the apply.jsonl at `path`, warm-up W (< 0: chosen).
+ * The steps in the apply.jsonl at `path`, warm-up W (< 0: chosen): the
+ * main process's last well-typed `steps` event (model/apply_events.h; one
+ * with a field of the wrong type is skipped with a warning).
  * 0; 1 when the file holds no `steps` event; -1 + err when it cannot be read.
  */
 int apply_steps_read(struct apply_steps *st, const char *path, long warmup, struct buf *err);
