@@ -392,9 +392,39 @@ static int ptx_without_registers(const struct an_kernel *k)
 	return k->isa.file && k->isa.isa && !strcmp(k->isa.isa, "ptx") && k->isa.res.registers < 0;
 }
 
+/*
+ * The RUN's cache gap already says why its Triton cache is empty although
+ * tko capture set TRITON_CACHE_DIR (triton_cache_gap()): capturing again
+ * the same way would fill it no better.
+ */
+static int cache_gap_explains(const struct gaps_facts *f)
+{
+	return !f->have_triton_cache && captured(f->capture) && f->capture->triton_cache_set;
+}
+
+static void no_isa_gap(struct an_run *r, struct an_kernel *k, const struct gaps_facts *f)
+{
+	char *what, *cmd = NULL;
+
+	if (cache_gap_explains(f))
+		what = xstrdup("no ISA: no Triton cache in the RUN (the whole-run gap says why)");
+	else if (k->isa.match && !strcmp(k->isa.match, rd_how_names[RD_HOW_AMBIGUOUS]))
+		what = xstrfmt("no ISA: %ld compiled configs of this module match the chosen"
+			       " num_warps/num_stages, and no cache hash says which one ran",
+			       k->isa.candidates);
+	else
+		what = xstrdup("no ISA: no compiled binary of this kernel for its arch in the"
+			       " Triton cache");
+	if (!k->kernel_dir && !cache_gap_explains(f))
+		cmd = xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
+	an_add_gap(&k->gaps, &k->ngaps, what, cmd);
+	free(what);
+	free(cmd);
+}
+
 static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps_facts *f)
 {
-	char *what, *cmd;
+	char *cmd;
 
 	if (isnan(k->time_ms)) {
 		if (k->kernel_dir && !f->have_replay) {
@@ -411,17 +441,7 @@ static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps
 		free(cmd);
 	}
 	if (!k->isa.file) {
-		if (k->isa.match && !strcmp(k->isa.match, rd_how_names[RD_HOW_AMBIGUOUS]))
-			what = xstrfmt("no ISA: %ld compiled configs of this module match the chosen"
-				       " num_warps/num_stages, and no cache hash says which one ran",
-				       k->isa.candidates);
-		else
-			what = xstrdup("no ISA: no compiled binary of this kernel for its arch in the"
-				       " Triton cache");
-		cmd = k->kernel_dir ? NULL : xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
-		an_add_gap(&k->gaps, &k->ngaps, what, cmd);
-		free(what);
-		free(cmd);
+		no_isa_gap(r, k, f);
 	} else if (ptx_without_registers(k) && !f->have_disassembler) {
 		size_t n = strlen(k->isa.file);
 

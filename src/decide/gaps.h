@@ -8,7 +8,9 @@
  * A log, a Triton cache or a profile that a RUN tko capture made lacks
  * although tko set what makes it (tko-run.json's env_set) is not
  * suggested again: the gap says that it was set and what can still have
- * kept it out (or what the user's own setting was, env_kept).
+ * kept it out (or what the user's own setting was, env_kept). A kernel's
+ * "no ISA" gap in such a RUN with no Triton cache points to that gap
+ * rather than suggesting the capture again.
  * Entry point: gaps_compute(), after share_compute().
  */
 #ifndef TKO_DECIDE_GAPS_H

@@ -78,6 +78,7 @@ void replay_doc_init(struct replay_doc *d)
 {
 	rf_init(&doc_desc, d);	/* peak.copy_gbps NAN: no rate */
 	d->have_peak = 0;
+	d->peak_missing = NULL;
 	d->replay = NULL;
 	memset(&d->summary, 0, sizeof(d->summary));
 }
@@ -86,6 +87,7 @@ void replay_doc_release(struct replay_doc *d)
 {
 	/* before rf_release, which starts the whole struct afresh */
 	json_decref(d->replay);
+	free(d->peak_missing);
 	rf_release(&doc_desc, d);
 	replay_doc_init(d);
 }

@@ -75,6 +75,12 @@ struct replay_summary {
 struct replay_doc {
 	int have_peak;			/* peak is null when 0 */
 	struct replay_peak peak;
+	/*
+	 * Without a peak, why none was measured when env.json says so (its
+	 * bandwidth_error, and where it was read), else NULL. For the text
+	 * alone: neither read nor written as JSON.
+	 */
+	char *peak_missing;
 	json_t *replay;			/* the child's versions {python, torch, ...} */
 	struct replay_kernel *kernels;
 	size_t nkernels;

@@ -139,6 +139,8 @@ void replay_text_print(FILE *fp, const struct replay_doc *doc)
 	if (doc->have_peak)
 		fprintf(fp, "peak: %.0f GB/s device copy (%s)\n",
 			isnan(doc->peak.copy_gbps) ? 0 : doc->peak.copy_gbps, doc->peak.source);
+	else if (doc->peak_missing)	/* --measure ran: measuring again is not the advice */
+		fprintf(fp, "peak: not measured: %s; --peak-gbps gives one\n", doc->peak_missing);
 	else
 		fprintf(fp, "peak: not measured (run 'tko env --measure --json RUN/env.json')\n");
 	fprintf(fp, "* the captured config; time: median of device-event timings; autotune: timed as the\n"

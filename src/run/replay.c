@@ -10,6 +10,7 @@
 #include "env/peak.h"
 #include "json/jsonio.h"
 #include "model/capture.h"
+#include "model/env.h"
 #include "model/traffic.h"
 #include "py/pyenv.h"
 #include "run/replay.h"
@@ -49,8 +50,33 @@ static char *run_part(const char *kernel_dir, enum rd_part p)
 	return path;
 }
 
-/* --peak-gbps, else the copy rate of --env or of the RUN's env.json (env/peak.h). */
-static void find_peak(const struct strlist *dirs, const struct replay_opts *o, struct peak *p)
+/*
+ * Why env.json at `path` has no copy rate, when it says: "REASON (NAME's
+ * bandwidth_error)", newly allocated; NULL when it is absent, unreadable
+ * or silent (then measuring is still the advice).
+ */
+static char *env_why_no_peak(const char *path, const char *name)
+{
+	struct env_doc env;
+	struct buf ignored = BUF_INIT;
+	json_t *j = is_file(path) ? json_load_path(path, &ignored) : NULL;
+	char *why = NULL;
+
+	env_doc_init(&env);
+	if (j && env_doc_read(&env, j, path, &ignored) == 0 && env.bandwidth_error)
+		why = xstrfmt("%s (%s's bandwidth_error)", env.bandwidth_error, name);
+	env_doc_release(&env);
+	json_decref(j);
+	buf_release(&ignored);
+	return why;
+}
+
+/*
+ * --peak-gbps, else the copy rate of --env or of the RUN's env.json
+ * (env/peak.h); without one, *why is what that env.json says of it.
+ */
+static void find_peak(const struct strlist *dirs, const struct replay_opts *o, struct peak *p,
+		      char **why)
 {
 	struct peak_inputs in = PEAK_INPUTS_INIT;
 	char *path = o->env_json ? xstrdup(o->env_json) : run_part(dirs->v[0], RD_ENV);
@@ -58,7 +84,9 @@ static void find_peak(const struct strlist *dirs, const struct replay_opts *o, s
 	in.option = o->peak_gbps;
 	in.env_path = path;
 	in.order = peak_order_replay;
-	peak_resolve(&in, p);
+	/* the RUN's by its contract name, as the analysis's gaps say it, not as kernel/../../.. */
+	*why = peak_resolve(&in, p) ? NULL : env_why_no_peak(path, o->env_json ? o->env_json :
+							     "RUN/env.json");
 	free(path);
 }
 
@@ -351,9 +379,14 @@ int replay_run(const struct strlist *dirs, const struct replay_opts *o, struct r
 		buf_addf(err, "the replay exited with status %d and wrote no result", c.exit_status);
 	} else {
 		struct peak peak = PEAK_INIT;
+		char *why;
 
-		find_peak(dirs, o, &peak);
+		find_peak(dirs, o, &peak, &why);
 		*doc = finish_doc(replay, dirs, captures, &peak, o->read_uses, err);
+		if (*doc)
+			(*doc)->peak_missing = why;
+		else
+			free(why);
 		peak_release(&peak);
 		json_decref(replay);
 		if (!*doc)

@@ -105,6 +105,24 @@ test_expect_success_if python3 '--peak-gbps overrides env.json' '
 	json_q out.json ".peak.copy_gbps == 2000 and .peak.source == \"--peak-gbps\""
 '
 
+# docs/json.md: a tko env --measure that measured nothing leaves bandwidth null and says why.
+test_expect_success_if python3 'no peak: env.json s bandwidth_error is the reason given, not --measure again' '
+	cp run/env.json env-measured.json &&
+	printf "{\"schema_version\": 1, \"tool\": \"tko env\", \"bandwidth\": null,\
+ \"bandwidth_error\": \"no GPU (torch sees none)\"}\n" >run/env.json &&
+	tko run $KD --json out.json >table &&
+	json_q out.json ".peak == null" &&
+	test_grep "^peak: not measured: no GPU [(]torch sees none[)] [(]RUN/env.json.s bandwidth_error[)]; --peak-gbps gives one$" table &&
+	test_grep -v "tko env --measure" table &&
+	printf "{\"schema_version\": 1, \"tool\": \"tko env\", \"bandwidth\": null}\n" >run/env.json &&
+	tko run $KD >table &&
+	test_grep "^peak: not measured [(]run .tko env --measure --json RUN/env.json.[)]$" table &&
+	printf "{\"bandwidth\": null, \"bandwidth_error\": \"no torch\"}\n" >given.json &&
+	tko run $KD --env given.json >table &&
+	test_grep "^peak: not measured: no torch [(]given.json.s bandwidth_error[)]; --peak-gbps gives one$" table &&
+	mv env-measured.json run/env.json
+'
+
 test_expect_success_if python3 'outputs that disagree: exit 1 with the JSON still written' '
 	FAKE_REPLAY=mismatch test_expect_code 1 tko run $KD --json out.json >table 2>err &&
 	json_q out.json ".summary.mismatched == 1" &&

@@ -9,6 +9,8 @@
 #     (which reaches the whole process group, the tee too): the pack hook's
 #     last line is in the file and on stdout (bash's own "Terminated" for
 #     the killed sleep left aside);
+#   - gpu_on_exit's hook runs however the script ends (its end, exit N,
+#     set -u, after the signal hook), its lines in the log, the status kept;
 #   - no GPU script keeps a copy of the prologue.
 # shellcheck disable=SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
@@ -102,6 +104,43 @@ test_expect_success 'SIGTERM without a hook: the log still ends with why the scr
 	tail -1 o/slow.log >actual &&
 	test_grep "^== stopped by a signal \(t=[0-9]+s\)$" actual &&
 	test_grep -v "not reached" o/slow.log
+'
+
+cat >tree/tests/gpu/ends.sh <<'EOF'
+. "$(dirname "$0")/lib.sh"
+undo() { echo "undone"; }
+gpu_log "$OUT/ends.log"
+gpu_on_exit undo
+echo "started"
+case $HOW in
+exit) exit 3 ;;
+unset) set -u; echo "$NOT_SET" ;;
+term) gpu_on_signal undo; kill -TERM $$; sleep 5 ;;
+esac
+echo "ended"
+EOF
+
+# ends HOW: tree/tests/gpu/ends.sh ended that way; its log, with its exit
+# status when not 0 and without the t= stamps, in actual
+ends() {
+	rm -rf o && mkdir o || return 1
+	(env OUT="$PWD/o" HOW="$1" bash tree/tests/gpu/ends.sh >stdout.txt 2>&1) ||
+		echo "status $?" >>o/ends.log
+	sed -e "s/ (t=[0-9]*s)$//" -e "/NOT_SET: unbound variable/d" o/ends.log >actual
+}
+
+test_expect_success 'gpu_on_exit: the hook runs at the end, at exit N and at set -u; the status stays' '
+	ends end && printf "%s\n" started ended undone >expect && test_cmp expect actual &&
+	ends exit && printf "%s\n" started undone "status 3" >expect && test_cmp expect actual &&
+	ends unset && test_grep -v ended actual && test_grep "^undone$" actual &&
+	test_grep -v "^status 0$" actual && test_grep "^status [1-9]" actual
+'
+
+test_expect_success 'gpu_on_exit after a signal: the signal hook, then the exit hook, in the log' '
+	ends term &&
+	printf "%s\n" started "" "== stopped by a signal: packing what the runs left" undone undone \
+		"status 143" >expect &&
+	test_cmp expect actual
 '
 
 # The scripts that take TKO_PREBUILT and run "$TKO": every one sources lib.sh

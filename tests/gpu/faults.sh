@@ -22,13 +22,14 @@
 # by hand (what tko capture sets up) on copies too, so only one compile is
 # cold. Without TKO_PREBUILT (or build/tko, or build-static/tko) the drift
 # case runs by hand too. Stopped by a signal (timeout(1)), it still packs
-# faults-runs.tar.gz.
+# faults-runs.tar.gz; the mount, chattr +i or mode 555 of the case it was
+# in is undone first, and at any exit.
 #
 # Writes to $OUT (4 files): faults.log (everything printed), summary.md and
 # faults.json (the checks), faults-runs.tar.gz (each case's events.jsonl,
 # tko-run.json, `tko summarize --json` of its events, model logs).
 set -u
-# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+# OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, gpu_on_exit, step
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 WORK=${FAULTS_WORK:-$ROOT/build-gpu-faults}
@@ -50,7 +51,28 @@ pack() {
 	done
 	tar -C "$WORK" -czf "$OUT/faults-runs.tar.gz" "${packed[@]}"
 }
-gpu_on_signal pack
+
+# undo: the command that undoes what made the current case's kernels/
+# unwritable or small (umount, chattr -i, chmod 755), or empty. undo_case
+# runs it at the case's end, and when a signal or anything else ends the
+# script inside the case, so no mount or immutable folder outlives the
+# script (the next run's rm -rf of WORK would fail on it). A failed undo
+# is kept, so the exit tries it once more.
+undo=()
+undo_case() {
+	[ ${#undo[@]} -gt 0 ] || return 0
+	if ! "${undo[@]}"; then
+		echo "could not undo with: ${undo[*]} (do it by hand)"
+		return 1
+	fi
+	undo=()
+}
+stopped() {
+	undo_case
+	pack
+}
+gpu_on_signal stopped
+gpu_on_exit undo_case
 
 # by_hand CAPDIR CACHE TIMEOUT LOG CMD...: CMD with the capture hook, as tko
 # capture starts it (hook folder first on PYTHONPATH, the same variables).
@@ -92,13 +114,12 @@ echo "exit status: $?"; tail -1 "$WORK/logs/plain.out"
 step "readonly: capture/kernels cannot be written"
 K=$WORK/readonly/capture/kernels
 mkdir -p "$K"
-ro_undo=""
 if [ "$(id -u)" != 0 ]; then
-	chmod 555 "$K" && ro_how="mode 555 (not root)" && ro_undo="chmod 755 $K"
+	chmod 555 "$K" && ro_how="mode 555 (not root)" && undo=(chmod 755 "$K")
 elif mount -t tmpfs -o ro,size=1m tmpfs "$K" 2>/dev/null; then
-	ro_how="a read-only tmpfs mounted on it" && ro_undo="umount $K"
+	ro_how="a read-only tmpfs mounted on it" && undo=(umount "$K")
 elif chattr +i "$K" 2>/dev/null && ! touch "$K/probe" 2>/dev/null; then
-	ro_how="chattr +i" && ro_undo="chattr -i $K"
+	ro_how="chattr +i" && undo=(chattr -i "$K")
 else
 	rmdir "$K" && echo "not a folder" >"$K"
 	ro_how="a file where the folder goes (root here can neither mount nor chattr, and ignores mode bits)"
@@ -110,7 +131,7 @@ by_hand "$WORK/readonly/capture" "$WORK/cache-ro" 90 "$WORK/logs/readonly.out" \
 	"$PY" "$MODEL" --out "$WORK/out-readonly"
 s_ro=$?
 echo "exit status: $s_ro"; tail -2 "$WORK/logs/readonly.out"
-[ -n "$ro_undo" ] && $ro_undo
+undo_case
 
 step "full: capture/kernels runs out of space"
 K=$WORK/full/capture/kernels
@@ -118,10 +139,11 @@ mkdir -p "$K"
 cp -a "$cache_src" "$WORK/cache-full"
 if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=4m tmpfs "$K" 2>/dev/null; then
 	full_how="a 4 MiB tmpfs mounted on it (ENOSPC)"
+	undo=(umount "$K")
 	by_hand "$WORK/full/capture" "$WORK/cache-full" 90 "$WORK/logs/full.out" \
 		"$PY" "$MODEL" --out "$WORK/out-full"
 	s_full=$?
-	cp -a "$K" "$WORK/full-kernels" && umount "$K" && rmdir "$K" && mv "$WORK/full-kernels" "$K"
+	cp -a "$K" "$WORK/full-kernels" && undo_case && rmdir "$K" && mv "$WORK/full-kernels" "$K"
 else
 	full_how="every file capped at 32 MiB (RLIMIT_FSIZE, SIGXFSZ ignored: EFBIG)"
 	by_hand "$WORK/full/capture" "$WORK/cache-full" 90 "$WORK/logs/full.out" \

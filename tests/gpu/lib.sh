@@ -33,6 +33,12 @@
 # with status 143. Without it, gpu_log's trap prints "== stopped by a
 # signal" and exits 143.
 #
+# gpu_on_exit FUNC: run FUNC when the script exits, however it exits (its
+# end, exit, set -u, after a signal), before gpu_log's wait for the tee, so
+# what FUNC prints is in the log too; the exit status stays the script's.
+# For what must not outlive the script (a mount, chattr +i): FUNC should
+# undo only what is still done, as it may run after the signal hook did.
+#
 # gpu_tko_version: prints tko's version, or why there is none (status 1).
 #
 # step TEXT: a section header with the seconds since the script started.
@@ -83,6 +89,19 @@ gpu_stopped() {
 
 gpu_on_signal() { gpu_signal_hook=$1; }
 
+gpu_exit_hook=""
+gpu_tee_pid=""
+# shellcheck disable=SC2317  # run by the EXIT trap
+gpu_exited() {
+	[ -z "$gpu_exit_hook" ] || "$gpu_exit_hook"
+	[ -z "$gpu_tee_pid" ] || gpu_wait_tee
+}
+
+gpu_on_exit() {
+	gpu_exit_hook=$1
+	trap gpu_exited EXIT
+}
+
 # shellcheck disable=SC2317  # run by the EXIT trap
 gpu_wait_tee() {
 	exec >/dev/null 2>&1
@@ -95,6 +114,6 @@ gpu_wait_tee() {
 gpu_log() {
 	exec > >(trap '' TERM INT; exec tee -a "$1") 2>&1
 	gpu_tee_pid=$!
-	trap gpu_wait_tee EXIT
+	trap gpu_exited EXIT
 	trap gpu_stopped TERM INT
 }

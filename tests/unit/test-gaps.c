@@ -416,6 +416,55 @@ static void test_capture_set_but_missing(void **state)
 	an_run_release(&r);
 }
 
+/*
+ * A kernel with no ISA in a RUN whose Triton cache stayed empty although
+ * tko capture set TRITON_CACHE_DIR: the whole-run gap says why, so the
+ * kernel's gap points there instead of suggesting the same capture again.
+ * Without that env_set (an older capture), or in a RUN assembled by hand,
+ * capturing with tko is still the advice.
+ */
+static void test_no_isa_in_captured_run(void **state)
+{
+	const char *again = "tko investigate --out RUN2 -- ./model.sh";
+	struct an_run r;
+	struct gaps_facts f;
+	struct an_capture_outcome c;
+	const struct an_gap *g;
+	struct an_kernel *k;
+
+	(void)state;
+	captured_some(&r, &f, &c);
+	k = an_run_add_kernel(&r);	/* not saved: no kernel_dir */
+	gaps_compute(&r, &f);
+	assert_non_null(gap(r.gaps, r.ngaps, "no Triton cache in the RUN (cache/triton): no ISA; tko"
+			    " capture set TRITON_CACHE_DIR"));
+	g = gap(k->gaps, k->ngaps, "no ISA:");
+	assert_non_null(g);
+	assert_string_equal(g->what, "no ISA: no Triton cache in the RUN (the whole-run gap says why)");
+	assert_null(g->command);
+	an_run_release(&r);
+
+	captured_some(&r, &f, &c);
+	c.triton_cache_set = 0;
+	k = an_run_add_kernel(&r);
+	gaps_compute(&r, &f);
+	g = gap(k->gaps, k->ngaps, "no ISA:");
+	assert_non_null(g);
+	assert_string_equal(g->what, "no ISA: no compiled binary of this kernel for its arch in the"
+			    " Triton cache");
+	assert_string_equal(g->command, again);
+	an_run_release(&r);
+
+	captured_some(&r, &f, &c);
+	f.capture = NULL;	/* no tko-run.json */
+	k = an_run_add_kernel(&r);
+	gaps_compute(&r, &f);
+	g = gap(k->gaps, k->ngaps, "no ISA:");
+	assert_non_null(g);
+	assert_string_equal(g->command, again);
+	an_run_release(&r);
+}
+
 /* The user's own TORCH_LOGS, which tko capture keeps: without +inductor, add it; with it, theirs is what was set. */
 static void test_capture_kept_torch_logs(void **state)
 {
@@ -512,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_capture_launched_nothing),
 		cmocka_unit_test(test_capture_kernels_not_saved),
 		cmocka_unit_test(test_capture_set_but_missing),
+		cmocka_unit_test(test_no_isa_in_captured_run),
 		cmocka_unit_test(test_capture_kept_torch_logs),
 		cmocka_unit_test(test_capture_log_error),
 		cmocka_unit_test(test_measure_failed),
