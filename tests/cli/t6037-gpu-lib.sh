@@ -11,6 +11,8 @@
 #     the killed sleep left aside);
 #   - gpu_on_exit's hook runs however the script ends (its end, exit N,
 #     set -u, after the signal hook), its lines in the log, the status kept;
+#   - a step under timeout --foreground is stopped by the signal around the
+#     script, so the pack hook runs at once; every inner timeout is such;
 #   - no GPU script keeps a copy of the prologue.
 # shellcheck disable=SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
@@ -141,6 +143,36 @@ test_expect_success 'gpu_on_exit after a signal: the signal hook, then the exit 
 	printf "%s\n" started "" "== stopped by a signal: packing what the runs left" undone undone \
 		"status 143" >expect &&
 	test_cmp expect actual
+'
+
+# A step wrapped in timeout --foreground stays in the script's process group:
+# timeout(1)'s SIGTERM around the script reaches it, it ends, and the pack
+# hook runs at once. (A plain inner timeout moves its step into a group of
+# its own, which that signal misses; bash then runs the hook only when the
+# step ends, up to its own limit, past the device call's.)
+test_expect_success 'a step under timeout --foreground: the signal stops it, the hook packs at once' '
+	cat >tree/tests/gpu/step.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	gpu_log "$OUT/step.log"
+	pack() { echo packed; }
+	gpu_on_signal pack
+	echo started
+	timeout --foreground 60 sleep 60
+	echo "not reached"
+	EOF
+	mkdir -p o && start=$(date +%s) &&
+	(env OUT="$PWD/o" timeout 1 bash tree/tests/gpu/step.sh >/dev/null 2>&1; echo "status $?" >>o/step.log) &&
+	test $(( $(date +%s) - start )) -lt 20 &&
+	test_grep "^packed$" o/step.log && test_grep "^status 124$" o/step.log &&
+	test_grep -v "not reached" o/step.log
+'
+
+# Every inner timeout of a GPU script uses --foreground, but run-proofs.sh's:
+# it is the outermost, and there a group of its own lets a proof's timeout
+# stop everything that proof started.
+test_expect_success 'inner timeouts of the GPU scripts are --foreground' '
+	! grep -En "^[^#]*[^-]\btimeout [0-9\"\$]" "$SRC_ROOT"/tests/gpu/*.sh "$SRC_ROOT"/bench/*.sh |
+		grep -v "/tests/gpu/run-proofs.sh:"
 '
 
 # The scripts that take TKO_PREBUILT and run "$TKO": every one sources lib.sh

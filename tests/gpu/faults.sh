@@ -82,7 +82,7 @@ by_hand() {
 	env PYTHONPATH="$ROOT/python/tko/_hook:$ROOT/python${PYTHONPATH:+:$PYTHONPATH}" \
 		TKO_PYTHONPATH="$ROOT/python" TKO_RUN_DIR="$(dirname "$cap")" TKO_CAPTURE_DIR="$cap" \
 		TORCHINDUCTOR_CACHE_DIR="$cache/inductor" TRITON_CACHE_DIR="$cache/triton" \
-		PYTHONUNBUFFERED=1 timeout "$limit" "$@" >"$log" 2>&1
+		PYTHONUNBUFFERED=1 timeout --foreground "$limit" "$@" >"$log" 2>&1
 }
 
 step "machine"
@@ -91,7 +91,7 @@ echo "tko: ${TKO:-none (the drift case runs by hand)}; uid $(id -u)"
 
 step "drift: tko capture, an unsavable argument and a changed CachingAutotuner"
 if [ -n "$TKO" ]; then
-	timeout 200 "$TKO" capture --out "$WORK/drift" -- "$PY" "$MODEL" --drift \
+	timeout --foreground 200 "$TKO" capture --out "$WORK/drift" -- "$PY" "$MODEL" --drift \
 		--out "$WORK/out-drift" >"$WORK/logs/drift.out" 2>&1
 	s_drift=$?
 	cache_src=$WORK/drift/cache
@@ -108,7 +108,7 @@ echo "exit status: $s_drift"; tail -3 "$WORK/logs/drift.out"
 step "baseline: the same model without capture (a copy of the caches)"
 cp -a "$cache_src" "$WORK/cache-plain"
 TORCHINDUCTOR_CACHE_DIR="$WORK/cache-plain/inductor" TRITON_CACHE_DIR="$WORK/cache-plain/triton" \
-	timeout 90 "$PY" "$MODEL" --out "$WORK/out-plain" >"$WORK/logs/plain.out" 2>&1
+	timeout --foreground 90 "$PY" "$MODEL" --out "$WORK/out-plain" >"$WORK/logs/plain.out" 2>&1
 echo "exit status: $?"; tail -1 "$WORK/logs/plain.out"
 
 step "readonly: capture/kernels cannot be written"

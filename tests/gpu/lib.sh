@@ -33,6 +33,12 @@
 # with status 143. Without it, gpu_log's trap prints "== stopped by a
 # signal" and exits 143.
 #
+# A step the script wraps in timeout(1) uses `timeout --foreground`: a plain
+# timeout moves its step into a process group of its own, which the SIGTERM
+# of the timeout around the whole script does not reach, and bash runs the
+# signal hook only when that step ends, up to its own limit (a 600 s step
+# outlives the device call). run-proofs.sh, the outermost, is the exception.
+#
 # gpu_on_exit FUNC: run FUNC when the script exits, however it exits (its
 # end, exit, set -u, after a signal), before gpu_log's wait for the tee, so
 # what FUNC prints is in the log too; the exit status stays the script's.

@@ -159,7 +159,7 @@ if want replay; then
 		done
 	else
 		mkdir -p "$RUN/analysis"
-		PYTHONPATH="$ROOT/python" TRITON_CACHE_DIR="$RUN/cache/triton" timeout 420 \
+		PYTHONPATH="$ROOT/python" TRITON_CACHE_DIR="$RUN/cache/triton" timeout --foreground 420 \
 			"$PY" -m tko.replay "$RUN"/capture/kernels/* --json "$OUT/run.json"
 		echo "exit status: $?"
 		cp "$OUT/run.json" "$RUN/analysis/replay.json"
@@ -187,7 +187,7 @@ if want tunesmoke && [ -n "$TKO" ]; then
 		for k in "$RUN"/capture/kernels/"$pat"-*; do
 			[ -d "$k" ] || continue
 			echo "-- ${k##*/}"
-			timeout 100 "$TKO" tune "$k" --budget 15 --max-variants 6 --out "$WORK/tune" \
+			timeout --foreground 100 "$TKO" tune "$k" --budget 15 --max-variants 6 --out "$WORK/tune" \
 				--json "$WORK/tune/${k##*/}.json" --md "$WORK/tune/${k##*/}.md" \
 				>"$WORK/tune/${k##*/}.log" 2>&1
 			echo "exit status: $?"
@@ -237,7 +237,7 @@ fi
 if want invtune && [ -n "$TKO" ] && [ -d "$WORK/invrun" ]; then
 	step "investigate and tune (tko investigate --tune-top 2 --tune-budget 15 RUN)"
 	rm -rf "$WORK/invtune"
-	timeout 600 "$TKO" investigate --tune-top 2 --tune-budget 15 --out-dir "$WORK/invtune" \
+	timeout --foreground 600 "$TKO" investigate --tune-top 2 --tune-budget 15 --out-dir "$WORK/invtune" \
 		--top 0 "$WORK/invrun" >"$WORK/invtune.out" 2>&1
 	echo "exit status: $?"
 	tail -30 "$WORK/invtune.out"
