@@ -17,16 +17,18 @@ its class or function (tko.maindefs, which says why not earlier and not by
 its code object); the count is the same: calls through the replaced
 attribute.
 
-Output: a `keep_off` event in apply.jsonl at exit, from the main process,
-with each region's status: took_effect (replaced, and called), never_called
-(replaced, not called), not_imported (its module was never imported),
-not_found (no such attribute), not_callable, class (name a method of it),
-bad_spec, error (torch._dynamo.disable failed); for a region of __main__
-also not_reached (it exists at exit, but tko could not watch the script
-define it: another trace function was set before tko's, or replaced it) and
-no_script (this process runs no script: `python -c`, as Inductor's CPU ISA
-check and multiprocessing's spawned workers run; `tko apply` lets the
-script's own process decide). `tko apply` fails the A/B on any status but
+Output: a `keep_off` event in apply.jsonl at exit, from every process but
+compile workers and a launcher, under its role (tko.apply process_role: `tko
+apply` reads the "main" one), with each region's status: took_effect
+(replaced, and called), never_called (replaced, not called), not_imported
+(its module was never imported), not_found (no such attribute),
+not_callable, class (name a method of it), bad_spec, error
+(torch._dynamo.disable failed); for a region of __main__ also not_reached
+(it exists at exit, but tko could not watch the script define it: another
+trace function was set before tko's, or replaced it) and no_script (this
+process runs no script: `python -c`, as Inductor's CPU ISA check and
+multiprocessing's spawned workers run, "child" processes; `tko apply` lets
+another process decide). `tko apply` fails the A/B on any status but
 took_effect. The model's result is never changed by tko's failure here: the
 callable is then left as it was.
 """
@@ -136,7 +138,9 @@ def install(sess, text=None, stderr=None):
     """Wraps the regions named in TKO_APPLY_KEEP_OFF (or text) as their modules
     are imported; records them at exit. Returns the regions."""
     regions = parse(os.environ.get(ENV) if text is None else text)
-    if not regions or sess.role != "main":   # Inductor's compile workers run no model code
+    # Inductor's compile workers and torchrun run no model code; a child may
+    # (a spawned worker), so the region is kept off there too
+    if not regions or sess.role in ("compile_worker", "launcher"):
         return []
     table = {}
     for r in regions:
@@ -213,9 +217,11 @@ def _wrap_one(sess, r, module, stderr, pending):
 
 
 def _say(sess, r, stderr):
-    """The problem in one line on stderr and in apply.log."""
+    """The problem in one line on stderr (from the command's own process: a
+    helper's word on it is no proof) and in apply.log."""
     sess.log(f"keep-off error: {r.message}")
-    print(f"tko apply: keep-off: {r.message}", file=stderr or sys.stderr)
+    if sess.role == "main":
+        print(f"tko apply: keep-off: {r.message}", file=stderr or sys.stderr)
 
 
 def _main_missed(r):
@@ -236,9 +242,9 @@ def _main_missed(r):
 
 
 def end(sess, regions, stderr=None):
-    """The regions' statuses, once, from the main process (compile workers
-    never import the model)."""
-    if sess.role != "main" or getattr(sess, "keep_off_ended", False):
+    """The regions' statuses, once, from every process that kept them off,
+    each under its own role: `tko apply` reads the main process's alone."""
+    if getattr(sess, "keep_off_ended", False):
         return
     sess.keep_off_ended = True
     for r in regions:

@@ -349,7 +349,46 @@ def test_the_script_s_regions_under_inductor_itself(tmp_path):
     assert got["graphs"] == [["linear"], ["relu"]], err[-2000:]
     assert got["seen"] == [["block", False], ["gate", False]] * 3
     assert got["breaks"] == 2       # one a region: Dynamo's "Skip inlining torch.compiler.disable()d function"
-    # the script's process, and Inductor's `python -c` ISA checks (no script: no word on the regions)
-    script_events = [e for e in keep if e["regions"][0]["status"] != "no_script"]
-    assert len(script_events) == 1
+    # the script's process, and Inductor's `python -c` ISA checks: children, no script, no word on the regions
+    script_events = [e for e in keep if e["role"] == "main"]
+    assert len(script_events) == 1 and len(keep) > 1
+    assert {(e["role"], r["status"]) for e in keep if e["role"] != "main" for r in e["regions"]} == \
+        {("child", "no_script")}
     assert [(r["status"], r["calls"]) for r in script_events[0]["regions"]] == [("took_effect", 3)] * 2
+
+
+def test_a_module_region_under_inductor_end_to_end(tmp_path):
+    """tko apply --keep-off km:Block.attn with TorchInductor compiling on the
+    CPU: Inductor's CPU ISA check runs `python -c "import torch; ..."`
+    (torch/_inductor/cpu_vec_isa.py) with tko's hook in it, where km is never
+    imported. That helper's word (not_imported) must not fail the arm: only
+    the script's process speaks for the command (docs/apply.md, "Processes
+    and roles")."""
+    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
+    if not os.access(tko, os.X_OK):
+        pytest.skip("no tko binary (make, or set TKO)")
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    (tmp_path / "s.py").write_text(textwrap.dedent(SCRIPT).replace(
+        "    return gm.forward\n", "    return compile_fx(gm, inputs)\n").replace(
+        "import json, torch, km\n", "import json, torch, km\nfrom torch._inductor.compile_fx import compile_fx\n").replace(
+        'print(json.dumps({"graphs"', 'print(json.dumps({"ms_per_step": 1.0, "loss": float(y.sum()), "graphs"'))
+    run = tmp_path / "run"
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c"))
+    proc = subprocess.run([tko, "-q", "apply", "--ab", "2", "--warmup", "0", "--keep-off", "km:Block.attn",
+                           "--json", str(tmp_path / "doc.json"), str(run), "--", TORCH_PY,
+                           str(tmp_path / "s.py")], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads((tmp_path / "doc.json").read_text())
+    keep = [a for a in doc["ab"]["arms"] if a["arm"] == "keep-off"][0]
+    assert keep["keep_off"]["regions"] == [{"region": "km:Block.attn", "calls": [3, 3]}]
+    for r in doc["runs"]:
+        if r["arm"] != "keep-off":
+            continue
+        events = [json.loads(x) for x in (run / "apply" / "runs" / os.path.basename(r["dir"]) / "apply.jsonl")
+                  .read_text().splitlines()]
+        said = {(e["role"], e["regions"][0]["status"]) for e in events if e["event"] == "keep_off"}
+        # the helper did run with the hook, and said what it saw under its own role
+        assert said == {("main", "took_effect"), ("child", "not_imported")}, said
+
