@@ -28,9 +28,10 @@ not_callable, class (name a method of it), bad_spec, error
 trace function was set before tko's, or replaced it) and no_script (this
 process runs no script: `python -c`, as Inductor's CPU ISA check and
 multiprocessing's spawned workers run, "child" processes; `tko apply` lets
-another process decide). `tko apply` fails the A/B on any status but
-took_effect. The model's result is never changed by tko's failure here: the
-callable is then left as it was.
+another process decide). A region compiled by its own @torch.compile is kept
+off as the function that decorator wraps (_counted). `tko apply` fails the
+A/B on any status but took_effect. The model's result is never changed by
+tko's failure here: the callable is then left as it was.
 """
 
 import atexit
@@ -106,11 +107,37 @@ def _kind(r, owner, raw):
     return kind, fn
 
 
+# What torch.compile (and torch._dynamo.disable) put on their wrapper: the
+# function they wrap, and the wrapper's own id (torch 2.11 eval_frame.py
+# innermost_fn follows the first only where the second matches).
+DYNAMO_LINKS = ("_torchdynamo_orig_callable", "_torchdynamo_wrapper_id")
+
+
+def _eager(fn):
+    """The function a torch.compile wrapper (@torch.compile on the region)
+    compiles, which is what keeping off runs eagerly; fn itself otherwise."""
+    try:
+        from torch._dynamo.eval_frame import innermost_fn
+    except Exception:  # a drifted API: the region as it is
+        return fn
+    return innermost_fn(fn)
+
+
 def _counted(r, fn):
+    """fn behind a counter. A wrapper of a torch.compile'd function would
+    otherwise run it compiled (its own wrapper turns Dynamo back on inside the
+    disabled frame: torch 2.11), and functools.wraps copies the compiled
+    wrapper's link, which innermost_fn followed past the counter, in
+    torch._dynamo.disable, before its id check (pytorch/pytorch PR 174335,
+    2026-02): never_called."""
+    fn = _eager(fn)
+
     @functools.wraps(fn)
     def region(*args, **kwargs):
         r.calls += 1
         return fn(*args, **kwargs)
+    for name in DYNAMO_LINKS:
+        region.__dict__.pop(name, None)
     return region
 
 

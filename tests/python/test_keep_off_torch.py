@@ -392,3 +392,57 @@ def test_a_module_region_under_inductor_end_to_end(tmp_path):
         # the helper did run with the hook, and said what it saw under its own role
         assert said == {("main", "took_effect"), ("child", "not_imported")}, said
 
+
+COMPILED_FN = """
+import json, torch
+from torch._dynamo.utils import counters
+SEEN = []
+
+
+@torch.compile(backend="eager")
+def f(x):
+    SEEN.append(torch.compiler.is_compiling())
+    return torch.sin(x) + 1
+
+
+torch.manual_seed(0)
+x = torch.randn(4)
+y = [f(x).tolist() for _ in range(3)]
+print(json.dumps({"seen": SEEN, "frames": counters["frames"]["total"], "y": y}))
+"""
+
+
+def test_a_region_compiled_by_its_own_decorator_runs_eagerly_and_is_counted(tmp_path):
+    """@torch.compile on the region itself: its wrapper carries
+    _torchdynamo_orig_callable. Kept off, the function runs eagerly (Dynamo
+    traces no frame) and every call is counted."""
+    base, keep, _ = run_script(tmp_path, None, COMPILED_FN)
+    assert base["seen"] == [True] * 3 and base["frames"] == 3    # traced on each call (SEEN.append)
+    got, keep, _ = run_script(tmp_path, "__main__:f", COMPILED_FN)
+    assert got["seen"] == [False] * 3 and got["frames"] == 0
+    assert got["y"] == base["y"]
+    assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3)]
+
+
+# torch before pytorch/pytorch PR 174335 (2026-02): innermost_fn followed any
+# _torchdynamo_orig_callable, a functools.wraps copy included (its code then).
+OLD_INNERMOST = """
+import torch._dynamo.decorators as d, torch._dynamo.eval_frame as ef
+
+
+def innermost_fn(fn):
+    while hasattr(fn, "_torchdynamo_orig_callable"):
+        fn = fn._torchdynamo_orig_callable
+    return fn
+
+
+d.innermost_fn = ef.innermost_fn = innermost_fn
+"""
+
+
+def test_a_compiled_region_is_counted_under_torch_s_older_innermost_fn(tmp_path):
+    script = COMPILED_FN.replace("from torch._dynamo.utils import counters\n",
+                                 "from torch._dynamo.utils import counters\n" + OLD_INNERMOST)
+    got, keep, _ = run_script(tmp_path, "__main__:f", script)
+    assert got["seen"] == [False] * 3 and got["frames"] == 0
+    assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3)]
