@@ -446,3 +446,20 @@ def test_a_compiled_region_is_counted_under_torch_s_older_innermost_fn(tmp_path)
     got, keep, _ = run_script(tmp_path, "__main__:f", script)
     assert got["seen"] == [False] * 3 and got["frames"] == 0
     assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3)]
+
+
+def test_under_torchrun_with_one_rank_the_rank_speaks_not_the_launcher(tmp_path):
+    """torchrun --nproc_per_node=1 s.py: torchrun imports torch, not km; its
+    one worker runs the model. The worker's proof is the main one, the
+    launcher writes none (docs/apply.md, "Processes and roles")."""
+    torchrun = os.path.join(os.path.dirname(TORCH_PY), "torchrun")
+    if not os.path.exists(torchrun):
+        pytest.skip("no torchrun beside TKO_TORCH_PYTHON")
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    script = SCRIPT.replace("print(json.dumps({", "import os\nprint(json.dumps({\"pid\": os.getpid(), ")
+    got, keep, err = run_script(tmp_path, "km:Block.attn", script,
+                                argv=[torchrun, "--standalone", "--nproc_per_node=1", str(tmp_path / "s.py")])
+    # attn ran eagerly (its softmax in no graph); the rest compiled around it
+    assert got["graphs"] and not any("softmax" in g for g in got["graphs"]), (got["graphs"], err[-2000:])
+    assert [(e["pid"], e["role"]) for e in keep] == [(got["pid"], "main")]
+    assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3)]
