@@ -8,7 +8,8 @@ are imported, in this process and in Inductor's compile workers (which
 inherit PYTHONPATH and so this hook).
 
 Output: TKO_APPLY_DIR/apply.jsonl (default: the plan's folder), one JSON
-object per line from every process (docs/apply.md, "apply.jsonl"): what was
+object per line from every process, each with its role (process_role;
+docs/apply.md, "apply.jsonl" and "Processes and roles"): what was
 installed, which kernels matched, the config of the first launches of every
 planned kernel, and at exit each winner's outcome in this process with the
 reason when it did not run. apply.log says the same for people.
@@ -37,6 +38,7 @@ from .events import EventWriter
 
 _SESSION = None
 _LOCAL = threading.local()
+_FORK_HOOK = []     # os.register_at_fork cannot be undone: once per process
 
 
 def session():
@@ -65,7 +67,7 @@ class Session:
         self.writer = EventWriter(out_dir, stderr=stderr)
         self.writer.events_path = os.path.join(out_dir, "apply.jsonl")
         self.writer.log_path = os.path.join(out_dir, "apply.log")
-        self.role = process_role()
+        self.role = process_role(out_dir)
         self.lock = threading.RLock()
         self.state = {w.id: WinnerState() for w in plan.winners} if plan else {}
         self.hooks = []
@@ -194,10 +196,83 @@ def summary_line(o):
     return head + f", {o['launches']} launches"
 
 
-def process_role():
-    """"compile_worker" in Inductor's compile subprocesses, else "main"."""
+MAIN_ENV = "TKO_APPLY_MAIN"
+# Launchers whose children are the command's real processes (docs/apply.md,
+# "Processes and roles"): torchrun and its modules.
+LAUNCHER_MODULES = ("torch.distributed.run", "torch.distributed.launch")
+
+
+def process_role(out_dir=None):
+    """This process's part in the command (docs/apply.md, "Processes and
+    roles"): "compile_worker" (Inductor's compile subprocesses), "main" (the
+    command's own process: the first hooked process of the run, or a
+    launcher's rank 0), "launcher" (torchrun), "rank" (a launcher's other
+    ranks), "child" (any process a main or rank process started: `python -c`
+    helpers, multiprocessing's spawned workers). All but compile workers
+    claim their role in TKO_APPLY_MAIN, "PID:ROLE:DIR", which every process
+    they start inherits; DIR (this run's TKO_APPLY_DIR) makes a claim of
+    another run's process count for nothing."""
     argv0 = (sys.argv[0] if sys.argv else "") or ""
-    return "compile_worker" if "compile_worker" in argv0.replace(os.sep, "/") else "main"
+    if "compile_worker" in argv0.replace(os.sep, "/"):
+        return "compile_worker"
+    tag = os.path.abspath(out_dir) if out_dir else ""
+    pid, role = _claim(tag)
+    if pid == os.getpid():          # this process, exec'd again: the same part
+        return role
+    if pid is not None and role != "launcher":
+        return "child"
+    if pid is not None:             # started by a launcher: a rank, or its helper
+        role = _rank_role()
+        if role is None:
+            return "child"
+    else:
+        role = "launcher" if _launcher() else "main"
+    os.environ[MAIN_ENV] = f"{os.getpid()}:{role}:{tag}"
+    return role
+
+
+def _claim(tag):
+    """(pid, role) of this run's claim in the environment, else (None, None)."""
+    pid, _, rest = (os.environ.get(MAIN_ENV) or "").partition(":")
+    role, _, dir_ = rest.partition(":")
+    if not pid.isdigit() or not role or dir_ != tag:
+        return None, None
+    return int(pid), role
+
+
+def _rank_role():
+    """A launcher's worker: torchrun gives each RANK and LOCAL_RANK
+    (torch/distributed/elastic/agent/server/local_elastic_agent.py)."""
+    rank = os.environ.get("RANK")
+    if rank is None or os.environ.get("LOCAL_RANK") is None:
+        return None
+    return "main" if rank.strip() == "0" else "rank"
+
+
+def _launcher():
+    """torchrun, or python -m torch.distributed.run (or .launch): sys.argv[0]
+    is "-m" until runpy runs the module, sys.orig_argv has its name."""
+    if sys.argv and os.path.basename(sys.argv[0]) == "torchrun":
+        return True
+    argv = list(getattr(sys, "orig_argv", None) or [])
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a == "-m":
+            return i + 1 < len(argv) and argv[i + 1] in LAUNCHER_MODULES
+        if a in ("-X", "-W"):
+            i += 1
+        elif a == "-c" or not a.startswith("-"):
+            return False
+        i += 1
+    return False
+
+
+def _forked():
+    """os.fork's child (a DataLoader worker under the fork start method) is a
+    copy of its parent's session: it is a child, whatever the parent was."""
+    if _SESSION is not None and _SESSION.role != "compile_worker":
+        _SESSION.role = "child"
 
 
 def guarded(stage, fn, *args, winner=None):
@@ -232,6 +307,9 @@ def install(plan_path=None, out_dir=None, mode=None, stderr=None):
         problem = e
     sess = Session(plan, out_dir, mode if mode in ("apply", "observe") else "apply", stderr)
     _SESSION = sess
+    if hasattr(os, "register_at_fork") and not _FORK_HOOK:
+        os.register_at_fork(after_in_child=_forked)
+        _FORK_HOOK.append(True)
     # the A/B's step times come from here even when the plan is bad (tko.apply_steps)
     from . import apply_steps
     apply_steps.install(sess)
@@ -250,6 +328,8 @@ def install(plan_path=None, out_dir=None, mode=None, stderr=None):
 
 
 def uninstall():
-    """Forgets the session (tests)."""
+    """Forgets the session and its claim (tests)."""
     global _SESSION
+    if _SESSION is not None and _claim(os.path.abspath(_SESSION.out_dir))[0] == os.getpid():
+        os.environ.pop(MAIN_ENV, None)
     _SESSION = None

@@ -17,18 +17,21 @@ its class or function (tko.maindefs, which says why not earlier and not by
 its code object); the count is the same: calls through the replaced
 attribute.
 
-Output: a `keep_off` event in apply.jsonl at exit, from the main process,
-with each region's status: took_effect (replaced, and called), never_called
-(replaced, not called), not_imported (its module was never imported),
-not_found (no such attribute), not_callable, class (name a method of it),
-bad_spec, error (torch._dynamo.disable failed); for a region of __main__
-also not_reached (it exists at exit, but tko could not watch the script
-define it: another trace function was set before tko's, or replaced it) and
-no_script (this process runs no script: `python -c`, as Inductor's CPU ISA
-check and multiprocessing's spawned workers run; `tko apply` lets the
-script's own process decide). `tko apply` fails the A/B on any status but
-took_effect. The model's result is never changed by tko's failure here: the
-callable is then left as it was.
+Output: a `keep_off` event in apply.jsonl at exit, from every process but
+compile workers and a launcher, under its role (tko.apply process_role: `tko
+apply` reads the "main" one), with each region's status: took_effect
+(replaced, and called), never_called (replaced, not called), not_imported
+(its module was never imported), not_found (no such attribute),
+not_callable, class (name a method of it), bad_spec, error
+(torch._dynamo.disable failed); for a region of __main__ also not_reached
+(it exists at exit, but tko could not watch the script define it: another
+trace function was set before tko's, or replaced it) and no_script (this
+process runs no script: `python -c`, as Inductor's CPU ISA check and
+multiprocessing's spawned workers run, "child" processes; `tko apply` lets
+another process decide). A region compiled by its own @torch.compile is kept
+off as the function that decorator wraps (_counted). `tko apply` fails the
+A/B on any status but took_effect. The model's result is never changed by
+tko's failure here: the callable is then left as it was.
 """
 
 import atexit
@@ -104,11 +107,37 @@ def _kind(r, owner, raw):
     return kind, fn
 
 
+# What torch.compile (and torch._dynamo.disable) put on their wrapper: the
+# function they wrap, and the wrapper's own id (torch 2.11 eval_frame.py
+# innermost_fn follows the first only where the second matches).
+DYNAMO_LINKS = ("_torchdynamo_orig_callable", "_torchdynamo_wrapper_id")
+
+
+def _eager(fn):
+    """The function a torch.compile wrapper (@torch.compile on the region)
+    compiles, which is what keeping off runs eagerly; fn itself otherwise."""
+    try:
+        from torch._dynamo.eval_frame import innermost_fn
+    except Exception:  # a drifted API: the region as it is
+        return fn
+    return innermost_fn(fn)
+
+
 def _counted(r, fn):
+    """fn behind a counter. A wrapper of a torch.compile'd function would
+    otherwise run it compiled (its own wrapper turns Dynamo back on inside the
+    disabled frame: torch 2.11), and functools.wraps copies the compiled
+    wrapper's link, which innermost_fn followed past the counter, in
+    torch._dynamo.disable, before its id check (pytorch/pytorch PR 174335,
+    2026-02): never_called."""
+    fn = _eager(fn)
+
     @functools.wraps(fn)
     def region(*args, **kwargs):
         r.calls += 1
         return fn(*args, **kwargs)
+    for name in DYNAMO_LINKS:
+        region.__dict__.pop(name, None)
     return region
 
 
@@ -136,7 +165,9 @@ def install(sess, text=None, stderr=None):
     """Wraps the regions named in TKO_APPLY_KEEP_OFF (or text) as their modules
     are imported; records them at exit. Returns the regions."""
     regions = parse(os.environ.get(ENV) if text is None else text)
-    if not regions or sess.role != "main":   # Inductor's compile workers run no model code
+    # Inductor's compile workers and torchrun run no model code; a child may
+    # (a spawned worker), so the region is kept off there too
+    if not regions or sess.role in ("compile_worker", "launcher"):
         return []
     table = {}
     for r in regions:
@@ -213,9 +244,11 @@ def _wrap_one(sess, r, module, stderr, pending):
 
 
 def _say(sess, r, stderr):
-    """The problem in one line on stderr and in apply.log."""
+    """The problem in one line on stderr (from the command's own process: a
+    helper's word on it is no proof) and in apply.log."""
     sess.log(f"keep-off error: {r.message}")
-    print(f"tko apply: keep-off: {r.message}", file=stderr or sys.stderr)
+    if sess.role == "main":
+        print(f"tko apply: keep-off: {r.message}", file=stderr or sys.stderr)
 
 
 def _main_missed(r):
@@ -236,9 +269,9 @@ def _main_missed(r):
 
 
 def end(sess, regions, stderr=None):
-    """The regions' statuses, once, from the main process (compile workers
-    never import the model)."""
-    if sess.role != "main" or getattr(sess, "keep_off_ended", False):
+    """The regions' statuses, once, from every process that kept them off,
+    each under its own role: `tko apply` reads the main process's alone."""
+    if getattr(sess, "keep_off_ended", False):
         return
     sess.keep_off_ended = True
     for r in regions:

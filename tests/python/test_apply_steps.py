@@ -179,3 +179,15 @@ def test_tko_apply_ab_times_an_unchanged_script(tmp_path):
                for r in doc["runs"])
     assert [a["step_source"] for a in doc["ab"]["arms"]] == ["hook", "hook"]
     assert all(a["loss_equal"] is True for a in doc["ab"]["arms"])
+
+
+def test_a_helper_process_s_optimizer_steps_are_not_the_command_s(tmp_path):
+    """A `python -c` the script starts (as Inductor's ISA check, or any probe)
+    that steps an optimizer of its own is a child: the one steps event is the
+    script's (docs/apply.md, "Processes and roles")."""
+    ref = json.loads(run(tmp_path, TRAIN, {"PRINT": "1"}, hooked=False))
+    helper = TRAIN.replace('int(os.environ.get("N", 13))', "3")
+    script = TRAIN + f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {helper!r}], check=True)\n"
+    run(tmp_path, script)
+    (ev,) = steps_events(tmp_path)
+    assert ev["role"] == "main" and ev["losses"] == ref and len(ev["ms"]) == 13

@@ -349,7 +349,117 @@ def test_the_script_s_regions_under_inductor_itself(tmp_path):
     assert got["graphs"] == [["linear"], ["relu"]], err[-2000:]
     assert got["seen"] == [["block", False], ["gate", False]] * 3
     assert got["breaks"] == 2       # one a region: Dynamo's "Skip inlining torch.compiler.disable()d function"
-    # the script's process, and Inductor's `python -c` ISA checks (no script: no word on the regions)
-    script_events = [e for e in keep if e["regions"][0]["status"] != "no_script"]
-    assert len(script_events) == 1
+    # the script's process, and Inductor's `python -c` ISA checks: children, no script, no word on the regions
+    script_events = [e for e in keep if e["role"] == "main"]
+    assert len(script_events) == 1 and len(keep) > 1
+    assert {(e["role"], r["status"]) for e in keep if e["role"] != "main" for r in e["regions"]} == \
+        {("child", "no_script")}
     assert [(r["status"], r["calls"]) for r in script_events[0]["regions"]] == [("took_effect", 3)] * 2
+
+
+def test_a_module_region_under_inductor_end_to_end(tmp_path):
+    """tko apply --keep-off km:Block.attn with TorchInductor compiling on the
+    CPU: Inductor's CPU ISA check runs `python -c "import torch; ..."`
+    (torch/_inductor/cpu_vec_isa.py) with tko's hook in it, where km is never
+    imported. That helper's word (not_imported) must not fail the arm: only
+    the script's process speaks for the command (docs/apply.md, "Processes
+    and roles")."""
+    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
+    if not os.access(tko, os.X_OK):
+        pytest.skip("no tko binary (make, or set TKO)")
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    (tmp_path / "s.py").write_text(textwrap.dedent(SCRIPT).replace(
+        "    return gm.forward\n", "    return compile_fx(gm, inputs)\n").replace(
+        "import json, torch, km\n", "import json, torch, km\nfrom torch._inductor.compile_fx import compile_fx\n").replace(
+        'print(json.dumps({"graphs"', 'print(json.dumps({"ms_per_step": 1.0, "loss": float(y.sum()), "graphs"'))
+    run = tmp_path / "run"
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c"))
+    proc = subprocess.run([tko, "-q", "apply", "--ab", "2", "--warmup", "0", "--keep-off", "km:Block.attn",
+                           "--json", str(tmp_path / "doc.json"), str(run), "--", TORCH_PY,
+                           str(tmp_path / "s.py")], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads((tmp_path / "doc.json").read_text())
+    keep = [a for a in doc["ab"]["arms"] if a["arm"] == "keep-off"][0]
+    assert keep["keep_off"]["regions"] == [{"region": "km:Block.attn", "calls": [3, 3]}]
+    for r in doc["runs"]:
+        if r["arm"] != "keep-off":
+            continue
+        events = [json.loads(x) for x in (run / "apply" / "runs" / os.path.basename(r["dir"]) / "apply.jsonl")
+                  .read_text().splitlines()]
+        said = {(e["role"], e["regions"][0]["status"]) for e in events if e["event"] == "keep_off"}
+        # the helper did run with the hook, and said what it saw under its own role
+        assert said == {("main", "took_effect"), ("child", "not_imported")}, said
+
+
+COMPILED_FN = """
+import json, torch
+from torch._dynamo.utils import counters
+SEEN = []
+
+
+@torch.compile(backend="eager")
+def f(x):
+    SEEN.append(torch.compiler.is_compiling())
+    return torch.sin(x) + 1
+
+
+torch.manual_seed(0)
+x = torch.randn(4)
+y = [f(x).tolist() for _ in range(3)]
+print(json.dumps({"seen": SEEN, "frames": counters["frames"]["total"], "y": y}))
+"""
+
+
+def test_a_region_compiled_by_its_own_decorator_runs_eagerly_and_is_counted(tmp_path):
+    """@torch.compile on the region itself: its wrapper carries
+    _torchdynamo_orig_callable. Kept off, the function runs eagerly (Dynamo
+    traces no frame) and every call is counted."""
+    base, keep, _ = run_script(tmp_path, None, COMPILED_FN)
+    assert base["seen"] == [True] * 3 and base["frames"] == 3    # traced on each call (SEEN.append)
+    got, keep, _ = run_script(tmp_path, "__main__:f", COMPILED_FN)
+    assert got["seen"] == [False] * 3 and got["frames"] == 0
+    assert got["y"] == base["y"]
+    assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3)]
+
+
+# torch before pytorch/pytorch PR 174335 (2026-02): innermost_fn followed any
+# _torchdynamo_orig_callable, a functools.wraps copy included (its code then).
+OLD_INNERMOST = """
+import torch._dynamo.decorators as d, torch._dynamo.eval_frame as ef
+
+
+def innermost_fn(fn):
+    while hasattr(fn, "_torchdynamo_orig_callable"):
+        fn = fn._torchdynamo_orig_callable
+    return fn
+
+
+d.innermost_fn = ef.innermost_fn = innermost_fn
+"""
+
+
+def test_a_compiled_region_is_counted_under_torch_s_older_innermost_fn(tmp_path):
+    script = COMPILED_FN.replace("from torch._dynamo.utils import counters\n",
+                                 "from torch._dynamo.utils import counters\n" + OLD_INNERMOST)
+    got, keep, _ = run_script(tmp_path, "__main__:f", script)
+    assert got["seen"] == [False] * 3 and got["frames"] == 0
+    assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3)]
+
+
+def test_under_torchrun_with_one_rank_the_rank_speaks_not_the_launcher(tmp_path):
+    """torchrun --nproc_per_node=1 s.py: torchrun imports torch, not km; its
+    one worker runs the model. The worker's proof is the main one, the
+    launcher writes none (docs/apply.md, "Processes and roles")."""
+    torchrun = os.path.join(os.path.dirname(TORCH_PY), "torchrun")
+    if not os.path.exists(torchrun):
+        pytest.skip("no torchrun beside TKO_TORCH_PYTHON")
+    (tmp_path / "km.py").write_text(textwrap.dedent(MODEL))
+    script = SCRIPT.replace("print(json.dumps({", "import os\nprint(json.dumps({\"pid\": os.getpid(), ")
+    got, keep, err = run_script(tmp_path, "km:Block.attn", script,
+                                argv=[torchrun, "--standalone", "--nproc_per_node=1", str(tmp_path / "s.py")])
+    # attn ran eagerly (its softmax in no graph); the rest compiled around it
+    assert got["graphs"] and not any("softmax" in g for g in got["graphs"]), (got["graphs"], err[-2000:])
+    assert [(e["pid"], e["role"]) for e in keep] == [(got["pid"], "main")]
+    assert [(r["status"], r["calls"]) for r in keep[0]["regions"]] == [("took_effect", 3)]
