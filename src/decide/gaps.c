@@ -9,6 +9,7 @@
 #include "rundir/cachematch.h"
 #include "rundir/layout.h"
 #include "util/buf.h"
+#include "util/plural.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -59,6 +60,19 @@ static char *run_path(const struct an_run *r, enum rd_part p)
 	return xstrfmt("%s/%s", r->run, rd_parts[p].rel);
 }
 
+/* A RUN tko capture made: tko-run.json was read (it lists what tko set). */
+static int captured(const struct an_capture_outcome *c)
+{
+	return c && c->recorded;
+}
+
+/* `tko investigate --out RUN2 -- CMD`, with `env` (already shell words) before it, or "". */
+static char *again_with(const struct an_run *r, const char *env)
+{
+	return xstrfmt("%s%stko investigate --out RUN2 -- %s", env, *env ? " " : "",
+		       command_of(r));
+}
+
 /* What a missing capture costs when the model ran kernels. */
 static const char *no_capture_cost(const struct an_run *r)
 {
@@ -72,7 +86,7 @@ static const char *no_capture_cost(const struct an_run *r)
 /* Whether tko-run.json says the command launched no Triton kernel (and nothing else saw one). */
 static int launched_none(const struct an_run *r, const struct an_capture_outcome *c)
 {
-	return c && c->recorded && !c->launches && !r->nkernels;
+	return captured(c) && !c->launches && !r->nkernels;
 }
 
 /*
@@ -111,7 +125,7 @@ static void what_happened(struct buf *b, const struct an_run *r,
 			 " --kernels '%s'", c->kernels_regex);
 	} else if (c->errors) {
 		buf_addf(b, "the command ran (exit status 0), but the capture hook failed %lld"
-			 " time%s (RUN/capture/events.jsonl)", c->errors, c->errors == 1 ? "" : "s");
+			 " time%s (RUN/capture/events.jsonl)", c->errors, plural(c->errors));
 	} else {
 		buf_adds(b, "the command ran (exit status 0), but no kernel's inputs were saved");
 	}
@@ -128,30 +142,17 @@ static void capture_gap(struct an_run *r, const struct an_capture_outcome *c)
 	char *cmd;
 
 	buf_adds(&b, "no capture: ");
-	if (c && c->recorded) {
+	if (captured(c)) {
 		what_happened(&b, r, c, &other);
 		if (!launched_none(r, c))
 			buf_addf(&b, "; %s", no_capture_cost(r));
 	} else {
 		buf_adds(&b, no_capture_cost(r));
 	}
-	cmd = other ? xstrdup(other) : xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
+	cmd = other ? xstrdup(other) : again_with(r, "");
 	an_add_gap(&r->gaps, &r->ngaps, b.buf, cmd);
 	free(cmd);
 	buf_release(&b);
-}
-
-/* A RUN tko capture made: tko-run.json was read (it lists what tko set). */
-static int captured(const struct an_capture_outcome *c)
-{
-	return c && c->recorded;
-}
-
-/* `tko investigate --out RUN2 -- CMD`, with `env` (already shell words) before it, or "". */
-static char *again_with(const struct an_run *r, const char *env)
-{
-	return xstrfmt("%s%stko investigate --out RUN2 -- %s", env, *env ? " " : "",
-		       command_of(r));
 }
 
 static void peak_gap(struct an_run *r, const char *bandwidth_error)
@@ -304,7 +305,7 @@ static void triton_cache_gap(struct an_run *r, const struct an_capture_outcome *
 			       " from its FX graph cache, so the command (or a library it uses)"
 			       " changed TRITON_CACHE_DIR, triton.knobs.cache.dir or"
 			       " TRITON_CACHE_MANAGER itself", c->launches,
-			       c->launches == 1 ? "" : "es");
+			       plural_word(c->launches, "", "es"));
 	if (have_log) {
 		char *log = run_path(r, RD_MODEL_LOG);
 
@@ -416,7 +417,7 @@ static void no_isa_gap(struct an_run *r, struct an_kernel *k, const struct gaps_
 		what = xstrdup("no ISA: no compiled binary of this kernel for its arch in the"
 			       " Triton cache");
 	if (!k->kernel_dir && !cache_gap_explains(f))
-		cmd = xstrfmt("tko investigate --out RUN2 -- %s", command_of(r));
+		cmd = again_with(r, "");
 	an_add_gap(&k->gaps, &k->ngaps, what, cmd);
 	free(what);
 	free(cmd);
@@ -435,8 +436,7 @@ static void kernel_gaps(struct an_run *r, struct an_kernel *k, const struct gaps
 			free(kdir);
 			free(json);
 		} else
-			cmd = k->kernel_dir ? NULL : xstrfmt("tko investigate --out RUN2 -- %s",
-							     command_of(r));
+			cmd = k->kernel_dir ? NULL : again_with(r, "");
 		an_add_gap(&k->gaps, &k->ngaps, "no time: nothing timed the config it ran with", cmd);
 		free(cmd);
 	}
