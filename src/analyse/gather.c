@@ -26,6 +26,7 @@
 #include "util/file.h"
 #include "json/jsonio.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "util/walk.h"
 #include "banned.h"
 
@@ -103,8 +104,9 @@ static void gather_summarize(struct an_inputs *in)
 	for (i = 0; i < in->at.nrefused && i < 20; i++)
 		note_once(in, in->at.refused[i].text);
 	if (in->at.nrefused > 20) {
-		char *more = xstrfmt("... and %zu more paths that lead out of the RUN, not read",
-				     in->at.nrefused - 20);
+		size_t n = in->at.nrefused - 20;
+		char *more = xstrfmt("... and %zu more path%s that %s out of the RUN, not read",
+				     n, plural((long long)n), plural_word((long long)n, "leads", "lead"));
 
 		an_add_str(&in->notes, &in->nnotes, more);
 		free(more);

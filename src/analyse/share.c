@@ -8,6 +8,7 @@
 #include "model/replay.h"
 #include "model/traffic.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 /* The peak in the analysis's order (env/peak.h); a rate of 0 recorded in a document counts. */
@@ -128,12 +129,13 @@ static void set_method(struct an_run *r)
 		if (k->launch_basis != LAUNCH_NONE)
 			launch[k->launch_basis]++;
 	}
-	buf_addf(&b, "share = launches x time per launch, over the %ld kernels with a time"
+	buf_addf(&b, "share = launches x time per launch, over the %ld kernel%s with a time"
 		 " (%zu replayed by tko run, %zu from the autotuner, %zu from max-autotune tables);"
 		 " launches: %zu from capture (whole run), %zu from wrapper call sites (per graph call),"
-		 " %zu assumed 1; %ld kernels have no time; library calls are not timed",
-		 r->timed, n[TIME_REPLAY], n[TIME_AUTOTUNE], n[TIME_MAX_AUTOTUNE], launch[LAUNCH_CAPTURE],
-		 launch[LAUNCH_WRAPPER], launch[LAUNCH_ASSUMED], r->untimed);
+		 " %zu assumed 1; %ld kernel%s %s no time; library calls are not timed",
+		 r->timed, plural(r->timed), n[TIME_REPLAY], n[TIME_AUTOTUNE], n[TIME_MAX_AUTOTUNE],
+		 launch[LAUNCH_CAPTURE], launch[LAUNCH_WRAPPER], launch[LAUNCH_ASSUMED], r->untimed,
+		 plural(r->untimed), plural_word(r->untimed, "has", "have"));
 	r->share_method = buf_detach(&b, NULL);
 }
 

@@ -12,6 +12,7 @@
 #include "rundir/index.h"
 #include "util/file.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "util/walk.h"
 #include "banned.h"
 
@@ -108,8 +109,8 @@ static void take_time(struct an_kernel *k, const struct prof_group *g, const cha
 	k->launch_basis = LAUNCH_TRACE;
 	k->time_ms = g->calls ? g->total / (double)g->calls / 1e3 : NAN;
 	k->time_basis = TIME_TRACE;
-	k->time_note = xstrfmt("the profile %s: mean of %ld launches in the profiled window", file,
-			       g->calls);
+	k->time_note = xstrfmt("the profile %s: mean of %ld launch%s in the profiled window", file,
+			       g->calls, plural_word(g->calls, "", "es"));
 	k->total_ms = g->busy / 1e3;
 	k->share = g->share;
 }

@@ -17,6 +17,7 @@
 #include "util/file.h"
 #include "util/mem.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "banned.h"
 
 /* The largest file of RUN/profile/ (the trace of the main process). */
@@ -64,11 +65,14 @@ static char *no_profile_note(const char *run)
 	else if (!manifest_event_count(&m.capture, "launch"))
 		note = xstrdup("the RUN has no profile: tko capture set TKO_PROFILE_DIR"
 			       " (tko-run.json's env_set), but its hook recorded no Triton launch");
-	else
+	else {
+		long long n = manifest_event_count(&m.capture, "launch");
+
 		note = xstrfmt("the RUN has no profile: tko capture set TKO_PROFILE_DIR"
-			       " (tko-run.json's env_set), but the %lld Triton launches its hook"
+			       " (tko-run.json's env_set), but the %lld Triton launch%s its hook"
 			       " recorded never settled into a steady state to profile (see tko"
-			       " investigate's gap)", manifest_event_count(&m.capture, "launch"));
+			       " investigate's gap)", n, plural_word(n, "", "es"));
+	}
 	manifest_release(&m);
 	json_decref(j);
 	buf_release(&err);
@@ -135,8 +139,8 @@ void apply_predict_step(struct apply_predict *pr, const struct apply_plan *p, co
 	prof_attribute(&prof);
 	pr->steps = (long)prof.nsteps;
 	if (prof.nsteps < 2 || !isfinite(prof.step_time)) {
-		pr->note = xstrfmt("'%s' has %ld ProfilerStep ranges: no step time", pr->profile,
-				   pr->steps);
+		pr->note = xstrfmt("'%s' has %ld ProfilerStep range%s: no step time", pr->profile,
+				   pr->steps, plural(pr->steps));
 		goto done;
 	}
 	pr->step_ms = prof.step_time / 1e3;

@@ -329,11 +329,12 @@ static char *no_profile_why(const struct an_capture_outcome *c)
 			       " sees, and it recorded none (RUN/capture/events.jsonl); give a"
 			       " torch.profiler, rocprof or nsys file");
 	/* python/tko/profiling.py, docs/capture-events.md: when the window starts */
-	return xstrfmt("tko capture watched the command's %lld Triton launches for a steady state"
+	return xstrfmt("tko capture watched the command's %lld Triton launch%s for a steady state"
 		       " and profiled none: it waits for 200 launches (TKO_PROFILE_QUIET) of"
 		       " kernels already seen and a launch sequence repeating three times, and a"
 		       " CUDA graph's replays never reach it%s; run more steps, or give a"
 		       " torch.profiler, rocprof or nsys file", c->launches,
+		       plural_word(c->launches, "", "es"),
 		       c->errors ? " (or the profiler failed: RUN/capture/events.jsonl's error"
 				   " events say)" : "");
 }

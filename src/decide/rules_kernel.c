@@ -84,12 +84,14 @@ int rule_atomic_scatter(const struct rule_ctx *c, const struct an_kernel *k,
 	if (!rk_hot(c, k) || (isa_atomics <= 0 && k->src_atomics <= 0))
 		return 0;
 	if (isa_atomics > 0)
-		rk_why(o, "its %s has %ld atomic instructions (%ld returning the old value) from %ld"
-		       " tl.atomic_* calls: every element is a read-modify-write that conflicting"
-		       " indices serialise", k->isa.isa, isa_atomics, k->isa.atomics_returning,
-		       k->src_atomics > 0 ? k->src_atomics : 0);
+		rk_why(o, "its %s has %ld atomic instruction%s (%ld returning the old value) from %ld"
+		       " tl.atomic_* call%s: every element is a read-modify-write that conflicting"
+		       " indices serialise", k->isa.isa, isa_atomics, plural(isa_atomics),
+		       k->isa.atomics_returning, k->src_atomics > 0 ? k->src_atomics : 0,
+		       plural(k->src_atomics > 0 ? k->src_atomics : 0));
 	else
-		rk_why(o, "its source has %ld tl.atomic_* calls (no ISA was read)", k->src_atomics);
+		rk_why(o, "its source has %ld tl.atomic_* call%s (no ISA was read)", k->src_atomics,
+		       plural(k->src_atomics));
 	rk_ev(o, "atomics", (double)(isa_atomics > 0 ? isa_atomics : 0));
 	rk_ev(o, "tl.atomic", (double)(k->src_atomics > 0 ? k->src_atomics : 0));
 	if (!isnan(k->share))
@@ -101,8 +103,8 @@ int rule_tiny_launch(const struct rule_ctx *c, const struct an_kernel *k, struct
 {
 	if (isnan(k->time_ms) || k->time_ms >= c->lim->tiny_ms || k->launches < c->lim->tiny_launches)
 		return 0;
-	rk_why(o, "%ld launches of %.4f ms each: launch overhead, not the kernel, is the cost",
-	       k->launches, k->time_ms);
+	rk_why(o, "%ld launch%s of %.4f ms each: launch overhead, not the kernel, is the cost",
+	       k->launches, plural_word(k->launches, "", "es"), k->time_ms);
 	rk_ev(o, "launches", (double)k->launches);
 	rk_ev(o, "time_ms", k->time_ms);
 	return 1;
@@ -154,8 +156,9 @@ int rule_tuned(const struct rule_ctx *c, const struct an_kernel *k, struct rule_
 	if (!k->tune.file || isnan(k->tune.speedup) || k->tune.speedup < c->lim->tune_gain ||
 	    !k->tune.winner)
 		return 0;
-	rk_why(o, "tko tune found %s %.2fx faster than the autotuned config (%ld variants, %ld"
-	       " correct)", k->tune.winner, k->tune.speedup, k->tune.variants, k->tune.correct);
+	rk_why(o, "tko tune found %s %.2fx faster than the autotuned config (%ld variant%s, %ld"
+	       " correct)", k->tune.winner, k->tune.speedup, k->tune.variants,
+	       plural(k->tune.variants), k->tune.correct);
 	/* a mix-order reduction's split is Inductor codegen, not a triton.Config */
 	if (k->tune.split_size > 0)
 		snprintf(how, sizeof(how), "apply tko tune's winner, its split with "
@@ -212,8 +215,8 @@ int rule_spills(const struct rule_ctx *c, const struct an_kernel *k, struct rule
 		return 0;
 	if (!(spills > 0 || scratch > 0))
 		return 0;
-	rk_why(o, "registers spill (%ld spilled, %ld scratch bytes per lane)", spills > 0 ? spills : 0,
-	       scratch > 0 ? scratch : 0);
+	rk_why(o, "registers spill (%ld spilled, %ld scratch byte%s per lane)", spills > 0 ? spills : 0,
+	       scratch > 0 ? scratch : 0, plural(scratch > 0 ? scratch : 0));
 	rk_knobs(o, "smaller block sizes, more num_warps, fewer num_stages");
 	rk_ev(o, "spills", (double)(spills > 0 ? spills : 0));
 	rk_ev(o, "scratch_bytes", (double)(scratch > 0 ? scratch : 0));
@@ -255,8 +258,9 @@ int rule_no_buffer_ops(const struct rule_ctx *c, const struct an_kernel *k,
 	    k->tune.buffer_ops_failed)
 		return 0;
 	rk_why(o, "a memory-bound kernel whose AMDGCN uses %ld global and no buffer loads/stores, and"
-	       " %zu pointer arguments lack tt.pointer_range=32, which buffer ops need",
-	       k->isa.global_ops, k->nno_pointer_range);
+	       " %zu pointer argument%s %s tt.pointer_range=32, which buffer ops need",
+	       k->isa.global_ops, k->nno_pointer_range, plural((long long)k->nno_pointer_range),
+	       plural_word((long long)k->nno_pointer_range, "lacks", "lack"));
 	rk_knobs(o, "compile-probe buffer ops first (tko tune --compile-only on the target: its bufops"
 		 " variant shows whether this stack lowers them), then tt.pointer_range=32 on the"
 		 " pointer arguments with AMDGCN_USE_BUFFER_OPS=1 (tko tune's ptr32 and bufops"
@@ -274,8 +278,9 @@ int rule_low_occupancy(const struct rule_ctx *c, const struct an_kernel *k,
 
 	if (occ < 0 || occ > c->lim->low_occupancy || k->isa.matrix_ops > 0)
 		return 0;
-	rk_why(o, "only %ld waves per SIMD fit (VGPRs %ld, LDS %ld bytes)", occ, k->isa.res.vgprs,
-	       k->isa.res.lds_bytes);
+	rk_why(o, "only %ld wave%s per SIMD %s (VGPRs %ld, LDS %ld byte%s)", occ, plural(occ),
+	       plural_word(occ, "fits", "fit"), k->isa.res.vgprs, k->isa.res.lds_bytes,
+	       plural(k->isa.res.lds_bytes));
 	rk_knobs(o, "num_warps, waves_per_eu, smaller blocks");
 	rk_ev(o, "occupancy", (double)occ);
 	rk_ev(o, "vgprs", (double)k->isa.res.vgprs);

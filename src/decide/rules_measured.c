@@ -13,6 +13,7 @@
 
 #include "decide/rules_kit.h"
 #include "decide/rules_measured.h"
+#include "util/plural.h"
 #include "banned.h"
 
 long rule_row_length(const struct an_kernel *k)
@@ -49,8 +50,9 @@ int rule_row_alignment(const struct rule_ctx *c, const struct an_kernel *k, stru
 	if (!(kind_flags(k->kind) & KIND_REDUCES) || !rk_hot(c, k) || n <= 0 ||
 	    n % c->lim->row_multiple == 0 || (!rk_narrow(c, k) && !rule_hints_useless(k)))
 		return 0;
-	rk_why(o, "its rows are %ld elements long, not a multiple of %ld: the row mask (r0_index <"
-	       " %ld) cannot be proven aligned, so loads stay narrow%s", n, c->lim->row_multiple, n,
+	rk_why(o, "its rows are %ld element%s long, not a multiple of %ld: the row mask (r0_index <"
+	       " %ld) cannot be proven aligned, so loads stay narrow%s", n, plural(n),
+	       c->lim->row_multiple, n,
 	       rule_hints_useless(k) ? " and tl.multiple_of hints change no instruction (tko tune)" :
 	       " (the ISA's accesses are mostly under 128 bits)");
 	{

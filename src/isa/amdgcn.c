@@ -332,11 +332,13 @@ static void finish_notes(struct amd_state *st, int unterminated)
 			 st->host_parts, plural(st->host_parts));
 	if (st->macro_calls)
 		isa_note(f, "counts are as written: instructions inside .macro bodies count "
-			 "once, %llu macro calls are not expanded",
-			 (unsigned long long)st->macro_calls);
+			 "once, %llu macro call%s %s not expanded",
+			 (unsigned long long)st->macro_calls, plural((long long)st->macro_calls),
+			 plural_word((long long)st->macro_calls, "is", "are"));
 	if (st->unknown_ifs)
-		isa_note(f, "%llu .if conditions could not be evaluated; their first branch is counted",
-			 (unsigned long long)st->unknown_ifs);
+		isa_note(f, "%llu .if condition%s could not be evaluated; %s first branch is counted",
+			 (unsigned long long)st->unknown_ifs, plural((long long)st->unknown_ifs),
+			 plural_word((long long)st->unknown_ifs, "its", "their"));
 	for (i = 0; i < f->kernels_nr; i++) {
 		const struct isa_kernel *k = f->kernels[i];
 

@@ -118,9 +118,11 @@ static void vector_width(struct isa_kernel *k)
 		 "per lane (%u%%)", (unsigned long long)wide,
 		 (unsigned long long)total, percent(wide, total));
 	if (mid)
-		buf_addf(&b, "; %llu move 64 or 96", (unsigned long long)mid);
+		buf_addf(&b, "; %llu %s 64 or 96", (unsigned long long)mid,
+			 plural_word((long long)mid, "moves", "move"));
 	if (narrow)
-		buf_addf(&b, "; %llu move 32 or fewer", (unsigned long long)narrow);
+		buf_addf(&b, "; %llu %s 32 or fewer", (unsigned long long)narrow,
+			 plural_word((long long)narrow, "moves", "move"));
 	fd->message = buf_detach(&b, NULL);
 	ev(fd, "global_memory_ops", (long long)total, ISA_SRC_NONE);
 	ev(fd, "ops_128bit", (long long)wide, ISA_SRC_NONE);
@@ -206,11 +208,13 @@ static void narrow_lines(const struct isa_file_result *f, struct isa_kernel *k)
 		return;
 	}
 	if (nlines > 5)
-		buf_addf(&b, "; and %zu more lines", nlines - 5);
+		buf_addf(&b, "; and %zu more line%s", nlines - 5,
+			 plural((long long)(nlines - 5)));
 	fd = finding(k, "narrow_lines");
-	fd->message = xstrfmt("%llu global memory instructions moving 32 bits or "
-			      "fewer per lane come from %zu source line%s: %s",
-			      (unsigned long long)insns, nlines,
+	fd->message = xstrfmt("%llu global memory instruction%s moving 32 bits or "
+			      "fewer per lane %s from %zu source line%s: %s",
+			      (unsigned long long)insns, plural((long long)insns),
+			      plural_word((long long)insns, "comes", "come"), nlines,
 			      plural(nlines), b.buf);
 	buf_release(&b);
 	ev(fd, "lines", (long long)nlines, ISA_SRC_NONE);
@@ -280,9 +284,11 @@ static void atomics(struct isa_kernel *k)
 			buf_addf(&w, "%s%s-bit %llu", w.len ? ", " : "widths ",
 				 isa_slots[s].name, (unsigned long long)slot[s]);
 	fd = finding(k, "atomics");
-	fd->message = xstrfmt("%llu atomic instructions (%s), %llu return the old "
-			      "value%s%s", (unsigned long long)total, b.buf,
-			      (unsigned long long)ret, w.len ? "; " : "", w.buf);
+	fd->message = xstrfmt("%llu atomic instruction%s (%s), %llu %s the old "
+			      "value%s%s", (unsigned long long)total, plural((long long)total),
+			      b.buf, (unsigned long long)ret,
+			      plural_word((long long)ret, "returns", "return"),
+			      w.len ? "; " : "", w.buf);
 	ev(fd, "atomics", (long long)total, ISA_SRC_NONE);
 	ev(fd, "returning", (long long)ret, ISA_SRC_NONE);
 	for (fam = 0; fam < ISA_FAM_NR; fam++)
@@ -293,14 +299,14 @@ static void atomics(struct isa_kernel *k)
 	buf_release(&w);
 }
 
-/* Adds "N what (source)" to b when resource r is known. */
+/* Adds "N what (source)" to b when resource r is known; what[0] for 1, what[1] else. */
 static void spill_part(struct buf *b, const struct isa_kernel *k,
-		       enum isa_res r, const char *what)
+		       enum isa_res r, const char *const what[2])
 {
 	if (!isa_res_known(k, r))
 		return;
-	buf_addf(b, "%s%lld %s (%s)", b->len ? ", " : "", k->res[r].value, what,
-		 isa_src_name(k->res[r].src));
+	buf_addf(b, "%s%lld %s (%s)", b->len ? ", " : "", k->res[r].value,
+		 plural_word(k->res[r].value, what[0], what[1]), isa_src_name(k->res[r].src));
 }
 
 static void spills(struct isa_kernel *k)
@@ -309,9 +315,10 @@ static void spills(struct isa_kernel *k)
 		ISA_RES_VGPR_SPILLS, ISA_RES_SGPR_SPILLS, ISA_RES_SCRATCH_BYTES,
 		ISA_RES_LOCAL_BYTES,
 	};
-	static const char *const what[] = {
-		"VGPRs spilled", "SGPRs spilled", "scratch bytes per lane",
-		"local bytes per thread",
+	static const char *const what[][2] = {
+		{ "VGPR spilled", "VGPRs spilled" }, { "SGPR spilled", "SGPRs spilled" },
+		{ "scratch byte per lane", "scratch bytes per lane" },
+		{ "local byte per thread", "local bytes per thread" },
 	};
 	uint64_t st = k->fam[ISA_FAM_SCRATCH_STORE].count;
 	uint64_t ld = k->fam[ISA_FAM_SCRATCH_LOAD].count;
@@ -332,12 +339,13 @@ static void spills(struct isa_kernel *k)
 		return;
 	}
 	if (st || ld)
-		buf_addf(&b, "%s%llu scratch stores, %llu scratch loads",
-			 b.len ? ", " : "", (unsigned long long)st,
-			 (unsigned long long)ld);
+		buf_addf(&b, "%s%llu scratch store%s, %llu scratch load%s",
+			 b.len ? ", " : "", (unsigned long long)st, plural((long long)st),
+			 (unsigned long long)ld, plural((long long)ld));
 	if (k->spill_stores || k->spill_reloads)
-		buf_addf(&b, "%s%llu instructions commented as spills, %llu as reloads",
+		buf_addf(&b, "%s%llu instruction%s commented as spills, %llu as reloads",
 			 b.len ? ", " : "", (unsigned long long)k->spill_stores,
+			 plural((long long)k->spill_stores),
 			 (unsigned long long)k->spill_reloads);
 	if (any && !k->is_kernel)
 		buf_adds(&b, "; a device function's own frame, which a kernel calling it counts"
@@ -366,14 +374,14 @@ static void occupancy(struct isa_kernel *k)
 	if (occ->src == ISA_SRC_NONE)
 		return;
 	fd = finding(k, "occupancy");
-	buf_addf(&b, "occupancy %lld waves per SIMD (%s)", occ->value,
+	buf_addf(&b, "occupancy %lld wave%s per SIMD (%s)", occ->value, plural(occ->value),
 		 isa_src_name(occ->src));
 	if (v->src != ISA_SRC_NONE && a && a->vgpr_max) {
 		buf_addf(&b, "; %lld of %d VGPRs per wave on %s", v->value,
 			 a->vgpr_max, a->name);
 		waves = target_vgpr_waves(a, v->value);
 		if (waves)
-			buf_addf(&b, ", which alone allow %d waves", waves);
+			buf_addf(&b, ", which alone allow %d wave%s", waves, plural(waves));
 	}
 	fd->message = buf_detach(&b, NULL);
 	ev_res(fd, k, ISA_RES_OCCUPANCY);

@@ -9,6 +9,7 @@
 #include "profile/chrome.h"
 #include "profile/jscan.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 /* A span of the input: a string's raw bytes. */
@@ -342,8 +343,10 @@ static int window_value(struct prof_input *in, const char **s, size_t *n, struct
 static void cut_note(struct prof *p, const struct prof_input *in, const char *where)
 {
 	p->partial = 1;
-	prof_note(p, "the trace ends early at byte %llu (%s); the %zu GPU activities before it are kept",
-		  (unsigned long long)input_offset(in), where, p->nacts);
+	prof_note(p, "the trace ends early at byte %llu (%s); the %zu GPU %s before it %s kept",
+		  (unsigned long long)input_offset(in), where, p->nacts,
+		  plural_word((long long)p->nacts, "activity", "activities"),
+		  plural_word((long long)p->nacts, "is", "are"));
 }
 
 /* The events array, from its '['. */

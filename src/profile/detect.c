@@ -190,8 +190,9 @@ int prof_read_path(struct prof *p, const char *path, struct buf *err)
 	if (!ret && in.eof == 2 && !p->partial) {
 		p->partial = 1;
 		prof_note(p, "the gzip stream ends early or is damaged after %llu bytes; the %zu GPU"
-			  " activities before it are kept", (unsigned long long)input_offset(&in),
-			  p->nacts);
+			  " %s before it %s kept", (unsigned long long)input_offset(&in), p->nacts,
+			  plural_word((long long)p->nacts, "activity", "activities"),
+			  plural_word((long long)p->nacts, "is", "are"));
 	}
 	input_close(&in);
 	if (ret < 0)

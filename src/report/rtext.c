@@ -214,14 +214,17 @@ void rt_isa(struct buf *b, const struct an_kernel *k)
 		buf_adds(b, "no ISA");
 		return;
 	}
-	buf_addf(b, "%s %s, Triton cache entry %s (matched by %s): %ld instructions; %ld"
+	buf_addf(b, "%s %s, Triton cache entry %s (matched by %s): %ld instruction%s; %ld"
 		 " global/buffer/flat loads and stores (%ld global, %ld buffer, %ld flat), %ld of"
 		 " them 128-bit per lane (", a->isa, a->arch ? a->arch : "?", a->cache_dir, a->match,
-		 a->instructions, a->mem_ops, a->global_ops, a->buffer_ops, a->flat_ops, a->mem_wide);
+		 a->instructions, plural(a->instructions), a->mem_ops, a->global_ops, a->buffer_ops,
+		 a->flat_ops, a->mem_wide);
 	rt_pct(b, a->vector_share);
-	buf_addf(b, " vector share), %ld of 32 bits or less; %ld atomics (%ld return the old"
-		 " value); %ld LDS/shared instructions; %ld matrix instructions", a->mem_narrow,
-		 a->atomics, a->atomics_returning, a->lds_ops, a->matrix_ops);
+	buf_addf(b, " vector share), %ld of 32 bits or less; %ld atomic%s (%ld %s the old"
+		 " value); %ld LDS/shared instruction%s; %ld matrix instruction%s", a->mem_narrow,
+		 a->atomics, plural(a->atomics), a->atomics_returning,
+		 plural_word(a->atomics_returning, "returns", "return"), a->lds_ops,
+		 plural(a->lds_ops), a->matrix_ops, plural(a->matrix_ops));
 }
 
 void rt_resources(struct buf *b, const struct an_kernel *k)

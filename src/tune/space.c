@@ -22,6 +22,7 @@
 #include "tune/space.h"
 #include "util/mem.h"
 #include "util/opts.h"
+#include "util/plural.h"
 #include "banned.h"
 
 #define KIND(k) (1u << (k))
@@ -330,8 +331,8 @@ static int split_ok(const struct tune_space *s, const struct tune_config *c, str
 	for (i = 0; i < s->n; i++)
 		if (s->p[i].split && xblock > c->v[i]) {
 			if (why)
-				buf_addf(why, "XBLOCK=%ld is more than %s=%d rows", xblock,
-					 s->p[i].name, c->v[i]);
+				buf_addf(why, "XBLOCK=%ld is more than %s=%d row%s", xblock,
+					 s->p[i].name, c->v[i], plural(c->v[i]));
 			return 0;
 		}
 	return 1;
@@ -357,8 +358,8 @@ int tune_config_valid(const struct tune_space *s, const struct tune_config *c,
 	numel = block_numel(s, c);
 	if (warps > 1 && numel < threads) {
 		if (why)
-			buf_addf(why, "a block of %ld elements leaves threads of %ld idle",
-				 numel, threads);
+			buf_addf(why, "a block of %ld element%s leaves threads of %ld idle",
+				 numel, plural(numel), threads);
 		return 0;
 	}
 	if (s->kind != TUNE_KIND_USER && numel / threads > MAX_ELEMS_PER_THREAD) {

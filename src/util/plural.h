@@ -1,7 +1,8 @@
 /*
- * Count and noun that agree in number in text output: "1 kernel in 1
- * task", "3 kernels in 2 tasks", never "1 kernels". Text only: a JSON
- * field's wording is part of its schema and stays as it is.
+ * Count and noun that agree in number: "1 kernel in 1 task", "3 kernels
+ * in 2 tasks", never "1 kernels". For text output and for the prose
+ * strings of JSON documents (a rule's why, notes, messages), whose wording
+ * docs/json.md leaves free; never for a JSON key or enumerated value.
  *
  *	printf("%zu kernel%s", n, plural(n));
  *	printf("%zu %s", n, plural_word(n, "entry", "entries"));

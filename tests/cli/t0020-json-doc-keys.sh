@@ -3,7 +3,8 @@
 # come from the doc itself, read here with awk: a section's table lists in
 # its first column the keys a document has, and each of them must be in the
 # command's real --json output (made below from the shipped example RUN and
-# tests/ data); and every key of the output, nested objects included, must
+# tests/ data), as must the keys a row lists in `{a, b}` for a nested
+# object; and every key of the output, nested objects included, must
 # be named somewhere in that section (in `code` or in "quotes"), so a key
 # added to the code without a word in the doc fails here.
 # shellcheck disable=SC2016
@@ -36,6 +37,71 @@ table_keys() {
 					print k
 			}
 		}' | sort -u
+}
+
+# brace_keys NAME ROW: the keys of the `{a, b (a remark), c: {d}}` list in
+# the meaning of the section's table row whose first column is `ROW`: a, b
+# and c; what a nested list or a remark in brackets holds is not a key there
+brace_keys() {
+	section "$1" | awk -v row="\`$2\`" '
+		/^\|/ {
+			split($0, cell, "|")
+			c = cell[2]
+			gsub(/^ +| +$/, "", c)
+			if (c != row || !(i = index(cell[3], "{")))
+				next
+			s = cell[3]
+			depth = paren = 0
+			item = ""
+			for (; i <= length(s); i++) {
+				ch = substr(s, i, 1)
+				if (ch == "{" && ++depth == 1)
+					continue
+				if (ch == "}" && --depth == 0)
+					break
+				if (ch == "(")
+					paren++
+				if (ch == ")") {
+					paren -= paren > 0
+					continue
+				}
+				if (depth > 1 || paren > 0)
+					continue
+				if (ch == ",") {
+					print item
+					item = ""
+				} else {
+					item = item ch
+				}
+			}
+			print item
+			exit
+		}' | sed -n "s/^ *\([a-z_][a-z0-9_]*\).*/\1/p" | sort -u
+}
+
+# brace_lists NAME ROW FILE JQ [OPTIONAL...]: doc_lists for a row's {...} list
+brace_lists() {
+	name=$1 row=$2 file=$3 path=$4 && shift 4 &&
+	brace_keys "$name" "$row" >want &&
+	test -s want &&
+	json_keys "$file" "$path" >got &&
+	printf "%s\n" "$@" | sort -u >optional &&
+	comm -23 want got | comm -23 - optional >missing &&
+	if test -s missing; then
+		echo "docs/json.md \"$name\" \`$row\` lists keys $file $path lacks:" && cat missing
+		return 1
+	fi
+}
+
+# child_writes KEY...: each is a key the real replay child writes ("KEY" or
+# KEY= in python/tko/replay.py or autotuner_way.py), so a stand-in that
+# leaves it out is why the output lacks it, not tko
+child_writes() {
+	for k; do
+		grep -qE "\"$k\"|[(, ]$k=" "$SRC_ROOT/python/tko/replay.py" \
+			"$SRC_ROOT/python/tko/autotuner_way.py" ||
+			{ echo "$k: the replay child never writes it" && return 1; }
+	done
 }
 
 # named NAME: every name the section writes in `code` or "quotes"; a
@@ -105,12 +171,23 @@ test_expect_success 'the reader finds the tables: tko env lists tool, host, band
 	! grep -qx meaning keys
 '
 
+test_expect_success 'the reader finds a row s {...} list: keys, not remarks or nested lists' '
+	brace_keys "tko run" peak >keys && printf "%s\n" copy_gbps source >want && test_cmp want keys &&
+	brace_keys "tko run" "kernels[].configs[]" >keys &&
+	grep -qx captured keys && grep -qx config keys && grep -qx rate_doubt keys && grep -qx error keys &&
+	! grep -qx kwargs keys && ! grep -qx the keys && ! grep -qx model keys &&
+	test_must_fail child_writes gbps
+'
+
 test_expect_success 'the check can fail: an unnamed key, a listed key missing' '
 	echo "{\"host\": {}, \"no_such_key_anywhere\": 1}" >fake.json &&
 	test_must_fail doc_names "tko env" fake.json . >out &&
 	grep -qx no_such_key_anywhere out &&
 	test_must_fail doc_lists "tko env" 0 fake.json . >out &&
-	grep -qx bandwidth out
+	grep -qx bandwidth out &&
+	echo "{\"copy_gbps\": 1}" >peak.json &&
+	test_must_fail brace_lists "tko run" peak peak.json . >out &&
+	grep -qx source out
 '
 
 test_expect_success 'tko env --json' '
@@ -146,6 +223,30 @@ test_expect_success 'tko collect: collect.json' '
 	head_is col/collect.json "tko collect" &&
 	doc_lists "tko collect" 0 col/collect.json . &&
 	doc_names "tko collect" col/collect.json . ".files[]"
+'
+
+# The replay child is tests/golden/fixtures/replay's stand-in (t3030's fake
+# tko.replay): C writes the peak, the summary, the bytes and the rates, and
+# passes on the child's keys; those the stand-in leaves out are the real
+# child's, named in the brace_lists calls and checked by child_writes.
+test_expect_success_if python3 'tko run --json, the replay child a stand-in' '
+	k=triton_-9f1fcf8c &&
+	mkdir -p rrun/capture/kernels && cp -R "$EX/capture/kernels/$k" rrun/capture/kernels/ &&
+	cp "$EX/env.json" rrun/ &&
+	TKO_PYTHON=python3 TKO_PYTHONPATH=$SRC_ROOT/tests/golden/fixtures/replay \
+		tko run rrun/capture/kernels/$k --json run.json >/dev/null &&
+	head_is run.json "tko run" &&
+	doc_lists "tko run" 0 run.json . &&
+	brace_lists "tko run" peak run.json .peak &&
+	brace_lists "tko run" summary run.json .summary &&
+	brace_lists "tko run" replay run.json .replay python torch triton &&
+	brace_lists "tko run" kernels run.json ".kernels[]" kind source_hash best_index written_storages &&
+	brace_lists "tko run" "kernels[].configs[]" run.json ".kernels[].configs[]" \
+		phase reps autotuner_method max_abs_diff mismatched_args &&
+	child_writes python torch triton kind source_hash best_index written_storages \
+		phase reps autotuner_method max_abs_diff mismatched_args &&
+	doc_names "tko run" run.json . .peak .replay .summary ".kernels[]" ".kernels[].configs[]" \
+		".kernels[].configs[].config" ".kernels[].configs[].autotuner_method_cpu_copy_args[]?"
 '
 
 test_expect_success 'tko meta --json' '
