@@ -148,12 +148,42 @@ static void test_sniff(void **state)
 	assert_int_equal(capture_events_sniff("", 0), 0);
 }
 
+/*
+ * A field of the wrong type (hand-made: the hook writes a number) is read
+ * as unknown, as before, and now said on the input with its line.
+ */
+static void test_wrong_type_noted(void **state)
+{
+	static const char lines[] =
+		"{\"schema_version\": 1, \"event\": \"kernel\", \"kernel\": \"k\", \"num_configs\": \"2\", "
+		"\"heuristic_type\": 1, \"heuristic\": \"pointwise\"}\n"
+		"{\"schema_version\": 1, \"event\": \"session_end\", \"launch_counts\": {\"k\": true}}\n";
+	struct autotune_set set;
+	const struct at_kernel *k;
+	unsigned file;
+
+	(void)state;
+	autotune_set_init(&set);
+	file = at_input_add(&set, "run/capture/events.jsonl");
+	capture_events_read(&set, file, lines, strlen(lines));
+	assert_int_equal(set.inputs[file].used, 2);
+	assert_int_equal(set.inputs[file].malformed, 0);
+	k = kernel_by_id(&set, "k");
+	assert_int_equal(k->num_configs, -1);
+	assert_null(k->kind);	/* heuristic_type's number is no kind */
+	assert_int_equal(k->launches, -1);
+	assert_string_equal(set.inputs[file].note, "2 fields of the wrong type read as unknown "
+			    "(first: 'run/capture/events.jsonl' line 1: kernel: num_configs: not an integer)");
+	autotune_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_device_facts),
 		cmocka_unit_test(test_sniff),
+		cmocka_unit_test(test_wrong_type_noted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
