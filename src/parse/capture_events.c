@@ -127,13 +127,43 @@ static void on_session_start(struct ev_ctx *c, const struct capture_event *ev)
 		d->multiprocessors = dev->multiprocessors;
 }
 
+/*
+ * The kind of an Inductor kernel whose heuristic_type is a number: from
+ * HeuristicType's name ("heuristic"), never the number. The members are
+ * auto() values whose order changed between torch versions (torch 2.0:
+ * POINTWISE 1, REDUCTION 2, PERSISTENT_REDUCTION 3, TEMPLATE 4; torch
+ * 2.11's runtime/hints.py: PERSISTENT_REDUCTION 1, POINTWISE 2, REDUCTION
+ * 3, SPLIT_SCAN 4, TEMPLATE 5, USER_AUTOTUNE 6, FIXED 7); the names did
+ * not. The kernel's name comes first where it tells the kind
+ * (at_kind_from_name): it is Inductor's category of the exact decorator
+ * (codegen/triton.py define_kernel), while one member stands for two
+ * decorators (runtime/triton_heuristics.py): TEMPLATE for template and
+ * foreach (triton_for_, a prefix the name tells), REDUCTION for reduction
+ * (triton_red_) and cooperative_reduction, which has no category and is
+ * named triton_unk_. A name HeuristicType gained later is kept as read.
+ */
+static const char *heuristic_kind(const char *heuristic, const char *kernel)
+{
+	static const char unk[] = "triton_unk_";
+
+	if (!heuristic || at_kind_from_name(kernel))
+		return NULL;
+	if (!strcmp(heuristic, "fixed"))
+		return kind_names[KIND_FIXED_CONFIG];
+	if (!strcmp(heuristic, "reduction") && !strncmp(kernel, unk, sizeof(unk) - 1))
+		return kind_names[KIND_COOPERATIVE_REDUCTION];
+	return heuristic;
+}
+
 static void on_kernel(struct ev_ctx *c, const struct capture_event *ev)
 {
 	struct at_kernel *k = ev_kernel(c, ev);
 
 	if (!k)
 		return;
-	set_str(&k->kind, &k->kind_src, ev->heuristic_type, c->src);
+	/* a string is tko's own name for a hand-written kernel (triton_hooks.py) */
+	set_str(&k->kind, &k->kind_src, ev->heuristic_type ? ev->heuristic_type :
+		heuristic_kind(ev->heuristic, k->name), c->src);
 	set_str(&k->source_file, &k->source_src, ev->source_file, c->src);
 	set_kernel_dir(c, k, ev);
 	if (ev->num_configs >= 0 && k->num_configs < 0) {
