@@ -85,6 +85,7 @@ MODEL_SRC = \
 	src/model/apply_left.c \
 	src/model/apply_plan.c \
 	src/model/capture.c \
+	src/model/capture_events.c \
 	src/model/cluster.c \
 	src/model/collect.c \
 	src/model/diff.c \

@@ -47,8 +47,8 @@ static void add_event(const struct apply_event *ev, void *data)
 		add_construct(pr, &ev->construct);
 	else if (ev->kind == APPLY_EV_ERROR)
 		pr->errors++;
-	else if (ev->kind == APPLY_EV_SESSION_START)
-		pr->sessions++;
+	else if (ev->kind == APPLY_EV_SESSION_START && apply_event_main(ev))
+		pr->sessions++;	/* a compile worker's or launcher's is not the command's */
 }
 
 int apply_proof_read(struct apply_proof *pr, const char *path, struct buf *err)

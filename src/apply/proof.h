@@ -5,8 +5,11 @@
  * the reason), merged with how every process, compile workers included,
  * constructed it (`construct` events), and the hook's own errors.
  *
- * A planned kernel that no process reported on (the command died before
- * its session_end) gets status "no_record". The events are read through
+ * A planned kernel that no process reported on gets status "no_record",
+ * reason "no_session_end" when the main process started (its
+ * session_start) and died before its session_end, else "hook_not_loaded":
+ * the session_start of another role (a compile worker, torchrun's
+ * launcher, a rank, a child) says nothing about the command's process. The events are read through
  * model/apply_events.h: one with a field of the wrong type is skipped with
  * a warning.
  */
@@ -23,7 +26,7 @@ struct apply_proof {
 	json_t *outcomes;	/* id -> the main process's outcome object */
 	json_t *constructed;	/* id -> ["lookup_hit", ...] from every process */
 	long errors;		/* `error` events */
-	long sessions;		/* session_start events */
+	long sessions;		/* session_start events of the main process (role "main") */
 	long bad_lines;		/* lines that are no event (a process killed mid-line) */
 	long skipped;		/* events skipped for a field of the wrong type (warned) */
 };

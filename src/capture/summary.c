@@ -2,43 +2,29 @@
 #include <stdlib.h>
 
 #include "capture/summary.h"
-#include "json/jsonio.h"
+#include "model/capture_events.h"
 #include "rundir/layout.h"
-#include "util/file.h"
-#include "util/lines.h"
 #include "util/walk.h"
 #include "banned.h"
 
-static void count_lines_of(const struct mapped_file *m, struct manifest_capture *c)
+static void count_line(const struct capture_line *l, void *data)
 {
-	struct lines it = LINES_INIT(m->data, m->len);
-	const char *s;
-	size_t n;
+	struct manifest_capture *c = data;
 
-	while (lines_next(&it, &s, &n)) {
-		json_t *e = n ? json_loadb(s, n, 0, NULL) : NULL;
-		const char *type = json_str(e, "event");
-
-		if (!type) {
-			c->unreadable_lines += n > 0;
-		} else {
-			c->events++;
-			manifest_count_event(c, type);
-		}
-		json_decref(e);
+	if (l->status < 0) {
+		c->unreadable_lines++;
+	} else if (l->status > 0) {
+		c->events++;
+		manifest_count_event(c, l->ev->type);
 	}
 }
 
 static void count_events(const char *run, struct manifest_capture *c)
 {
 	char *events = rd_path_in(run, RD_EVENTS);
-	struct mapped_file m;
 	struct buf err = BUF_INIT;
 
-	if (!file_map(events, 0, &m, &err)) {
-		count_lines_of(&m, c);
-		file_unmap(&m);
-	}
+	capture_events_each_file(events, count_line, c, &err);	/* none: nothing to count */
 	buf_release(&err);
 	free(events);
 }

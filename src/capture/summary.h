@@ -9,10 +9,11 @@
 #include "model/manifest.h"
 
 /*
- * Counts into `c` (manifest_init'ed, or zeroed with an empty by_type). A
- * missing events file counts as none; a line that is not a JSON object
- * with a string "event" (a truncated last line) is an unreadable line,
- * not an error.
+ * Counts into `c` (manifest_init'ed, or zeroed with an empty by_type),
+ * the lines read through model/capture_events.h. A missing events file
+ * counts as none; a line that is not a JSON object with a string "event"
+ * (a truncated last line) is an unreadable line, not an error; a blank one
+ * is neither.
  */
 void capture_summary_read(const char *run, struct manifest_capture *c);
 

@@ -37,7 +37,7 @@ const struct kind_info kind_info[KIND_NR] = {
 	[KIND_TEMPLATE] = { heur_template, "triton_tem_", KIND_TUNE_TEMPLATE, IND },
 	[KIND_USER_AUTOTUNE] = { heur_user_autotune, NULL, KIND_TUNE_USER,
 				 IND | HAND },
-	[KIND_FOREACH] = { heur_foreach, NULL, KIND_TUNE_FOREACH, IND },
+	[KIND_FOREACH] = { heur_foreach, "triton_for_", KIND_TUNE_FOREACH, IND },
 	[KIND_FIXED_CONFIG] = { heur_fixed_config, NULL, KIND_TUNE_FIXED, IND },
 	[KIND_AUTOTUNE] = { autotune_decorators, NULL, KIND_TUNE_USER, HAND },
 	[KIND_JIT] = { NULL, NULL, KIND_TUNE_USER, HAND },

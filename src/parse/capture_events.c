@@ -1,16 +1,13 @@
 /*
  * capture/events.jsonl into the autotune model (see capture_events.h).
- * One table lists the event types: the fields each may carry (so unknown
- * ones are counted) and the function that takes its facts.
+ * The lines are read by model/capture_events.h, which knows the keys; one
+ * table here gives each event kind the function that takes its facts.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
-#include "json/jsonio.h"
+#include "model/capture_events.h"
 #include "model/names.h"
 #include "parse/capture_events.h"
 #include "parse/config_json.h"
@@ -18,6 +15,7 @@
 #include "util/buf.h"
 #include "util/lines.h"
 #include "util/mem.h"
+#include "util/plural.h"
 #include "banned.h"
 
 struct ev_ctx {
@@ -25,13 +23,12 @@ struct ev_ctx {
 	struct at_src src;	/* the line being read */
 };
 
-typedef void (*ev_fn)(struct ev_ctx *c, json_t *ev);
+typedef void (*ev_fn)(struct ev_ctx *c, const struct capture_event *ev);
 
 /* The kernel an event is about: the instance with its source_hash, if any. */
-static struct at_kernel *ev_kernel(struct ev_ctx *c, json_t *ev)
+static struct at_kernel *ev_kernel(struct ev_ctx *c, const struct capture_event *ev)
 {
-	const char *name = json_str(ev, "kernel");
-	const char *hash = json_str(ev, "source_hash");
+	const char *name = ev->kernel, *hash = ev->source_hash;
 	struct at_kernel *k;
 
 	if (!name || !*name)
@@ -46,11 +43,8 @@ static struct at_kernel *ev_kernel(struct ev_ctx *c, json_t *ev)
 	return k;
 }
 
-static void set_json_str(char **field, struct at_src *src, json_t *ev,
-			 const char *key, struct at_src from)
+static void set_str(char **field, struct at_src *src, const char *v, struct at_src from)
 {
-	const char *v = json_str(ev, key);
-
 	if (v)
 		at_set_str(field, src, v, strlen(v), from);
 }
@@ -76,9 +70,9 @@ static int kernel_dir_ok(const char *d)
  * RUN; one that leads elsewhere ("../outside/kd", "/etc") is not followed
  * but noted on the kernel, so the report does not read another tree.
  */
-static void set_kernel_dir(struct ev_ctx *c, struct at_kernel *k, json_t *ev)
+static void set_kernel_dir(struct ev_ctx *c, struct at_kernel *k, const struct capture_event *ev)
 {
-	const char *d = json_str(ev, "kernel_dir");
+	const char *d = ev->kernel_dir;
 	char *note;
 
 	if (!d || k->kernel_dir)
@@ -101,63 +95,96 @@ static void set_kernel_dir(struct ev_ctx *c, struct at_kernel *k, json_t *ev)
  * The device's arch, decided from its facts (python/tko/gpu.py) by
  * target/target.c; a capture from before the facts wrote "arch" itself.
  */
-static void set_arch(struct at_device *d, json_t *dev, struct at_src from)
+static void set_arch(struct at_device *d, const struct capture_ev_device *dev, struct at_src from)
 {
 	struct target_gpu_facts f;
 	struct buf arch = BUF_INIT;
 
-	target_gpu_facts_read(dev, &f);
+	target_gpu_facts_read(dev->facts, &f);
 	if (!f.gcn_arch_name && f.cc_major < 0)
-		set_json_str(&d->arch, NULL, dev, "arch", from);
+		set_str(&d->arch, NULL, dev->arch, from);
 	else if (!target_gpu_arch(&f, &arch))
 		at_set_str(&d->arch, NULL, arch.buf, arch.len, from);
 	buf_release(&arch);
 }
 
-static void on_session_start(struct ev_ctx *c, json_t *ev)
+static void on_session_start(struct ev_ctx *c, const struct capture_event *ev)
 {
 	struct at_device *d = &c->set->device;
-	json_t *dev = json_object_get(ev, "device");
+	const struct capture_ev_device *dev = &ev->device;
 
 	d->src = c->src;
-	set_json_str(&d->torch, NULL, ev, "torch", c->src);
-	set_json_str(&d->triton, NULL, ev, "triton", c->src);
-	if (!json_is_object(dev))
+	set_str(&d->torch, NULL, ev->torch, c->src);
+	set_str(&d->triton, NULL, ev->triton, c->src);
+	if (!dev->facts)
 		return;
-	set_json_str(&d->name, NULL, dev, "name", c->src);
-	set_json_str(&d->backend, NULL, dev, "backend", c->src);
+	set_str(&d->name, NULL, dev->name, c->src);
+	set_str(&d->backend, NULL, dev->backend, c->src);
 	set_arch(d, dev, c->src);
-	d->warp_size = (long)json_int(dev, "warp_size", d->warp_size);
-	d->multiprocessors = (long)json_int(dev, "multiprocessor_count",
-					    d->multiprocessors);
+	if (dev->warp_size != -1)
+		d->warp_size = dev->warp_size;
+	if (dev->multiprocessors != -1)
+		d->multiprocessors = dev->multiprocessors;
 }
 
-static void on_kernel(struct ev_ctx *c, json_t *ev)
+/*
+ * The kind of an Inductor kernel whose heuristic_type is a number: from
+ * HeuristicType's name ("heuristic"), never the number. The members are
+ * auto() values whose order changed between torch versions (torch 2.0:
+ * POINTWISE 1, REDUCTION 2, PERSISTENT_REDUCTION 3, TEMPLATE 4; torch
+ * 2.11's runtime/hints.py: PERSISTENT_REDUCTION 1, POINTWISE 2, REDUCTION
+ * 3, SPLIT_SCAN 4, TEMPLATE 5, USER_AUTOTUNE 6, FIXED 7); the names did
+ * not. The kernel's name comes first where it tells the kind
+ * (at_kind_from_name): it is Inductor's category of the exact decorator
+ * (codegen/triton.py define_kernel), while one member stands for two
+ * decorators (runtime/triton_heuristics.py): TEMPLATE for template and
+ * foreach (triton_for_, a prefix the name tells), REDUCTION for reduction
+ * (triton_red_) and cooperative_reduction, which has no category and is
+ * named triton_unk_. A name HeuristicType gained later is kept as read.
+ */
+static const char *heuristic_kind(const char *heuristic, const char *kernel)
+{
+	static const char unk[] = "triton_unk_";
+
+	if (!heuristic || at_kind_from_name(kernel))
+		return NULL;
+	if (!strcmp(heuristic, "fixed"))
+		return kind_names[KIND_FIXED_CONFIG];
+	if (!strcmp(heuristic, "reduction") && !strncmp(kernel, unk, sizeof(unk) - 1))
+		return kind_names[KIND_COOPERATIVE_REDUCTION];
+	return heuristic;
+}
+
+static void on_kernel(struct ev_ctx *c, const struct capture_event *ev)
 {
 	struct at_kernel *k = ev_kernel(c, ev);
-	long n;
 
 	if (!k)
 		return;
-	set_json_str(&k->kind, &k->kind_src, ev, "heuristic_type", c->src);
-	set_json_str(&k->source_file, &k->source_src, ev, "source_file", c->src);
+	/* a string is tko's own name for a hand-written kernel (triton_hooks.py) */
+	set_str(&k->kind, &k->kind_src, ev->heuristic_type ? ev->heuristic_type :
+		heuristic_kind(ev->heuristic, k->name), c->src);
+	set_str(&k->source_file, &k->source_src, ev->source_file, c->src);
 	set_kernel_dir(c, k, ev);
-	n = (long)json_int(ev, "num_configs", -1);
-	if (n >= 0 && k->num_configs < 0) {
-		k->num_configs = n;
+	if (ev->num_configs >= 0 && k->num_configs < 0) {
+		k->num_configs = ev->num_configs;
 		k->num_configs_src = c->src;
 	}
 }
 
-static void ev_config(struct at_config *cfg, json_t *j)
+static void ev_config(struct at_config *cfg, const struct capture_ev_config *j)
 {
-	at_config_from_json(cfg, json_object_get(j, "kwargs"), NULL, j);
-	cfg->time_ms = json_num(j, "time_ms", NAN);
-	cfg->n_regs = (long)json_int(j, "n_regs", -1);
-	cfg->n_spills = (long)json_int(j, "n_spills", -1);
-	cfg->shared_bytes = (long)json_int(j, "shared_bytes", -1);
-	if (json_str(j, "cache_hash"))
-		cfg->cache_hash = xstrdup(json_str(j, "cache_hash"));
+	at_config_from_json(cfg, j->kwargs, NULL, NULL);
+	cfg->num_warps = j->num_warps;
+	cfg->num_stages = j->num_stages;
+	cfg->num_ctas = j->num_ctas;
+	cfg->maxnreg = j->maxnreg;
+	cfg->time_ms = j->time_ms;
+	cfg->n_regs = j->n_regs;
+	cfg->n_spills = j->n_spills;
+	cfg->shared_bytes = j->shared_bytes;
+	if (j->cache_hash)
+		cfg->cache_hash = xstrdup(j->cache_hash);
 }
 
 /* The methods the capture reports (tko/autotuner_way.py), by their names in model/names.h. */
@@ -177,13 +204,11 @@ static enum at_method chosen_by(const char *s, int *known)
 	return AT_BENCHMARK;
 }
 
-static void on_autotune(struct ev_ctx *c, json_t *ev)
+static void on_autotune(struct ev_ctx *c, const struct capture_event *ev)
 {
 	struct at_kernel *k = ev_kernel(c, ev);
-	json_t *configs = json_object_get(ev, "configs"), *j;
-	const char *by = json_str(ev, "chosen_by");
+	const char *by = ev->chosen_by;
 	struct at_tuning *t;
-	long best = (long)json_int(ev, "best_index", -1);
 	int known;
 	size_t i;
 
@@ -197,19 +222,19 @@ static void on_autotune(struct ev_ctx *c, json_t *ev)
 			    strlen(note), c->src);
 		free(note);
 	}
-	json_array_foreach(configs, i, j)
-		ev_config(at_config_push(&t->configs, &t->nr, &t->alloc, c->src), j);
-	if (best >= 0 && (size_t)best < t->nr) {
-		t->best = best;
+	for (i = 0; i < ev->nconfigs; i++)
+		ev_config(at_config_push(&t->configs, &t->nr, &t->alloc, c->src), &ev->configs[i]);
+	if (ev->best_index >= 0 && (size_t)ev->best_index < t->nr) {
+		t->best = ev->best_index;
 		t->best_src = c->src;
 	}
-	t->elapsed_ms = json_num(ev, "elapsed_ms", NAN);
+	t->elapsed_ms = ev->elapsed_ms;
 	if (!isnan(t->elapsed_ms))
 		t->elapsed_src = c->src;
 	t->complete = 1;
 }
 
-static void on_launch(struct ev_ctx *c, json_t *ev)
+static void on_launch(struct ev_ctx *c, const struct capture_event *ev)
 {
 	struct at_kernel *k = ev_kernel(c, ev);
 
@@ -217,7 +242,7 @@ static void on_launch(struct ev_ctx *c, json_t *ev)
 		k->launch_signatures = k->launch_signatures < 0 ? 1 : k->launch_signatures + 1;
 }
 
-static void on_capture(struct ev_ctx *c, json_t *ev)
+static void on_capture(struct ev_ctx *c, const struct capture_event *ev)
 {
 	struct at_kernel *k = ev_kernel(c, ev);
 
@@ -225,13 +250,12 @@ static void on_capture(struct ev_ctx *c, json_t *ev)
 		set_kernel_dir(c, k, ev);
 }
 
-static void on_error(struct ev_ctx *c, json_t *ev)
+static void on_error(struct ev_ctx *c, const struct capture_event *ev)
 {
 	struct at_kernel *k = ev_kernel(c, ev);
-	const char *stage = json_str(ev, "stage"), *type = json_str(ev, "error_type");
-	const char *msg = json_str(ev, "message");
-	char *text = xstrfmt("%s: %s: %s", stage ? stage : "capture",
-			     type ? type : "error", msg ? msg : "");
+	char *text = xstrfmt("%s: %s: %s", ev->stage ? ev->stage : "capture",
+			     ev->error_type ? ev->error_type : "error",
+			     ev->message ? ev->message : "");
 
 	if (k)
 		at_note_add(&k->errors, &k->nerrors, &k->errors_alloc, text,
@@ -242,133 +266,118 @@ static void on_error(struct ev_ctx *c, json_t *ev)
 	free(text);
 }
 
-static void on_session_end(struct ev_ctx *c, json_t *ev)
+static void on_session_end(struct ev_ctx *c, const struct capture_event *ev)
 {
-	json_t *counts = json_object_get(ev, "launch_counts"), *v;
-	const char *name;
+	size_t i;
 
-	json_object_foreach(counts, name, v) {
+	for (i = 0; i < ev->nlaunch_counts; i++) {
+		const char *name = ev->launch_counts[i].kernel;
 		struct at_kernel *k = at_kernel_latest(c->set, name, strlen(name));
 
-		if (!json_is_integer(v))
-			continue;
 		if (!k)
 			k = at_kernel_current(c->set, name, strlen(name), c->src);
-		k->launches = (long)json_integer_value(v);
+		k->launches = (long)ev->launch_counts[i].launches;
 		k->launches_src = c->src;
 	}
 }
 
-static const struct {
-	const char *type;
-	ev_fn fn;
-	const char *fields;	/* the type's own fields, space-separated */
-} types[] = {
-	/* both lists of docs/capture-events.md: the types' fields, then those tko capture adds */
-	{ "session_start", on_session_start, "argv python torch triton device hooks tko kernels_regex" },
-	{ "kernel", on_kernel, "kernel source_hash kernel_dir heuristic_type source_file size_hints mutated_arg_names num_configs "
-	  "kind source_kind heuristic reset_to_zero_arg_names restore_value inductor_kernel_name selected" },
-	{ "autotune", on_autotune, "kernel source_hash kernel_dir chosen_by configs best_index elapsed_ms "
-	  "autotune_time_ms autotune_cache_state optimize_mem" },
-	{ "launch", on_launch, "kernel source_hash kernel_dir grid config_index config args" },
-	{ "capture", on_capture, "kernel source_hash kernel_dir inputs_bytes" },
-	{ "error", on_error, "kernel source_hash kernel_dir stage error_type message" },
-	{ "session_end", on_session_end, "launch_counts exit_status" },
+static const ev_fn on[CAPTURE_EV_OTHER] = {
+	[CAPTURE_EV_SESSION_START] = on_session_start,
+	[CAPTURE_EV_KERNEL] = on_kernel,
+	[CAPTURE_EV_AUTOTUNE] = on_autotune,
+	[CAPTURE_EV_LAUNCH] = on_launch,
+	[CAPTURE_EV_CAPTURE] = on_capture,
+	[CAPTURE_EV_ERROR] = on_error,
+	[CAPTURE_EV_SESSION_END] = on_session_end,
 };
-
-static int field_known(const char *fields, const char *key)
-{
-	static const char common[] = "schema_version event time pid";
-	size_t k = strlen(key);
-	const char *lists[2], *p;
-	size_t i;
-
-	if (!k)
-		return 0;
-	lists[0] = common;
-	lists[1] = fields;
-	for (i = 0; i < 2; i++)
-		for (p = lists[i]; (p = strstr(p, key)); p += k)
-			if ((p == lists[i] || p[-1] == ' ') && (p[k] == ' ' || !p[k]))
-				return 1;
-	return 0;
-}
-
-/* Takes one event's facts; 0 when its type (or version) is not known. */
-static int one_event(struct autotune_set *set, struct at_input *in,
-		     json_t *ev, struct at_src src)
-{
-	const char *type = json_str(ev, "event"), *key;
-	struct ev_ctx c = { set, src };
-	json_t *v;
-	size_t i;
-
-	if (json_int(ev, "schema_version", 1) != 1)
-		type = NULL;
-	for (i = 0; type && i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(types[i].type, type))
-			break;
-	if (!type || i == sizeof(types) / sizeof(types[0])) {
-		in->unknown_events++;
-		return 0;
-	}
-	json_object_foreach(ev, key, v)
-		if (!field_known(types[i].fields, key))
-			in->unknown_fields++;
-	types[i].fn(&c, ev);
-	return 1;
-}
 
 int capture_events_sniff(const char *data, size_t len)
 {
 	struct lines it = LINES_INIT(data, len);
+	struct capture_event ev;
+	struct buf err = BUF_INIT;
 	const char *s;
 	size_t n;
-	json_t *j;
 	int yes;
 
 	if (!lines_next(&it, &s, &n))
 		return 0;
 	span_trim(&s, &n);
+	/* a log's first line is not parsed as JSON at all */
 	if (!n || s[0] != '{' || !span_find(s, n, "\"event\""))
 		return 0;
-	j = json_loadb(s, n, 0, NULL);
-	yes = json_is_object(j) && json_is_string(json_object_get(j, "event"));
-	json_decref(j);
+	capture_event_init(&ev);
+	yes = capture_event_parse(&ev, s, n, "", 1, &err) > 0;
+	capture_event_release(&ev);
+	buf_release(&err);
 	return yes;
+}
+
+/* What the lines of one input came to, while they are read. */
+struct read_ctx {
+	struct autotune_set *set;
+	unsigned file;
+	size_t bad_fields;
+	char *first_bad;	/* the first field of the wrong type, one line */
+};
+
+static void one_event(struct read_ctx *r, struct at_input *in, const struct capture_event *ev)
+{
+	struct ev_ctx c = { r->set, { r->file, (size_t)ev->line, AT_FMT_EVENTS } };
+
+	if (ev->kind == CAPTURE_EV_OTHER) {
+		in->unknown_events++;
+		in->ignored++;
+		return;
+	}
+	in->unknown_fields += ev->unknown_fields;
+	if (ev->bad_fields && !r->first_bad)
+		r->first_bad = xstrdup(ev->bad_field);
+	r->bad_fields += ev->bad_fields;
+	on[ev->kind](&c, ev);
+	in->used++;
+}
+
+static void one_line(const struct capture_line *l, void *data)
+{
+	struct read_ctx *r = data;
+	struct at_input *in = &r->set->inputs[r->file];
+
+	if (!l->status)
+		in->ignored++;
+	else if (l->status > 0)
+		one_event(r, in, l->ev);
+	else if (l->cut_off)
+		in->truncated = 1;
+	else
+		at_input_malformed(r->set, r->file, (size_t)l->line);
+}
+
+/* Fields of the wrong type were read as unknown: said on the input, with the first. */
+static void note_bad_fields(struct at_input *in, const struct read_ctx *r)
+{
+	struct buf b = BUF_INIT;
+
+	if (!r->bad_fields)
+		return;
+	if (in->note)
+		buf_addf(&b, "%s; ", in->note);
+	buf_addf(&b, "%zu field%s of the wrong type read as unknown (first: %s)", r->bad_fields,
+		 plural(r->bad_fields), r->first_bad);
+	free(in->note);
+	in->note = buf_detach(&b, NULL);
 }
 
 void capture_events_read(struct autotune_set *set, unsigned file,
 			 const char *data, size_t len)
 {
-	struct lines it = LINES_INIT(data, len);
-	const char *s;
-	size_t n;
+	struct read_ctx r = { set, file, 0, NULL };
+	long lines;
 
 	set->inputs[file].format = AT_FMT_EVENTS;
 	set->inputs[file].formats |= 1u << AT_FMT_EVENTS;
-	while (lines_next(&it, &s, &n)) {
-		struct at_src src = { file, it.lineno, AT_FMT_EVENTS };
-		struct at_input *in = &set->inputs[file];
-		json_t *ev;
-
-		span_trim(&s, &n);
-		if (!n) {
-			in->ignored++;
-			continue;
-		}
-		ev = json_loadb(s, n, 0, NULL);
-		if (json_is_object(ev) && json_is_string(json_object_get(ev, "event"))) {
-			if (one_event(set, in, ev, src))
-				in->used++;
-			else
-				in->ignored++;
-		} else if (it.last_unterminated) {
-			in->truncated = 1;
-		} else {
-			at_input_malformed(set, file, it.lineno);
-		}
-		json_decref(ev);
-	}
-	set->inputs[file].lines = it.lineno;
+	lines = capture_events_each(set->inputs[file].path, data, len, one_line, &r);
+	set->inputs[file].lines = (size_t)lines;
+	note_bad_fields(&set->inputs[file], &r);
+	free(r.first_bad);
 }

@@ -1,10 +1,12 @@
 /*
  * Reader for tko capture's event stream, RUN/capture/events.jsonl: one
- * JSON object per line, schema in docs/capture-events.md. Unknown event
- * types and unknown fields are skipped and counted; a line that is not
- * JSON is counted as malformed, except the last one when it has no newline
- * (the process died mid-write), which marks the input truncated. Every
- * complete line is a record.
+ * JSON object per line, schema in docs/capture-events.md, the lines typed
+ * by model/capture_events.h. Unknown event types and unknown fields are
+ * skipped and counted; a line that is not JSON is counted as malformed,
+ * except the last one when it has no newline (the process died
+ * mid-write), which marks the input truncated. Every complete line is a
+ * record. Fields of the wrong type are read as unknown and said in the
+ * input's note.
  */
 #ifndef TKO_PARSE_CAPTURE_EVENTS_H
 #define TKO_PARSE_CAPTURE_EVENTS_H

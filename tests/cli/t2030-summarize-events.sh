@@ -80,4 +80,35 @@ test_expect_success 'tko capture'"'"'s own events (examples/h200-run): no unknow
 	! grep -q "unknown fields" ex.txt
 '
 
+# torch 2.11's Inductor writes heuristic_type as HeuristicType's number and
+# heuristic as its name; the kinds expected are the decorators' in torch
+# 2.11's runtime/triton_heuristics.py (template() and foreach() pass
+# TEMPLATE, cooperative_reduction() REDUCTION) and the names' categories.
+test_expect_success 'a kernel whose heuristic_type is a number: the kind from HeuristicType'"'"'s name' '
+	mkdir -p num/capture &&
+	cat >num/capture/events.jsonl <<-\EOF &&
+	{"schema_version": 1, "event": "kernel", "kernel": "triton_mm", "source_hash": "aa", "kind": "inductor", "heuristic_type": 5, "heuristic": "template"}
+	{"schema_version": 1, "event": "kernel", "kernel": "triton_for_fused_0", "source_hash": "bb", "kind": "inductor", "heuristic_type": 5, "heuristic": "template"}
+	{"schema_version": 1, "event": "kernel", "kernel": "triton_unk_fused_sum_1", "source_hash": "cc", "kind": "inductor", "heuristic_type": 3, "heuristic": "reduction"}
+	{"schema_version": 1, "event": "kernel", "kernel": "triton_poi_fused_add_2", "source_hash": "dd", "kind": "inductor", "heuristic_type": 2, "heuristic": "pointwise"}
+	{"schema_version": 1, "event": "kernel", "kernel": "triton_bmm", "source_hash": "ee", "kind": "inductor", "heuristic_type": 5}
+	EOF
+	tko summarize num --json num.json >/dev/null &&
+	json_q num.json "[.kernels[] | {(.name): .kind}] | add == {\"triton_mm\": \"template\",
+		\"triton_for_fused_0\": \"foreach\", \"triton_unk_fused_sum_1\": \"cooperative_reduction\",
+		\"triton_poi_fused_add_2\": \"pointwise\", \"triton_bmm\": null}" &&
+	json_q num.json ".kernels[0].from.kind | .line == 1 and .format == \"capture_events\"" &&
+	json_q num.json ".kernels[3].from.kind.format == \"kernel_name\""
+'
+
+# The 19 triton_mm kernels of examples/h200-run: each kernel.py is decorated
+# @triton_heuristics.template, and each is a template in tko summarize.
+test_expect_success 'examples/h200-run: every triton_mm a template, as its kernel.py'"'"'s decorator says' '
+	cat "$SRC_ROOT"/examples/h200-run/capture/kernels/triton_mm-*/kernel.py |
+		grep -c "^@triton_heuristics\.template(" >want &&
+	json_q ex.json "[.kernels[] | select(.name == \"triton_mm\" and .kind == \"template\")] | length" >got &&
+	test_cmp want got &&
+	json_q ex.json "[.kernels[] | select(.kind == null)] | length == 0"
+'
+
 test_done

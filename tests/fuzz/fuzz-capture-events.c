@@ -1,6 +1,7 @@
 /*
  * Fuzzes the reader of tko capture's events.jsonl (parse/capture_events.c
- * with config_json.c): every line as an event, then the summarize outputs.
+ * on model/capture_events.c, with config_json.c): every line as an event,
+ * then the summarize outputs.
  */
 #include "fuzz.h"
 #include "parse/autotune.h"

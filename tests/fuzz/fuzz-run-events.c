@@ -1,7 +1,7 @@
 /*
  * Fuzzes the events.jsonl summary tko capture and tko run print from a RUN
- * (capture/summary.c): the input is written as RUN/capture/events.jsonl in a
- * private directory and summarised.
+ * (capture/summary.c on model/capture_events.c): the input is written as
+ * RUN/capture/events.jsonl in a private directory and summarised.
  */
 #include <stdlib.h>
 

@@ -152,8 +152,9 @@ static void test_summary(void **state)
 	assert_int_equal(mkdir_p(p, &err), 0);
 	free(p);
 	p = xstrfmt("%s/capture/events.jsonl", run);
+	/* blank lines, whitespace only too, are neither events nor unreadable */
 	put(p, "{\"event\": \"autotune\"}\n{\"event\": \"error\", \"why\": \"x\"}\n"
-	       "\n{\"event\": \"autotune\"}\n{\"event\": \"snap");
+	       "\n \t\n{\"event\": \"autotune\"}\n{\"event\": \"snap");
 	free(p);
 	manifest_init(&m);
 	capture_summary_read(run, &m.capture);

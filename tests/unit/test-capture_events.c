@@ -148,12 +148,98 @@ static void test_sniff(void **state)
 	assert_int_equal(capture_events_sniff("", 0), 0);
 }
 
+/*
+ * A field of the wrong type (hand-made: the hook writes a number) is read
+ * as unknown, as before, and now said on the input with its line.
+ */
+static void test_wrong_type_noted(void **state)
+{
+	static const char lines[] =
+		"{\"schema_version\": 1, \"event\": \"kernel\", \"kernel\": \"k\", \"num_configs\": \"2\", "
+		"\"heuristic_type\": 1, \"heuristic\": \"pointwise\"}\n"
+		"{\"schema_version\": 1, \"event\": \"session_end\", \"launch_counts\": {\"k\": true}}\n";
+	struct autotune_set set;
+	const struct at_kernel *k;
+	unsigned file;
+
+	(void)state;
+	autotune_set_init(&set);
+	file = at_input_add(&set, "run/capture/events.jsonl");
+	capture_events_read(&set, file, lines, strlen(lines));
+	assert_int_equal(set.inputs[file].used, 2);
+	assert_int_equal(set.inputs[file].malformed, 0);
+	k = kernel_by_id(&set, "k");
+	assert_int_equal(k->num_configs, -1);
+	/* HeuristicType's name, not its number (1 is persistent_reduction in torch 2.11) */
+	assert_string_equal(k->kind, "pointwise");
+	assert_int_equal(k->launches, -1);
+	assert_string_equal(set.inputs[file].note, "2 fields of the wrong type read as unknown "
+			    "(first: 'run/capture/events.jsonl' line 1: kernel: num_configs: not an integer)");
+	autotune_set_release(&set);
+}
+
+#define KERNEL_EV(name, rest) \
+	"{\"schema_version\": 1, \"event\": \"kernel\", \"kernel\": \"" name "\", " rest "}\n"
+
+/*
+ * An Inductor kernel's kind from HeuristicType's name, where heuristic_type
+ * holds its number. The expected kinds are those of the decorators in
+ * torch 2.11's runtime/triton_heuristics.py (template() and foreach() pass
+ * TEMPLATE, reduction() and cooperative_reduction() REDUCTION,
+ * fixed_config() FIXED) and of its kernel names (codegen/triton.py
+ * define_kernel: triton_<category[:3]>_, "unk" for a decorator with no
+ * category). The numbers are torch 2.11's, except triton_mm#3's: torch 2.0
+ * numbered TEMPLATE 4 (SPLIT_SCAN in 2.11).
+ */
+static void test_heuristic_kind(void **state)
+{
+	static const char lines[] =
+		KERNEL_EV("triton_mm", "\"source_hash\": \"a\", \"heuristic_type\": 5, "
+			  "\"heuristic\": \"template\"")
+		KERNEL_EV("triton_", "\"heuristic_type\": 2, \"heuristic\": \"pointwise\"")
+		KERNEL_EV("triton_unk_fused_sum_0", "\"heuristic_type\": 3, \"heuristic\": \"reduction\"")
+		KERNEL_EV("triton_unk_fused_add_1", "\"heuristic_type\": 7, \"heuristic\": \"fixed\"")
+		KERNEL_EV("triton_for_fused_2", "\"heuristic_type\": 5, \"heuristic\": \"template\"")
+		KERNEL_EV("triton_red_fused_sum_3", "\"heuristic_type\": 3, \"heuristic\": \"reduction\"")
+		KERNEL_EV("triton_mm", "\"source_hash\": \"b\", \"heuristic_type\": 5")
+		KERNEL_EV("triton_mm", "\"source_hash\": \"c\", \"heuristic_type\": 4, "
+			  "\"heuristic\": \"template\"")
+		KERNEL_EV("triton_x", "\"heuristic_type\": 8, \"heuristic\": \"combo\"")
+		KERNEL_EV("k", "\"heuristic_type\": \"user_jit\", \"heuristic\": \"pointwise\"");
+	struct autotune_set set;
+	unsigned file;
+
+	(void)state;
+	autotune_set_init(&set);
+	file = at_input_add(&set, "events.jsonl");
+	capture_events_read(&set, file, lines, strlen(lines));
+	assert_int_equal(set.inputs[file].used, 10);
+	assert_string_equal(kernel_by_id(&set, "triton_mm#1")->kind, "template");
+	assert_int_equal(kernel_by_id(&set, "triton_mm#1")->kind_src.line, 1);
+	assert_string_equal(kernel_by_id(&set, "triton_")->kind, "pointwise");
+	assert_string_equal(kernel_by_id(&set, "triton_unk_fused_sum_0")->kind,
+			    "cooperative_reduction");
+	assert_string_equal(kernel_by_id(&set, "triton_unk_fused_add_1")->kind, "fixed_config");
+	/* the name tells these (summarize's finish): foreach, reduction */
+	assert_null(kernel_by_id(&set, "triton_for_fused_2")->kind);
+	assert_null(kernel_by_id(&set, "triton_red_fused_sum_3")->kind);
+	/* a number alone says nothing: its member depends on the torch version */
+	assert_null(kernel_by_id(&set, "triton_mm#2")->kind);
+	assert_string_equal(kernel_by_id(&set, "triton_mm#3")->kind, "template");
+	/* a member tko does not know is kept as read; tko's own string wins */
+	assert_string_equal(kernel_by_id(&set, "triton_x")->kind, "combo");
+	assert_string_equal(kernel_by_id(&set, "k")->kind, "user_jit");
+	autotune_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_device_facts),
 		cmocka_unit_test(test_sniff),
+		cmocka_unit_test(test_wrong_type_noted),
+		cmocka_unit_test(test_heuristic_kind),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

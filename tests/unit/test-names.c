@@ -137,6 +137,9 @@ static void test_kind_from_symbol(void **state)
 	assert_int_equal(kind_from_symbol("triton_red_fused_sum_1"), KIND_REDUCTION);
 	assert_int_equal(kind_from_symbol("triton_per_fused_softmax_2"), KIND_PERSISTENT_REDUCTION);
 	assert_int_equal(kind_from_symbol("triton_tem_fused_mm_0"), KIND_TEMPLATE);
+	/* torch 2.11 codegen/triton.py define_kernel: "foreach"[:3] */
+	assert_int_equal(kind_from_symbol("triton_for_fused_1"), KIND_FOREACH);
+	assert_int_equal(kind_from_symbol("triton_unk_fused_sum_1"), KIND_NONE);
 	assert_int_equal(kind_from_symbol("triton_mm"), KIND_NONE);
 	assert_int_equal(kind_from_symbol("triton_poi"), KIND_NONE);
 	assert_int_equal(kind_from_symbol("scale_add_kernel"), KIND_NONE);
