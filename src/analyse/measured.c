@@ -183,6 +183,8 @@ static void from_tune(const struct an_inputs *in, struct an_kernel *k)
 	k->tune.winner = tk.winner.label ? xstrdup(tk.winner.label) : NULL;
 	k->tune.time_ms = tk.winner.time_ms;
 	k->tune.speedup = tk.winner.speedup;
+	k->tune.winner_is_base = tk.has_winner && tk.winner.is_base;
+	k->tune.wall_s = tk.wall_s;
 	winner_settings(k, tk.winner.inductor_settings);
 	k->tune.variants = (long)tk.nvariants;
 	k->tune.correct = 0;

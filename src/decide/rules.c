@@ -86,6 +86,7 @@ static const char *const judges_occupancy[] = { "occupancy", NULL };
 #define K RULE_KERNEL
 #define RUN (RULE_KERNEL | RULE_RUN)
 #define ISA (RULE_KERNEL | RULE_ISA)
+#define SEARCH RULE_SEARCH
 #define REWRITE_AT "rewrite the model code at {where}: "
 
 /* The precedence order; rules.h says how a decision is made from it. */
@@ -147,7 +148,7 @@ static const struct rule rules[] = {
 	  "an online softmax over a looped row: two exps per element", NULL, NULL },
 	{ "tune_failure", DECISION_TUNE, K, rule_tune_failure,
 	  "a tko tune variant failed with a known signature", NULL, NULL },
-	{ "spills", DECISION_TUNE, ISA, rule_spills,
+	{ "spills", DECISION_TUNE, ISA | SEARCH, rule_spills,
 	  "registers spill to scratch / local memory", NULL, judges_spills },
 	{ "divmod_offsets", DECISION_TUNE, K, rule_divmod_offsets,
 	  "offsets built with // or %, and narrow accesses in the ISA", NULL, NULL },
@@ -156,19 +157,26 @@ static const struct rule rules[] = {
 	  NULL, judges_width },
 	{ "no_buffer_ops", DECISION_TUNE, K, rule_no_buffer_ops,
 	  "AMD: global instead of buffer ops, pointer range missing", NULL, NULL },
-	{ "low_occupancy", DECISION_TUNE, ISA, rule_low_occupancy,
+	{ "low_occupancy", DECISION_TUNE, ISA | SEARCH, rule_low_occupancy,
 	  "AMD: {low_occupancy} or fewer waves per SIMD, no matrix instructions", NULL,
 	  judges_occupancy },
-	{ "slow_memory", DECISION_TUNE, RUN, rule_slow_memory,
+	{ "slow_memory", DECISION_TUNE, RUN | SEARCH, rule_slow_memory,
 	  "a memory-bound kernel under {slow_fraction} of the peak", NULL, NULL },
-	{ "no_autotune", DECISION_TUNE, K, rule_no_autotune,
+	{ "no_autotune", DECISION_TUNE, K | SEARCH, rule_no_autotune,
 	  "no sweep ran: a cache hit or a single config, Inductor's path first",
 	  "check Inductor's path before a sweep ({why}): try {rule_knobs}", NULL },
-	{ "few_configs", DECISION_TUNE, K, rule_few_configs,
+	{ "few_configs", DECISION_TUNE, K | SEARCH, rule_few_configs,
 	  "a hot kernel the autotuner timed {few_configs} or fewer configs of", NULL, NULL },
+	/*
+	 * After every tune row: what tko tune does not try (a source change,
+	 * a failure's explanation) still decides "tune", a rewrite or keep-off
+	 * above decides as before, and only the config search is settled.
+	 */
+	{ "tune_found_nothing", DECISION_LEAVE, K, rule_tune_found_nothing,
+	  "tko tune timed variants around the kernel's config and none beat it", NULL, NULL },
 	{ "twopass_slower", DECISION_LEAVE, K, rule_twopass_slower,
 	  "tko tune timed the two-pass softmax slower than the online one", NULL, NULL },
-	{ "hot", DECISION_TUNE, K | RULE_FALLBACK, rule_hot,
+	{ "hot", DECISION_TUNE, K | RULE_FALLBACK | SEARCH, rule_hot,
 	  "a hot kernel (at least {hot_share}) nothing else explains", NULL, NULL },
 	{ "fp32_matmul", DECISION_REWRITE, RULE_GROUP, rule_fp32_matmul,
 	  "a GEMM group of at least {lib_share} of the GPU busy time in fp32",
@@ -193,6 +201,7 @@ static const struct rule rules[] = {
 #undef K
 #undef RUN
 #undef ISA
+#undef SEARCH
 #undef REWRITE_AT
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -386,11 +395,16 @@ static int try_row(const struct rule_ctx *c, const struct an_kernel *k, const st
 	return 0;
 }
 
-/* Whether row r is one of those `scope` asks for (rules_fire). */
-static int in_scope(const struct rule *r, unsigned scope)
+/*
+ * Whether row r is one of those `scope` asks for (rules_fire). A config
+ * search tko tune has already made without finding anything is no reason
+ * to tune: its row is not tried (rules.h, RULE_SEARCH).
+ */
+static int in_scope(const struct rule *r, unsigned scope, const struct an_kernel *k)
 {
 	return (r->scope & scope) == scope &&
-	       (!(r->scope & RULE_FALLBACK) || (scope & RULE_FALLBACK));
+	       (!(r->scope & RULE_FALLBACK) || (scope & RULE_FALLBACK)) &&
+	       !((r->scope & RULE_SEARCH) && rule_tune_searched(k));
 }
 
 size_t rules_fire(const struct rule_ctx *c, struct an_kernel *k, unsigned scope)
@@ -398,7 +412,7 @@ size_t rules_fire(const struct rule_ctx *c, struct an_kernel *k, unsigned scope)
 	size_t i, n = 0;
 
 	for (i = 0; i < NRULES; i++)
-		if (in_scope(&rules[i], scope))
+		if (in_scope(&rules[i], scope, k))
 			n += (size_t)try_row(c, k, &rules[i], &k->fired, &k->nfired);
 	return n;
 }

@@ -36,7 +36,12 @@
  * gathers, scatters, strided lanes) > keep TorchInductor off (configs
  * alike far below the peak) > tune. A RULE_FALLBACK row (hot) is tried
  * only when no other row fired; when it does not fire either, the kernel
- * gets "no_finding" (leave). Rows of scope RULE_ISA read only what one
+ * gets "no_finding" (leave). A RULE_SEARCH row (few_configs, hot, ...)
+ * advises searching block sizes, warps and stages: once tko tune has
+ * searched them and the base config stayed the winner, it is not tried
+ * and tune_found_nothing (leave, after every tune row) says so, so the
+ * kernel is decided by what tune does not try (a rewrite, a source
+ * change) or left alone. Rows of scope RULE_ISA read only what one
  * scanned kernel shows: `tko isa` runs them (decide/isa_scope.h).
  *
  * Whole-step groups (RULE_GROUP): the first row that fires decides the
@@ -122,6 +127,8 @@ enum {
 	RULE_FALLBACK = 8,	/* tried only when no other row fired */
 	RULE_GROUP = 16,	/* decides a whole-step group (ctx->group; k is NULL) */
 	RULE_STEP = 32,		/* a fact about the whole step (ctx->run; k is NULL) */
+	RULE_SEARCH = 64,	/* its advice is a launch-config search: not tried once tko
+				 * tune's own search found nothing (rule_tune_searched) */
 };
 
 struct rule {

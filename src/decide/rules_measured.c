@@ -80,3 +80,37 @@ int rule_twopass_slower(const struct rule_ctx *c, const struct an_kernel *k, str
 	rk_ev(o, "twopass_speedup", k->tune.twopass_speedup);
 	return 1;
 }
+
+int rule_tune_searched(const struct an_kernel *k)
+{
+	/* the base is one of the correct ones: with it alone nothing was compared */
+	return k && k->tune.file && k->tune.winner_is_base && k->tune.correct >= 2;
+}
+
+/*
+ * The H200 run of 2026-12-05 (tests/corpus/h200-invtune): tko tune timed
+ * 12 variants of a max-autotune mm template, all correct, none faster
+ * than Inductor's choice, and the report still said to try
+ * BLOCK_M/BLOCK_N/BLOCK_K, num_stages, num_warps. The config-search rows
+ * are not tried then (rules.h); this row says why.
+ */
+int rule_tune_found_nothing(const struct rule_ctx *c, const struct an_kernel *k,
+			    struct rule_out *o)
+{
+	char took[48] = "";
+
+	(void)c;
+	if (!rule_tune_searched(k))
+		return 0;
+	if (!isnan(k->tune.wall_s))
+		snprintf(took, sizeof(took), " in %.1f s", k->tune.wall_s);
+	rk_why(o, "tko tune timed %ld variant%s (%ld correct)%s; none was faster than the config"
+	       " Inductor chose (the winner is the base): its launch config needs no more search",
+	       k->tune.variants, plural(k->tune.variants),
+	       k->tune.correct, took);
+	rk_ev(o, "variants", (double)k->tune.variants);
+	rk_ev(o, "correct", (double)k->tune.correct);
+	if (!isnan(k->tune.wall_s))
+		rk_ev(o, "wall_s", k->tune.wall_s);
+	return 1;
+}

@@ -178,6 +178,8 @@ struct an_tune {
 	double twopass_speedup;	/* the best correct two-pass softmax variant's base / its time, NAN: none */
 	long hints_variants;	/* variants with source hints (tl.multiple_of / max_contiguous) */
 	long hints_same_isa;	/* ... of them compiled to the ISA of a variant without hints */
+	int winner_is_base;	/* 1: no variant beat the base config (tune.json's winner.is_base) */
+	double wall_s;		/* the sweep's wall time, NAN unknown */
 };
 
 /* A number a rule used. */

@@ -186,6 +186,8 @@ static const struct rf_field tune_fields[] = {
 	RF_F(T, "twopass_speedup", RF_NUM, twopass_speedup),
 	RF_F(T, "hints_variants", RF_LONG, hints_variants),
 	RF_F(T, "hints_same_isa", RF_LONG, hints_same_isa),
+	RF_F(T, "winner_is_base", RF_BOOL, winner_is_base),
+	RF_F(T, "wall_s", RF_NUM, wall_s),
 	RF_FEND,
 };
 static const struct rf_struct tune_desc = { "tune", sizeof(T), tune_fields };

@@ -46,6 +46,9 @@ struct row {
 #define ISA_AMD "'file': 'k.amdgcn', 'isa': 'amdgcn'"
 #define ORIGIN "'origins': [{'file': 'model.py', 'line': 37, 'function': 'forward'}]"
 #define TUNE_FILE "'file': 'tune/sm_90/tune.json'"
+/* a tune result with n correct variants whose winner is the base */
+#define FOUND_NOTHING(n) TUNE_FILE ", 'winner': 'base', 'speedup': 1.0, 'variants': 12," \
+	" 'correct': " #n ", 'winner_is_base': true"
 #define FLAT(t2) "'configs': [{'text': 'XBLOCK=1024', 'method': 'benchmark', 'time_ms': 1.0," \
 	" 'chosen': true}, {'text': 'XBLOCK=512', 'method': 'benchmark', 'time_ms': " t2 "}]"
 
@@ -379,6 +382,40 @@ static const struct row rows[] = {
 	  " more num_warps, fewer num_stages; a larger XBLOCK per thread, tl.multiple_of /"
 	  " tl.max_contiguous on offsets (tko tune's hints variant); num_warps, waves_per_eu,"
 	  " smaller blocks first", "spills=2", NULL },
+	/* tko tune timed variants and the base stayed the winner (the H200 run of 2026-12-05) */
+	{ "a template tune found nothing for: left alone", NULL, "{'kind': 'template',"
+	  " 'chosen_by': 'max_autotune', 'configs_timed': 0, 'tune': {" FOUND_NOTHING(12)
+	  ", 'wall_s': 30.92543562}}",
+	  "tune_found_nothing", DECISION_LEAVE, "leave it alone: tko tune timed 12 variants (12"
+	  " correct) in 30.9 s; none was faster than the config Inductor chose (the winner is the"
+	  " base): its launch config needs no more search", "variants=12", NULL },
+	{ "only the base correct: nothing compared, few_configs stays", NULL, "{'kind': 'template',"
+	  " 'chosen_by': 'max_autotune', 'configs_timed': 0, 'tune': {" FOUND_NOTHING(1) "}}",
+	  "few_configs", DECISION_TUNE, "BLOCK_M/BLOCK_N/BLOCK_K", NULL, NULL },
+	{ "a winner that is not the base under tune_gain: still hot", NULL, "{'tune': {" TUNE_FILE
+	  ", 'winner': 'v3', 'speedup': 1.01, 'variants': 5, 'correct': 5, 'winner_is_base': false}}",
+	  "hot", DECISION_TUNE, "tune it", NULL, NULL },
+	{ "found nothing: a hot kernel nothing else explains, no wall time", NULL,
+	  "{'tune': {" FOUND_NOTHING(2) "}}",
+	  "tune_found_nothing", DECISION_LEAVE, "tko tune timed 12 variants (2 correct); none was"
+	  " faster", "correct=2", NULL },
+	{ "found nothing: a single config, slow memory", NULL, "{'kind': 'reduction',"
+	  " 'peak_fraction': 0.1, 'gbps': 400, 'chosen_by': 'single_config', 'configs_timed': 0,"
+	  " 'tune': {" FOUND_NOTHING(12) "}}",
+	  "tune_found_nothing", DECISION_LEAVE, "leave it alone: tko tune timed 12", NULL, NULL },
+	{ "found nothing: a source change tune does not settle still decides", NULL,
+	  "{'isa': {" ISA_AMD ", 'mem_ops': 8, 'mem_wide': 0, 'vector_share': 0, 'resources':"
+	  " {'spills': 2, 'occupancy': 1, 'vgprs': 256}}, 'tune': {" FOUND_NOTHING(12) "}}",
+	  "narrow_access tune_found_nothing", DECISION_TUNE, "tune it: try a larger XBLOCK per"
+	  " thread, tl.multiple_of / tl.max_contiguous on offsets (tko tune's hints variant) first",
+	  "mem_ops=8", NULL },
+	{ "found nothing: a rewrite still decides", NULL, "{'src_atomics': 1, 'isa': {" ISA_PTX ","
+	  " 'atomics': 2, 'atomics_returning': 0}, 'tune': {" FOUND_NOTHING(12) "}}",
+	  "atomic_scatter tune_found_nothing", DECISION_REWRITE, "rewrite the model code at k",
+	  "atomics=2", NULL },
+	{ "found nothing on a cold kernel: not_hot decides", NULL, "{'share': 0.01,"
+	  " 'tune': {" FOUND_NOTHING(12) "}}",
+	  "not_hot tune_found_nothing", DECISION_LEAVE, "it takes 1.00%", NULL, NULL },
 };
 
 /* A whole-step row: a run's profile and groups; the first group's rules and the step's. */
