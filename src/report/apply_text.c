@@ -167,11 +167,11 @@ static void gpu_step_text(FILE *fp, const struct apply_step *st)
 	fprintf(fp, ", difference %s pp\n", fmt_num(b3, sizeof(b3), "%+.2f", st->gpu_difference_pp, 1));
 	if (st->gpu_conclusive == 0)
 		fprintf(fp, "  the GPU-time gain's interval is wider than +-1 pp: more rounds to judge it\n");
-	if (!isnan(st->gpu_busy))
-		fprintf(fp, "  the GPU is busy %.0f%% of the default arm's step (GPU ms/step over wall ms/step)\n",
-			100 * st->gpu_busy);
 	if (st->gpu_note)
 		fprintf(fp, "note: %s\n", st->gpu_note);
+	else if (!isnan(st->gpu_busy))
+		fprintf(fp, "  the GPU is busy %.0f%% of the default arm's step (GPU ms/step over wall ms/step)\n",
+			100 * st->gpu_busy);
 }
 
 static void step_text(FILE *fp, const struct apply_step *st)
