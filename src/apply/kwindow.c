@@ -23,17 +23,27 @@ static int named(const char *s, const char *const *names, size_t n)
 	return 0;
 }
 
-static void add_kernels(json_t *out, const struct prof *p, long steps, const char *const *names, size_t n)
+/*
+ * The named kernels' durations go into their own entry of out and into
+ * tuned, every other GPU activity's (library kernels, unnamed Triton ones,
+ * copies, fills: all prof.h keeps, one activity a Kineto event) into other.
+ */
+static void add_kernels(json_t *out, const struct prof *p, long steps, const char *const *names,
+			size_t n, double *tuned, double *other)
 {
 	size_t i;
 
+	*tuned = *other = 0;
 	for (i = 0; i < p->nacts; i++) {
 		const struct prof_act *a = &p->acts[i];
 		const char *name = prof_str(p, a->name);
 		json_t *k;
 
-		if (a->kind != PROF_ACT_KERNEL || !named(name, names, n))
+		if (a->kind != PROF_ACT_KERNEL || !named(name, names, n)) {
+			*other += a->dur;
 			continue;
+		}
+		*tuned += a->dur;
 		k = json_object_get(out, name);
 		if (!k) {
 			k = json_pack("{s:f, s:f}", "calls_per_step", 0.0, "us_per_step", 0.0);
@@ -48,18 +58,24 @@ void apply_kwindow_read(const char *trace, long steps, const char *const *names,
 			struct apply_kwindow *w)
 {
 	struct buf err = BUF_INIT;
+	double tuned, other;
 	struct prof p;
 
 	w->steps = steps;
 	w->trace = xstrdup(trace);
 	w->kernels = json_object();
+	w->gpu_us_per_step = w->tuned_us_per_step = w->other_us_per_step = NAN;
 	prof_init(&p);
-	if (steps <= 0)
+	if (steps <= 0) {
 		w->note = xstrdup("the window holds no step");
-	else if (prof_read_path(&p, trace, &err) < 0)
+	} else if (prof_read_path(&p, trace, &err) < 0) {
 		w->note = xstrdup(err.buf);	/* a CPU run: no GPU kernels */
-	else
-		add_kernels(w->kernels, &p, steps, names, n);
+	} else {
+		add_kernels(w->kernels, &p, steps, names, n, &tuned, &other);
+		w->tuned_us_per_step = tuned / (double)steps;
+		w->other_us_per_step = other / (double)steps;
+		w->gpu_us_per_step = (tuned + other) / (double)steps;
+	}
 	prof_release(&p);
 	buf_release(&err);
 }

@@ -9,12 +9,21 @@
  * named, their launches and GPU time per step:
  *
  *	{"steps": K, "trace": "DIR/kernel_window.json", "note": null,
+ *	 "gpu_us_per_step": 210.5, "tuned_us_per_step": 131.0,
+ *	 "other_us_per_step": 79.5,
  *	 "kernels": {"triton_poi_fused_add_0": {"calls_per_step": 2,
  *	             "us_per_step": 13.5}, ...}}
  *
  * Kernels are joined by name (several kernels of one name, as a forward
  * and a backward graph may both have, are summed). A kernel the window did
  * not see is absent.
+ *
+ * The whole step's GPU time, gpu_us_per_step, is the sum of the durations
+ * of every GPU activity in the window (kernels of any origin: Triton,
+ * cuBLAS, flash attention; copies; fills) over its steps: tuned_us_per_step
+ * the named kernels', other_us_per_step the rest. A sum, not the union of
+ * intervals: kernels that overlap on two streams count twice, so on a
+ * multi-stream step it can exceed the time the GPU was busy.
  *
  * apply_kernel_gain joins the arms: per measured round r, the default
  * run's us_per_step of the kernel over the applied run's of the same round

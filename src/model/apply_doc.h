@@ -85,6 +85,9 @@ struct apply_kwindow {
 	long long steps;		/* the steps profiled (RF_I64: as counted) */
 	char *trace;			/* its Chrome trace */
 	char *note;			/* why it holds no kernel, or NULL */
+	double gpu_us_per_step;		/* every GPU activity's time a step; NAN: null (a note) */
+	double tuned_us_per_step;	/* the named kernels' */
+	double other_us_per_step;	/* the rest: library kernels, copies, fills, unnamed Triton */
 	json_t *kernels;		/* {kernel name: {calls_per_step, us_per_step}}, keyed by name */
 };
 
@@ -150,6 +153,10 @@ struct apply_arm {
 	double median_ms;
 	struct apply_stats vs_default;
 	int has_vs_default;
+	json_t *gpu_ms_per_step;	/* the kernel windows' GPU time, one a round; null: no window */
+	double gpu_median_ms;
+	struct apply_stats gpu_vs_default;
+	int has_gpu_vs_default;
 	double loss_max_rel_diff;
 	int loss_equal;			/* RF_TRI */
 	struct apply_keep_off keep_off;
@@ -173,6 +180,15 @@ struct apply_step {
 	double difference_pp;
 	int within_1pp, conclusive;	/* RF_TRI */
 	char *profile, *note;
+	/* the same judged on the kernel windows' GPU time (null without windows) */
+	double gpu_step_ms;		/* the default arm's median GPU ms/step */
+	double gpu_predicted_gain;	/* gpu_step_ms / (gpu_step_ms - predicted_saving_ms) */
+	double gpu_measured_gain;
+	json_t *gpu_measured_gain_ci95;	/* [lo, hi], or NULL */
+	double gpu_difference_pp;
+	int gpu_within_1pp, gpu_conclusive;	/* RF_TRI */
+	double gpu_busy;		/* gpu_step_ms / the default arm's median_ms */
+	char *gpu_note;			/* the step is not bound by the GPU, or NULL */
 };
 
 struct apply_ab {

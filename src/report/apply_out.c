@@ -148,8 +148,16 @@ static void stats_of(const struct ab_stats *s, struct apply_stats *out)
 	out->level = finite_or_nan(s->level);
 }
 
-/* The measured step times of `arm`, by round (NAN where that round has none). */
-static void arm_times(const struct apply_doc *d, const char *arm, long rounds, double *ms)
+/* A run's ms a step: the wall clock's, or (gpu) its kernel window's GPU time; NAN when none. */
+static double run_ms(const struct apply_run_rec *run, int gpu)
+{
+	if (!gpu)
+		return run->ms_per_step;
+	return run->has_kernel_window ? run->kernel_window.gpu_us_per_step / 1e3 : NAN;
+}
+
+/* The measured step times of `arm` by round, wall or GPU (NAN where that round has none). */
+static void arm_times(const struct apply_doc *d, const char *arm, long rounds, int gpu, double *ms)
 {
 	size_t i;
 	long k;
@@ -160,7 +168,7 @@ static void arm_times(const struct apply_doc *d, const char *arm, long rounds, d
 		const struct apply_run_rec *run = &d->runs.v[i];
 
 		if (run->measured && !strcmp(run->arm, arm) && run->round >= 0 && run->round < rounds)
-			ms[run->round] = run->ms_per_step;
+			ms[run->round] = run_ms(run, gpu);
 	}
 }
 
@@ -241,7 +249,7 @@ static void arm_of(const struct apply_report *r, const struct apply_doc *d, enum
 
 	out->arm = xstrdup(name);
 	out->numerics = dup_or_null(numerics);
-	arm_times(d, name, r->rounds, ms);
+	arm_times(d, name, r->rounds, 0, ms);
 	out->ms_per_step = json_array();
 	for (k = 0; k < r->rounds; k++) {
 		json_array_append_new(out->ms_per_step, isfinite(ms[k]) ? json_real(ms[k]) : json_null());
@@ -257,6 +265,35 @@ static void arm_of(const struct apply_report *r, const struct apply_doc *d, enum
 	/* an arm that changes numerics is not held to the tolerance: the user weighs it */
 	if (isfinite(loss) && !numerics)
 		out->loss_equal = loss <= r->loss_rtol;
+	free(copy);
+}
+
+/*
+ * The arm's GPU time a step from its kernel windows, by round (into gpu),
+ * its median and its ratio to the default arm's (gdef), paired by round as
+ * the wall clock's is; all null when no round of the arm has a window.
+ */
+static void arm_gpu_of(const struct apply_report *r, const struct apply_doc *d, enum ab_arm a,
+		       double *gpu, const double *gdef, struct apply_arm *out)
+{
+	double *copy = xcalloc((size_t)r->rounds + 1, sizeof(*copy));
+	struct ab_stats s;
+	size_t n = 0;
+	long k;
+
+	arm_times(d, ab_arms[a].name, r->rounds, 1, gpu);
+	for (k = 0; k < r->rounds; k++)
+		if (isfinite(gpu[k]))
+			copy[n++] = gpu[k];
+	if (n) {
+		out->gpu_ms_per_step = json_array();
+		for (k = 0; k < r->rounds; k++)
+			json_array_append_new(out->gpu_ms_per_step,
+					      isfinite(gpu[k]) ? json_real(gpu[k]) : json_null());
+	}
+	out->gpu_median_ms = finite_or_nan(ab_median(copy, n));
+	if (a != AB_DEFAULT)
+		out->has_gpu_vs_default = ratio(gpu, gdef, r->rounds, &s, &out->gpu_vs_default);
 	free(copy);
 }
 
@@ -300,7 +337,7 @@ static void keep_off_of(const struct apply_report *r, const struct apply_doc *d,
 
 	keep_off_regions(d, ab_arms[a].name, k);
 	k->vs = xstrdup(ref);
-	arm_times(d, ref, r->rounds, ref_ms);
+	arm_times(d, ref, r->rounds, 0, ref_ms);
 	k->has_ratio = ratio(ms, ref_ms, r->rounds, &s, &k->ratio);
 	if (k->has_ratio)
 		verdict = keepoff_verdict(s.lo, s.hi);
@@ -350,11 +387,53 @@ static void step_of(const struct apply_report *r, const struct apply_stats *appl
 	st->note = dup_or_null(r->pred->note);
 }
 
+/* Below it the wall clock cannot see the kernels' gains: the CPU side paces the step. */
+#define GPU_BUSY_BOUND 0.5
+
+/*
+ * The step's gain on the kernel windows' GPU time: the predicted saving
+ * (the profile's, as predicted_saving_ms) over the default arm's median
+ * GPU ms/step, against applied's paired GPU ratio; and how busy the GPU
+ * keeps the default arm's step. Left null without windows.
+ */
+static void gpu_step_of(const struct apply_report *r, const struct apply_arm *def,
+			const struct apply_stats *applied_vs_default, struct apply_step *st)
+{
+	double base = def ? def->gpu_median_ms : NAN, saved = r->pred->saved_ms, half_pp;
+	double median = applied_vs_default ? applied_vs_default->median : NAN;
+	double measured = median > 0 ? 1 / median : NAN, predicted = NAN, pp;
+
+	if (!isfinite(base) || base <= 0)
+		return;
+	st->gpu_step_ms = base;
+	if (isfinite(r->pred->gain) && isfinite(saved) && saved < base)
+		predicted = base / (base - saved);
+	pp = (measured - predicted) * 100;
+	st->gpu_predicted_gain = finite_or_nan(predicted);
+	st->gpu_measured_gain = finite_or_nan(measured);
+	st->gpu_measured_gain_ci95 = gain_interval(applied_vs_default, &half_pp);
+	st->gpu_difference_pp = finite_or_nan(pp);
+	if (isfinite(pp))
+		st->gpu_within_1pp = fabs(pp) <= 1;
+	if (isfinite(half_pp))
+		st->gpu_conclusive = half_pp <= 1;
+	if (!(def->median_ms > 0))
+		return;
+	st->gpu_busy = base / def->median_ms;
+	if (st->gpu_busy < GPU_BUSY_BOUND)
+		st->gpu_note = xstrfmt("the GPU is busy %.0f%% of the step (%.3f of %.3f ms):"
+				       " kernel gains reach the wall clock only once the CPU side"
+				       " is cut (CUDA graphs, torch.compile(mode=\"reduce-overhead\"),"
+				       " fewer launches)", 100 * st->gpu_busy, base, def->median_ms);
+}
+
 static void ab_of(const struct apply_report *r, struct apply_doc *d)
 {
 	size_t nr = (size_t)r->rounds + 1, i;
 	double *ms = xcalloc(AB_NARMS * nr, sizeof(*ms));
-	const struct apply_stats *applied_vs_default = NULL;
+	double *gpu = xcalloc(AB_NARMS * nr, sizeof(*gpu));
+	const struct apply_stats *applied_vs_default = NULL, *gpu_vs_default = NULL;
+	const struct apply_arm *def = NULL;
 	struct apply_ab *ab = &d->ab;
 	struct ab_stats s;
 
@@ -362,19 +441,26 @@ static void ab_of(const struct apply_report *r, struct apply_doc *d)
 	ab->rounds = r->rounds;
 	ab->warmup = r->warmup;
 	ab->loss_rtol = r->loss_rtol;
-	arm_times(d, "default", r->rounds, ms);
+	arm_times(d, "default", r->rounds, 0, ms);
+	arm_times(d, "default", r->rounds, 1, gpu);
 	for (i = 0; i < r->narms; i++) {
 		struct apply_arm *a = apply_doc_add_arm(ab);
 
 		arm_of(r, d, r->arms[i], ms + r->arms[i] * nr, ms, a);
+		arm_gpu_of(r, d, r->arms[i], gpu + r->arms[i] * nr, gpu, a);
 		if (ab_keeps_off(r->arms[i])) {
 			a->has_keep_off = 1;
 			keep_off_of(r, d, r->arms[i], ms + r->arms[i] * nr, &a->keep_off);
 		}
 	}
-	for (i = 0; i < ab->narms; i++)
+	for (i = 0; i < ab->narms; i++) {
+		if (r->arms[i] == AB_DEFAULT)
+			def = &ab->arms[i];
 		if (r->arms[i] == AB_APPLIED && ab->arms[i].has_vs_default)
 			applied_vs_default = &ab->arms[i].vs_default;
+		if (r->arms[i] == AB_APPLIED && ab->arms[i].has_gpu_vs_default)
+			gpu_vs_default = &ab->arms[i].gpu_vs_default;
+	}
 	for (i = 0; i < r->narms; i++) {
 		struct apply_vs *vs;
 
@@ -388,7 +474,9 @@ static void ab_of(const struct apply_report *r, struct apply_doc *d)
 			vs->slower_beyond_noise = s.lo > 1;
 	}
 	step_of(r, applied_vs_default, &ab->step);
+	gpu_step_of(r, def, gpu_vs_default, &ab->step);
 	free(ms);
+	free(gpu);
 }
 
 static void summary_of(struct apply_doc *d)

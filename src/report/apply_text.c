@@ -80,19 +80,36 @@ static void keep_off_text(FILE *fp, const struct apply_arm *arm)
 	fprintf(fp, ")\n");
 }
 
+/* Some arm has a GPU time from its kernel windows: the table shows them. */
+static int any_gpu(const struct apply_ab *ab)
+{
+	size_t i;
+
+	for (i = 0; i < ab->narms; i++)
+		if (!isnan(ab->arms[i].gpu_median_ms))
+			return 1;
+	return 0;
+}
+
 static void arms_table(FILE *fp, const struct apply_ab *ab)
 {
 	struct table t = TABLE_INIT;
 	char b1[32], b2[32], b3[32];
 	size_t i, numerics = 0;
+	int gpu = any_gpu(ab);
 
-	table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrll");
+	if (gpu)
+		table_columns(&t, "arm|median ms/step|GPU ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrrll");
+	else
+		table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrll");
 	for (i = 0; i < ab->narms; i++) {
 		const struct apply_arm *a = &ab->arms[i];
 
 		table_row(&t);
 		table_cell(&t, "%s", a->arm);
 		table_cell(&t, "%s", fmt_num(b1, sizeof(b1), "%.3f", a->median_ms, 1));
+		if (gpu)
+			table_cell(&t, "%s", fmt_num(b1, sizeof(b1), "%.3f", a->gpu_median_ms, 1));
 		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.4f",
 					     a->has_vs_default ? a->vs_default.median : NAN, 1));
 		if (a->has_vs_default)
@@ -134,6 +151,29 @@ static void ab_text(FILE *fp, const struct apply_ab *ab)
 			keep_off_text(fp, &ab->arms[i]);
 }
 
+/* The step's gain on the kernel windows' GPU time; nothing without windows. */
+static void gpu_step_text(FILE *fp, const struct apply_step *st)
+{
+	char b1[32], b2[32], b3[32];
+
+	if (isnan(st->gpu_step_ms))
+		return;
+	fprintf(fp, "GPU-time step gain: predicted %s (the profile's saving over the default arm's"
+		" %.3f GPU ms/step), measured %s", fmt_num(b1, sizeof(b1), "%.4fx", st->gpu_predicted_gain, 1),
+		st->gpu_step_ms, fmt_num(b2, sizeof(b2), "%.4fx", st->gpu_measured_gain, 1));
+	if (st->gpu_measured_gain_ci95)
+		fprintf(fp, " [%.4f, %.4f]", bound(st->gpu_measured_gain_ci95, 0),
+			bound(st->gpu_measured_gain_ci95, 1));
+	fprintf(fp, ", difference %s pp\n", fmt_num(b3, sizeof(b3), "%+.2f", st->gpu_difference_pp, 1));
+	if (st->gpu_conclusive == 0)
+		fprintf(fp, "  the GPU-time gain's interval is wider than +-1 pp: more rounds to judge it\n");
+	if (st->gpu_note)
+		fprintf(fp, "note: %s\n", st->gpu_note);
+	else if (!isnan(st->gpu_busy))
+		fprintf(fp, "  the GPU is busy %.0f%% of the default arm's step (GPU ms/step over wall ms/step)\n",
+			100 * st->gpu_busy);
+}
+
 static void step_text(FILE *fp, const struct apply_step *st)
 {
 	char b1[32], b2[32], b3[32];
@@ -154,6 +194,7 @@ static void step_text(FILE *fp, const struct apply_step *st)
 		fprintf(fp, "  the measured gain's 95%% interval is wider than +-1 pp: more rounds to judge it\n");
 	if (st->note)
 		fprintf(fp, "note: %s\n", st->note);
+	gpu_step_text(fp, st);
 }
 
 /* " a, b": the rows whose verdict is `verdict` (fp NULL: only counts them). */

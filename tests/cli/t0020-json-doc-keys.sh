@@ -321,6 +321,18 @@ test_expect_success 'tko apply: the plan alone' '
 	doc_names "tko apply" arun/apply/apply.json . .summary ".kernels[]" .step
 '
 
+# the A/B with kernel windows holding library time too (the fake command of
+# t6010, tests/cli/apply-fake/cmd.py): arms, step and windows named
+test_expect_success_if python3 'tko apply --ab: arms, step and kernel windows' '
+	rm -rf arun && cp -R "$SRC_ROOT/tests/data/apply/run" arun &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		FAKE_OTHER_US="default=40;applied=40" \
+		tko apply --ab 2 --warmup 0 arun -- python3 -S "$SRC_ROOT/tests/cli/apply-fake/cmd.py" >/dev/null 2>&1 &&
+	json_q arun/apply/apply.json ".ab.step.gpu_busy != null" &&
+	doc_names "tko apply" arun/apply/apply.json .ab ".ab.arms[]" ".ab.applied_vs[]" .ab.step \
+		".runs[]" ".runs[].kernel_window"
+'
+
 test_expect_success_if python3 'tko tune: a sweep on the stand-in GPU' '
 	TKO_PYTHON=$SRC_ROOT/.venv/bin/python &&
 	test -x "$TKO_PYTHON" || TKO_PYTHON=python3 &&

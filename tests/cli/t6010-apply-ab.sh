@@ -47,10 +47,10 @@ test_expect_success 'the document follows docs/json.md' '
 	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
 	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"step_source\", \"hook_steps\", \"kernel_window\", \"wall_s\", \"losses\", \"dir\"]]" &&
 	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
-	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
+	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"gpu_ms_per_step\", \"gpu_median_ms\", \"gpu_vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
 	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
 	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
-	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"predicted_gain_cold\", \"predicted_gain_warm\", \"warm_kernels\", \"difference_pp_cold\", \"profile_step_ms\", \"measured_gain\", \"measured_gain_ci95\", \"difference_pp\", \"within_1pp\", \"conclusive\", \"profile\", \"note\"]" &&
+	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"predicted_gain_cold\", \"predicted_gain_warm\", \"warm_kernels\", \"difference_pp_cold\", \"profile_step_ms\", \"measured_gain\", \"measured_gain_ci95\", \"difference_pp\", \"within_1pp\", \"conclusive\", \"profile\", \"note\", \"gpu_step_ms\", \"gpu_predicted_gain\", \"gpu_measured_gain\", \"gpu_measured_gain_ci95\", \"gpu_difference_pp\", \"gpu_within_1pp\", \"gpu_conclusive\", \"gpu_busy\", \"gpu_note\"]" &&
 	json_q $doc "[.kernels[] | select(.planned) | has(\"mechanism\") and has(\"launches\") and has(\"constructed\")] | all" &&
 	json_q $doc "[.kernels[] | .status] | sort == [\"not_planned\", \"not_planned\", \"ran_winner\", \"ran_winner\", \"ran_winner\"]"
 '
@@ -197,6 +197,82 @@ test_expect_success 'per-kernel measured gain from the kernel window, next to th
 	json_q $doc "[.runs[] | .kernel_window] | unique == [null]" &&
 	json_q $doc "[.kernels[] | .measured_speedup] | unique == [null]" &&
 	test_grep "^triton_red_fused_embedding_native_layer_norm_0  *1.600x  *-  *4.0%" out.txt
+'
+
+# The whole step's GPU time from the kernel windows (docs/apply.md, "GPU
+# time of the step"): each of the 3 planned kernels 20 us a step in every
+# default run, 16, 17, 15 in the applied runs of rounds 0..2; the rest (a
+# GEMM of 30 and a copy of 10 us, FAKE_OTHER_US) 40 in both; the GPU-side
+# ProfilerStep range of 999 us counts nowhere. GPU ms/step: default 0.100,
+# applied 0.088, 0.091, 0.085; ratios .88 .91 .85: median .88, interval
+# [.85, .91] at 1 - 2/8 = .75; measured GPU gain 1/.88 in [1/.91, 1/.85]
+# (half width 3.9 pp: not conclusive); predicted: the profile's saving of
+# 17 us (t6000) over 100 us: 100/83; wall 10 ms: the GPU busy 1%, a note.
+test_expect_success 'GPU time of the step: per arm, its ratio, the gain against the prediction, gpu_busy' '
+	fresh_run && rm -f arms.log &&
+	FAKE_LOG=$PWD/arms.log FAKE_STEPS=20 FAKE_MS="default=10;applied=9.9" FAKE_KERNEL_US="default=20;applied=16,17,15" \
+	FAKE_OTHER_US="default=40;applied=40" \
+		tko apply --ab 3 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc "[.runs[] | .kernel_window | [.gpu_us_per_step, .tuned_us_per_step, .other_us_per_step]] | unique == [[85, 45, 40], [88, 48, 40], [91, 51, 40], [100, 60, 40]]" &&
+	json_q $doc ".ab.arms[] | select(.arm == \"default\") | .gpu_ms_per_step == [0.1, 0.1, 0.1] and .gpu_median_ms == 0.1 and .gpu_vs_default == null" &&
+	json_q $doc ".ab.arms[] | select(.arm == \"applied\") | .gpu_ms_per_step == [0.088, 0.091, 0.085] and .gpu_median_ms == 0.088" &&
+	json_q $doc ".ab.arms[] | select(.arm == \"applied\") | .gpu_vs_default.rounds == 3 and .gpu_vs_default.level == 0.75" &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .gpu_vs_default.median" $doc)" 0.88 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .gpu_vs_default.ci95[0]" $doc)" 0.85 1e-9 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .gpu_vs_default.ci95[1]" $doc)" 0.91 1e-9 &&
+	near "$(jq -r .ab.step.gpu_step_ms $doc)" 0.1 1e-12 &&
+	near "$(jq -r .ab.step.gpu_predicted_gain $doc)" "$(awk "BEGIN { printf \"%.12f\", 100 / 83 }")" 1e-9 &&
+	near "$(jq -r .ab.step.gpu_measured_gain $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.88 }")" 1e-9 &&
+	near "$(jq -r .ab.step.gpu_measured_gain_ci95[0] $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.91 }")" 1e-9 &&
+	near "$(jq -r .ab.step.gpu_measured_gain_ci95[1] $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.85 }")" 1e-9 &&
+	near "$(jq -r .ab.step.gpu_difference_pp $doc)" "$(awk "BEGIN { printf \"%.12f\", (1 / 0.88 - 100 / 83) * 100 }")" 1e-6 &&
+	json_q $doc ".ab.step.gpu_within_1pp == false and .ab.step.gpu_conclusive == false" &&
+	near "$(jq -r .ab.step.gpu_busy $doc)" 0.01 1e-12 &&
+	json_q $doc ".ab.step.gpu_note | startswith(\"the GPU is busy 1% of the step (0.100 of 10.000 ms): kernel gains reach the wall clock only once the CPU side is cut (CUDA graphs, torch.compile(mode=\\\"reduce-overhead\\\"), fewer launches)\")" &&
+	test_grep "^arm  *median ms/step  *GPU ms/step  *vs default" out.txt &&
+	test_grep "^default  *10.000  *0.100  *-" out.txt &&
+	test_grep "^applied  *9.900  *0.088  *0.9900" out.txt &&
+	test_grep "^GPU-time step gain: predicted 1.2048x \\(the profile.s saving over the default arm.s 0.100 GPU ms/step\\), measured 1.1364x \[1.0989, 1.1765\], difference -6.85 pp$" out.txt &&
+	test_grep "the GPU-time gain.s interval is wider than .-1 pp" out.txt &&
+	test_grep "^note: the GPU is busy 1% of the step \\(0.100 of 10.000 ms\\): kernel gains reach the wall clock only once" out.txt &&
+	test_grep -v "the GPU is busy 1% of the default arm.s step" out.txt
+'
+
+# The same with the rest of the applied step cut to 35, 35.2, 34.8 us: GPU
+# ms/step .083, .0832, .0828, ratios .83 .832 .828, median .83: measured
+# 1/.83 = the predicted 100/83, difference 0, half width
+# (1/.828 - 1/.832) / 2 = 0.29 pp: within 1 pp and conclusive; a wall step
+# of 0.15 ms keeps the GPU busy .1/.15 = 67%: no note.
+test_expect_success 'GPU time of the step: within 1 pp of the prediction, a GPU-bound step has no note' '
+	fresh_run && rm -f arms.log &&
+	FAKE_LOG=$PWD/arms.log FAKE_STEPS=20 FAKE_MS="default=0.15;applied=0.149" FAKE_KERNEL_US="default=20;applied=16" \
+	FAKE_OTHER_US="default=40;applied=35,35.2,34.8" \
+		tko apply --ab 3 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .gpu_vs_default.median" $doc)" 0.83 1e-9 &&
+	near "$(jq -r .ab.step.gpu_difference_pp $doc)" 0 1e-6 &&
+	json_q $doc ".ab.step.gpu_within_1pp == true and .ab.step.gpu_conclusive == true and .ab.step.gpu_note == null" &&
+	near "$(jq -r .ab.step.gpu_busy $doc)" "$(awk "BEGIN { printf \"%.12f\", 0.1 / 0.15 }")" 1e-9 &&
+	test_grep "the GPU is busy 67% of the default arm.s step" out.txt &&
+	test_grep -v "^note: the GPU is busy" out.txt &&
+	test_grep -v "GPU-time gain.s interval is wider" out.txt
+'
+
+# No kernel window (--kernel-window 0, as a CPU run without GPU activities):
+# every GPU field null, and the text as before.
+test_expect_success 'GPU time of the step: null without a kernel window, and no word of it' '
+	fresh_run &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" FAKE_OTHER_US="default=40;applied=40" \
+		tko apply --ab 2 --warmup 0 --kernel-window 0 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc "[.ab.arms[] | [.gpu_ms_per_step, .gpu_median_ms, .gpu_vs_default]] | unique == [[null, null, null]]" &&
+	json_q $doc "[.ab.step | .gpu_step_ms, .gpu_predicted_gain, .gpu_measured_gain, .gpu_measured_gain_ci95, .gpu_difference_pp, .gpu_within_1pp, .gpu_conclusive, .gpu_busy, .gpu_note] | unique == [null]" &&
+	test_grep -v GPU out.txt &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	json_q $doc "[.runs[] | .kernel_window] | unique == [null]" &&
+	json_q $doc ".ab.step.gpu_busy == null" &&
+	test_grep -v GPU out.txt
 '
 
 test_expect_success 'no step from the hook: the printed line; neither: one line saying so' '

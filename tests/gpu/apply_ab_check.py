@@ -6,6 +6,12 @@
     of the ratio applied/arm does not lie wholly above 1)
   the losses of every arm equal the default's within the document's tolerance
   the measured step gain is within 1 percentage point of the predicted one
+  the same on the GPU clock: the step's GPU time from the kernel windows
+    (every GPU activity, library kernels included), its measured gain within
+    1 pp of the predicted saving over the default arm's GPU time; gpu_busy
+    (GPU ms/step over wall ms/step of the default arm: below 0.5 the step is
+    bound by the CPU side and the wall clock cannot see kernel gains) is
+    reported, not asserted
   every arm's step times came from tko's hook (step_source "hook"), the
     model printing none
   every winner that ran has a measured per-kernel gain (its kernel window);
@@ -62,6 +68,7 @@ def main(path, out):
         # tko apply judged the interval too wide to resolve 1 pp: say so beside the verdict
         name += " (inconclusive: the measured gain's interval is wider than +-1 pp; more rounds)"
     checks.append({"name": name, "pass": st.get("within_1pp") is True, "value": value})
+    checks.append(gpu_check(st))
     with open(out, "w") as f:
         json.dump({"schema_version": 1, "tool": "tests/gpu/apply_ab_check", "checks": checks,
                    "not_planned": [[k["kernel"], k["reason"]] for k in doc["kernels"] if not k["planned"]]},
@@ -79,7 +86,31 @@ def main(path, out):
         print(f"INFO left out of the {e['of']}: {e['kernel']} ({e['reason']}: {e['detail']})")
     for line in warm_info(doc, ab):
         print(line)
+    print(gpu_info(ab))
     return 0 if all(c["pass"] for c in checks) else 1
+
+
+def gpu_check(st):
+    """The step's GPU-time gain (the kernel windows' whole GPU time) within 1 pp of the predicted."""
+    value = {k: st.get(k) for k in ("gpu_step_ms", "gpu_predicted_gain", "gpu_measured_gain",
+                                     "gpu_measured_gain_ci95", "gpu_difference_pp")}
+    name = "measured GPU-time step gain within 1 pp of the predicted"
+    if st.get("gpu_conclusive") is False:
+        name += " (inconclusive: its interval is wider than +-1 pp; more rounds)"
+    return {"name": name, "pass": st.get("gpu_within_1pp") is True, "value": value}
+
+
+def gpu_info(ab):
+    """INFO line: how busy the GPU keeps the default arm's step, and every arm's GPU ms/step."""
+    st = ab.get("step") or {}
+    busy = st.get("gpu_busy")
+    per_arm = {a["arm"]: [a.get("gpu_median_ms"), (a.get("gpu_vs_default") or {}).get("median")]
+               for a in ab.get("arms", [])}
+    line = "INFO gpu_busy " + (f"{busy:.3f}" if num(busy) else "null")
+    line += f" (GPU ms/step over wall ms/step, default arm); arms [GPU ms/step, vs default]: {json.dumps(per_arm)}"
+    if st.get("gpu_note"):
+        line += "; " + st["gpu_note"]
+    return line
 
 
 def closer(measured, cold, warm):

@@ -2,7 +2,9 @@
 predictions (docs/apply.md, "Warm timings"), on a hand-written apply.json
 whose differences were worked out by hand: step measured 1.02x against
 cold 1.05x (-3.00 pp) and warm 1.025x (-0.50 pp); kernel A measured 0.91x,
-tune cold 1.06x (0.15 away), warm 0.93x (0.02 away)."""
+tune cold 1.06x (0.15 away), warm 0.93x (0.02 away). The GPU clock: the
+default arm 0.2 GPU ms of a 0.8 ms wall step (busy 0.25), measured GPU gain
+1.105x against 1.1x predicted (+0.50 pp, within 1 pp)."""
 import json
 import os
 import subprocess
@@ -37,16 +39,47 @@ DOC = {
            "step": {"predicted_gain": 1.025, "predicted_gain_cold": 1.05,
                     "predicted_gain_warm": 1.025, "warm_kernels": 2, "measured_gain": 1.02,
                     "measured_gain_ci95": [1.01, 1.03], "difference_pp": -0.5,
-                    "within_1pp": True, "conclusive": True}},
+                    "within_1pp": True, "conclusive": True,
+                    "gpu_step_ms": 0.2, "gpu_predicted_gain": 1.1, "gpu_measured_gain": 1.105,
+                    "gpu_measured_gain_ci95": [1.1, 1.11], "gpu_difference_pp": 0.5,
+                    "gpu_within_1pp": True, "gpu_conclusive": True, "gpu_busy": 0.25,
+                    "gpu_note": "the GPU is busy 25% of the step"}},
 }
 
 
-def run_check(tmp_path, doc):
+def run_check(tmp_path, doc, prefix="INFO"):
     path = tmp_path / "apply.json"
     path.write_text(json.dumps(doc))
     p = subprocess.run([sys.executable, CHECK, str(path), str(tmp_path / "checks.json")],
                        capture_output=True, text=True)
-    return [x for x in p.stdout.splitlines() if x.startswith("INFO")]
+    return [x for x in p.stdout.splitlines() if x.startswith(prefix)]
+
+
+def test_gpu_time_gain_checked_and_gpu_busy_reported(tmp_path):
+    doc = json.loads(json.dumps(DOC))
+    doc["ab"]["arms"] = [{"arm": "default", "loss_equal": True, "loss_max_rel_diff": 0,
+                          "gpu_median_ms": 0.2, "gpu_vs_default": None},
+                         {"arm": "applied", "loss_equal": True, "loss_max_rel_diff": 0,
+                          "gpu_median_ms": 0.181, "gpu_vs_default": {"median": 0.905}}]
+    lines = run_check(tmp_path, doc, prefix="")
+    assert any(x.startswith("PASS measured GPU-time step gain within 1 pp of the predicted: ") and
+               '"gpu_difference_pp": 0.5' in x for x in lines)
+    assert ('INFO gpu_busy 0.250 (GPU ms/step over wall ms/step, default arm); arms [GPU ms/step, '
+            'vs default]: {"default": [0.2, null], "applied": [0.181, 0.905]}; '
+            'the GPU is busy 25% of the step') in lines
+    doc["ab"]["step"].update(gpu_within_1pp=False, gpu_conclusive=False)
+    lines = run_check(tmp_path, doc, prefix="FAIL")
+    assert any(x.startswith("FAIL measured GPU-time step gain within 1 pp of the predicted "
+                            "(inconclusive: ") for x in lines)
+
+
+def test_no_kernel_window_fails_the_gpu_check_and_says_null(tmp_path):
+    doc = json.loads(json.dumps(DOC))
+    for key in [k for k in doc["ab"]["step"] if k.startswith("gpu_")]:
+        doc["ab"]["step"][key] = None
+    assert any(x.startswith("FAIL measured GPU-time step gain within 1 pp")
+               for x in run_check(tmp_path, doc, prefix="FAIL"))
+    assert any(x.startswith("INFO gpu_busy null (") for x in run_check(tmp_path, doc))
 
 
 def test_both_step_predictions_beside_the_measured_gain(tmp_path):

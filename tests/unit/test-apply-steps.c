@@ -13,6 +13,15 @@
  * - the kernel window of tests/data/apply/kernel_window.json (2 steps):
  *   triton_poi_fused_zeros_0 3 launches, 10+12+14 us: 1.5 calls and 18 us
  *   a step; triton_red_fused_x_1 (5+7)/2 = 6 us, 1 call; the GEMM not named;
+ *   the whole GPU time 10+5+50+12+4+7+14 = 102 us, 51 a step: tuned
+ *   (10+12+14+5+7)/2 = 24, the rest (the GEMM and the copy) (50+4)/2 = 27;
+ * - tests/data/apply/kernel_window_gpu.json (2 steps, every GPU activity
+ *   kind): named triton_poi_fused_zeros_0 10+14 and triton_red_fused_x_1 6
+ *   us: tuned 30/2 = 15 a step; the rest: an unnamed Triton kernel 3+5, a
+ *   cuBLAS GEMM 40+42, a flash-attention kernel 20, a copy 4, a fill 2:
+ *   116/2 = 58; the whole GPU time 146/2 = 73. Its ProfilerStep ranges
+ *   (CPU and GPU annotation, 200 and 500 us), the CPU op and the launch
+ *   are not GPU activities and count nowhere;
  * - the join: default 20, 22, 18 us and applied 16, 20, 15 us in rounds
  *   0..2: ratios 1.25, 1.1, 1.2, median 1.2; medians 20 and 16; round 3
  *   has no applied window and the warm-up run (round -1) is not measured.
@@ -107,14 +116,47 @@ static void test_kernel_window_read(void **state)
 	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[0]), "us_per_step")) - 18) < 1e-12);
 	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[1]), "calls_per_step")) - 1) < 1e-12);
 	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[1]), "us_per_step")) - 6) < 1e-12);
+	assert_true(fabs(w.gpu_us_per_step - 51) < 1e-12);
+	assert_true(fabs(w.tuned_us_per_step - 24) < 1e-12);
+	assert_true(fabs(w.other_us_per_step - 27) < 1e-12);
 	free(w.trace);
 	json_decref(w.kernels);
 	memset(&w, 0, sizeof(w));
 	apply_kwindow_read("/nonexistent/kernel_window.json", 2, names, 3, &w);
 	assert_non_null(strstr(w.note, "/nonexistent/kernel_window.json"));
 	assert_int_equal(json_object_size(w.kernels), 0);
+	assert_true(isnan(w.gpu_us_per_step) && isnan(w.tuned_us_per_step) && isnan(w.other_us_per_step));
 	free(w.trace);
 	free(w.note);
+	json_decref(w.kernels);
+}
+
+static void test_kernel_window_gpu_time(void **state)
+{
+	static const char *const names[] = { "triton_poi_fused_zeros_0", "triton_red_fused_x_1" };
+	struct apply_kwindow w;
+	const json_t *k;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	apply_kwindow_read("tests/data/apply/kernel_window_gpu.json", 2, names, 2, &w);
+	k = w.kernels;
+	assert_null(w.note);
+	assert_int_equal(json_object_size(k), 2);
+	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[0]), "us_per_step")) - 12) < 1e-12);
+	assert_true(fabs(json_real_value(json_object_get(json_object_get(k, names[1]), "us_per_step")) - 3) < 1e-12);
+	assert_true(fabs(w.tuned_us_per_step - 15) < 1e-12);
+	assert_true(fabs(w.other_us_per_step - 58) < 1e-12);
+	assert_true(fabs(w.gpu_us_per_step - 73) < 1e-12);
+	free(w.trace);
+	json_decref(w.kernels);
+	/* no kernel named: all of it is the rest */
+	memset(&w, 0, sizeof(w));
+	apply_kwindow_read("tests/data/apply/kernel_window_gpu.json", 2, names, 0, &w);
+	assert_true(fabs(w.tuned_us_per_step) < 1e-12);
+	assert_true(fabs(w.other_us_per_step - 73) < 1e-12);
+	assert_true(fabs(w.gpu_us_per_step - 73) < 1e-12);
+	free(w.trace);
 	json_decref(w.kernels);
 }
 
@@ -232,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_mean_after_warmup),
 		cmocka_unit_test(test_window_left_out),
 		cmocka_unit_test(test_kernel_window_read),
+		cmocka_unit_test(test_kernel_window_gpu_time),
 		cmocka_unit_test(test_kernel_gain_join),
 		cmocka_unit_test(test_kernel_verdict),
 	};

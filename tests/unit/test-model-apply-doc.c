@@ -29,7 +29,11 @@
 	IN "\"profile_step_ms\": null,\n" IN "\"measured_gain\": null,\n" \
 	IN "\"measured_gain_ci95\": null,\n" IN "\"difference_pp\": null,\n" \
 	IN "\"within_1pp\": null,\n" IN "\"conclusive\": null,\n" IN "\"profile\": null,\n" \
-	IN "\"note\": \"the RUN has no profile\"\n"
+	IN "\"note\": \"the RUN has no profile\",\n" \
+	IN "\"gpu_step_ms\": null,\n" IN "\"gpu_predicted_gain\": null,\n" \
+	IN "\"gpu_measured_gain\": null,\n" IN "\"gpu_measured_gain_ci95\": null,\n" \
+	IN "\"gpu_difference_pp\": null,\n" IN "\"gpu_within_1pp\": null,\n" \
+	IN "\"gpu_conclusive\": null,\n" IN "\"gpu_busy\": null,\n" IN "\"gpu_note\": null\n"
 
 static const char plan_only[] =
 	"{\n"
@@ -203,6 +207,12 @@ static const char with_ab[] =
 	"        \"step_source\": \"hook\",\n"
 	"        \"median_ms\": 8.5,\n"
 	"        \"vs_default\": null,\n"
+	"        \"gpu_ms_per_step\": [\n"
+	"          0.25,\n"
+	"          null\n"
+	"        ],\n"
+	"        \"gpu_median_ms\": 0.25,\n"
+	"        \"gpu_vs_default\": null,\n"
 	"        \"loss_max_rel_diff\": null,\n"
 	"        \"loss_equal\": null,\n"
 	"        \"keep_off\": {\n"
@@ -332,6 +342,10 @@ static void test_with_ab(void **state)
 	assert_false(d.runs.v[0].has_kernel_window);
 	arm = &d.ab.arms[0];
 	assert_false(arm->has_vs_default);
+	assert_float_equal(arm->gpu_median_ms, 0.25, 0);
+	assert_false(arm->has_gpu_vs_default);
+	assert_true(isnan(d.ab.step.gpu_busy));
+	assert_int_equal(d.ab.step.gpu_within_1pp, RF_TRI_UNKNOWN);
 	assert_int_equal(arm->loss_equal, RF_TRI_UNKNOWN);
 	assert_true(arm->has_keep_off);
 	assert_true(arm->keep_off.has_ratio);
@@ -378,6 +392,8 @@ static void test_wrong_types(void **state)
 		     "\"status\": \"took_effect\", \"calls\": -1}]}]}", "runs[0].keep_off[0].calls");
 	expect_error("{\"runs\": [{\"arm\": \"default\", \"kernel_window\": {\"kernels\": []}}]}",
 		     "runs[0].kernel_window.kernels");
+	expect_error("{\"runs\": [{\"arm\": \"default\", \"kernel_window\": {\"gpu_us_per_step\": -1, \"kernels\": {}}}]}",
+		     "runs[0].kernel_window.gpu_us_per_step");
 }
 
 int main(void)

@@ -28,6 +28,11 @@ on it: observe + precision is "tf32", apply + precision "applied+tf32".
                  "arm=us,us,..." gives the k-th run of the arm the k-th time,
                  as FAKE_MS does
   FAKE_KERNEL_US_<kernel>  the same for that kernel of the plan only
+  FAKE_OTHER_US  "arm=us,...;...": with a kernel window, the GPU time a step of
+                 what tko tuned none of: a step of the trace also holds a
+                 library GEMM of 3/4 of it and a copy of 1/4 (and a GPU-side
+                 ProfilerStep range, which is no GPU activity); the k-th run of
+                 the arm takes the k-th time, as FAKE_MS does
   FAKE_STDOUT_MS the time the printed JSON line reports, when it must differ
                  from the hook's ("none": no JSON line at all)
 
@@ -120,11 +125,11 @@ window = None
 k = int(os.environ.get("TKO_APPLY_KERNEL_WINDOW", 0))
 
 
-def kernel_us(name=None):
+def kernel_us(name=None, variable="FAKE_KERNEL_US"):
     """This run's time of kernel `name` (any kernel: None) from FAKE_KERNEL_US[_<name>], or None."""
-    text = os.environ.get("FAKE_KERNEL_US_" + name) if name else None
+    text = os.environ.get(variable + "_" + name) if name else None
     if text is None:
-        text = os.environ.get("FAKE_KERNEL_US", "")
+        text = os.environ.get(variable, "")
     lists = dict(part.split("=") for part in filter(None, text.split(";")))
     if arm not in lists:
         return None
@@ -139,6 +144,18 @@ if steps and k and kernel_us() is not None:
                "ts": 1000.0 * n + i, "dur": kernel_us(kern["kernel"]) / 2,
                "args": {"device": 0, "stream": 7}}
               for n in range(2 * k) for i, kern in enumerate(plan["kernels"])]
+    other = kernel_us(variable="FAKE_OTHER_US")
+    if other is not None:
+        for n in range(k):
+            events += [{"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_bf16bf16_bf16f32",
+                        "pid": 0, "tid": 7, "ts": 1000.0 * n + 600, "dur": other * 3 / 4,
+                        "args": {"device": 0, "stream": 7}},
+                       {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoD (Device -> Device)",
+                        "pid": 0, "tid": 7, "ts": 1000.0 * n + 800, "dur": other / 4,
+                        "args": {"device": 0, "stream": 7}},
+                       {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#%d" % n,
+                        "pid": 0, "tid": 7, "ts": 1000.0 * n, "dur": 999.0,
+                        "args": {"device": 0, "stream": 7}}]
     with open(os.path.join(os.environ["TKO_APPLY_DIR"], "kernel_window.json"), "w") as f:
         json.dump({"traceEvents": events}, f)
 if steps:
