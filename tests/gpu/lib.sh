@@ -114,13 +114,14 @@ gpu_signal_hook=""
 # shellcheck disable=SC2317  # run by the traps gpu_log sets
 gpu_stopped() {
 	trap '' TERM INT
-	gpu_stop_step
 	GPU_PACK_TIMEOUT_S=$GPU_PACK_SIGNAL_S
 	if [ -n "$gpu_signal_hook" ]; then
 		step "stopped by a signal: packing what the runs left"
+		gpu_stop_step
 		"$gpu_signal_hook"
 	else
 		step "stopped by a signal"
+		gpu_stop_step
 	fi
 	exit 143
 }
@@ -306,7 +307,7 @@ gpu_pack() {
 	fi
 	mv -f "$gpu_pack_tmp/a.tar.gz" "$dest.part" && mv -f "$dest.part" "$dest"
 	rc=$?
-	echo "pack: ${pack_name}: $((size / 1024)) KiB in $((SECONDS - start)) s"
+	echo "pack: ${pack_name}: $(((size + 1023) / 1024)) KiB in $((SECONDS - start)) s"
 	rm -rf "$gpu_pack_tmp"
 	gpu_pack_tmp=""
 	return "$rc"
