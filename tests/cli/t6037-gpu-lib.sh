@@ -232,6 +232,13 @@ test_expect_success 'gpu_pack: the biggest optional file goes, the others stay' 
 	echo "pack: a.tar.gz: left out opt/r25 (25 KiB)" >expect && test_cmp expect actual
 '
 
+# Only gpu_pack makes an archive: a script's own tar would bypass the size
+# guard and the time bound.
+test_expect_success 'no GPU script runs tar -c but lib.sh' '
+	! grep -En "^[^#]*\btar\b[^|]*( -?c[a-zA-Z]*f\b| --create)" "$SRC_ROOT"/tests/gpu/*.sh "$SRC_ROOT"/bench/*.sh |
+		grep -v "/tests/gpu/lib.sh:"
+'
+
 # Every inner timeout of a GPU script uses --foreground, but run-proofs.sh's:
 # it is the outermost, and there a group of its own lets a proof's timeout
 # stop everything that proof started.

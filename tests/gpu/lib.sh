@@ -270,6 +270,10 @@ gpu_pack() {
 		*) [ -e "$pack_dir/$a" ] && pack_need+=("$a") ;;
 		esac
 	done
+	if [ $((${#pack_need[@]} + ${#pack_opt[@]})) = 0 ]; then
+		echo "pack: ${pack_name}: not written: none of its members is there"
+		return 1
+	fi
 	[ -z "$gpu_pack_tmp" ] || rm -rf "$gpu_pack_tmp"
 	gpu_pack_tmp=$(mktemp -d) || return 1
 	: >"$gpu_pack_tmp/drop"
