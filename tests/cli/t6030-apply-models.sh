@@ -191,6 +191,28 @@ test_expect_success 'a proof that ignores SIGTERM: killed RUN_PROOFS_KILL_AFTER_
 	test_cmp out/apply.log log.txt
 '
 
+test_expect_success 'SIGTERM to run-proofs.sh: passed on to the proof, which packs; no later proof starts' '
+	rm -rf log out work tmp && mkdir tmp &&
+	FAKE_LOG=$PWD/log TKO_PREBUILT=$PWD/fake/tko TKO_PYTHON=$PWD/fake/py OUT=$PWD/out APPLY_AB_WORK=$PWD/work \
+		TMPDIR="$PWD/tmp" FAKE_TKO_SLOW=60 APPLY_MODELS=second APPLY_AB_ARMS=default,applied \
+		bash -c "echo \$\$ >pid; exec bash \"\$0\" apply-models:60 apply:60" "$SRC_ROOT/tests/gpu/run-proofs.sh" \
+		>stdout.txt 2>&1 &
+	bg=$! n=0 &&
+	until grep -q "^== tko apply --ab 3" out/apply-models.log 2>/dev/null; do
+		n=$((n + 1)) && test $n -lt 200 && sleep 0.1 || return 1
+	done &&
+	start=$(date +%s) && kill -TERM "$(cat pid)" &&
+	{ wait $bg; echo "status $?" >status; } &&
+	test $(( $(date +%s) - start )) -le 8 &&
+	echo "status 143" >expect && test_cmp expect status &&
+	test_grep "^apply-models exit 143 [0-9]+ s$" out/summary.txt &&
+	test_grep "^== stopped by a signal: packing what the runs left" out/apply-models.log &&
+	test_grep "^run-proofs: stopped by a signal: apply not run$" stdout.txt &&
+	! test -e out/apply.log &&
+	tar tzf out/apply-models.tar.gz >tar.txt &&
+	test_grep "^apply-models/second/apply-ab.tar.gz$" tar.txt
+'
+
 test_expect_success 'apply-models.sh: an unknown model is refused' '
 	test_expect_code 2 run_models bash "$SRC_ROOT/bench/apply-models.sh" third &&
 	test_grep "unknown model .third." stdout.txt

@@ -53,19 +53,21 @@ logroute() {
 	[ "$term" -eq 0 ] && [ "$log" -gt 100 ]
 }
 
-# proof NAME CAP DIR: the proof under timeout -k (see the header)
+# proof NAME CAP DIR: the proof under timeout -k (see the header); exec, so
+# that the signal on_signal passes on reaches timeout, which passes it on
+# to the proof's whole process group
 proof() {
 	local name=$1 cap=$2 dir=$3 k=$KILL_AFTER
 	case $name in
-	profile) OUT=$dir timeout -k "$k" "$cap" bash "$ROOT/tests/gpu/profile-proof.sh" ;;
-	apply) OUT=$dir timeout -k "$k" "$cap" "$PY" "$ROOT/tests/gpu/apply_proof.py" ;;
-	apply-ab) OUT=$dir timeout -k "$k" "$cap" bash "$ROOT/tests/gpu/apply-ab.sh" ;;
+	profile) OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/tests/gpu/profile-proof.sh" ;;
+	apply) OUT=$dir exec timeout -k "$k" "$cap" "$PY" "$ROOT/tests/gpu/apply_proof.py" ;;
+	apply-ab) OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/tests/gpu/apply-ab.sh" ;;
 	apply-models)
 		# word splitting on purpose: APPLY_MODELS is a list of model names
 		# shellcheck disable=SC2086
-		OUT=$dir timeout -k "$k" "$cap" bash "$ROOT/bench/apply-models.sh" ${APPLY_MODELS:-model second} ;;
-	logroute) timeout -k "$k" "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir" ;;
-	tune) OUT=$dir TUNE_GPU_DEADLINE_S=$((cap - 20)) timeout -k "$k" "$cap" bash "$ROOT/bench/tune-gpu.sh" ;;
+		OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/bench/apply-models.sh" ${APPLY_MODELS:-model second} ;;
+	logroute) exec timeout -k "$k" "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir" ;;
+	tune) OUT=$dir TUNE_GPU_DEADLINE_S=$((cap - 20)) exec timeout -k "$k" "$cap" bash "$ROOT/bench/tune-gpu.sh" ;;
 	*) echo "run-proofs: unknown proof '$name'"; false ;;
 	esac
 }
