@@ -169,11 +169,26 @@ gpu_run() {
 	return "$rc"
 }
 
+# gpu_children PID: its child processes (ps; without procps, from /proc)
+gpu_children() {
+	if command -v ps >/dev/null; then
+		ps -o pid= --ppid "$1"
+		return 0
+	fi
+	local f s ppid
+	for f in /proc/[0-9]*/stat; do
+		s=$(cat "$f" 2>/dev/null) || continue
+		# after the command name, which may hold spaces: state, ppid
+		read -r _ ppid _ <<<"${s##*) }"
+		[ "$ppid" = "$1" ] && f=${f%/stat} && echo "${f#/proc/}"
+	done
+}
+
 # gpu_tree PID: PID and its descendants, parents first
 gpu_tree() {
 	local c
 	echo "$1"
-	for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+	for c in $(gpu_children "$1" 2>/dev/null); do
 		gpu_tree "$c"
 	done
 }
