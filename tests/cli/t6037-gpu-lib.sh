@@ -218,6 +218,32 @@ test_expect_success 'gpu_pack: over the limit with nothing optional: kept, and s
 	tar tzf o/a.tar.gz >list && printf "%s\n" small.txt random >expect && test_cmp expect list
 '
 
+# A SIGTERM to the script alone (kill PID, not timeout(1)'s to the group)
+# while it packs at its end: bash would run the hook only when the tar it
+# waits for ends (up to 60 s of the pack's 90); gpu_pack's tar is a step
+# (gpu_run), stopped at once, and the hook packs anew within its budget.
+test_expect_success 'gpu_pack stopped by a signal: the hook packs at once' '
+	cat >tree/tests/gpu/lastpack.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	gpu_log "$OUT/lastpack.log"
+	pack() { gpu_pack "$OUT/a.tar.gz" "$PWD/d" small.txt ?huge; }
+	gpu_on_signal pack
+	echo started
+	GPU_PACK_TIMEOUT_S=90 pack
+	echo "not reached"
+	EOF
+	truncate -s 100G d/huge && rm -rf o && mkdir o && start=$(date +%s) &&
+	{ env OUT="$PWD/o" GPU_PACK_SIGNAL_S=3 bash tree/tests/gpu/lastpack.sh >/dev/null 2>&1 & } &&
+	pid=$! && sleep 2 && kill -TERM $pid &&
+	{ wait $pid; echo "status $?" >>o/lastpack.log; } &&
+	test $(( $(date +%s) - start )) -le 12 &&
+	rm d/huge &&
+	test_grep "^== stopped by a signal: packing what the runs left" o/lastpack.log &&
+	test_grep "^pack: a.tar.gz: not done in [0-9] s; the required members alone$" o/lastpack.log &&
+	test_grep "^status 143$" o/lastpack.log && test_grep -v "not reached" o/lastpack.log &&
+	tar tzf o/a.tar.gz >list && echo small.txt >expect && test_cmp expect list
+'
+
 # 30 KiB required and 25 + 15 + 5 KiB optional, all incompressible, at a
 # limit of 55 KiB: 20 KiB too many; the 25 KiB file alone makes that up.
 test_expect_success 'gpu_pack: the biggest optional file goes, the others stay' '

@@ -57,6 +57,9 @@
 # /dev/null and it ignores SIGINT (a background job); the tree's SIGTERM
 # stands for both.
 #
+# gpu_wait PID: waits for a background job through the traps that do not
+# end the script; its status in gpu_wait_rc.
+#
 # gpu_pack ARCHIVE DIR [--tar-option]... MEMBER... ?MEMBER...: the one way
 # the scripts pack their archives: tar czf of the MEMBERs (paths relative
 # to DIR; those not there are skipped) with the options (--exclude=...),
@@ -67,7 +70,7 @@
 # ratio says make up the excess, up to three rounds, then every optional
 # one), each named in the log, and it is packed again; what is still over
 # is kept and said to be over. Bounded in time: GPU_PACK_TIMEOUT_S (default
-# 60; GPU_PACK_SIGNAL_S, default 12, in the signal hook, which must end
+# 60; GPU_PACK_SIGNAL_S, default 10, in the signal hook, which must end
 # before run-proofs.sh's SIGKILL), two thirds of it for the rounds with
 # optional files, the rest for one with the required ones alone. It packs
 # into a temporary folder and moves the whole archive into place, so a
@@ -157,16 +160,33 @@ gpu_log() {
 	trap gpu_exited EXIT
 	trap gpu_stopped TERM INT
 }
+# gpu_wait PID: waits for the background job PID to end, through the traps
+# that do not end the script (`wait` returns at each one, the job still
+# running); its status in gpu_wait_rc
+gpu_wait() {
+	local r
+	while :; do
+		wait "$1"
+		gpu_wait_rc=$?
+		[ "$gpu_wait_rc" -gt 128 ] && kill -0 "$1" 2>/dev/null && continue
+		break
+	done
+	# a trap that came just before the job ended: its status is still there
+	if [ "$gpu_wait_rc" -gt 128 ]; then
+		wait "$1" 2>/dev/null
+		r=$?
+		[ "$r" = 127 ] || gpu_wait_rc=$r
+	fi
+}
 
-
+# gpu_run CMD...: see the header. gpu_step_pid: the step gpu_stop_step ends.
 gpu_step_pid=""
 gpu_run() {
 	"$@" &
 	gpu_step_pid=$!
-	wait "$gpu_step_pid"
-	local rc=$?
+	gpu_wait "$gpu_step_pid"
 	gpu_step_pid=""
-	return "$rc"
+	return "$gpu_wait_rc"
 }
 
 # gpu_children PID: its child processes (ps; without procps, from /proc)
@@ -201,6 +221,8 @@ gpu_alive() {
 	done
 }
 
+# gpu_stop_step: the running step (gpu_run's, or gpu_pack's tar) and what
+# it started: SIGTERM, then SIGKILL to what is left 2 s later.
 gpu_stop_step() {
 	[ -n "$gpu_step_pid" ] || return 0
 	local pids left
@@ -225,15 +247,17 @@ gpu_stop_step() {
 
 GPU_PACK_LIMIT_KB=${GPU_PACK_LIMIT_KB:-15360}
 GPU_PACK_TIMEOUT_S=${GPU_PACK_TIMEOUT_S:-60}
-GPU_PACK_SIGNAL_S=${GPU_PACK_SIGNAL_S:-12}
+GPU_PACK_SIGNAL_S=${GPU_PACK_SIGNAL_S:-10}
 gpu_pack_tmp=""
 
 # gpu_pack_tar SECONDS: tar of gpu_pack's members into $gpu_pack_tmp/a.tar.gz,
-# the files in $gpu_pack_tmp/drop left out; 124 or 137 when out of time
+# the files in $gpu_pack_tmp/drop left out; 124 when out of time. A step of
+# its own (gpu_run): a signal in the middle of the script's last pack ends
+# it at once, and the signal hook packs anew within GPU_PACK_SIGNAL_S.
 gpu_pack_tar() {
 	[ "$1" -gt 0 ] || return 124
 	rm -f "$gpu_pack_tmp/a.tar.gz"
-	timeout --foreground -k 2 "$1" tar -C "$pack_dir" -czf "$gpu_pack_tmp/a.tar.gz" "${pack_opts[@]}" \
+	gpu_run timeout --foreground -k 2 "$1" tar -C "$pack_dir" -czf "$gpu_pack_tmp/a.tar.gz" "${pack_opts[@]}" \
 		--anchored --no-wildcards --exclude-from="$gpu_pack_tmp/drop" -- "${pack_need[@]}" "${pack_opt[@]}" \
 		2>/dev/null
 	case $? in 124 | 137) return 124 ;; esac

@@ -82,17 +82,6 @@ on_signal() {
 }
 trap on_signal TERM INT
 
-# proof_rc: the status of the proof, waited for through signals (`wait`
-# returns at a trapped signal, the proof still running)
-wait_proof() {
-	while :; do
-		wait "$proof_pid"
-		proof_rc=$?
-		[ "$proof_rc" -gt 128 ] && kill -0 "$proof_pid" 2>/dev/null && continue
-		break
-	done
-}
-
 run_one() {
 	local name=$1 cap=$2 dir=$WORK/$1 log=$OUT/$1.log
 	mkdir -p "$dir"
@@ -104,8 +93,8 @@ run_one() {
 	proof_pid=$!
 	tail -n +1 -f --pid="$proof_pid" "$log" &
 	local tail_pid=$!
-	wait_proof
-	rc=$proof_rc proof_pid=""
+	gpu_wait "$proof_pid"
+	rc=$gpu_wait_rc proof_pid=""
 	wait "$tail_pid"
 	echo "$name exit $rc $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
 	cp "$log" "$dir/log.txt"
