@@ -22,11 +22,15 @@
 # per-model step count (APPLY_AB_CAPTURE_STEPS the capture's); APPLY_AB_WORK,
 # when set, holds one folder a model. Device seconds and the calls that fit
 # 600 s: the header of tests/gpu/apply-ab.sh. Exit status: the first
-# non-zero one.
+# non-zero one. Each model's apply-ab.tar.gz gets an equal share of
+# GPU_PACK_LIMIT_KB (tests/gpu/lib.sh), so that run-proofs.sh's archive,
+# which holds them all, stays under the device tool's 16 MiB.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-OUT=${OUT:?set OUT to the folder for the results}
+# OUT (required), ROOT, GPU_PACK_LIMIT_KB
+# shellcheck source=SCRIPTDIR/../tests/gpu/lib.sh
+. "$(dirname "$0")/../tests/gpu/lib.sh"
 [ $# -gt 0 ] || set -- model second
+share=$((GPU_PACK_LIMIT_KB / $#))
 rc=0
 # Stopped (run-proofs.sh's timeout signals the whole process group): the
 # trap waits for apply-ab.sh, which packs what its runs left, then no other
@@ -40,7 +44,7 @@ for name in "$@"; do
 	*) echo "apply-models: unknown model '$name' (model, second)" >&2; exit 2 ;;
 	esac
 	mkdir -p "$OUT/$name"
-	OUT=$OUT/$name APPLY_AB_WORK=${APPLY_AB_WORK:+$APPLY_AB_WORK/$name} APPLY_AB_MODEL=$model \
+	OUT=$OUT/$name GPU_PACK_LIMIT_KB=$share APPLY_AB_WORK=${APPLY_AB_WORK:+$APPLY_AB_WORK/$name} APPLY_AB_MODEL=$model \
 		APPLY_AB_STEP_FN=$fn APPLY_AB_STEPS=${APPLY_AB_STEPS:-$steps} \
 		APPLY_AB_CAPTURE_STEPS=${APPLY_AB_CAPTURE_STEPS:-$capture} \
 		bash "$ROOT/tests/gpu/apply-ab.sh"

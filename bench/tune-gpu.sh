@@ -68,9 +68,11 @@ pack() {
 	local skip=(--exclude=inputs --exclude='*.bin' --exclude=fxgraph --exclude=aotautograd
 		--exclude='*.cubin' --exclude='*.hsaco' --exclude='*.llir' --exclude='*.ttir'
 		--exclude='*.ttgir' --exclude='*.source' --exclude='*.so' --exclude='*.pt')
-	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/runs.tar.gz" run-a run-b run-a.out run-b.out \
-		tune.out run.out investigate.out retime.out retime.err 2>/dev/null)
-	(cd "$WORK" && tar "${skip[@]}" -czf "$OUT/tune-files.tar.gz" tune 2>/dev/null)
+	# the RUNs and the variants optional: over 15 MiB, the biggest files go
+	# (lib.sh's gpu_pack), the logs stay
+	gpu_pack "$OUT/runs.tar.gz" "$WORK" "${skip[@]}" run-a.out run-b.out tune.out run.out \
+		investigate.out retime.out retime.err '?run-a' '?run-b'
+	gpu_pack "$OUT/tune-files.tar.gz" "$WORK" "${skip[@]}" '?tune'
 }
 gpu_on_signal pack
 

@@ -167,6 +167,104 @@ test_expect_success 'a step under timeout --foreground: the signal stops it, the
 	test_grep -v "not reached" o/step.log
 '
 
+# gpu_pack's bounds, with a member too big to pack in time: a sparse file
+# of 100 GiB (no disk used, but tar and gzip read every byte of it).
+cat >tree/tests/gpu/packs.sh <<'EOF'
+. "$(dirname "$0")/lib.sh"
+gpu_pack "$OUT/a.tar.gz" "$PWD/d" "$@"
+echo "status $?"
+EOF
+
+# packs [VAR=VALUE...] MEMBER...: gpu_pack o/a.tar.gz d MEMBER..., its output in out.txt
+packs() {
+	rm -rf o && mkdir o &&
+	(
+		export OUT="$PWD/o"
+		while case $1 in *=*) true ;; *) false ;; esac do
+			export "${1?}"
+			shift
+		done
+		bash tree/tests/gpu/packs.sh "$@"
+	) >out.txt 2>&1
+}
+
+test_expect_success 'gpu_pack: an optional member not packed in time is left out, the rest packed' '
+	mkdir -p d && echo small >d/small.txt && truncate -s 100G d/huge &&
+	start=$(date +%s) &&
+	packs GPU_PACK_TIMEOUT_S=6 small.txt ?huge &&
+	test $(( $(date +%s) - start )) -le 10 &&
+	test_grep "^pack: a.tar.gz: not done in [0-9] s; the required members alone$" out.txt &&
+	test_grep "^status 0$" out.txt &&
+	tar tzf o/a.tar.gz >list && echo small.txt >expect && test_cmp expect list
+'
+
+test_expect_success 'gpu_pack: a required member not packed in time: no archive, no part of one; an earlier one stays' '
+	start=$(date +%s) &&
+	packs GPU_PACK_TIMEOUT_S=2 small.txt huge &&
+	test $(( $(date +%s) - start )) -le 10 &&
+	test_grep "^pack: a.tar.gz: not written: tar ran past 2 s" out.txt &&
+	test_grep "^status 1$" out.txt &&
+	test -z "$(ls -A o)" &&
+	echo earlier >o/a.tar.gz && (env OUT=$PWD/o GPU_PACK_TIMEOUT_S=1 bash tree/tests/gpu/packs.sh huge) >out.txt 2>&1 &&
+	echo earlier >expect && test_cmp expect o/a.tar.gz && ls -A o >list && echo a.tar.gz >expect && test_cmp expect list &&
+	rm d/huge
+'
+
+test_expect_success 'gpu_pack: over the limit with nothing optional: kept, and said' '
+	head -c 40960 /dev/urandom >d/random &&
+	packs GPU_PACK_LIMIT_KB=20 small.txt random &&
+	test_grep "^pack: a.tar.gz: 4[0-9] KiB, over the limit of 20 KiB" out.txt &&
+	test_grep "^pack: a.tar.gz: no optional member left to leave out: it is kept, over the limit$" out.txt &&
+	tar tzf o/a.tar.gz >list && printf "%s\n" small.txt random >expect && test_cmp expect list
+'
+
+# A SIGTERM to the script alone (kill PID, not timeout(1)'s to the group)
+# while it packs at its end: bash would run the hook only when the tar it
+# waits for ends (up to 60 s of the pack's 90); gpu_pack's tar is a step
+# (gpu_run), stopped at once, and the hook packs anew within its budget.
+test_expect_success 'gpu_pack stopped by a signal: the hook packs at once' '
+	cat >tree/tests/gpu/lastpack.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	gpu_log "$OUT/lastpack.log"
+	pack() { gpu_pack "$OUT/a.tar.gz" "$PWD/d" small.txt ?huge; }
+	gpu_on_signal pack
+	echo started
+	GPU_PACK_TIMEOUT_S=90 pack
+	echo "not reached"
+	EOF
+	truncate -s 100G d/huge && rm -rf o && mkdir o && start=$(date +%s) &&
+	{ env OUT="$PWD/o" GPU_PACK_SIGNAL_S=3 bash tree/tests/gpu/lastpack.sh >/dev/null 2>&1 & } &&
+	pid=$! && sleep 2 && kill -TERM $pid &&
+	{ wait $pid; echo "status $?" >>o/lastpack.log; } &&
+	test $(( $(date +%s) - start )) -le 12 &&
+	rm d/huge &&
+	test_grep "^== stopped by a signal: packing what the runs left" o/lastpack.log &&
+	test_grep "^pack: a.tar.gz: not done in [0-9] s; the required members alone$" o/lastpack.log &&
+	test_grep "^status 143$" o/lastpack.log && test_grep -v "not reached" o/lastpack.log &&
+	tar tzf o/a.tar.gz >list && echo small.txt >expect && test_cmp expect list
+'
+
+# 30 KiB required and 25 + 15 + 5 KiB optional, all incompressible, at a
+# limit of 55 KiB: 20 KiB too many; the 25 KiB file alone makes that up.
+test_expect_success 'gpu_pack: the biggest optional file goes, the others stay' '
+	head -c 30720 /dev/urandom >d/random &&
+	mkdir -p d/opt && head -c 25600 /dev/urandom >d/opt/r25 && head -c 15360 /dev/urandom >d/opt/r15 &&
+	head -c 5120 /dev/urandom >d/opt/r5 &&
+	packs GPU_PACK_LIMIT_KB=55 small.txt random ?opt &&
+	test "$(stat -c %s o/a.tar.gz)" -le $((55 * 1024)) &&
+	tar tzf o/a.tar.gz >list &&
+	printf "%s\n" small.txt random opt/ opt/r15 opt/r5 | sort >expect && sort list >actual && test_cmp expect actual &&
+	grep "left out" out.txt >actual &&
+	echo "pack: a.tar.gz: left out opt/r25 (25 KiB)" >expect && test_cmp expect actual
+'
+
+# Only gpu_pack makes an archive: a script's own tar would bypass the size
+# guard and the time bound.
+test_expect_success 'no GPU script runs tar -c but lib.sh' '
+	! grep -En "^[^#]*\btar\b[^|]*( -?c[a-zA-Z]*f\b| --create)" "$SRC_ROOT"/tests/gpu/*.sh "$SRC_ROOT"/bench/*.sh |
+		grep -v "/tests/gpu/lib.sh:"
+'
+
 # Every inner timeout of a GPU script uses --foreground, but run-proofs.sh's:
 # it is the outermost, and there a group of its own lets a proof's timeout
 # stop everything that proof started.

@@ -101,10 +101,13 @@
 # stops at once with exit status 4: restore the work folder from an earlier
 # call's apply-ab.tar.gz (tar xzf FILE -C WORK) or run capture and tune.
 # Stopped by SIGTERM or SIGINT (timeout(1) around it, inside the device
-# call's limit), it still packs apply-ab.tar.gz with what the runs left.
+# call's limit), it ends the running step at once (lib.sh's gpu_run: what
+# ignores SIGTERM is killed 2 s later) and still packs apply-ab.tar.gz with
+# what the runs left.
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
-# tune results, every run's apply.jsonl and output).
+# tune results, every run's apply.jsonl and output, kernel_window.json of
+# one run per arm; at most GPU_PACK_LIMIT_KB, lib.sh's gpu_pack).
 set -u
 # OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
 # shellcheck source=SCRIPTDIR/lib.sh
@@ -125,11 +128,35 @@ gpu_log "$OUT/apply-ab.log"
 want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 # What the runs left (no caches, inputs or binaries): also after a failed
 # phase or a signal, so that a call that ran out of time can be diagnosed.
+# Always: every run's stdout, stderr and apply.jsonl, the plan, apply.json,
+# the kernels with their tune results (an ab phase on a fresh machine
+# restores them from here) and the outputs. Optional (gpu_pack leaves the
+# biggest out when the archive is over the device tool's 16 MiB): the
+# capture's profile, its log, and kernel_window.json, the hook's Chrome
+# trace of each measured run (the first H200 call's 9 put the archive over
+# 16 MiB), of one run per arm only: tko apply has read every one into
+# apply.json's kernel_window, the trace is there to check that reading.
 pack() {
-	(cd "$WORK" && tar czf "$OUT/apply-ab.tar.gz" --exclude='*/cache/*' --exclude='*/inputs/*' \
-		--exclude='*.cubin' --exclude='*/variants/*' --exclude='*.bin' run/apply run/profile \
-		run/capture/kernels run/log run/tko-run.json run/env.json artifact tune.out \
-		capture.out 2>/dev/null)
+	local runs=() windows=()
+	mapfile -t runs < <(cd "$WORK" && find run/apply -path run/apply/cache -prune -o -type f \
+		! -name kernel_window.json -print 2>/dev/null)
+	mapfile -t windows < <(cd "$WORK" && first_window_per_arm)
+	gpu_pack "$OUT/apply-ab.tar.gz" "$WORK" --exclude='*/cache/*' --exclude='*/inputs/*' \
+		--exclude='*.cubin' --exclude='*/variants/*' --exclude='*.bin' "${runs[@]}" \
+		run/capture/kernels run/tko-run.json run/env.json artifact tune.out capture.out \
+		'?run/profile' '?run/log' "${windows[@]/#/?}"
+}
+# run/apply/runs/N-ARM/kernel_window.json of the lowest N of each ARM
+first_window_per_arm() {
+	local f run seen=" "
+	find run/apply/runs -mindepth 2 -maxdepth 2 -name kernel_window.json 2>/dev/null | sort -t/ -k4,4n |
+		while read -r f; do
+			run=${f%/*}
+			run=${run##*/}
+			case $seen in *" ${run#*-} "*) continue ;; esac
+			seen="$seen${run#*-} "
+			echo "$f"
+		done
 }
 gpu_on_signal pack
 # The phases after capture need its RUN: on a fresh machine it is not there.
@@ -141,13 +168,13 @@ need_run() {
 }
 
 step "machine ($NAME, work folder $WORK)"
-"$PY" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name())'
+gpu_run "$PY" -c 'import torch, triton; print("torch", torch.__version__, "triton", triton.__version__, torch.cuda.get_device_name())'
 gpu_tko_version || exit 3
 
 if want capture; then
 	step "capture (with the profiled window)"
 	rm -rf "$RUN"
-	STEPS=${APPLY_AB_CAPTURE_STEPS:-20} "$TKO" capture --out "$RUN" -- "$PY" "$MODEL" >"$WORK/capture.out" 2>&1
+	STEPS=${APPLY_AB_CAPTURE_STEPS:-20} gpu_run "$TKO" capture --out "$RUN" -- "$PY" "$MODEL" >"$WORK/capture.out" 2>&1
 	echo "exit status: $?"
 	tail -3 "$WORK/capture.out"
 	ls "$RUN/profile" 2>/dev/null
@@ -159,7 +186,7 @@ if want tune; then
 	need_run
 	mapfile -t dirs < <("$PY" "$ROOT/bench/tune_gpu/match.py" "$RUN")
 	echo "${#dirs[@]} kernels, --budget ${APPLY_AB_BUDGET:-15} s each"
-	"$TKO" tune "${dirs[@]}" --budget "${APPLY_AB_BUDGET:-15}" --max-variants 30 --timeout 60 \
+	gpu_run "$TKO" tune "${dirs[@]}" --budget "${APPLY_AB_BUDGET:-15}" --max-variants 30 --timeout 60 \
 		--json "$OUT/tune.json" >"$WORK/tune.out" 2>&1
 	echo "exit status: $?"
 	grep -E "^(winner|no variant|confirmation|warning: .* inputs are in L2)|tko tune:" "$WORK/tune.out" | head -80
@@ -188,7 +215,7 @@ if want ab; then
 		;;
 	esac
 	# the model prints no step report: every time must come from tko's hook
-	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} "$TKO" apply --ab "$ROUNDS" --warmup "${APPLY_AB_WARMUP:-1}" \
+	APPLY_MODEL_PRINT=0 STEPS=${APPLY_AB_STEPS:-500} gpu_run "$TKO" apply --ab "$ROUNDS" --warmup "${APPLY_AB_WARMUP:-1}" \
 		--arms "$ARMS" "${keep_off[@]}" "${APPLY_ARGS[@]}" --timeout "${APPLY_AB_TIMEOUT:-240}" \
 		--write-artifact "$WORK/artifact" --json "$OUT/apply.json" "$RUN" -- \
 		"$PY" "$MODEL"

@@ -49,7 +49,7 @@ pack() {
 			[ -f "$WORK/$f" ] && packed+=("$f")
 		done
 	done
-	tar -C "$WORK" -czf "$OUT/faults-runs.tar.gz" "${packed[@]}"
+	gpu_pack "$OUT/faults-runs.tar.gz" "$WORK" "${packed[@]}"
 }
 
 # undo: the command that undoes what made the current case's kernels/

@@ -41,7 +41,8 @@ echo "tko: $TKO ($("$TKO" --version 2>&1 | head -1))"
 WORK=$(mktemp -d)
 RUN=$WORK/run
 pack() {
-	tar czf "$OUT/profile-run.tar.gz" -C "$WORK" run/profile run/tko-run.json run/capture/events.jsonl steps.json 2>/dev/null
+	# the traces optional: over 15 MiB, the biggest go (lib.sh's gpu_pack)
+	gpu_pack "$OUT/profile-run.tar.gz" "$WORK" run/tko-run.json run/capture/events.jsonl steps.json '?run/profile'
 }
 gpu_on_signal pack
 export PROOF_STEPS_JSON=$WORK/steps.json

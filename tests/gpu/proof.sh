@@ -46,9 +46,9 @@ want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 # out: the RUN's own (storage*.bin) and tko collect's copies of them.
 pack_extras() {
 	cp "$RUN/env.json" "$RUN/tko-run.json" "$WORK/raw/" 2>/dev/null
-	tar -C "$WORK" -czf "$OUT/extras.tar.gz" --exclude='storage*.bin' --exclude='*/inputs/*' \
+	gpu_pack "$OUT/extras.tar.gz" "$WORK" --exclude='storage*.bin' --exclude='*/inputs/*' \
 		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
-		collected 2>/dev/null
+		'?collected'
 }
 gpu_on_signal pack_extras
 # What tko capture sets for the command, for the runs without it.
@@ -196,7 +196,7 @@ if want tunesmoke && [ -n "$TKO" ]; then
 		done
 	done
 	# reference.pt holds the base variant's outputs (tens of MB): left out.
-	tar -C "$WORK" -czf "$OUT/tune-smoke.tar.gz" --exclude='reference.pt' tune 2>/dev/null
+	gpu_pack "$OUT/tune-smoke.tar.gz" "$WORK" --exclude='reference.pt' '?tune'
 fi
 
 if want check; then
@@ -257,6 +257,6 @@ if want investigate || want invcmd || want invtune; then
 			cp "$t" "$WORK/invpack/tune-${k##*/}.json"
 		done
 	fi
-	tar -C "$WORK" -czf "$OUT/investigate.tar.gz" invpack 2>/dev/null
+	gpu_pack "$OUT/investigate.tar.gz" "$WORK" invpack
 fi
 step "done"

@@ -14,8 +14,22 @@
 #   logroute  tko capture of tests/gpu/model.py: the terminal carries none of the
 #             TORCH_LOGS lines tko switched on, RUN/log/model.log carries them (issue 16)
 #   tune      bench/tune-gpu.sh (issues 6 and 17)
-# Writes $OUT/summary.txt (one line a proof: name, exit status, seconds) and
-# $OUT/<proof>.tar.gz; the last 60 lines of each proof's log are printed.
+# Writes $OUT/summary.txt (one line a proof: name, exit status, seconds),
+# $OUT/<proof>.log (the proof's log, written there as it runs and printed as
+# it grows: a call the device tool kills still returns it, and its output
+# tail shows the last lines) and $OUT/<proof>.tar.gz (what the proof wrote,
+# its log as log.txt; lib.sh's gpu_pack, bounded by RUN_PROOFS_PACK_S,
+# default 15, and under 15 MiB, the proof packing its own archive to 1 MiB
+# less).
+#
+# A proof gets SIGTERM at its cap and SIGKILL RUN_PROOFS_KILL_AFTER_S
+# (default 20) later, with everything it started (timeout -k: the proof
+# runs in a process group of its own); the GPU scripts end their step and
+# pack within that (lib.sh's gpu_run, GPU_PACK_SIGNAL_S). So a proof with
+# cap C has ended by C + 20 s and its archive is written by C + 37 s or
+# so: give the device call at least cap + 40 s. A SIGTERM or SIGINT to this
+# script is passed on to the running proof, which then ends the same way;
+# no later proof starts.
 set -u
 # ROOT, PY (TKO_PYTHON: the same interpreter for every proof), TKO
 # shellcheck source=SCRIPTDIR/lib.sh
@@ -39,36 +53,63 @@ logroute() {
 	[ "$term" -eq 0 ] && [ "$log" -gt 100 ]
 }
 
-run_one() {
-	local name=$1 cap=$2 dir=$WORK/$1
-	mkdir -p "$dir"
-	local t0=$SECONDS rc
+# proof NAME CAP DIR: the proof under timeout -k (see the header); exec, so
+# that the signal on_signal passes on reaches timeout, which passes it on
+# to the proof's whole process group
+proof() {
+	local name=$1 cap=$2 dir=$3 k=$KILL_AFTER
 	case $name in
-	profile) OUT=$dir timeout "$cap" bash "$ROOT/tests/gpu/profile-proof.sh" >"$dir/log.txt" 2>&1 ;;
-	apply) OUT=$dir timeout "$cap" "$PY" "$ROOT/tests/gpu/apply_proof.py" >"$dir/log.txt" 2>&1 ;;
-	apply-ab) OUT=$dir timeout "$cap" bash "$ROOT/tests/gpu/apply-ab.sh" \
-		>"$dir/log.txt" 2>&1 ;;
+	profile) OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/tests/gpu/profile-proof.sh" ;;
+	apply) OUT=$dir exec timeout -k "$k" "$cap" "$PY" "$ROOT/tests/gpu/apply_proof.py" ;;
+	apply-ab) OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/tests/gpu/apply-ab.sh" ;;
 	apply-models)
 		# word splitting on purpose: APPLY_MODELS is a list of model names
 		# shellcheck disable=SC2086
-		OUT=$dir timeout "$cap" bash "$ROOT/bench/apply-models.sh" ${APPLY_MODELS:-model second} \
-			>"$dir/log.txt" 2>&1 ;;
-	logroute) (timeout "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir") \
-		>"$dir/log.txt" 2>&1 ;;
-	tune) OUT=$dir TUNE_GPU_DEADLINE_S=$((cap - 20)) timeout "$cap" bash "$ROOT/bench/tune-gpu.sh" \
-		>"$dir/log.txt" 2>&1 ;;
-	*) echo "run-proofs: unknown proof '$name'" >"$dir/log.txt"; false ;;
+		OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/bench/apply-models.sh" ${APPLY_MODELS:-model second} ;;
+	logroute) exec timeout -k "$k" "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir" ;;
+	tune) OUT=$dir TUNE_GPU_DEADLINE_S=$((cap - 20)) exec timeout -k "$k" "$cap" bash "$ROOT/bench/tune-gpu.sh" ;;
+	*) echo "run-proofs: unknown proof '$name'"; false ;;
 	esac
-	rc=$?
+}
+
+KILL_AFTER=${RUN_PROOFS_KILL_AFTER_S:-20}
+stopped=0
+proof_pid=""
+# shellcheck disable=SC2317  # run by the trap
+on_signal() {
+	stopped=1
+	[ -z "$proof_pid" ] || kill -TERM "$proof_pid" 2>/dev/null
+}
+trap on_signal TERM INT
+
+run_one() {
+	local name=$1 cap=$2 dir=$WORK/$1 log=$OUT/$1.log
+	mkdir -p "$dir"
+	local t0=$SECONDS rc
+	echo "== $name: cap $cap s, SIGKILL $KILL_AFTER s later; its log: $log"
+	: >"$log"
+	# the proof packs its own archive into this one, with the log beside it
+	GPU_PACK_LIMIT_KB=$((GPU_PACK_LIMIT_KB - 1024)) proof "$name" "$cap" "$dir" >"$log" 2>&1 </dev/null &
+	proof_pid=$!
+	tail -n +1 -f --pid="$proof_pid" "$log" &
+	local tail_pid=$!
+	gpu_wait "$proof_pid"
+	rc=$gpu_wait_rc proof_pid=""
+	wait "$tail_pid"
 	echo "$name exit $rc $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
-	echo "---- $name: last lines of its log"
-	tail -60 "$dir/log.txt"
-	# the archive: what the proof wrote, without caches and input blobs
-	tar czf "$OUT/$name.tar.gz" -C "$WORK" --exclude='*/inductor/*' --exclude='*/triton/*' \
-		--exclude='*/cache/*' --exclude='*/inputs/*' --exclude='*.cubin' "$name" 2>/dev/null
+	cp "$log" "$dir/log.txt"
+	# the archive: what the proof wrote, without caches and input blobs; all
+	# of it but the log optional (the proof's own archive is under 14 MiB)
+	local rest=()
+	mapfile -t rest < <(cd "$WORK" && find "$name" -mindepth 1 -maxdepth 1 ! -name log.txt)
+	GPU_PACK_TIMEOUT_S=${RUN_PROOFS_PACK_S:-15} gpu_pack "$OUT/$name.tar.gz" "$WORK" \
+		--exclude='*/inductor/*' --exclude='*/triton/*' --exclude='*/cache/*' --exclude='*/inputs/*' \
+		--exclude='*.cubin' "$name/log.txt" "${rest[@]/#/?}"
 }
 
 for spec in "$@"; do
+	[ "$stopped" = 0 ] || { echo "run-proofs: stopped by a signal: ${spec%%:*} not run"; continue; }
 	run_one "${spec%%:*}" "$(case $spec in *:*) echo "${spec#*:}" ;; *) echo 300 ;; esac)"
 done
 cat "$OUT/summary.txt"
+[ "$stopped" = 0 ] || exit 143
