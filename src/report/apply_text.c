@@ -91,6 +91,27 @@ static int any_gpu(const struct apply_ab *ab)
 	return 0;
 }
 
+/*
+ * The ratio's interval is the median's binomial interval over the rounds: with
+ * fewer than 6 rounds it is [min, max] and covers less than 95%, so the text
+ * says how much rather than let the column promise 95%.
+ */
+static void interval_note(FILE *fp, const struct apply_ab *ab)
+{
+	size_t i;
+
+	for (i = 0; i < ab->narms; i++) {
+		const struct apply_stats *r = &ab->arms[i].vs_default;
+
+		if (!ab->arms[i].has_vs_default || isnan(r->level))
+			continue;
+		fprintf(fp, "interval: of the median ratio over %ld round%s, %.0f%% coverage%s\n",
+			r->rounds, plural(r->rounds), 100 * r->level,
+			r->level < 0.95 ? " (95% needs 6 rounds or more)" : "");
+		return;
+	}
+}
+
 static void arms_table(FILE *fp, const struct apply_ab *ab)
 {
 	struct table t = TABLE_INIT;
@@ -99,9 +120,9 @@ static void arms_table(FILE *fp, const struct apply_ab *ab)
 	int gpu = any_gpu(ab);
 
 	if (gpu)
-		table_columns(&t, "arm|median ms/step|GPU ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrrll");
+		table_columns(&t, "arm|median ms/step|GPU ms/step|vs default|interval|loss max rel diff|numerics|time from", "lrrrrrll");
 	else
-		table_columns(&t, "arm|median ms/step|vs default|95% interval|loss max rel diff|numerics|time from", "lrrrrll");
+		table_columns(&t, "arm|median ms/step|vs default|interval|loss max rel diff|numerics|time from", "lrrrrll");
 	for (i = 0; i < ab->narms; i++) {
 		const struct apply_arm *a = &ab->arms[i];
 
@@ -124,6 +145,7 @@ static void arms_table(FILE *fp, const struct apply_ab *ab)
 	}
 	table_print(&t, fp);
 	table_release(&t);
+	interval_note(fp, ab);
 	if (numerics)
 		fprintf(fp, "arms with numerics changed (TF32 matmuls) are not held to --loss-rtol: weigh"
 			" their loss difference against their time\n");
@@ -191,7 +213,7 @@ static void step_text(FILE *fp, const struct apply_step *st)
 			fmt_num(b1, sizeof(b1), "%.4fx", st->predicted_gain_cold, 1),
 			fmt_num(b3, sizeof(b3), "%+.2f", st->difference_pp_cold, 1));
 	if (st->conclusive == 0)
-		fprintf(fp, "  the measured gain's 95%% interval is wider than +-1 pp: more rounds to judge it\n");
+		fprintf(fp, "  the measured gain's interval is wider than +-1 pp: more rounds to judge it\n");
 	if (st->note)
 		fprintf(fp, "note: %s\n", st->note);
 	gpu_step_text(fp, st);

@@ -36,7 +36,8 @@ test_expect_success 'four arms, one warm-up and six rounds: order, ratios, inter
 	near "$(jq -r ".ab.step.measured_gain_ci95[0]" $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.98 }")" 1e-9 &&
 	near "$(jq -r ".ab.step.measured_gain_ci95[1]" $doc)" "$(awk "BEGIN { printf \"%.12f\", 1 / 0.88 }")" 1e-9 &&
 	json_q $doc ".ab.step.conclusive == false" &&
-	test_grep "95% interval is wider than" out.txt &&
+	test_grep "measured gain.s interval is wider than" out.txt &&
+	test_grep "^interval: of the median ratio over 6 rounds, 97% coverage$" out.txt &&
 	test_grep "applied vs max-autotune: 1.1625, slower beyond noise" out.txt
 '
 

@@ -2,7 +2,7 @@
 "tko apply") after tests/gpu/apply-ab.sh:
 
   every planned winner ran (status ran_winner in every measured applied run)
-  applied is not slower than any other arm beyond noise (the 95% interval
+  applied is not slower than any other arm beyond noise (the interval
     of the ratio applied/arm does not lie wholly above 1)
   the losses of every arm equal the default's within the document's tolerance
   the measured step gain is within 1 percentage point of the predicted one
