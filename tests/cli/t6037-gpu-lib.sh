@@ -167,6 +167,48 @@ test_expect_success 'a step under timeout --foreground: the signal stops it, the
 	test_grep -v "not reached" o/step.log
 '
 
+# The device machine may have no ps (procps): gpu_stop_step then finds the
+# step's tree in /proc. 20 children deaf to SIGTERM (workers that linger):
+# killed 2 s on, each named in the log, the hook run at once. (Read with
+# $(cat) a /proc file, the tree's scan took 16-20 s here, and the log
+# named none: ps named them.)
+test_expect_success 'no ps: the step tree from /proc, killed 2 s on and named; the hook runs' '
+	mkdir -p nops &&
+	for d in $(echo "$PATH" | tr : " "); do
+		for f in "$d"/*; do
+			n=${f##*/} &&
+			case $n in ps) continue ;; esac &&
+			{ test -e "nops/$n" || ln -s "$f" "nops/$n"; } || return 1
+		done
+	done &&
+	! PATH=$PWD/nops command -v ps &&
+	cat >tree/tests/gpu/deaf.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	gpu_log "$OUT/deaf.log"
+	pack() { echo packed; }
+	gpu_on_signal pack
+	gpu_run bash -c '"'"'for i in $(seq 20); do (trap "" TERM; exec sleep 60) & echo $! >>"$OUT/pids"; done; echo started; wait'"'"'
+	echo "not reached"
+	EOF
+	rm -rf o && mkdir o &&
+	{ env PATH="$PWD/nops" OUT="$PWD/o" bash tree/tests/gpu/deaf.sh >/dev/null 2>&1 & } &&
+	pid=$! n=0 &&
+	until grep -q "^started$" o/deaf.log 2>/dev/null; do
+		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
+	done &&
+	start=$(date +%s) && kill -TERM $pid &&
+	{ wait $pid; echo "status $?" >status; } &&
+	test $(( $(date +%s) - start )) -le 8 &&
+	echo "status 143" >expect && test_cmp expect status &&
+	test_grep "^packed$" o/deaf.log && test_grep -v "not reached" o/deaf.log &&
+	grep "^gpu: still running 2 s after SIGTERM, killed: " o/deaf.log >killed &&
+	sleep 0.5 &&
+	for p in $(cat o/pids); do
+		grep -q " $p sleep\b" killed || { echo "$p not named"; return 1; }
+		case $(ps -o stat= -p "$p") in "" | Z*) ;; *) echo "$p still runs"; return 1 ;; esac
+	done
+'
+
 # gpu_pack's bounds, with a member too big to pack in time: a sparse file
 # of 100 GiB (no disk used, but tar and gzip read every byte of it).
 cat >tree/tests/gpu/packs.sh <<'EOF'
