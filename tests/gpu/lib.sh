@@ -171,7 +171,10 @@ gpu_wait() {
 		[ "$gpu_wait_rc" -gt 128 ] && kill -0 "$1" 2>/dev/null && continue
 		break
 	done
-	# a trap that came just before the job ended: its status is still there
+	# a trap that came just before the job ended: its status is still there,
+	# mostly; bash 5.2 loses it when the trap comes as it reaps the job, and
+	# wait says -1 (300 jobs, traps every 2 ms: 11-24 times), which is left
+	# as it is: not a status a step can have
 	if [ "$gpu_wait_rc" -gt 128 ]; then
 		wait "$1" 2>/dev/null
 		r=$?
