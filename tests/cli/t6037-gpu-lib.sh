@@ -252,6 +252,24 @@ test_expect_success 'gpu_pack: a required member not packed in time: no archive,
 	rm d/huge
 '
 
+# A tar stopped by a signal (not gpu_pack's own timeout) leaves a gzip
+# stream that ends well around a cut tar: gzip -t passes, tar t says
+# "Unexpected EOF". gpu_pack moved it into place and said status 0.
+test_expect_success 'gpu_pack: a tar stopped by a signal: no archive, not a cut one' '
+	truncate -s 100G d/huge && rm -rf o && mkdir o &&
+	{ env OUT="$PWD/o" bash tree/tests/gpu/packs.sh small.txt huge >out.txt 2>&1 & } &&
+	pid=$! n=0 t= &&
+	while [ -z "$t" ]; do
+		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
+		t=$(pgrep -x tar -P "$(pgrep -x timeout -P $pid)")
+	done &&
+	sleep 0.5 && kill -TERM $t && wait $pid &&
+	rm d/huge &&
+	test_grep "^pack: a.tar.gz: not written: tar stopped by a signal$" out.txt &&
+	test_grep "^status 1$" out.txt &&
+	test -z "$(ls -A o)"
+'
+
 test_expect_success 'gpu_pack: over the limit with nothing optional: kept, and said' '
 	head -c 40960 /dev/urandom >d/random &&
 	packs GPU_PACK_LIMIT_KB=20 small.txt random &&

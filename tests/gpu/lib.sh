@@ -267,16 +267,21 @@ GPU_PACK_SIGNAL_S=${GPU_PACK_SIGNAL_S:-10}
 gpu_pack_tmp=""
 
 # gpu_pack_tar SECONDS: tar of gpu_pack's members into $gpu_pack_tmp/a.tar.gz,
-# the files in $gpu_pack_tmp/drop left out; 124 when out of time. A step of
-# its own (gpu_run): a signal in the middle of the script's last pack ends
-# it at once, and the signal hook packs anew within GPU_PACK_SIGNAL_S.
+# the files in $gpu_pack_tmp/drop left out; 124 when out of time, 2 when
+# stopped by a signal. A step of its own (gpu_run): a signal in the middle
+# of the script's last pack ends it at once, and the signal hook packs anew
+# within GPU_PACK_SIGNAL_S.
 gpu_pack_tar() {
 	[ "$1" -gt 0 ] || return 124
 	rm -f "$gpu_pack_tmp/a.tar.gz"
 	gpu_run timeout --foreground -k 2 "$1" tar -C "$pack_dir" -czf "$gpu_pack_tmp/a.tar.gz" "${pack_opts[@]}" \
 		--anchored --no-wildcards --exclude-from="$gpu_pack_tmp/drop" -- "${pack_need[@]}" "${pack_opt[@]}" \
 		2>/dev/null
-	case $? in 124 | 137) return 124 ;; esac
+	case $? in
+	124 | 137) return 124 ;;
+	# stopped by a signal: the archive is cut (its gzip stream is whole)
+	129 | 1[3-9][0-9] | 2[0-9][0-9]) return 2 ;;
+	esac
 	[ -s "$gpu_pack_tmp/a.tar.gz" ]
 }
 
@@ -357,6 +362,8 @@ gpu_pack() {
 	if [ "$rc" != 0 ]; then
 		if [ "$rc" = 124 ]; then
 			echo "pack: ${pack_name}: not written: tar ran past $GPU_PACK_TIMEOUT_S s (GPU_PACK_TIMEOUT_S)"
+		elif [ "$rc" = 2 ]; then
+			echo "pack: ${pack_name}: not written: tar stopped by a signal"
 		else
 			echo "pack: ${pack_name}: not written: tar wrote nothing"
 		fi
