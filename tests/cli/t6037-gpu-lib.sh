@@ -145,6 +145,33 @@ test_expect_success 'gpu_on_exit after a signal: the signal hook, then the exit 
 	test_cmp expect actual
 '
 
+# A script that has ended waits up to 2 s for its tee (a leftover child may
+# hold the log's pipe). A SIGTERM then, from a cap that came just after the
+# end, ran the signal hook: a second pack, and status 143 for a script that
+# had ended with its own.
+test_expect_success 'a signal while the script exits: no second pack, the status its own' '
+	cat >tree/tests/gpu/late.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	gpu_log "$OUT/late.log"
+	pack() { echo packed; }
+	gpu_on_signal pack
+	sleep 3 &
+	pack
+	echo "ended"
+	exit 3
+	EOF
+	rm -rf o && mkdir o &&
+	{ env OUT="$PWD/o" bash tree/tests/gpu/late.sh >/dev/null 2>&1 & } &&
+	pid=$! n=0 &&
+	until grep -q "^ended$" o/late.log 2>/dev/null; do
+		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
+	done &&
+	sleep 0.3 && kill -TERM $pid &&
+	{ wait $pid; echo "status $?" >status; } &&
+	echo "status 3" >expect && test_cmp expect status &&
+	printf "%s\n" packed ended >expect && test_cmp expect o/late.log
+'
+
 # A step wrapped in timeout --foreground stays in the script's process group:
 # timeout(1)'s SIGTERM around the script reaches it, it ends, and the pack
 # hook runs at once. (A plain inner timeout moves its step into a group of

@@ -135,6 +135,9 @@ gpu_exit_hook=""
 gpu_tee_pid=""
 # shellcheck disable=SC2317  # run by the EXIT trap
 gpu_exited() {
+	# ending: a signal now (the wait for the tee takes up to 2 s) would run
+	# the signal hook, pack again and turn the script's status into 143
+	trap '' TERM INT
 	[ -z "$gpu_exit_hook" ] || "$gpu_exit_hook"
 	[ -z "$gpu_pack_tmp" ] || rm -rf "$gpu_pack_tmp"
 	[ -z "$gpu_tee_pid" ] || gpu_wait_tee
