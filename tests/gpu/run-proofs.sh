@@ -91,6 +91,8 @@ run_one() {
 	# the proof packs its own archive into this one, with the log beside it
 	GPU_PACK_LIMIT_KB=$((GPU_PACK_LIMIT_KB - 1024)) proof "$name" "$cap" "$dir" >"$log" 2>&1 </dev/null &
 	proof_pid=$!
+	# a signal before that line found no proof to pass on to
+	[ "$stopped" = 0 ] || kill -TERM "$proof_pid" 2>/dev/null
 	tail -n +1 -f --pid="$proof_pid" "$log" &
 	local tail_pid=$!
 	gpu_wait "$proof_pid"
