@@ -245,6 +245,16 @@ test_expect_success 'SIGTERM to run-proofs.sh as a proof starts: that proof is s
 	test_grep "^apply exit 1[34][0-9] [0-9]+ s$" out/summary.txt
 '
 
+# logroute's paths went into the text of a bash -c command: a space in one
+# split it, and tko captured into another folder.
+test_expect_success 'run-proofs.sh logroute: paths with spaces reach tko whole' '
+	rm -rf log out work "sp ace" && mkdir "sp ace" &&
+	run_models env TMPDIR="$PWD/sp ace" bash "$SRC_ROOT/tests/gpu/run-proofs.sh" logroute:20 &&
+	test_grep "^logroute exit [0-9]+ [0-9]+ s$" out/summary.txt &&
+	grep "^tko capture " log >capture.txt &&
+	test_grep "^tko capture --out $PWD/sp ace/tmp\.[A-Za-z0-9]+/logroute/run -- $PWD/fake/py $SRC_ROOT/tests/gpu/model.py --out $PWD/sp ace/tmp\.[A-Za-z0-9]+/logroute/model-out STEPS=unset$" capture.txt
+'
+
 test_expect_success 'apply-models.sh: an unknown model is refused' '
 	test_expect_code 2 run_models bash "$SRC_ROOT/bench/apply-models.sh" third &&
 	test_grep "unknown model .third." stdout.txt

@@ -66,7 +66,12 @@ proof() {
 		# word splitting on purpose: APPLY_MODELS is a list of model names
 		# shellcheck disable=SC2086
 		OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/bench/apply-models.sh" ${APPLY_MODELS:-model second} ;;
-	logroute) exec timeout -k "$k" "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir" ;;
+	logroute)
+		# the paths as arguments, not in the command's text: they may hold
+		# spaces ($1..$4 are the inner bash's)
+		# shellcheck disable=SC2016
+		exec timeout -k "$k" "$cap" bash -c "$(declare -f logroute)"'; TKO=$1 PY=$2 ROOT=$3 logroute "$4"' \
+			logroute "$TKO" "$PY" "$ROOT" "$dir" ;;
 	tune) OUT=$dir TUNE_GPU_DEADLINE_S=$((cap - 20)) exec timeout -k "$k" "$cap" bash "$ROOT/bench/tune-gpu.sh" ;;
 	*) echo "run-proofs: unknown proof '$name'"; false ;;
 	esac
