@@ -20,7 +20,10 @@
 # tail shows the last lines) and $OUT/<proof>.tar.gz (what the proof wrote,
 # its log as log.txt; lib.sh's gpu_pack, bounded by RUN_PROOFS_PACK_S,
 # default 15, and under 15 MiB, the proof packing its own archive to 1 MiB
-# less).
+# less). Two files a proof and summary.txt: of the 8 files the device tool
+# brings back, three proofs a call fill 7; a fourth's archive may not come.
+# tune (bench/tune-gpu.sh) packs two archives, each to that limit: together
+# over 15 MiB, the bigger is left out of tune.tar.gz whole.
 #
 # A proof gets SIGTERM at its cap and SIGKILL RUN_PROOFS_KILL_AFTER_S
 # (default 20) later, with everything it started (timeout -k: the proof
