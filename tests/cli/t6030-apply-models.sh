@@ -220,6 +220,41 @@ test_expect_success 'SIGTERM to run-proofs.sh: passed on to the proof, which pac
 	test_grep "^apply-models/second/apply-ab.tar.gz$" tar.txt
 '
 
+# A signal that comes while run-proofs.sh starts a proof, before it has the
+# proof's pid (here during the proof's mkdir, made slow): the proof ran to
+# its cap, 20 s, though the call was being stopped.
+test_expect_success 'SIGTERM to run-proofs.sh as a proof starts: that proof is stopped at once' '
+	rm -rf log out work tmp mark slow && mkdir tmp slow &&
+	cat >slow/mkdir <<-EOF &&
+	#!/bin/sh
+	case \$* in */apply) : >"$PWD/mark"; sleep 2 ;; esac
+	exec $(command -v mkdir) "\$@"
+	EOF
+	chmod +x slow/mkdir &&
+	PATH="$PWD/slow:$PATH" FAKE_LOG=$PWD/log TKO_PYTHON=$PWD/fake/py OUT=$PWD/out TMPDIR="$PWD/tmp" \
+		RUN_PROOFS_KILL_AFTER_S=3 bash -c "echo \$\$ >pid; exec bash \"\$0\" apply:20" \
+		"$SRC_ROOT/tests/gpu/run-proofs.sh" >stdout.txt 2>&1 &
+	bg=$! n=0 &&
+	until test -e mark; do
+		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
+	done &&
+	start=$(date +%s) && kill -TERM "$(cat pid)" &&
+	{ wait $bg; echo "status $?" >status; } &&
+	test $(( $(date +%s) - start )) -le 10 &&
+	echo "status 143" >expect && test_cmp expect status &&
+	test_grep "^apply exit 1[34][0-9] [0-9]+ s$" out/summary.txt
+'
+
+# logroute's paths went into the text of a bash -c command: a space in one
+# split it, and tko captured into another folder.
+test_expect_success 'run-proofs.sh logroute: paths with spaces reach tko whole' '
+	rm -rf log out work "sp ace" && mkdir "sp ace" &&
+	run_models env TMPDIR="$PWD/sp ace" bash "$SRC_ROOT/tests/gpu/run-proofs.sh" logroute:20 &&
+	test_grep "^logroute exit [0-9]+ [0-9]+ s$" out/summary.txt &&
+	grep "^tko capture " log >capture.txt &&
+	test_grep "^tko capture --out $PWD/sp ace/tmp\.[A-Za-z0-9]+/logroute/run -- $PWD/fake/py $SRC_ROOT/tests/gpu/model.py --out $PWD/sp ace/tmp\.[A-Za-z0-9]+/logroute/model-out STEPS=unset$" capture.txt
+'
+
 test_expect_success 'apply-models.sh: an unknown model is refused' '
 	test_expect_code 2 run_models bash "$SRC_ROOT/bench/apply-models.sh" third &&
 	test_grep "unknown model .third." stdout.txt

@@ -145,6 +145,33 @@ test_expect_success 'gpu_on_exit after a signal: the signal hook, then the exit 
 	test_cmp expect actual
 '
 
+# A script that has ended waits up to 2 s for its tee (a leftover child may
+# hold the log's pipe). A SIGTERM then, from a cap that came just after the
+# end, ran the signal hook: a second pack, and status 143 for a script that
+# had ended with its own.
+test_expect_success 'a signal while the script exits: no second pack, the status its own' '
+	cat >tree/tests/gpu/late.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	gpu_log "$OUT/late.log"
+	pack() { echo packed; }
+	gpu_on_signal pack
+	sleep 3 &
+	pack
+	echo "ended"
+	exit 3
+	EOF
+	rm -rf o && mkdir o &&
+	{ env OUT="$PWD/o" bash tree/tests/gpu/late.sh >/dev/null 2>&1 & } &&
+	pid=$! n=0 &&
+	until grep -q "^ended$" o/late.log 2>/dev/null; do
+		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
+	done &&
+	sleep 0.3 && kill -TERM $pid &&
+	{ wait $pid; echo "status $?" >status; } &&
+	echo "status 3" >expect && test_cmp expect status &&
+	printf "%s\n" packed ended >expect && test_cmp expect o/late.log
+'
+
 # A step wrapped in timeout --foreground stays in the script's process group:
 # timeout(1)'s SIGTERM around the script reaches it, it ends, and the pack
 # hook runs at once. (A plain inner timeout moves its step into a group of
@@ -165,6 +192,48 @@ test_expect_success 'a step under timeout --foreground: the signal stops it, the
 	test $(( $(date +%s) - start )) -lt 20 &&
 	test_grep "^packed$" o/step.log && test_grep "^status 124$" o/step.log &&
 	test_grep -v "not reached" o/step.log
+'
+
+# The device machine may have no ps (procps): gpu_stop_step then finds the
+# step's tree in /proc. 20 children deaf to SIGTERM (workers that linger):
+# killed 2 s on, each named in the log, the hook run at once. (Read with
+# $(cat) a /proc file, the tree's scan took 16-20 s here, and the log
+# named none: ps named them.)
+test_expect_success 'no ps: the step tree from /proc, killed 2 s on and named; the hook runs' '
+	mkdir -p nops &&
+	for d in $(echo "$PATH" | tr : " "); do
+		for f in "$d"/*; do
+			n=${f##*/} &&
+			case $n in ps) continue ;; esac &&
+			{ test -e "nops/$n" || ln -s "$f" "nops/$n"; } || return 1
+		done
+	done &&
+	! PATH=$PWD/nops command -v ps &&
+	cat >tree/tests/gpu/deaf.sh <<-\EOF &&
+	. "$(dirname "$0")/lib.sh"
+	gpu_log "$OUT/deaf.log"
+	pack() { echo packed; }
+	gpu_on_signal pack
+	gpu_run bash -c '"'"'for i in $(seq 20); do (trap "" TERM; exec sleep 60) & echo $! >>"$OUT/pids"; done; echo started; wait'"'"'
+	echo "not reached"
+	EOF
+	rm -rf o && mkdir o &&
+	{ env PATH="$PWD/nops" OUT="$PWD/o" bash tree/tests/gpu/deaf.sh >/dev/null 2>&1 & } &&
+	pid=$! n=0 &&
+	until grep -q "^started$" o/deaf.log 2>/dev/null; do
+		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
+	done &&
+	start=$(date +%s) && kill -TERM $pid &&
+	{ wait $pid; echo "status $?" >status; } &&
+	test $(( $(date +%s) - start )) -le 8 &&
+	echo "status 143" >expect && test_cmp expect status &&
+	test_grep "^packed$" o/deaf.log && test_grep -v "not reached" o/deaf.log &&
+	grep "^gpu: still running 2 s after SIGTERM, killed: " o/deaf.log >killed &&
+	sleep 0.5 &&
+	for p in $(cat o/pids); do
+		grep -q " $p sleep\b" killed || { echo "$p not named"; return 1; }
+		case $(ps -o stat= -p "$p") in "" | Z*) ;; *) echo "$p still runs"; return 1 ;; esac
+	done
 '
 
 # gpu_pack's bounds, with a member too big to pack in time: a sparse file
@@ -208,6 +277,24 @@ test_expect_success 'gpu_pack: a required member not packed in time: no archive,
 	echo earlier >o/a.tar.gz && (env OUT=$PWD/o GPU_PACK_TIMEOUT_S=1 bash tree/tests/gpu/packs.sh huge) >out.txt 2>&1 &&
 	echo earlier >expect && test_cmp expect o/a.tar.gz && ls -A o >list && echo a.tar.gz >expect && test_cmp expect list &&
 	rm d/huge
+'
+
+# A tar stopped by a signal (not gpu_pack's own timeout) leaves a gzip
+# stream that ends well around a cut tar: gzip -t passes, tar t says
+# "Unexpected EOF". gpu_pack moved it into place and said status 0.
+test_expect_success 'gpu_pack: a tar stopped by a signal: no archive, not a cut one' '
+	truncate -s 100G d/huge && rm -rf o && mkdir o &&
+	{ env OUT="$PWD/o" bash tree/tests/gpu/packs.sh small.txt huge >out.txt 2>&1 & } &&
+	pid=$! n=0 t= &&
+	while [ -z "$t" ]; do
+		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
+		t=$(pgrep -x tar -P "$(pgrep -x timeout -P $pid)")
+	done &&
+	sleep 0.5 && kill -TERM $t && wait $pid &&
+	rm d/huge &&
+	test_grep "^pack: a.tar.gz: not written: tar stopped by a signal$" out.txt &&
+	test_grep "^status 1$" out.txt &&
+	test -z "$(ls -A o)"
 '
 
 test_expect_success 'gpu_pack: over the limit with nothing optional: kept, and said' '

@@ -135,6 +135,9 @@ gpu_exit_hook=""
 gpu_tee_pid=""
 # shellcheck disable=SC2317  # run by the EXIT trap
 gpu_exited() {
+	# ending: a signal now (the wait for the tee takes up to 2 s) would run
+	# the signal hook, pack again and turn the script's status into 143
+	trap '' TERM INT
 	[ -z "$gpu_exit_hook" ] || "$gpu_exit_hook"
 	[ -z "$gpu_pack_tmp" ] || rm -rf "$gpu_pack_tmp"
 	[ -z "$gpu_tee_pid" ] || gpu_wait_tee
@@ -171,7 +174,10 @@ gpu_wait() {
 		[ "$gpu_wait_rc" -gt 128 ] && kill -0 "$1" 2>/dev/null && continue
 		break
 	done
-	# a trap that came just before the job ended: its status is still there
+	# a trap that came just before the job ended: its status is still there,
+	# mostly; bash 5.2 loses it when the trap comes as it reaps the job, and
+	# wait says -1 (300 jobs, traps every 2 ms: 11-24 times), which is left
+	# as it is: not a status a step can have
 	if [ "$gpu_wait_rc" -gt 128 ]; then
 		wait "$1" 2>/dev/null
 		r=$?
@@ -197,7 +203,9 @@ gpu_children() {
 	fi
 	local f s ppid
 	for f in /proc/[0-9]*/stat; do
-		s=$(cat "$f" 2>/dev/null) || continue
+		# read, not $(cat): a process a file read, for each process of the
+		# tree, took 16-20 s for a tree of 21 on 2 busy cores (the hook has 20 s)
+		read -r s 2>/dev/null <"$f" || continue
 		# after the command name, which may hold spaces: state, ppid
 		read -r _ ppid _ <<<"${s##*) }"
 		[ "$ppid" = "$1" ] && f=${f%/stat} && echo "${f#/proc/}"
@@ -211,6 +219,17 @@ gpu_tree() {
 	for c in $(gpu_children "$1" 2>/dev/null); do
 		gpu_tree "$c"
 	done
+}
+
+# gpu_names PID...: "PID NAME" of each on one line (from /proc: with or
+# without ps)
+gpu_names() {
+	local p n out=""
+	for p; do
+		read -r n 2>/dev/null </proc/"$p"/comm || n="?"
+		out="$out $p $n"
+	done
+	echo "${out# }"
 }
 
 # gpu_alive PID...: those still running
@@ -236,8 +255,8 @@ gpu_stop_step() {
 		sleep 0.2
 	done
 	if [ -n "$left" ]; then
-		echo "gpu: still running 2 s after SIGTERM, killed:" \
-			"$(ps -o pid=,comm= -p "$(echo "$left" | paste -sd,)" 2>/dev/null | tr -s ' \n' '  ')"
+		# shellcheck disable=SC2086  # a list of pids
+		echo "gpu: still running 2 s after SIGTERM, killed: $(gpu_names $left)"
 		# with what they started since
 		# shellcheck disable=SC2046  # a list of pids
 		kill -KILL $(for p in $left; do gpu_tree "$p"; done) 2>/dev/null
@@ -251,16 +270,21 @@ GPU_PACK_SIGNAL_S=${GPU_PACK_SIGNAL_S:-10}
 gpu_pack_tmp=""
 
 # gpu_pack_tar SECONDS: tar of gpu_pack's members into $gpu_pack_tmp/a.tar.gz,
-# the files in $gpu_pack_tmp/drop left out; 124 when out of time. A step of
-# its own (gpu_run): a signal in the middle of the script's last pack ends
-# it at once, and the signal hook packs anew within GPU_PACK_SIGNAL_S.
+# the files in $gpu_pack_tmp/drop left out; 124 when out of time, 2 when
+# stopped by a signal. A step of its own (gpu_run): a signal in the middle
+# of the script's last pack ends it at once, and the signal hook packs anew
+# within GPU_PACK_SIGNAL_S.
 gpu_pack_tar() {
 	[ "$1" -gt 0 ] || return 124
 	rm -f "$gpu_pack_tmp/a.tar.gz"
 	gpu_run timeout --foreground -k 2 "$1" tar -C "$pack_dir" -czf "$gpu_pack_tmp/a.tar.gz" "${pack_opts[@]}" \
 		--anchored --no-wildcards --exclude-from="$gpu_pack_tmp/drop" -- "${pack_need[@]}" "${pack_opt[@]}" \
 		2>/dev/null
-	case $? in 124 | 137) return 124 ;; esac
+	case $? in
+	124 | 137) return 124 ;;
+	# stopped by a signal: the archive is cut (its gzip stream is whole)
+	129 | 1[3-9][0-9] | 2[0-9][0-9]) return 2 ;;
+	esac
 	[ -s "$gpu_pack_tmp/a.tar.gz" ]
 }
 
@@ -341,6 +365,8 @@ gpu_pack() {
 	if [ "$rc" != 0 ]; then
 		if [ "$rc" = 124 ]; then
 			echo "pack: ${pack_name}: not written: tar ran past $GPU_PACK_TIMEOUT_S s (GPU_PACK_TIMEOUT_S)"
+		elif [ "$rc" = 2 ]; then
+			echo "pack: ${pack_name}: not written: tar stopped by a signal"
 		else
 			echo "pack: ${pack_name}: not written: tar wrote nothing"
 		fi

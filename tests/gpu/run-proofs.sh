@@ -20,7 +20,10 @@
 # tail shows the last lines) and $OUT/<proof>.tar.gz (what the proof wrote,
 # its log as log.txt; lib.sh's gpu_pack, bounded by RUN_PROOFS_PACK_S,
 # default 15, and under 15 MiB, the proof packing its own archive to 1 MiB
-# less).
+# less). Two files a proof and summary.txt: of the 8 files the device tool
+# brings back, three proofs a call fill 7; a fourth's archive may not come.
+# tune (bench/tune-gpu.sh) packs two archives, each to that limit: together
+# over 15 MiB, the bigger is left out of tune.tar.gz whole.
 #
 # A proof gets SIGTERM at its cap and SIGKILL RUN_PROOFS_KILL_AFTER_S
 # (default 20) later, with everything it started (timeout -k: the proof
@@ -66,7 +69,12 @@ proof() {
 		# word splitting on purpose: APPLY_MODELS is a list of model names
 		# shellcheck disable=SC2086
 		OUT=$dir exec timeout -k "$k" "$cap" bash "$ROOT/bench/apply-models.sh" ${APPLY_MODELS:-model second} ;;
-	logroute) exec timeout -k "$k" "$cap" bash -c "$(declare -f logroute); TKO=$TKO PY=$PY ROOT=$ROOT logroute $dir" ;;
+	logroute)
+		# the paths as arguments, not in the command's text: they may hold
+		# spaces ($1..$4 are the inner bash's)
+		# shellcheck disable=SC2016
+		exec timeout -k "$k" "$cap" bash -c "$(declare -f logroute)"'; TKO=$1 PY=$2 ROOT=$3 logroute "$4"' \
+			logroute "$TKO" "$PY" "$ROOT" "$dir" ;;
 	tune) OUT=$dir TUNE_GPU_DEADLINE_S=$((cap - 20)) exec timeout -k "$k" "$cap" bash "$ROOT/bench/tune-gpu.sh" ;;
 	*) echo "run-proofs: unknown proof '$name'"; false ;;
 	esac
@@ -91,6 +99,8 @@ run_one() {
 	# the proof packs its own archive into this one, with the log beside it
 	GPU_PACK_LIMIT_KB=$((GPU_PACK_LIMIT_KB - 1024)) proof "$name" "$cap" "$dir" >"$log" 2>&1 </dev/null &
 	proof_pid=$!
+	# a signal before that line found no proof to pass on to
+	[ "$stopped" = 0 ] || kill -TERM "$proof_pid" 2>/dev/null
 	tail -n +1 -f --pid="$proof_pid" "$log" &
 	local tail_pid=$!
 	gpu_wait "$proof_pid"
