@@ -81,16 +81,9 @@ brace_keys() {
 
 # brace_lists NAME ROW FILE JQ [OPTIONAL...]: doc_lists for a row's {...} list
 brace_lists() {
-	name=$1 row=$2 file=$3 path=$4 && shift 4 &&
+	name=$1 row=$2 && shift 2 &&
 	brace_keys "$name" "$row" >want &&
-	test -s want &&
-	json_keys "$file" "$path" >got &&
-	printf "%s\n" "$@" | sort -u >optional &&
-	comm -23 want got | comm -23 - optional >missing &&
-	if test -s missing; then
-		echo "docs/json.md \"$name\" \`$row\` lists keys $file $path lacks:" && cat missing
-		return 1
-	fi
+	lacks "\"$name\" \`$row\`" "$@"
 }
 
 # child_writes KEY...: each is a key the real replay child writes ("KEY" or
@@ -130,19 +123,26 @@ json_keys() {
 	jq -r "$2 | select(type == \"object\") | keys_unsorted[]" "$1" | sort -u
 }
 
-# doc_lists NAME N FILE JQ [OPTIONAL...]: every key the table lists is in
-# the output, except the OPTIONAL ones the doc says may be left out
-doc_lists() {
-	name=$1 n=$2 file=$3 path=$4 && shift 4 &&
-	table_keys "$name" "$n" >want &&
+# lacks WHAT FILE JQ [OPTIONAL...]: every key in ./want (the doc's list WHAT)
+# is in the objects JQ gives, except the OPTIONAL ones; names the others
+lacks() {
+	what=$1 file=$2 path=$3 && shift 3 &&
 	test -s want &&
 	json_keys "$file" "$path" >got &&
 	printf "%s\n" "$@" | sort -u >optional &&
 	comm -23 want got | comm -23 - optional >missing &&
 	if test -s missing; then
-		echo "docs/json.md \"$name\" table $n lists keys $file $path lacks:" && cat missing
+		echo "docs/json.md $what lists keys $file $path lacks:" && cat missing
 		return 1
 	fi
+}
+
+# doc_lists NAME N FILE JQ [OPTIONAL...]: every key the table lists is in
+# the output, except the OPTIONAL ones the doc says may be left out
+doc_lists() {
+	name=$1 n=$2 && shift 2 &&
+	table_keys "$name" "$n" >want &&
+	lacks "\"$name\" table $n" "$@"
 }
 
 # doc_names NAME FILE JQ...: every key of the objects JQ gives is named in the section
