@@ -20,6 +20,25 @@ capture)
 	for k in triton_poi_fused_x_0:inductor triton_mm_1:inductor add_kernel:user; do
 		mkdir -p "$3/capture/kernels/${k%:*}" &&
 		printf '{"kernel": "%s", "kind": "%s"}\n' "${k%:*}" "${k#*:}" >"$3/capture/kernels/${k%:*}/capture.json"
+		# FAKE_TKO_BLOBS_KIB: captured inputs of that many KiB of random bytes
+		[ -n "${FAKE_TKO_BLOBS_KIB:-}" ] && mkdir -p "$3/capture/kernels/${k%:*}/inputs" &&
+			head -c "$((FAKE_TKO_BLOBS_KIB * 1024))" /dev/urandom >"$3/capture/kernels/${k%:*}/inputs/storage0.bin"
+	done ;;
+tune)
+	# FAKE_TKO_BLOBS_KIB: in each kernel folder (the arguments not an
+	# option's) what tko tune leaves: its texts, a winner, and the saved
+	# reference outputs and a variant's binary of that many KiB
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in --*) shift ;; *)
+			t=$1/tune
+			[ -n "${FAKE_TKO_BLOBS_KIB:-}" ] && mkdir -p "$t/variants/000" "$t/winner" &&
+				echo '{}' >"$t/tune.json" && echo "# winner" >"$t/winner/kernel.py" &&
+				echo "# variant" >"$t/variants/000/kernel.py" &&
+				head -c "$((FAKE_TKO_BLOBS_KIB * 1024))" /dev/urandom >"$t/reference.pt" &&
+				head -c "$((FAKE_TKO_BLOBS_KIB * 1024))" /dev/urandom >"$t/variants/000/kernel.cubin" ;;
+		esac
+		shift
 	done ;;
 apply)
 	# FAKE_TKO_DEAF: a run that ignores SIGTERM (a model whose workers linger)
@@ -99,6 +118,27 @@ test_expect_success 'run-proofs.sh apply-models: bench/apply-models.sh on the mo
 	test_grep -v "work/model/" log &&
 	tar tzf out/apply-models.tar.gz >tar.txt &&
 	test_grep "^apply-models/second/checks.json$" tar.txt
+'
+
+# The H200's second session: the benchmark models' kernel folders held 0.5-1
+# GB of captured inputs and 1-3 GB of tune's reference.pt each, and tar ran
+# past its time; here 3 MiB each, incompressible (FAKE_TKO_BLOBS_KIB), and
+# a variant's binary: the archives hold none of it and stay small.
+test_expect_success 'run-proofs.sh apply-models: no inputs, reference.pt or variants in the archives' '
+	rm -rf log out work tmp && mkdir tmp &&
+	run_models env TMPDIR=$PWD/tmp APPLY_MODELS=second APPLY_AB_ARMS=default,applied FAKE_TKO_BLOBS_KIB=3072 \
+		bash "$SRC_ROOT/tests/gpu/run-proofs.sh" apply-models:60 &&
+	test -f work/second/run/capture/kernels/add_kernel/tune/reference.pt &&
+	test -f work/second/run/capture/kernels/add_kernel/inputs/storage0.bin &&
+	test "$(stat -c %s out/apply-models.tar.gz)" -le 65536 &&
+	tar xzOf out/apply-models.tar.gz apply-models/second/apply-ab.tar.gz | tar tzf - >inner.txt &&
+	test_grep -v "/inputs/.|/variants/.|\.pt$|\.bin$|\.cubin$" inner.txt &&
+	for k in add_kernel triton_poi_fused_x_0; do
+		test_grep "^run/capture/kernels/$k/capture.json$" inner.txt &&
+		test_grep "^run/capture/kernels/$k/tune/tune.json$" inner.txt &&
+		test_grep "^run/capture/kernels/$k/tune/winner/kernel.py$" inner.txt || return 1
+	done &&
+	test_grep -v "left out" out/apply-models.log
 '
 
 test_expect_success 'run-proofs.sh apply-models past its time: the model running packs its runs, no other starts' '

@@ -7,9 +7,13 @@
 #     inside the step (0.90x in all three rounds: its t-interval is [0.9, 0.9],
 #     wholly below 1), unless APPLY_AB_FORGET=1;
 #   - a work folder restored from the first call's apply-ab.tar.gz does the same
-#     (a fresh machine after a warm one went back);
+#     (a fresh machine after a warm one went back), without the binaries;
 #   - no RUN at all: exit 4 at once, tko apply not run;
 #   - stopped by SIGTERM (timeout(1)), the script still packs apply-ab.tar.gz.
+# The RUN call 1 packs also holds what tko capture and tune leave on a GPU
+# (the H200's: 0.5-1 GB of inputs and 1-3 GB of reference.pt a kernel), here
+# 2-4 MiB of random bytes each: the archive holds none of it, stays small,
+# and the restore from it still runs the A/B.
 # shellcheck disable=SC2016,SC2034
 . "$(dirname "$0")/lib.sh"
 . "$TESTS_DIR/lib-apply.sh"
@@ -44,8 +48,26 @@ planned() {
 	jq -r '[.kernels[] | select(.planned) | .kernel] | sort | join(" ")' "$1/apply.json"
 }
 
-test_expect_success 'call 1 (--keep-slower): every winner runs, one is judged slower in the step' '
+# big_run: work/run, the RUN of tests/data/apply with the binaries tko
+# capture and tune leave in a kernel folder, incompressible: the captured
+# inputs, the base's saved outputs (tune/ and tune/<target>/) and a
+# variant's compiled files beside its source; and a winner/ text file
+big_run() {
 	mkdir work && cp -r "$D/run" work/run &&
+	for k in work/run/capture/kernels/*; do
+		t=$k/tune && test -d "$t"/sm_90 && t=$t/sm_90
+		mkdir -p "$k/inputs" "$t/variants/000" &&
+		head -c 4194304 /dev/urandom >"$k/inputs/storage0.bin" &&
+		head -c 4194304 /dev/urandom >"$t/reference.pt" &&
+		head -c 2097152 /dev/urandom >"$t/variants/000/kernel.cubin" &&
+		head -c 1048576 /dev/urandom >"$t/variants/000/kernel.ptx" &&
+		echo "# variant 000" >"$t/variants/000/kernel.py" &&
+		mkdir -p "$t/winner" && echo "{}" >"$t/winner/config.json" || return 1
+	done
+}
+
+test_expect_success 'call 1 (--keep-slower): every winner runs, one is judged slower in the step' '
+	big_run &&
 	test_expect_code 1 ab_call out1 APPLY_AB_KEEP_SLOWER=1 &&
 	echo "scale_add_kernel $Z triton_red_fused_embedding_native_layer_norm_0" >expect &&
 	planned out1 >actual && test_cmp expect actual &&
@@ -53,6 +75,22 @@ test_expect_success 'call 1 (--keep-slower): every winner runs, one is judged sl
 	test_grep "^PASS every planned winner ran" out1.txt &&
 	test -f out1/checks.json && test -f out1/apply-ab.tar.gz &&
 	test_grep -v "judgements stay" out1.txt
+'
+
+# 5 kernels of 11 MiB of binaries each (before lib.sh's gpu_pack_blobs the
+# archive was 20 MiB, the reference.pt files); the texts the restore needs
+# are 70 KiB (tests/data/apply/run), 17 KiB packed with the runs' outputs
+test_expect_success 'call 1 archive: no inputs, reference outputs or variants; small; what the restore reads' '
+	tar tzf out1/apply-ab.tar.gz >list &&
+	test_grep -v "/inputs/.|/variants/.|reference\.pt$|\.bin$|\.cubin$|\.ptx$" list &&
+	test "$(stat -c %s out1/apply-ab.tar.gz)" -le 65536 &&
+	for k in work/run/capture/kernels/*; do
+		k=${k#work/} &&
+		test_grep "^$k/capture.json$" list && test_grep "^$k/kernel.py$" list &&
+		test_grep "^$k/tune/(sm_90/)?tune.json$" list || return 1
+	done &&
+	test_grep "^run/capture/kernels/$Z-294e5e16/tune/winner/config.json$" list &&
+	test_grep "^run/apply/apply.json$" list
 '
 
 test_expect_success 'call 2 on the same work folder: the slower winner is left out of the plan' '
@@ -73,6 +111,7 @@ test_expect_success 'APPLY_AB_FORGET=1: the earlier judgements go, the winner ru
 
 test_expect_success 'a fresh machine: the work folder restored from call 1 archive carries its judgement' '
 	rm -rf work && mkdir work && tar xzf out1/apply-ab.tar.gz -C work &&
+	test -z "$(find work -name reference.pt -o -name "*.bin" -o -name "*.cubin")" &&
 	test_expect_code 1 ab_call out4 &&
 	echo "scale_add_kernel triton_red_fused_embedding_native_layer_norm_0" >expect &&
 	planned out4 >actual && test_cmp expect actual

@@ -130,7 +130,12 @@ want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 # phase or a signal, so that a call that ran out of time can be diagnosed.
 # Always: every run's stdout, stderr and apply.jsonl, the plan, apply.json,
 # the kernels with their tune results (an ab phase on a fresh machine
-# restores them from here) and the outputs. Optional (gpu_pack leaves the
+# restores them from here: tko apply reads capture.json, kernel.py,
+# tune.json and winner/, the A/B runs the model, not the kernels' inputs)
+# and the outputs; not the kernels' inputs, tune's reference.pt, the
+# variants (sources, IR, binaries) or anything lib.sh's gpu_pack_blobs
+# names: on the H200 they made up gigabytes a kernel and tar ran past its
+# time. Optional (gpu_pack leaves the
 # biggest out when the archive is over the device tool's 16 MiB): the
 # capture's profile, its log, and kernel_window.json, the hook's Chrome
 # trace of each measured run (the first H200 call's 9 put the archive over
@@ -141,8 +146,8 @@ pack() {
 	mapfile -t runs < <(cd "$WORK" && find run/apply -path run/apply/cache -prune -o -type f \
 		! -name kernel_window.json -print 2>/dev/null)
 	mapfile -t windows < <(cd "$WORK" && first_window_per_arm)
-	gpu_pack "$OUT/apply-ab.tar.gz" "$WORK" --exclude='*/cache/*' --exclude='*/inputs/*' \
-		--exclude='*.cubin' --exclude='*/variants/*' --exclude='*.bin' "${runs[@]}" \
+	gpu_pack "$OUT/apply-ab.tar.gz" "$WORK" "${gpu_pack_blobs[@]}" --exclude='*/cache/*' \
+		--exclude='*/variants/*' "${runs[@]}" \
 		run/capture/kernels run/tko-run.json run/env.json artifact tune.out capture.out \
 		'?run/profile' '?run/log' "${windows[@]/#/?}"
 }

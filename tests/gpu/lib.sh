@@ -78,6 +78,12 @@
 # Prints one line: the archive's size (or why there is none). Status 0
 # when ARCHIVE was written.
 #
+# gpu_pack_blobs: --exclude options for gpu_pack of what tko capture, tune
+# and Triton leave that no archive needs and no restore reads: the captured
+# inputs (inputs/, *.bin: 0.5-1 GB a kernel on the H200), tensors torch
+# saved (*.pt: tune's reference.pt, 1-3 GB a kernel) and compiled kernels
+# (*.cubin, *.hsaco, *.so). A script adds its own (caches, variants/).
+#
 # gpu_tko_version: prints tko's version, or why there is none (status 1).
 #
 # step TEXT: a section header with the seconds since the script started.
@@ -267,6 +273,9 @@ gpu_stop_step() {
 GPU_PACK_LIMIT_KB=${GPU_PACK_LIMIT_KB:-15360}
 GPU_PACK_TIMEOUT_S=${GPU_PACK_TIMEOUT_S:-60}
 GPU_PACK_SIGNAL_S=${GPU_PACK_SIGNAL_S:-10}
+# shellcheck disable=SC2034  # used by the scripts that source this file
+gpu_pack_blobs=(--exclude='*/inputs/*' --exclude='*.bin' --exclude='*.pt' --exclude='*.cubin'
+	--exclude='*.hsaco' --exclude='*.so')
 gpu_pack_tmp=""
 
 # gpu_pack_tar SECONDS: tar of gpu_pack's members into $gpu_pack_tmp/a.tar.gz,

@@ -43,10 +43,11 @@ gpu_log "$OUT/proof.log"
 want() { case " $STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 [ -x "$TKO" ] || TKO=""
 # The texts and logs; also when a signal stops the script. Input blobs stay
-# out: the RUN's own (storage*.bin) and tko collect's copies of them.
+# out: the RUN's own (storage*.bin) and tko collect's copies of them, and
+# the other binaries lib.sh's gpu_pack_blobs names.
 pack_extras() {
 	cp "$RUN/env.json" "$RUN/tko-run.json" "$WORK/raw/" 2>/dev/null
-	gpu_pack "$OUT/extras.tar.gz" "$WORK" --exclude='storage*.bin' --exclude='*/inputs/*' \
+	gpu_pack "$OUT/extras.tar.gz" "$WORK" "${gpu_pack_blobs[@]}" \
 		raw build.log plain.log plaincold.log capture.out env-check.json collect.json \
 		'?collected'
 }

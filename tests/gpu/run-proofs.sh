@@ -108,13 +108,13 @@ run_one() {
 	wait "$tail_pid"
 	echo "$name exit $rc $((SECONDS - t0)) s" | tee -a "$OUT/summary.txt"
 	cp "$log" "$dir/log.txt"
-	# the archive: what the proof wrote, without caches and input blobs; all
-	# of it but the log optional (the proof's own archive is under 14 MiB)
+	# the archive: what the proof wrote, without caches, input blobs, saved
+	# tensors and binaries (lib.sh's gpu_pack_blobs); all of it but the log
+	# optional (the proof's own archive is under 14 MiB)
 	local rest=()
 	mapfile -t rest < <(cd "$WORK" && find "$name" -mindepth 1 -maxdepth 1 ! -name log.txt)
-	GPU_PACK_TIMEOUT_S=${RUN_PROOFS_PACK_S:-15} gpu_pack "$OUT/$name.tar.gz" "$WORK" \
-		--exclude='*/inductor/*' --exclude='*/triton/*' --exclude='*/cache/*' --exclude='*/inputs/*' \
-		--exclude='*.cubin' "$name/log.txt" "${rest[@]/#/?}"
+	GPU_PACK_TIMEOUT_S=${RUN_PROOFS_PACK_S:-15} gpu_pack "$OUT/$name.tar.gz" "$WORK" "${gpu_pack_blobs[@]}" \
+		--exclude='*/inductor/*' --exclude='*/triton/*' --exclude='*/cache/*' "$name/log.txt" "${rest[@]/#/?}"
 }
 
 for spec in "$@"; do
