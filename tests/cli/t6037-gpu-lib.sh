@@ -237,7 +237,10 @@ test_expect_success 'no ps: the step tree from /proc, killed 2 s on and named; t
 '
 
 # gpu_pack's bounds, with a member too big to pack in time: a sparse file
-# of 100 GiB (no disk used, but tar and gzip read every byte of it).
+# of 100 GiB (no disk used, but tar and gzip read every byte of it). As a
+# required member it is packed only under a GPU_PACK_FILE_MAX_KB above it
+# ($nocap), else left out before tar (see below).
+nocap=GPU_PACK_FILE_MAX_KB=$((200 * 1024 * 1024))
 cat >tree/tests/gpu/packs.sh <<'EOF'
 . "$(dirname "$0")/lib.sh"
 gpu_pack "$OUT/a.tar.gz" "$PWD/d" "$@"
@@ -269,12 +272,12 @@ test_expect_success 'gpu_pack: an optional member not packed in time is left out
 
 test_expect_success 'gpu_pack: a required member not packed in time: no archive, no part of one; an earlier one stays' '
 	start=$(date +%s) &&
-	packs GPU_PACK_TIMEOUT_S=2 small.txt huge &&
+	packs $nocap GPU_PACK_TIMEOUT_S=2 small.txt huge &&
 	test $(( $(date +%s) - start )) -le 10 &&
 	test_grep "^pack: a.tar.gz: not written: tar ran past 2 s" out.txt &&
 	test_grep "^status 1$" out.txt &&
 	test -z "$(ls -A o)" &&
-	echo earlier >o/a.tar.gz && (env OUT=$PWD/o GPU_PACK_TIMEOUT_S=1 bash tree/tests/gpu/packs.sh huge) >out.txt 2>&1 &&
+	echo earlier >o/a.tar.gz && (env OUT=$PWD/o $nocap GPU_PACK_TIMEOUT_S=1 bash tree/tests/gpu/packs.sh huge) >out.txt 2>&1 &&
 	echo earlier >expect && test_cmp expect o/a.tar.gz && ls -A o >list && echo a.tar.gz >expect && test_cmp expect list &&
 	rm d/huge
 '
@@ -284,7 +287,7 @@ test_expect_success 'gpu_pack: a required member not packed in time: no archive,
 # "Unexpected EOF". gpu_pack moved it into place and said status 0.
 test_expect_success 'gpu_pack: a tar stopped by a signal: no archive, not a cut one' '
 	truncate -s 100G d/huge && rm -rf o && mkdir o &&
-	{ env OUT="$PWD/o" bash tree/tests/gpu/packs.sh small.txt huge >out.txt 2>&1 & } &&
+	{ env OUT="$PWD/o" $nocap bash tree/tests/gpu/packs.sh small.txt huge >out.txt 2>&1 & } &&
 	pid=$! n=0 t= &&
 	while [ -z "$t" ]; do
 		n=$((n + 1)) && test $n -lt 100 && sleep 0.1 || return 1
@@ -343,6 +346,29 @@ test_expect_success 'gpu_pack: the biggest optional file goes, the others stay' 
 	printf "%s\n" small.txt random opt/ opt/r15 opt/r5 | sort >expect && sort list >actual && test_cmp expect actual &&
 	grep "left out" out.txt >actual &&
 	echo "pack: a.tar.gz: left out opt/r25 (25 KiB)" >expect && test_cmp expect actual
+'
+
+# A required file over GPU_PACK_FILE_MAX_KB (1 here): 1024 bytes stay, 1025
+# go, so does a sparse 100 GiB one, without tar reading it (GPU_PACK_TIMEOUT_S
+# would stop it: no archive); a file an --exclude names is not said to be left
+# out; an optional member's file is not judged by its size (the rounds do).
+test_expect_success 'gpu_pack: a required file over GPU_PACK_FILE_MAX_KB is left out before tar, named' '
+	rm -rf d/req d/opt && mkdir -p d/req d/opt &&
+	head -c 1024 /dev/urandom >d/req/at && head -c 1025 /dev/urandom >d/req/over &&
+	head -c 2048 /dev/urandom >"d/req/with space" && truncate -s 100G d/req/huge &&
+	truncate -s 100G d/req/skip.pt && head -c 2048 /dev/urandom >d/opt/r2 &&
+	start=$(date +%s) &&
+	packs GPU_PACK_FILE_MAX_KB=1 GPU_PACK_TIMEOUT_S=6 small.txt req ?opt "--exclude=*.pt" &&
+	test $(( $(date +%s) - start )) -le 5 &&
+	rm d/req/huge d/req/skip.pt &&
+	test_grep "^status 0$" out.txt &&
+	grep "left out" out.txt | sort >actual &&
+	for f in "huge (104857600" "over (1" "with space (2"; do
+		echo "pack: a.tar.gz: left out req/$f KiB): a required file over GPU_PACK_FILE_MAX_KB"
+	done >expect &&
+	test_cmp expect actual &&
+	tar tzf o/a.tar.gz | sort >actual &&
+	printf "%s\n" small.txt req/ req/at opt/ opt/r2 | sort >expect && test_cmp expect actual
 '
 
 # Only gpu_pack makes an archive: a script's own tar would bypass the size

@@ -69,7 +69,12 @@
 # MiB) the biggest optional files go (as many as the archive's compression
 # ratio says make up the excess, up to three rounds, then every optional
 # one), each named in the log, and it is packed again; what is still over
-# is kept and said to be over. Bounded in time: GPU_PACK_TIMEOUT_S (default
+# is kept and said to be over. A required member's file over
+# GPU_PACK_FILE_MAX_KB (default 8192: 8 MiB, none of the texts a result is
+# read from comes near it) is left out before tar runs, each named in the
+# log: a binary no --exclude named (the H200's tune/reference.pt, 1-3 GB a
+# kernel, made tar run past its time and left no archive) costs one line,
+# not the archive. Bounded in time: GPU_PACK_TIMEOUT_S (default
 # 60; GPU_PACK_SIGNAL_S, default 10, in the signal hook, which must end
 # before run-proofs.sh's SIGKILL), two thirds of it for the rounds with
 # optional files, the rest for one with the required ones alone. It packs
@@ -273,6 +278,7 @@ gpu_stop_step() {
 GPU_PACK_LIMIT_KB=${GPU_PACK_LIMIT_KB:-15360}
 GPU_PACK_TIMEOUT_S=${GPU_PACK_TIMEOUT_S:-60}
 GPU_PACK_SIGNAL_S=${GPU_PACK_SIGNAL_S:-10}
+GPU_PACK_FILE_MAX_KB=${GPU_PACK_FILE_MAX_KB:-8192}
 # shellcheck disable=SC2034  # used by the scripts that source this file
 gpu_pack_blobs=(--exclude='*/inputs/*' --exclude='*.bin' --exclude='*.pt' --exclude='*.cubin'
 	--exclude='*.hsaco' --exclude='*.so')
@@ -297,12 +303,35 @@ gpu_pack_tar() {
 	[ -s "$gpu_pack_tmp/a.tar.gz" ]
 }
 
+# gpu_pack_files: "SIZE NAME" of each plain file in tar's verbose listing
+# on stdin
+gpu_pack_files() {
+	awk '$1 ~ /^-/ { s = $3; sub(/^[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, ""); print s, $0 }'
+}
+
+# gpu_pack_big SECONDS: writes to $gpu_pack_tmp/drop the required members'
+# files over GPU_PACK_FILE_MAX_KB, each named. The listing is tar's own,
+# with the script's options, so an excluded file is not named; into
+# /dev/null, which GNU tar writes without reading a file (a 100 GiB one
+# takes no longer than an empty one).
+gpu_pack_big() {
+	local size name n=0 max=$((GPU_PACK_FILE_MAX_KB * 1024))
+	while read -r size name; do
+		[ "$size" -gt "$max" ] || continue
+		echo "$name" >>"$gpu_pack_tmp/drop"
+		n=$((n + 1))
+		[ "$n" -gt 20 ] && continue
+		echo "pack: ${pack_name}: left out $name ($((size / 1024)) KiB): a required file over GPU_PACK_FILE_MAX_KB"
+	done < <(timeout --foreground -k 2 "$1" tar -C "$pack_dir" -cvvf /dev/null --quoting-style=literal \
+		"${pack_opts[@]}" -- "${pack_need[@]}" 2>/dev/null | gpu_pack_files)
+	[ "$n" -le 20 ] || echo "pack: ${pack_name}: left out $((n - 20)) more required files over GPU_PACK_FILE_MAX_KB"
+}
+
 # gpu_pack_optional: "SIZE NAME" of each optional file in the archive (under
 # an optional member, not under a required one), biggest first
 gpu_pack_optional() {
 	local size name o
-	tar -tvzf "$gpu_pack_tmp/a.tar.gz" --quoting-style=literal 2>/dev/null |
-		awk '$1 ~ /^-/ { s = $3; sub(/^[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, ""); print s, $0 }' |
+	tar -tvzf "$gpu_pack_tmp/a.tar.gz" --quoting-style=literal 2>/dev/null | gpu_pack_files |
 		while read -r size name; do
 			for o in "${pack_need[@]}"; do
 				case $name in "$o" | "$o"/*) continue 2 ;; esac
@@ -349,6 +378,7 @@ gpu_pack() {
 	[ -z "$gpu_pack_tmp" ] || rm -rf "$gpu_pack_tmp"
 	gpu_pack_tmp=$(mktemp -d) || return 1
 	: >"$gpu_pack_tmp/drop"
+	[ ${#pack_need[@]} = 0 ] || gpu_pack_big "$soft"
 	while :; do
 		if [ ${#pack_opt[@]} -gt 0 ]; then
 			gpu_pack_tar $((start + soft - SECONDS))
