@@ -59,14 +59,16 @@ static double known_or(double v)
 	return isnan(v) ? -1 : v;
 }
 
-/* The confirmation's warm interval, when it is of the final winner. */
-static void warm_of(struct apply_item *it, const struct tune_doc_winner *w)
+/* The confirmation's warm interval, when it is of variant `id` (the final winner). */
+static void warm_of(struct apply_item *it, const struct tune_doc_winner *w, const char *id)
 {
 	const struct tune_doc_warm *h = &w->confirmation.warm;
 	double lo, hi;
 
-	if (!w->has_confirmation || !w->confirmation.has_warm || !h->variant || !w->id ||
-	    strcmp(h->variant, w->id) || !(h->ratio > 0))
+	it->warm = it->warm_lo = it->warm_hi = NAN;
+	it->warm_rounds = 0;
+	if (!w->has_confirmation || !w->confirmation.has_warm || !h->variant || !id ||
+	    strcmp(h->variant, id) || !(h->ratio > 0))
 		return;
 	tune_doc_ci(h->ci95, &lo, &hi);
 	if (!(lo > 0) || !(hi >= lo))
@@ -88,11 +90,51 @@ static void predicted_of(const struct apply_item *it, struct apply_predicted *pr
 	}
 }
 
+/*
+ * The variant tune confirmed faster than the base without source variants
+ * beside a source-variant winner (winner.config_only), or NULL.
+ */
+static const struct tune_doc_variant *config_only_of(const struct tune_doc_kernel *k)
+{
+	const struct tune_doc_winner_config_only *o = &k->winner.config_only;
+	const struct tune_doc_variant *v;
+
+	if (!k->winner.has_config_only || !o->confirmed || !o->id)
+		return NULL;
+	v = tune_doc_variant(k, o->id);
+	return v && json_is_object(v->config) && !v->nsource_variants ? v : NULL;
+}
+
+/* Why a source-variant winner's config-only variant is not planned in its place, or NULL. */
+static char *no_fallback(const struct tune_doc_winner *w)
+{
+	const struct tune_doc_winner_config_only *o = &w->config_only;
+	char fig[32] = "";
+
+	if (!w->has_config_only || !o->id)
+		return NULL;
+	if (!isnan(o->speedup))
+		snprintf(fig, sizeof(fig), " (%.3fx)", o->speedup);
+	return xstrfmt("its config-only variant %s%s is not confirmed faster than the base", o->id,
+		       fig);
+}
+
+/* The item's figures are the config-only variant's: its confirmation over the base. */
+static void fall_back(struct apply_item *it, const struct tune_doc_winner *w,
+		      const struct tune_doc_variant *v)
+{
+	it->speedup = known_or(w->config_only.speedup);
+	it->time_ms = known_or(v->time_ms);
+	warm_of(it, w, v->id);
+}
+
 void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 			 int source_variants)
 {
 	const struct tune_doc_winner *w = &k->winner;
 	const struct tune_doc_variant *v;
+	const json_t *settings = w->inductor_settings;
+	int fallback = 0;
 
 	it->warm = it->warm_lo = it->warm_hi = NAN;
 	it->warm_rounds = 0;
@@ -103,7 +145,7 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 	}
 	it->speedup = known_or(w->speedup);
 	it->time_ms = known_or(w->time_ms);
-	warm_of(it, w);
+	warm_of(it, w, w->id);
 	if (w->is_base) {
 		it->skip = "default_is_best";
 		return;
@@ -116,15 +158,22 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 		return;
 	}
 	if (v->nsource_variants && !source_variants) {
-		it->skip = "source_variant";
-		return;
+		if (!(v = config_only_of(k))) {
+			it->skip = "source_variant";
+			it->skip_detail = no_fallback(w);
+			return;
+		}
+		fall_back(it, w, v);
+		settings = w->config_only.inductor_settings;
+		fallback = 1;
 	}
 	it->entry = apply_plan_kernel_new();
 	it->entry->kernel = it->kernel ? xstrdup(it->kernel) : NULL;
 	it->entry->config = json_incref(v->config);
-	if (w->inductor_settings && json_object_size(w->inductor_settings))
-		it->entry->inductor_settings = json_incref(w->inductor_settings);
+	if (settings && json_object_size(settings))
+		it->entry->inductor_settings = json_incref((json_t *)settings);
 	predicted_of(it, &it->entry->predicted);
+	it->entry->fallback = fallback ? xstrdup("config_only") : NULL;
 }
 
 void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants)
@@ -244,7 +293,7 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 		return 0;
 	it->entry->id = xstrdup(it->id);
 	/* apply_item_from_doc planned it: the winner's variant is there */
-	if (tune_doc_variant(k, k->winner.id)->nsource_variants) {
+	if (!it->entry->fallback && tune_doc_variant(k, k->winner.id)->nsource_variants) {
 		char *dir = xstrndup(path, (size_t)(path_base(path) - path));
 		char *src = xstrfmt("%swinner/kernel.py", dir);
 

@@ -35,6 +35,7 @@ static const struct rf_field row_fields[] = {
 	RF_FX(R, "kernel", RF_STR, kernel, RF_NEED),
 	RF_F(R, "planned", RF_BOOL, planned),
 	RF_F(R, "tune", RF_STR, tune),
+	RF_FX(R, "fallback", RF_STR, fallback, RF_OMIT_NULL),
 	RF_F(R, "predicted_speedup", RF_NUM, predicted_speedup),
 	RF_FX(R, "predicted_warm_speedup", RF_NUM, predicted_warm_speedup, RF_OMIT_NULL),
 	RF_FX(R, "predicted_warm_ci95", RF_JSON, predicted_warm_ci95, RF_OMIT_NULL),

@@ -33,6 +33,7 @@ static const struct rf_field kernel_fields[] = {
 	RF_FX(K, "config", RF_JSON, config, RF_OBJECT | RF_NEED),
 	RF_FX(K, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT | RF_OMIT_NULL),
 	RF_S(K, "predicted", predicted, &predicted_desc, 0),
+	RF_FX(K, "fallback", RF_STR, fallback, RF_OMIT_NULL),
 	RF_FX(K, "id", RF_STR, id, RF_NEED),
 	RF_S(K, "source", source, &source_desc, RF_OPTIONAL | RF_OMIT_NULL),
 	RF_FX(K, "launcher", RF_STR, launcher_head, RF_OMIT_NULL),

@@ -155,6 +155,22 @@ const struct rf_struct tune_doc_confirm_desc = {
 	"tune confirmation", sizeof(struct tune_doc_confirm), confirm_fields
 };
 
+#define O struct tune_doc_winner_config_only
+static const struct rf_field winner_config_only_fields[] = {
+	RF_F(O, "id", RF_STR, id),
+	RF_F(O, "label", RF_STR, label),
+	RF_FX(O, "speedup", RF_NUM, speedup, RF_RATE),
+	RF_F(O, "ci95", RF_JSON, ci95),
+	RF_F(O, "confirmed", RF_BOOL, confirmed),
+	RF_FX(O, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT | RF_OMIT_NULL),
+	RF_FEND_X(RF_JC_WORDS),
+};
+#undef O
+static const struct rf_struct winner_config_only_desc = {
+	"tune winner config-only", sizeof(struct tune_doc_winner_config_only),
+	winner_config_only_fields
+};
+
 #define W struct tune_doc_winner
 static const struct rf_field winner_fields[] = {
 	RF_F(W, "id", RF_STR, id),
@@ -166,6 +182,8 @@ static const struct rf_field winner_fields[] = {
 	RF_F(W, "ci95", RF_JSON, ci95),
 	RF_F(W, "is_base", RF_BOOL, is_base),
 	RF_FX(W, "inductor_settings", RF_JSON, inductor_settings, RF_OBJECT),
+	RF_SS(W, "config_only", config_only, has_config_only, &winner_config_only_desc,
+	      RF_OMIT_NULL),
 	RF_SS(W, "confirmation", confirmation, has_confirmation, &tune_doc_confirm_desc, 0),
 	RF_FEND_X(RF_JC_WORDS),
 };

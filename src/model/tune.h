@@ -124,6 +124,20 @@ struct tune_doc_confirm {
 	json_t *kept;
 };
 
+/*
+ * winner.config_only: the fastest variant without source variants that a
+ * source-variant candidate was held against (tune/confirm.h), with its own
+ * figure over the base, what tko apply plans when source variants are not
+ * applied (docs/apply.md).
+ */
+struct tune_doc_winner_config_only {
+	char *id, *label;
+	double speedup;			/* over the base: the confirmed ratio, else the sweep's; NAN unknown */
+	json_t *ci95;			/* [lo, hi] of the confirmed ratio, or NULL */
+	int confirmed;			/* ci95 lies above 1 */
+	json_t *inductor_settings;	/* Inductor settings it needs, or NULL */
+};
+
 /* The winner: has_winner 0 when the document's winner is null or missing. */
 struct tune_doc_winner {
 	char *id, *label;
@@ -132,6 +146,8 @@ struct tune_doc_winner {
 	json_t *ci95;			/* [lo, hi] of the confirmed ratio, or NULL */
 	int is_base;
 	json_t *inductor_settings;	/* Inductor settings it needs, or NULL */
+	struct tune_doc_winner_config_only config_only;
+	int has_config_only;		/* 0: left out (the candidate had no source variant) */
 	struct tune_doc_confirm confirmation;
 	int has_confirmation;		/* 0: none ran */
 };

@@ -118,6 +118,7 @@ static void kernel_row(const struct apply_report *r, const struct apply_doc *d,
 	row->kernel = xstrdup(it->kernel);
 	row->planned = it->entry != NULL;
 	row->tune = dup_or_null(it->tune_path);
+	row->fallback = dup_or_null(it->entry ? it->entry->fallback : NULL);
 	if (it->speedup > 0)
 		row->predicted_speedup = it->speedup;
 	if (apply_item_has_warm(it)) {	/* tune's warm figure (no L2 flush) */

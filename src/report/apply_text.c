@@ -45,7 +45,8 @@ static void kernels_text(FILE *fp, const struct apply_doc *d)
 			table_cell(&t, "%s", b1);
 		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.3fx", row->measured_speedup, 1));
 		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.1f%%", row->share, 100));
-		table_cell(&t, "%s", row->status);
+		/* not tune's winner: its config-only variant, source variants being left out */
+		table_cell(&t, "%s%s", row->status, row->fallback ? " (config-only)" : "");
 		table_cell(&t, "%s%s%s", row->reason ? row->reason : "", row->detail ? ": " : "",
 			   row->detail ? row->detail : "");
 	}

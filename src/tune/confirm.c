@@ -428,6 +428,18 @@ const struct tune_ci *tune_confirm_winner_ci(const struct tune_sweep *s)
 	return c->winner == c->id[TUNE_CF_CAND] ? &c->vs_base : &c->cfg_vs_base;
 }
 
+long tune_confirm_config_only(const struct tune_sweep *s, const struct tune_ci **ci)
+{
+	const struct tune_confirm *c = &s->confirm;
+
+	*ci = NULL;
+	if (!c->ran)
+		return s->winner >= 0 && s->plan.v[s->winner].src ? best_config_only(s, s->winner) : -1;
+	if (c->id[TUNE_CF_CFG] >= 0 && c->rounds)
+		*ci = &c->cfg_vs_base;
+	return c->id[TUNE_CF_CFG];
+}
+
 void tune_confirm_release(struct tune_confirm *c)
 {
 	int i;

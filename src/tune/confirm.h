@@ -92,6 +92,16 @@ double tune_confirm_speedup(const struct tune_sweep *s);
  */
 const struct tune_ci *tune_confirm_winner_ci(const struct tune_sweep *s);
 
+/*
+ * The config-only variant a source-variant candidate was held against
+ * (with no confirmation, the fastest one the sweep timed), or -1 when the
+ * candidate had no source variant or none was timed; *ci gets base / it
+ * from the confirmation's rounds, NULL when no rounds were timed.
+ * tune.json's winner.config_only: what tko apply plans when it leaves
+ * source variants out.
+ */
+long tune_confirm_config_only(const struct tune_sweep *s, const struct tune_ci **ci);
+
 void tune_confirm_release(struct tune_confirm *c);
 
 #endif

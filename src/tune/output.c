@@ -163,6 +163,25 @@ static int confirmation_fill(const struct tune_sweep *s, struct tune_doc_winner 
 	return ret;
 }
 
+/* winner.config_only of a source-variant candidate (model/tune.h). */
+static void config_only_fill(const struct tune_sweep *s, struct tune_doc_winner *w)
+{
+	struct tune_doc_winner_config_only *o = &w->config_only;
+	const struct tune_ci *ci;
+	long i = tune_confirm_config_only(s, &ci);
+	double base = tune_output_base_ms(s);
+
+	if (i < 0)
+		return;
+	w->has_config_only = 1;
+	o->id = xstrfmt("v%03ld", i);
+	o->label = xstrdup(s->plan.v[i].label);
+	o->speedup = num(ci ? ci->ratio : base > 0 ? base / s->res.r[i].time_ms : -1);
+	o->ci95 = ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL;
+	o->confirmed = ci && ci->lo > 1.0;
+	o->inductor_settings = tune_winner_settings(s, i);
+}
+
 static int winner_fill(const struct tune_sweep *s, struct tune_doc_kernel *d, struct buf *err)
 {
 	struct tune_doc_winner *w = &d->winner;
@@ -183,7 +202,8 @@ static int winner_fill(const struct tune_sweep *s, struct tune_doc_kernel *d, st
 	w->confirmed = ci != NULL;
 	w->ci95 = ci ? json_pack("[f, f]", ci->lo, ci->hi) : NULL;
 	w->is_base = s->winner == s->plan.base;
-	w->inductor_settings = tune_winner_settings(s);
+	w->inductor_settings = tune_winner_settings(s, s->winner);
+	config_only_fill(s, w);
 	return confirmation_fill(s, w, err);
 }
 

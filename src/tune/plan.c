@@ -140,7 +140,7 @@ int tune_plan_init(struct tune_plan *p, const struct tune_kernel *k,
 	size_t i;
 
 	memset(p, 0, sizeof(*p));
-	p->base = p->best = p->descent_center = -1;
+	p->base = p->best = p->descent_center = p->plain_center = -1;
 	p->opts = *opts;
 	tune_space_build(&p->space, k, arch);
 	if (!p->space.n) {
@@ -165,6 +165,9 @@ long tune_plan_config_only(struct tune_plan *p, size_t c)
 	make_key(p, &p->v[c].cfg, 0, &key);
 	i = find_key(p, key.buf);
 	buf_release(&key);
+	/* planned by a search the limits stopped first: timed for the confirmation */
+	if (i >= 0 && !p->v[i].done)
+		p->v[i].origin = TUNE_FROM_CONFIRM;
 	/* c's config passed the rules already: without its source flags it still does */
 	return i >= 0 ? i : add_variant(p, &p->v[c].cfg, 0, TUNE_FROM_CONFIRM);
 }
@@ -454,6 +457,51 @@ static void descend(struct tune_plan *p)
 	plan_neighbours(p, (size_t)p->descent_center);
 }
 
+/* The fastest timed usable variant with no source variant, or -1. */
+static long best_plain(const struct tune_plan *p)
+{
+	long r = -1;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct tune_variant *v = &p->v[i];
+
+		if (v->done && v->usable && v->time_ms >= 0 && !v->src &&
+		    (r < 0 || v->time_ms < p->v[r].time_ms))
+			r = (long)i;
+	}
+	return r;
+}
+
+/*
+ * The config-only track's round is due (plan.h): the best is a source
+ * variant, and the fastest config-only variant's neighbours were not
+ * planned and it is the first center or beats the last by the noise.
+ */
+static long plain_due(const struct tune_plan *p)
+{
+	long b = p->best >= 0 && p->v[p->best].src ? best_plain(p) : -1;
+
+	if (b < 0 || p->v[b].centered)
+		return -1;
+	if (p->plain_center >= 0 &&
+	    !(p->v[b].time_ms < p->v[p->plain_center].time_ms * (1 - p->opts.noise)))
+		return -1;
+	return b;
+}
+
+/* The config-only round after the best's own, when due; 1 when planned. */
+static int descend_plain(struct tune_plan *p)
+{
+	long b = plain_due(p);
+
+	if (b < 0)
+		return 0;
+	p->plain_center = b;
+	plan_neighbours(p, (size_t)b);
+	return 1;
+}
+
 /* The fastest timed usable variant within opts.widen of the best whose
  * neighbours were not planned, or -1. */
 static long runner_up(const struct tune_plan *p)
@@ -494,9 +542,13 @@ static int advance(struct tune_plan *p)
 {
 	enum tune_phase ph;
 
-	if (p->descending && !p->opts.no_search && improved(p)) {
-		descend(p);
-		return 1;
+	if (p->descending && !p->opts.no_search) {
+		int moved = improved(p);
+
+		if (moved)
+			descend(p);
+		if (descend_plain(p) || moved)
+			return 1;
 	}
 	ph = p->order[p->step];
 	if (ph == TUNE_PH_WIDEN) {
@@ -518,6 +570,7 @@ static int advance(struct tune_plan *p)
 	else if (ph == TUNE_PH_DESCENT && !p->opts.no_search) {
 		p->descending = 1;
 		descend(p);
+		descend_plain(p);
 	} else if (ph == TUNE_PH_PAIRS && !p->opts.no_search)
 		plan_pairs(p);
 	else if (ph == TUNE_PH_GRID && !p->opts.no_search)

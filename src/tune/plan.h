@@ -43,6 +43,18 @@
  *             descent, taking the first move that helps, goes there). A
  *             new best found so gets its descent rounds as usual.
  *
+ * The config-only track: while the best is a source variant, every
+ * descent round also plans the neighbours of the fastest variant with no
+ * source variant (the base at first), and repeats from its new best while
+ * that improves by more than the noise, after the best's own round. The
+ * search moves from the best source flags and all, so without it the
+ * config-only space is never searched once a source variant wins (the
+ * two-pass softmax of an H200 run won right after the base, and every
+ * later variant carried it): tko apply without --source-variants then
+ * has nothing to apply, while a config alone (Inductor's coordinate
+ * descent found one 1.10x faster) would have helped. Where no source
+ * variant wins, the best is config-only and the track is the search.
+ *
  * Without timings (--compile-only) the plan shows what the variants
  * compile to: base, starts, source, grid, one descent round. With timings
  * the order puts the best odds first, since the budget usually ends the
@@ -147,6 +159,7 @@ struct tune_plan {
 	long base;			/* index of the base variant, -1 before tune_plan_add_base */
 	long best;			/* index of the best usable timed variant, -1 */
 	long descent_center;		/* the variant whose neighbours were planned last */
+	long plain_center;		/* the same on the config-only track, -1 */
 	enum tune_phase phase;		/* what the queue is filled with */
 	const enum tune_phase *order;	/* the phases, in order, ending with TUNE_PH_DONE */
 	size_t step;			/* the next phase in order */
@@ -194,7 +207,7 @@ void tune_plan_record(struct tune_plan *p, size_t index, double time_ms,
 /*
  * The variant with variant c's launch config and no source variant,
  * planned now (after the plan, for the confirmation: confirm.h) unless it
- * was; its index.
+ * was; its index. One planned but never handed out gets that origin too.
  */
 long tune_plan_config_only(struct tune_plan *p, size_t c);
 

@@ -55,14 +55,14 @@ int tune_winner_two_pass(const struct tune_sweep *s, long variant)
 	return variant >= 0 && (s->plan.v[variant].src & TUNE_SRC_TWO_PASS);
 }
 
-json_t *tune_winner_settings(const struct tune_sweep *s)
+json_t *tune_winner_settings(const struct tune_sweep *s, long variant)
 {
-	int split = tune_winner_split(s, s->winner);
+	int split = tune_winner_split(s, variant);
 	json_t *j = json_object();
 
 	if (split)
 		json_set_new(j, "triton.mix_order_reduction_split_size", json_integer(split));
-	if (tune_winner_two_pass(s, s->winner))
+	if (tune_winner_two_pass(s, variant))
 		json_set_new(j, "online_softmax", json_false());
 	if (!json_object_size(j)) {
 		json_decref(j);

@@ -37,8 +37,8 @@ int tune_winner_split(const struct tune_sweep *s, long variant);
  */
 int tune_winner_two_pass(const struct tune_sweep *s, long variant);
 
-/* Inductor settings the winner needs beyond its triton.Config, or NULL. A new reference. */
-json_t *tune_winner_settings(const struct tune_sweep *s);
+/* Inductor settings a variant needs beyond its triton.Config, or NULL. A new reference. */
+json_t *tune_winner_settings(const struct tune_sweep *s, long variant);
 
 /*
  * Appends a variant's source flags ("hints", "assume") and its environment

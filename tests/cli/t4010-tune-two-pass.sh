@@ -10,8 +10,9 @@
 # the fake GPU a winning twopass is said to be Inductor's online_softmax
 # setting. Triton compiles the kernel's triton_helpers calls from a
 # stand-in torch (tests/data/tune/torch_helpers): no torch is installed.
-# Test bodies are single-quoted on purpose: test_expect_success evals them.
-# shellcheck disable=SC2016
+# Test bodies are single-quoted on purpose: test_expect_success evals them;
+# the fake's JSON settings are quoted strings on purpose (SC2089, SC2090).
+# shellcheck disable=SC2016,SC2089,SC2090
 . "$(dirname "$0")/lib.sh"
 . "$TESTS_DIR/lib-tune.sh"
 
@@ -77,6 +78,77 @@ test_expect_success 'fake GPU: a winning twopass is applied as Inductor'"'"'s on
 	test "$(json_q "$dir/winner/config.json" ".inductor_settings.online_softmax")" = false &&
 	test_grep "torch._inductor.config.online_softmax = False" gtable &&
 	test "$(count "^ +for r0_offset in " "$dir/winner/kernel.py")" = 2
+'
+
+# The config-only track (src/tune/plan.h) on the fake GPU. Its timing model
+# ($TKO_FAKE_R0, tests/cli/tune-fake): the base takes 1.5 ms, the two-pass
+# form 0.6 of that, R0_BLOCK 4096 and 8192 take 0.8 and 0.7 of the two-pass
+# time but 1.05 and 1.1 of the online form's, R0_BLOCK 1024 and 512 0.85
+# and 0.8 of the online form's. By hand: the best is R0_BLOCK=8192
+# +twopass (0.63 ms); its config alone is slower than the base (1.65 ms, as
+# on the H200: 0.951x), and the fastest config-only variant is R0_BLOCK=512
+# (1.2 ms), two halvings from the base, which only a descent from the base
+# without +twopass reaches. The confirmation's rounds are the test's
+# ($TKO_FAKE_CONFIRM, keyed XBLOCK/R0_BLOCK), the interval worked out here
+# with Python's statistics module and the t table's 2.447 (6 degrees of
+# freedom), as t4011 does.
+cat >ci.py <<'PY'
+import json, math, os, statistics, sys
+t = json.loads(os.environ["TKO_FAKE_CONFIRM"])
+logs = [math.log(a / b) for a, b in zip(t[sys.argv[1]], t[sys.argv[2]])]
+m, s = statistics.mean(logs), statistics.stdev(logs)
+half = 2.447 * s / math.sqrt(len(logs))
+print("%.9f %.9f %.9f" % (math.exp(m), math.exp(m - half), math.exp(m + half)))
+PY
+TKO_FAKE_R0='{"4096+twopass": 0.8, "8192+twopass": 0.7, "4096": 1.05, "8192": 1.1, "1024": 0.85, "512": 0.8}'
+TKO_FAKE_CONFIRM='{"1/2048": [1.50, 1.52, 1.48, 1.51, 1.49, 1.53, 1.47],
+	"1/8192+twopass": [0.63, 0.64, 0.62, 0.63, 0.63, 0.64, 0.62],
+	"1/512": [1.20, 1.19, 1.21, 1.22, 1.18, 1.20, 1.21]}'
+export TKO_FAKE_R0 TKO_FAKE_CONFIRM
+
+test_expect_success 'fake GPU: twopass wins, and the config-only track finds R0_BLOCK=512' '
+	use_fake_gpu &&
+	k=run/capture/kernels/sm-1 &&
+	mkdir -p $k/inputs &&
+	cp "$SOFTMAX" $k/kernel.py &&
+	cp "$DATA/online_softmax.capture.json" $k/capture.json &&
+	tko tune --json t.json $k >ttable 2>terr &&
+	w=".kernels[0].winner" &&
+	test "$(json_q t.json "$w.label")" = "R0_BLOCK=8192 +twopass" &&
+	test "$(json_q t.json "$w.confirmed")" = true &&
+	test "$(json_q t.json "$w.config_only.label")" = R0_BLOCK=512 &&
+	id=$(json_q t.json "$w.config_only.id") &&
+	test "$(json_q t.json ".kernels[0].variants[] | select(.id == \"$id\") |
+		[.config.kwargs.R0_BLOCK, (.source_variants | length), .time_ms] | map(tostring) | join(\" \")")" = "512 0 1.2" &&
+	test "$(json_q t.json ".kernels[0].variants[] | select(.label == \"R0_BLOCK=8192\") | .speedup < 1")" = true &&
+	"$TKO_PYTHON" ci.py 1/2048 1/512 >want &&
+	json_q t.json "$w.config_only | [.speedup, .ci95[0], .ci95[1]] | @tsv" |
+		awk -F "\t" "{ printf \"%.9f %.9f %.9f\n\", \$1, \$2, \$3 }" >got &&
+	test_cmp want got &&
+	read -r ratio lo hi <want && awk "BEGIN { exit !($lo > 1) }" &&
+	test "$(json_q t.json "$w.config_only.confirmed")" = true &&
+	test "$(json_q t.json "$w.config_only | has(\"inductor_settings\")")" = false &&
+	test "$(json_q t.json "$w.confirmation.vs_config_only.id")" = "$id"
+'
+
+test_expect_success 'tko apply plans the config-only variant without --source-variants' '
+	tko apply run >aout 2>aerr &&
+	p=run/apply/plan.json &&
+	test "$(json_q $p ".kernels | length")" = 1 &&
+	test "$(json_q $p ".kernels[0] | [.config.kwargs.R0_BLOCK, .config.kwargs.XBLOCK, .config.num_warps, .fallback] | map(tostring) | join(\" \")")" = "512 1 16 config_only" &&
+	test "$(json_q $p ".kernels[0] | has(\"source\") or has(\"inductor_settings\")")" = false &&
+	test "$(json_q $p ".inductor_settings")" = "{}" &&
+	test "$(json_q $p ".kernels[0].predicted.speedup == $(json_q t.json ".kernels[0].winner.config_only.speedup")")" = true &&
+	test "$(json_q $p ".kernels[0].predicted.time_ms")" = 1.2 &&
+	test_grep "not_run \(config-only\)" aout
+'
+
+test_expect_success 'with --source-variants the two-pass winner itself' '
+	tko apply --source-variants run >sout 2>serr &&
+	p=run/apply/plan.json &&
+	test "$(json_q $p ".kernels[0] | [.config.kwargs.R0_BLOCK, has(\"fallback\")] | map(tostring) | join(\" \")")" = "8192 false" &&
+	test "$(json_q $p ".kernels[0].inductor_settings.online_softmax")" = false &&
+	json_q $p ".kernels[0].source.path | endswith(\"/winner/kernel.py\")"
 '
 
 test_done

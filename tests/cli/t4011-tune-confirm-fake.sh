@@ -135,7 +135,10 @@ test_expect_success 'a source patch beyond the noise of the config-only variant 
 # An AMD GPU (gfx942): the buffer-ops variant runs in a worker of its own
 # environment (AMDGCN_USE_BUFFER_OPS=1), so the two workers take turns one
 # round at a time, the first one alternating; the sweep never timed the
-# winning config without its source variant, so the confirmation times it.
+# winning config without its source variant, so the confirmation times it
+# (--max-variants 12 ends the sweep after the best's first descent round,
+# v007-v011, before the config-only track's round would time XBLOCK=2048:
+# src/tune/plan.h; the next test lets it).
 test_expect_success 'gfx942: a buffer-ops winner, confirmed across two worker environments' '
 	rm -f fake.log.confirm &&
 	TKO_FAKE_GPU="{\"name\": \"fake\", \"backend\": \"hip\", \"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", \"warp_size\": 64}" &&
@@ -144,7 +147,7 @@ test_expect_success 'gfx942: a buffer-ops winner, confirmed across two worker en
 		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
 		\"2048+bufops\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}" &&
 	export TKO_FAKE_GPU TKO_FAKE_BUFOPS TKO_FAKE_CONFIRM &&
-	tko tune --out g --json g.json kdir >g.out &&
+	tko tune --max-variants 12 --out g --json g.json kdir >g.out &&
 	w=g.json && c=".kernels[0].winner.confirmation" &&
 	test "$(json_q $w ".kernels[0].target")" = gfx942 &&
 	test "$(json_q $w "$c.candidate_label")" = "XBLOCK=2048 +bufops" &&
@@ -162,6 +165,28 @@ test_expect_success 'gfx942: a buffer-ops winner, confirmed across two worker en
 		else printf "%s\n%s\n" "$two" "$one"; fi || return 1
 	done >want.log &&
 	test_cmp want.log fake.log.confirm
+'
+
+# The same without the limit: the best (v004, +bufops: 0.97 of the base)
+# is a source variant, so its descent round (v007-v011, +bufops) is
+# followed by one around the fastest config-only variant, the base (v012
+# on: XBLOCK=2048 is its x2 step, counted by hand), and the confirmation
+# holds the candidate against that variant instead of timing one of its own.
+test_expect_success 'gfx942: the config-only track times the config alone in the search' '
+	TKO_FAKE_GPU="{\"name\": \"fake\", \"backend\": \"hip\", \"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", \"warp_size\": 64}" &&
+	TKO_FAKE_BUFOPS=0.97 &&
+	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
+		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
+		\"2048+bufops\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}" &&
+	export TKO_FAKE_GPU TKO_FAKE_BUFOPS TKO_FAKE_CONFIRM &&
+	tko tune --out g2 --json g2.json kdir >g2.out &&
+	w=g2.json && c=".kernels[0].winner.confirmation" &&
+	test "$(json_q $w "[.kernels[0].variants[] | select(.origin == \"confirm\")] | length")" = 0 &&
+	test "$(json_q $w ".kernels[0].variants[] | select(.id == \"v012\") |
+		[.label, .origin, (.source_variants | length)] | map(tostring) | join(\" \")")" = "XBLOCK=2048 descent 0" &&
+	test "$(json_q $w "$c.candidate_label")" = "XBLOCK=2048 +bufops" &&
+	test "$(json_q $w "$c.vs_config_only.id")" = v012 &&
+	expect_ci 1024 2048 >want && got_ci $w "$c.vs_config_only.vs_base" >got && test_cmp want got
 '
 
 # Warm times ($TKO_FAKE_CONFIRM_WARM: what the worker times with no L2

@@ -2,7 +2,8 @@
  * Unit tests for apply/plan's choice per tune result: a winner is planned
  * with the config of the variant it names; the base winning, no winner, a
  * confirmation that refused it (its reason kept) and a source variant
- * without --source-variants are not; keys left out of older results. The tune documents are written by
+ * without --source-variants are not, unless tune confirmed a config-only
+ * variant (then that one is); keys left out of older results. The tune documents are written by
  * hand in tko tune's schema (docs/json.md, src/tune/output.c).
  */
 #include <math.h>
@@ -173,6 +174,89 @@ static void test_missing_keys(void **state)
 	release(&it);
 }
 
+/*
+ * A source-variant winner without --source-variants: the config-only
+ * variant tune confirmed faster than the base (winner.config_only) is
+ * planned in its place, with its own figure and settings and marked as
+ * the fallback; one not confirmed, or naming a variant with source
+ * variants, leaves the kernel unplanned as before.
+ */
+#define SRC_WINNER "{\"id\": \"v004\", \"speedup\": 1.7, \"time_ms\": 0.2, \"is_base\": false, " \
+	"\"confirmed\": true, \"inductor_settings\": {\"online_softmax\": false}, "
+
+static void test_config_only_fallback(void **state)
+{
+	struct apply_item it;
+	json_t *cfg;
+
+	(void)state;
+	decide(SRC_WINNER "\"config_only\": {\"id\": \"v003\", \"label\": \"XBLOCK=2048\", "
+	       "\"speedup\": 1.1, \"ci95\": [1.05, 1.15], \"confirmed\": true}}", 0, &it);
+	assert_null(it.skip);
+	assert_non_null(it.entry);
+	cfg = it.entry->config;
+	assert_int_equal(json_int(json_object_get(cfg, "kwargs"), "XBLOCK", -1), 2048);
+	assert_int_equal(json_int(cfg, "num_warps", -1), 8);
+	assert_string_equal(it.entry->fallback, "config_only");
+	assert_null(it.entry->inductor_settings);	/* online_softmax was the patch's */
+	assert_float_equal(it.speedup, 1.1, 0);
+	assert_float_equal(it.entry->predicted.speedup, 1.1, 0);
+	assert_float_equal(it.time_ms, -1, 0);		/* the variant has no time_ms */
+	release(&it);
+	/* with --source-variants the winner itself */
+	decide(SRC_WINNER "\"config_only\": {\"id\": \"v003\", \"speedup\": 1.1, "
+	       "\"ci95\": [1.05, 1.15], \"confirmed\": true}}", 1, &it);
+	assert_null(it.skip);
+	assert_null(it.entry->fallback);
+	assert_int_equal(json_int(json_object_get(it.entry->config, "kwargs"), "XBLOCK", -1), 1024);
+	assert_true(json_is_false(json_object_get(it.entry->inductor_settings, "online_softmax")));
+	assert_float_equal(it.speedup, 1.7, 0);
+	release(&it);
+	/* its own settings (a split size) go with it */
+	decide(SRC_WINNER "\"config_only\": {\"id\": \"v003\", \"speedup\": 1.1, "
+	       "\"ci95\": [1.05, 1.15], \"confirmed\": true, \"inductor_settings\": "
+	       "{\"triton.mix_order_reduction_split_size\": 64}}}", 0, &it);
+	assert_int_equal(json_int(it.entry->inductor_settings,
+				  "triton.mix_order_reduction_split_size", -1), 64);
+	assert_null(json_object_get(it.entry->inductor_settings, "online_softmax"));
+	release(&it);
+	/* the H200's second (2026-12-05): the winner's config alone, 0.951x, not confirmed */
+	decide(SRC_WINNER "\"config_only\": {\"id\": \"v003\", \"speedup\": 0.9506211322, "
+	       "\"ci95\": [0.9485116807, 0.9527352751], \"confirmed\": false}}", 0, &it);
+	assert_string_equal(it.skip, "source_variant");
+	assert_string_equal(it.skip_detail, "its config-only variant v003 (0.951x) is not "
+			    "confirmed faster than the base");
+	assert_null(it.entry);
+	release(&it);
+	/* a config-only that is not: nothing to fall back to */
+	decide(SRC_WINNER "\"config_only\": {\"id\": \"v004\", \"speedup\": 1.1, "
+	       "\"confirmed\": true}}", 0, &it);
+	assert_string_equal(it.skip, "source_variant");
+	release(&it);
+	/* results written before the key: skipped, no detail */
+	decide(SRC_WINNER "\"label\": \"+hints\"}", 0, &it);
+	assert_string_equal(it.skip, "source_variant");
+	assert_null(it.skip_detail);
+	release(&it);
+}
+
+/* The config-only variant's warm interval is its own: the winner's is not carried over. */
+static void test_config_only_warm(void **state)
+{
+	struct apply_item it;
+
+	(void)state;
+	decide(SRC_WINNER "\"config_only\": {\"id\": \"v003\", \"speedup\": 1.1, "
+	       "\"ci95\": [1.05, 1.15], \"confirmed\": true}, \"confirmation\": {\"accepted\": true, "
+	       "\"warm\": {\"variant\": \"v004\", \"ratio\": 1.6, \"ci95\": [1.5, 1.7], "
+	       "\"rounds\": 7}}}", 0, &it);
+	assert_string_equal(it.entry->fallback, "config_only");
+	assert_false(apply_item_has_warm(&it));
+	assert_float_equal(apply_item_predicted(&it), 1.1, 0);
+	assert_null(it.entry->predicted.warm_ci95);
+	release(&it);
+}
+
 /* The entry is read through model/tune: what the model refuses is no plan. */
 static void test_unreadable(void **state)
 {
@@ -200,6 +284,8 @@ int main(void)
 		cmocka_unit_test(test_not_planned),
 		cmocka_unit_test(test_missing_keys),
 		cmocka_unit_test(test_warm),
+		cmocka_unit_test(test_config_only_fallback),
+		cmocka_unit_test(test_config_only_warm),
 		cmocka_unit_test(test_unreadable),
 	};
 

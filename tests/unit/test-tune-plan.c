@@ -406,6 +406,47 @@ static void test_timed_order_hip(void **state)
 	timed_release(&p, &k, &labels);
 }
 
+/* XBLOCK=2048 halves the time; the buffer-ops switch takes 3% off anything. */
+static double bufops_ms(const struct tune_plan *p, const struct tune_variant *v)
+{
+	double ms = v->cfg.v[tune_space_find(&p->space, "XBLOCK")] == 2048 ? 0.5 : 1.0;
+
+	return v->src & TUNE_SRC_BUF_ON ? ms * 0.97 : ms;
+}
+
+/*
+ * The config-only track (plan.h): +bufops wins the source phase, so each
+ * descent round around it (every variant +bufops) is followed by one
+ * around the fastest config-only variant, the base first and then
+ * XBLOCK=2048, which the main track only ever times with +bufops.
+ */
+static void test_config_only_track(void **state)
+{
+	struct tune_kernel k;
+	struct tune_plan p;
+	struct buf labels = BUF_INIT;
+
+	(void)state;
+	timed_plan(&p, &k, "gfx942", 0);
+	run_timed(&p, bufops_ms, &labels);
+	/* by hand: the source phase, the best's round and the base's, the new
+	 * best's round and XBLOCK=2048's, then the one pair not planned yet */
+	assert_string_equal(labels.buf, "base;+hints;+assume;+ptr32;+bufops;+nobufops;"
+			    "+hints+assume+ptr32+bufops;"
+			    "XBLOCK=2048 +bufops;XBLOCK=512 +bufops;num_warps=8 +bufops;"
+			    "num_warps=2 +bufops;waves_per_eu=1 +bufops;"
+			    "XBLOCK=2048;XBLOCK=512;num_warps=8;num_warps=2;waves_per_eu=1;"
+			    "XBLOCK=4096 +bufops;XBLOCK=2048,num_warps=8 +bufops;"
+			    "XBLOCK=2048,num_warps=2 +bufops;XBLOCK=2048,waves_per_eu=1 +bufops;"
+			    "XBLOCK=4096;XBLOCK=2048,num_warps=8;XBLOCK=2048,num_warps=2;"
+			    "XBLOCK=2048,waves_per_eu=1;"
+			    "XBLOCK=4096,num_warps=8 +bufops;");
+	assert_string_equal(p.v[p.best].label, "XBLOCK=2048 +bufops");
+	assert_string_equal(p.v[p.plain_center].label, "XBLOCK=2048");
+	assert_int_equal(p.phase, TUNE_PH_DONE);
+	timed_release(&p, &k, &labels);
+}
+
 /* Fast only where XBLOCK and the warps grew together, and more so again. */
 static double pair_ms(const struct tune_plan *p, const struct tune_variant *v)
 {
@@ -585,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_descent_follows_improvement),
 		cmocka_unit_test(test_timed_order_cuda),
 		cmocka_unit_test(test_timed_order_hip),
+		cmocka_unit_test(test_config_only_track),
 		cmocka_unit_test(test_descent_again_after_pairs),
 		cmocka_unit_test(test_widen_leaves_a_dead_end),
 		cmocka_unit_test(test_start_found_by_another_phase_keeps_inductor_time),

@@ -98,9 +98,9 @@ static void test_two_pass_and_split(void **state)
 	s.plan.v[0].src = TUNE_SRC_TWO_PASS;
 	assert_int_equal(tune_winner_two_pass(&s, 0), 1);
 	assert_int_equal(tune_winner_split(&s, 0), 0);
-	assert_null(tune_winner_settings(&s));	/* no winner */
+	assert_null(tune_winner_settings(&s, -1));	/* no variant */
 	s.winner = 0;
-	set = tune_winner_settings(&s);
+	set = tune_winner_settings(&s, s.winner);
 	same_json(set, "{\"online_softmax\": false}");
 	/* no winner: nothing to write, and nothing written */
 	s.winner = -1;

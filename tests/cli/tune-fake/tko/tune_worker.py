@@ -11,7 +11,10 @@ request (one with a "workspace") is timed by its RSPLIT_SIZE instead: 8
 rows per program is the fastest, and its request is logged with its grid
 and the workspace size tko asked for. A softmax kernel's source decides
 too: the two-pass form (no online_softmax_combine left, a max2 in its
-place) takes 0.6 of the online form's time.
+place) takes 0.6 of the online form's time. With $TKO_FAKE_R0 (a JSON
+object keyed by R0_BLOCK, "+twopass" added for the two-pass form) a
+variant also takes that factor of its time (1 for a key it lacks), and
+its confirm key is "XBLOCK/R0_BLOCK" with "+twopass" for that form.
 
 With $TKO_FAKE_JOBS > 1 it also says it has compile processes, logs the
 "precompile" requests it gets, and gives each variant an ISA fingerprint
@@ -85,6 +88,8 @@ def bufops():
 
 
 def confirm_key(req):
+    if os.environ.get("TKO_FAKE_R0"):
+        return r0_key(req, "%s/" % req["constants"].get("XBLOCK"))
     return "%s%s%s" % (req["constants"].get("XBLOCK"), "+hints" if has_hints(req) else "",
                        "+bufops" if bufops() else "")
 
@@ -137,6 +142,16 @@ def confirm_cold(req):
     return {"status": "ok", "ids": [r["id"] for r in req["requests"]], "times_ms": out}
 
 
+def two_pass(req):
+    with open(req["source"], encoding="utf-8") as f:
+        text = f.read()
+    return "triton_helpers.max2(" in text and "online_softmax_combine(" not in text
+
+
+def r0_key(req, head=""):
+    return "%s%s%s" % (head, req["constants"].get("R0_BLOCK"), "+twopass" if two_pass(req) else "")
+
+
 def sweep_ms(req):
     """(ms, status) of a bench request's variant."""
     x = req["constants"].get("XBLOCK")
@@ -147,6 +162,8 @@ def sweep_ms(req):
         text = f.read()
     if "triton_helpers.max2(" in text and "online_softmax_combine(" not in text:
         ms *= 0.6
+    if os.environ.get("TKO_FAKE_R0"):
+        ms *= json.loads(os.environ["TKO_FAKE_R0"]).get(r0_key(req), 1.0)
     if os.environ.get("TKO_FAKE_HINTS") and "tl.multiple_of(" in text:
         ms *= float(os.environ["TKO_FAKE_HINTS"])
     if os.environ.get("TKO_FAKE_BUFOPS") and bufops():
