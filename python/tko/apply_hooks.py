@@ -506,7 +506,13 @@ def _new_entry(rec, launcher, tuner):
 def _template_is_winner(w, d):
     have = dict(d.get("config_args") or {}, num_warps=d.get("num_warps"),
                 num_stages=d.get("num_stages"))
-    return all(have.get(k) == v for k, v in w.template.get("params", {}).items() if k in have)
+    want = (w.template or {}).get("params")
+    if want is None:
+        # A hook winner has no template key: its num_warps and num_stages,
+        # and the body when an older plan carries one (then refused).
+        want = dict(w.config.get("body") or {}, num_warps=w.config.get("num_warps"),
+                    num_stages=w.config.get("num_stages"))
+    return all(have.get(k) == v for k, v in want.items() if k in have)
 
 
 def _emit_launch(sess, rec, st):
