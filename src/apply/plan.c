@@ -221,7 +221,7 @@ static void add_value(struct buf *out, const json_t *v)
 	free(text);
 }
 
-/* "BLOCK_K 32->64, BLOCK_M 128->256": where the winner's body differs from the base's. */
+/* "BLOCK_M 128->256, BLOCK_K 32->64": where the winner's body differs from the base's. */
 static void body_changes(const json_t *was, const json_t *body, struct buf *out)
 {
 	const char *key;

@@ -82,11 +82,6 @@ test_expect_success 'a winner with the base'"'"'s body (num_warps=8) is planned 
 	json_q art/tko_winners.json ".configs == {\"$key\": {\"kwargs\": {}, \"num_warps\": 8, \"num_stages\": 3}} and .left_out == []"
 '
 
-test_expect_success 'the tune document keeps the body (the plan copied the config)' '
-	variant_q v007 ".config | has(\"body\")" &&
-	jq -e ".kernels[0].variants[] | select(.id == \"v007\") | .config.body.BLOCK_K == 32" $K/tune/tune.json
-'
-
 test_expect_success 'without a base variant to compare with, every body parameter counts as changed' '
 	template_run ".kernels[0].winner.id = \"v007\" | .kernels[0].variants[0].label = \"renamed\"" &&
 	tko apply run >out.txt 2>err.txt &&
