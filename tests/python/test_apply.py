@@ -452,6 +452,22 @@ def test_template_winner_of_the_base_body_is_carried_by_the_hook(tmp_path):
     assert of(events, "error") == []
 
 
+def test_a_template_of_the_same_name_and_another_key_keeps_its_config(tmp_path):
+    """Template names repeat across graphs (triton_tem_fused_mm_0 of the
+    forward and of the backward): a hook winner is named by its key, so a
+    same-named template whose function differs (another BLOCK_M line) runs
+    its own config and is listed as a near miss, not given the winner."""
+    cfg = {"num_warps": 8, "num_stages": 3, "kwargs": {}, "options": {}}
+    other = TEMPLATE_SRC.replace("BLOCK_M : tl.constexpr = 64", "BLOCK_M : tl.constexpr = 32")
+    script = TEMPLATE_MODEL.format(src=other)
+    proc, events = run_model(tmp_path, plan([template_winner(cfg)]), script=script)
+    assert [(c["num_warps"], c["num_stages"]) for c in ran(proc)] == [(4, 3)] * 3
+    o = the_outcome(events)
+    assert (o["status"], o["reason"]) == ("not_launched", "source_changed")
+    assert len(o["other_hashes"]) == 1 and o["other_hashes"][0] != template_hash()
+    assert of(events, "error") == []
+
+
 def test_template_winner_with_a_body_is_refused_and_recorded(tmp_path):
     """An older plan that carries the body: the hook cannot set BLOCK_K, so it
     refuses, the template runs Inductor's config, and the launches are still
