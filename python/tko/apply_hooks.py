@@ -424,7 +424,7 @@ def _first_inductor_launch(tuner, rec):
     sess = apply.session()
     fn = tuner.fn
     rec.hash = lookup.lookup_hash(str(tuner.size_hints), fn.src)
-    w = _winner_by_hash(sess, rec.hash) or _template_winner(sess, fn.__name__)
+    w = _winner_by_hash(sess, rec.hash) or _template_winner(sess, fn.__name__, rec.hash)
     if w is None:
         _near_miss(sess, fn.__name__, rec.hash)
         rec.other = fn.__name__
@@ -434,9 +434,13 @@ def _first_inductor_launch(tuner, rec):
         _install_at_launch(tuner, w, rec.state)
 
 
-def _template_winner(sess, name):
+def _template_winner(sess, name, h):
+    """The template winner of this kernel, installed or not (a refused one's
+    launches are recorded too): by name, and by the lookup key where the
+    plan has one. Template names repeat across graphs, so a same-named
+    kernel of another key is a near miss, never given the winner."""
     for w in sess.plan.winners:
-        if w.launcher == "template" and w.kernel == name:
+        if w.launcher == "template" and w.kernel == name and w.lookup_hash in (None, h):
             return w
     return None
 
@@ -506,7 +510,13 @@ def _new_entry(rec, launcher, tuner):
 def _template_is_winner(w, d):
     have = dict(d.get("config_args") or {}, num_warps=d.get("num_warps"),
                 num_stages=d.get("num_stages"))
-    return all(have.get(k) == v for k, v in w.template.get("params", {}).items() if k in have)
+    want = (w.template or {}).get("params")
+    if want is None:
+        # A hook winner has no template key: its num_warps and num_stages,
+        # and the body when an older plan carries one (then refused).
+        want = dict(w.config.get("body") or {}, num_warps=w.config.get("num_warps"),
+                    num_stages=w.config.get("num_stages"))
+    return all(have.get(k) == v for k, v in want.items() if k in have)
 
 
 def _emit_launch(sess, rec, st):

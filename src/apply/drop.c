@@ -150,12 +150,28 @@ static int read_earlier(const char *previous, struct apply_judgements *earlier, 
 	return ret;
 }
 
+/*
+ * The confirmed winners the plan could not carry (plan.c: a template winner
+ * that changed its body): not planned, yet a win the user can still set by
+ * hand, so the artifact names them with the rest.
+ */
+static void not_carried(const struct apply_plan *p, struct apply_left_outs *left_out)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (p->v[i].skip && !strcmp(p->v[i].skip, "cannot_carry"))
+			apply_left_outs_add(left_out, p->v[i].id, p->v[i].kernel, p->v[i].skip,
+					    p->v[i].skip_detail, "plan");
+}
+
 int apply_drop_plan(struct apply_plan *p, const char *previous, const char *const *exclude,
 		    size_t nexclude, int keep_slower, struct apply_judgements *carried,
 		    struct apply_left_outs *left_out, struct buf *warn, struct buf *err)
 {
 	size_t i;
 
+	not_carried(p, left_out);
 	if (previous && is_file(previous)) {
 		struct apply_judgements earlier = APPLY_JUDGEMENTS_INIT;
 

@@ -19,7 +19,9 @@
  * upper bound below 1: model/tune.h, winner.confirmation.warm) leaves the
  * plan before any run, reason "slower_warm" with that evidence, unless
  * --keep-slower too. --exclude NAME (a kernel name or its folder id)
- * leaves a winner out of the plan whatever was measured. What was left out
+ * leaves a winner out of the plan whatever was measured. A confirmed
+ * winner the plan could not carry (apply/plan.h: "cannot_carry") is listed
+ * with them, since the user can still set it by hand. What was left out
  * is listed ("left_out": id, kernel, reason, detail, of: "plan" for this
  * run's plan and so its runs and artifact, "artifact" for the artifact
  * only) in apply.json and in the artifact's header.
@@ -49,7 +51,8 @@
  * judged slower (unless keep_slower), out of the plan: the item's entry
  * goes, its skip is "excluded", "slower_in_step" or "slower_warm" with a detail, and the
  * plan's settings are merged again from the winners left. Appends to
- * `left_out` what was left out (of: "plan") and to `carried` the earlier
+ * `left_out` what was left out (of: "plan"; the plan's "cannot_carry"
+ * winners first) and to `carried` the earlier
  * judgements that still hold for this plan's winners (left out or kept).
  * A missing `previous` is no earlier judgement; one that cannot be read
  * (not JSON, or its slower_in_step not as model/apply_left.h types it) is

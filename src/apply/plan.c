@@ -9,6 +9,7 @@
 #include "apply/lookup.h"
 #include "apply/plan.h"
 #include "json/jsonio.h"
+#include "json/jsonw.h"
 #include "model/capture.h"
 #include "model/tune.h"
 #include "rundir/layout.h"
@@ -260,6 +261,99 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 	free(py_path);
 }
 
+/* A body parameter's value as JSON writes it; "?" when the config lacks it. */
+static void add_value(struct buf *out, const json_t *v)
+{
+	char *text = v ? jsonw_compact_string(v) : NULL;
+
+	buf_adds(out, text ? text : "?");
+	free(text);
+}
+
+/* "BLOCK_M 128->256, BLOCK_K 32->64": where the winner's body differs from the base's. */
+static void body_changes(const json_t *was, const json_t *body, struct buf *out)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)body, key, v) {
+		const json_t *b = json_object_get(was, key);
+
+		if (b && json_equal(b, v))
+			continue;
+		buf_addf(out, "%s%s ", out->len ? ", " : "", key);
+		add_value(out, b);
+		buf_adds(out, "->");
+		add_value(out, v);
+	}
+	json_object_foreach((json_t *)was, key, v)
+		if (!json_object_get(body, key)) {
+			buf_addf(out, "%s%s ", out->len ? ", " : "", key);
+			add_value(out, v);
+			buf_adds(out, "->?");
+		}
+}
+
+/* The skip's detail: what changed, why tko cannot set it, and the winner to set by hand. */
+static char *body_detail(const struct buf *changed, const json_t *cfg)
+{
+	struct buf d = BUF_INIT;
+	const char *key;
+	json_t *v;
+
+	buf_addf(&d, "template parameters %s: the hook sets a template's num_warps and num_stages "
+		 "only; these need Inductor's template lookup table (config.lookup_table), whose "
+		 "key tko does not build yet; set them by hand:", changed->buf);
+	json_object_foreach(json_object_get(cfg, "body"), key, v) {
+		buf_addf(&d, " %s=", key);
+		add_value(&d, v);
+	}
+	buf_adds(&d, " num_warps=");
+	add_value(&d, json_object_get(cfg, "num_warps"));
+	buf_adds(&d, " num_stages=");
+	add_value(&d, json_object_get(cfg, "num_stages"));
+	buf_adds(&d, " (docs/apply.md, \"Template winners\")");
+	return buf_detach(&d, NULL);
+}
+
+/*
+ * A template's BLOCK_M/N/K are constexpr lines of its body (tune's config
+ * "body"), which Inductor sets only from its template lookup table; the
+ * hook, through lookup_autotune_config, sets num_warps and num_stages
+ * alone. A winner whose body differs from the base's is not planned
+ * (cannot_carry); one with the base's body is planned without it, since
+ * the hook refuses any body (apply_plan._refusal: cannot_carry:body).
+ */
+static void template_body(struct apply_item *it, const struct tune_doc_kernel *k)
+{
+	const struct tune_doc_variant *base = tune_doc_base(k);
+	const json_t *body = json_object_get(it->entry->config, "body");
+	struct buf changed = BUF_INIT;
+	json_t *cfg;
+
+	if (!body)
+		return;
+	body_changes(base ? json_object_get(base->config, "body") : NULL, body, &changed);
+	if (changed.len) {
+		it->skip = "cannot_carry";
+		it->skip_detail = body_detail(&changed, it->entry->config);
+	} else {
+		/* a copy: the tune document's variant keeps its config whole */
+		cfg = json_copy(it->entry->config);
+		json_object_del(cfg, "body");
+		json_decref(it->entry->config);
+		it->entry->config = cfg;
+	}
+	buf_release(&changed);
+}
+
+static int is_template(const struct apply_plan_kernel *e)
+{
+	const char *launcher = apply_plan_kernel_launcher(e);
+
+	return launcher && !strcmp(launcher, "template");
+}
+
 /* Merges a winner's settings into the plan's; -1 + err on a conflict. */
 static int merge_settings(struct apply_plan *p, const struct apply_item *it, struct buf *err)
 {
@@ -301,6 +395,8 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 		free(dir);
 	}
 	identify(p, it, kdir);
+	if (!it->skip && is_template(it->entry))
+		template_body(it, k);
 	if (it->skip) {
 		apply_plan_kernel_free(it->entry);
 		it->entry = NULL;

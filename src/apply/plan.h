@@ -8,7 +8,11 @@
  * ci95, accepted, reason), that confirmation accepted it. Every other
  * kernel is kept with the reason it is not applied, so the report lists
  * it. Inductor kernels are named by their lookup key (apply/lookup.h),
- * hand-written @triton.autotune kernels by capture's source_hash.
+ * hand-written @triton.autotune kernels by capture's source_hash. A
+ * template winner whose body (BLOCK_M/N/K) differs from tune's base is
+ * skipped as "cannot_carry" (the hook sets num_warps and num_stages only;
+ * the body needs the template lookup key, which is not built); one with
+ * the base's body is planned without it.
  *
  *	struct apply_plan p = APPLY_PLAN_INIT;
  *	if (apply_plan_build(&p, run, NULL, 0, &err) < 0) ... err

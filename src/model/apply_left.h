@@ -23,7 +23,7 @@
 /* A winner left out of the plan or of the artifact, and why. */
 struct apply_left_out {
 	char *id, *kernel;
-	char *reason;		/* "excluded", "slower_in_step", "slower_warm" */
+	char *reason;		/* "cannot_carry", "excluded", "slower_in_step", "slower_warm" */
 	char *detail;		/* the evidence, or NULL */
 	char *of;		/* "plan" (and so its runs and the artifact) or "artifact" */
 };

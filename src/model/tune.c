@@ -328,6 +328,16 @@ const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k,
 	return NULL;
 }
 
+const struct tune_doc_variant *tune_doc_base(const struct tune_doc_kernel *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nvariants; i++)
+		if (k->variants[i].label && !strcmp(k->variants[i].label, "base"))
+			return &k->variants[i];
+	return NULL;
+}
+
 int tune_doc_made_with(const struct tune_doc_variant *v, const char *what)
 {
 	size_t i;

@@ -239,6 +239,12 @@ int tune_winner_file_save(const char *path, const struct tune_winner_file *f, st
 
 /* The variant whose id is `id`, or NULL. */
 const struct tune_doc_variant *tune_doc_variant(const struct tune_doc_kernel *k, const char *id);
+/*
+ * The base variant (the config tune started from: Inductor's choice), or
+ * NULL: the one labelled "base", the label tune gives it alone
+ * (tune/plan.c: every other label names what differs from it).
+ */
+const struct tune_doc_variant *tune_doc_base(const struct tune_doc_kernel *k);
 /* 1 when the variant's source flags name `what` ("hints", "twopass"). */
 int tune_doc_made_with(const struct tune_doc_variant *v, const char *what);
 /* The value of the variant's environment variable `name`, or NULL. */

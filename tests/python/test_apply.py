@@ -410,6 +410,79 @@ def test_template_winner_through_inductors_lookup_table(tmp_path):
     assert o["template_keys"] == [{"op": "mm", "hit": True}]
 
 
+TEMPLATE_MODEL = """
+import json
+from torch._inductor.async_compile import AsyncCompile
+src = {src!r}
+k = AsyncCompile().triton("triton_tem_fused_mm_0", src)
+print(json.dumps([k.run(0, 0, 0, stream=0) for _ in range(3)]))
+"""
+# Inductor chose BLOCK_M=64 num_warps=4 num_stages=3 for this template.
+TEMPLATE_ARGS = {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32, "GROUP_M": 8}
+TEMPLATE_SRC = (TEMPLATE.replace("NS", "3").replace("NW", "4")
+                .replace("ARGS", repr(TEMPLATE_ARGS)))
+
+
+def template_hash():
+    """Inductor's key by its definition: str(size_hints) (None: a template has
+    none) + the def from its '(' on, stripped."""
+    fn = TEMPLATE_SRC[TEMPLATE_SRC.index("def triton_tem_fused_mm_0("):].strip()
+    return hashlib.sha256(("None" + fn[len("def triton_tem_fused_mm_0"):]).encode()).hexdigest()
+
+
+def template_winner(cfg):
+    """As tko apply plans a template winner (src/apply/plan.c): the hook only."""
+    return {"id": "k0", "kernel": "triton_tem_fused_mm_0", "launcher": "template",
+            "mechanisms": ["hook"], "lookup_hash": template_hash(), "size_hints": "None",
+            "fused": True, "config": cfg}
+
+
+def test_template_winner_of_the_base_body_is_carried_by_the_hook(tmp_path):
+    """A winner that changed only num_warps (the plan leaves out its body,
+    which equals the base's): the template launches with it, and the proof
+    says so without an error."""
+    cfg = {"num_warps": 8, "num_stages": 3, "kwargs": {}, "options": {}}
+    script = TEMPLATE_MODEL.format(src=TEMPLATE_SRC)
+    proc, events = run_model(tmp_path, plan([template_winner(cfg)]), script=script)
+    assert [(c["num_warps"], c["num_stages"], c["kwargs"]) for c in ran(proc)] == [(8, 3, {})] * 3
+    o = the_outcome(events)
+    assert (o["status"], o["mechanism"], o["reason"]) == ("ran_winner", "hook", None)
+    assert o["constructed"][0] == "hook"
+    assert [e["winner"] for e in of(events, "launch")] == [True] * 3
+    assert of(events, "error") == []
+
+
+def test_a_template_of_the_same_name_and_another_key_keeps_its_config(tmp_path):
+    """Template names repeat across graphs (triton_tem_fused_mm_0 of the
+    forward and of the backward): a hook winner is named by its key, so a
+    same-named template whose function differs (another BLOCK_M line) runs
+    its own config and is listed as a near miss, not given the winner."""
+    cfg = {"num_warps": 8, "num_stages": 3, "kwargs": {}, "options": {}}
+    other = TEMPLATE_SRC.replace("BLOCK_M : tl.constexpr = 64", "BLOCK_M : tl.constexpr = 32")
+    script = TEMPLATE_MODEL.format(src=other)
+    proc, events = run_model(tmp_path, plan([template_winner(cfg)]), script=script)
+    assert [(c["num_warps"], c["num_stages"]) for c in ran(proc)] == [(4, 3)] * 3
+    o = the_outcome(events)
+    assert (o["status"], o["reason"]) == ("not_launched", "source_changed")
+    assert len(o["other_hashes"]) == 1 and o["other_hashes"][0] != template_hash()
+    assert of(events, "error") == []
+
+
+def test_template_winner_with_a_body_is_refused_and_recorded(tmp_path):
+    """An older plan that carries the body: the hook cannot set BLOCK_K, so it
+    refuses, the template runs Inductor's config, and the launches are still
+    recorded (no error from the missing template key)."""
+    cfg = {"num_warps": 4, "num_stages": 3, "kwargs": {}, "options": {},
+           "body": {"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 64}}
+    script = TEMPLATE_MODEL.format(src=TEMPLATE_SRC)
+    proc, events = run_model(tmp_path, plan([template_winner(cfg)]), script=script)
+    assert [(c["num_warps"], c["num_stages"]) for c in ran(proc)] == [(4, 3)] * 3
+    o = the_outcome(events)
+    assert (o["status"], o["mechanism"], o["reason"]) == ("ran_other", None, "cannot_carry:body")
+    assert [e["winner"] for e in of(events, "launch")] == [False] * 3
+    assert of(events, "error") == []
+
+
 AUTOTUNE_MODEL = """
 import json
 import triton

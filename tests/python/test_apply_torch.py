@@ -233,6 +233,59 @@ def test_tko_apply_plans_what_real_inductor_looks_up(tmp_path):
                                                                    [{"XBLOCK": 512}, 8]]
 
 
+# A max-autotune template (examples/h200-run's, num_warps=4 num_stages=5 in
+# its decorator) with the template entry of the real H200 tune document
+# tests/corpus/h200-apply-1205/model/tune.json (t6060 says why the pair
+# stands for one): its winner v005 changed BLOCK_K, which the hook cannot
+# set (not planned); its variant v007 (num_warps=8, the base's body) can be.
+TEMPLATE = "triton_tem_fused_mm_relu_0"
+TEMPLATE_DIR = os.path.join(ROOT, "examples", "h200-run", "capture", "kernels",
+                            TEMPLATE + "-3f61ad14")
+
+
+TEMPLATE_CMD = APPLY_CMD.replace("c.num_warps]", "c.num_warps, c.num_stages]")
+
+
+def template_run(tmp_path, winner):
+    run = tmp_path / "run"
+    kdir = run / "capture" / "kernels" / os.path.basename(TEMPLATE_DIR)
+    shutil.copytree(TEMPLATE_DIR, kdir)
+    with open(os.path.join(ROOT, "tests", "corpus", "h200-apply-1205", "model", "tune.json")) as f:
+        doc = json.load(f)
+    doc["kernels"] = [k for k in doc["kernels"] if k["kernel"] == TEMPLATE]
+    doc["kernels"][0]["winner"]["id"] = winner
+    (kdir / "tune").mkdir()
+    (kdir / "tune" / "tune.json").write_text(json.dumps(doc))
+    return run, doc["kernels"][0]
+
+
+@pytest.mark.parametrize("winner", ["v007", "v005"])
+def test_a_template_winner_reaches_real_inductors_template_autotuner(tmp_path, winner):
+    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
+    if not os.access(tko, os.X_OK):
+        pytest.skip("no tko binary (make, or set TKO)")
+    run, entry = template_run(tmp_path, winner)
+    cfg = next(v["config"] for v in entry["variants"] if v["id"] == winner)
+    script = tmp_path / "cmd.py"
+    script.write_text(LOADER + TEMPLATE_CMD)
+    proc = subprocess.run([tko, "-q", "apply", "--json", str(tmp_path / "doc.json"), str(run), "--",
+                           TORCH_PY, str(script), str(run)],
+                          env=dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c")),
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    row = json.loads((tmp_path / "doc.json").read_text())["kernels"][0]
+    line = (run / "apply" / "runs" / "1-applied" / "stdout.txt").read_text().splitlines()[-1]
+    configs = json.loads(line)["configs"]
+    if winner == "v007":    # num_warps 8, the base's body: the hook sets it
+        assert (cfg["num_warps"], cfg["num_stages"]) == (8, 3)
+        assert (row["planned"], row["mechanism"], row["constructed"]) == (True, "hook", ["hook"])
+        assert configs[TEMPLATE] == [[{}, 8, 3]]
+    else:                   # BLOCK_K 32 -> 64: not planned, Inductor's own config
+        assert cfg["body"]["BLOCK_K"] == 64
+        assert (row["planned"], row["reason"]) == (False, "cannot_carry")
+        assert configs[TEMPLATE] == [[{}, 4, 5]]     # kernel.py's decorator
+
+
 PRECISION = """
 print(json.dumps([torch.get_float32_matmul_precision(), torch.backends.cuda.matmul.fp32_precision,
                   torch.backends.cuda.matmul.allow_tf32]))
