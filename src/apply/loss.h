@@ -15,7 +15,7 @@
  * H200 (tests/corpus/h200-apply-1205/second-*: 250 AdamW steps,
  * the loss from 10.54 to 3.8e-7) any change of config, Inductor's own
  * coordinate descent included, moved a step's loss by at most 5.7e-6 of
- * the scale, yet by 11% of the loss where it was 3e-5. Relative to the
+ * the scale, yet by 11% of the loss where it was 4e-5. Relative to the
  * loss alone, every such change fails any useful tolerance; relative to
  * the scale alone, a 5% change early in training passes.
  *
@@ -24,8 +24,9 @@
  * it a step may differ by rtol * 1% of the scale (1e-5 of it at the
  * default 1e-3). The corpus's worst step then reads 2.9e-4 (coordesc) and
  * 1.4e-4 (applied), a third of the default tolerance or less; a floor of
- * 0.1% would read 1.09e-3 and fail them, 10% would let a loss of a tenth
- * of the scale differ by 1e-4 of the scale, unchecked as a relative one.
+ * 0.1% would read 1.09e-3 on coordesc and fail it; one of 10% would check
+ * every loss below a tenth of the scale against 1e-4 of the scale, so a
+ * loss at 1% of the scale could be 1% off and pass.
  */
 #ifndef TKO_APPLY_LOSS_H
 #define TKO_APPLY_LOSS_H
