@@ -244,6 +244,7 @@ APPLY_SRC = \
 	src/apply/drop.c \
 	src/apply/keepoff.c \
 	src/apply/lookup.c \
+	src/apply/loss.c \
 	src/apply/plan.c \
 	src/apply/kwindow.c \
 	src/apply/predict.c \

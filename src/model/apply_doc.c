@@ -229,6 +229,7 @@ static const struct rf_field ab_fields[] = {
 	RF_F(B, "rounds", RF_LONG, rounds),
 	RF_F(B, "warmup", RF_LONG, warmup),
 	RF_F(B, "loss_rtol", RF_NUM, loss_rtol),
+	RF_FX(B, "loss_scale", RF_NUM, loss_scale, RF_RATE),
 	RF_A(B, "arms", arms, narms, &arm_desc),
 	RF_A(B, "applied_vs", applied_vs, napplied_vs, &vs_desc),
 	RF_S(B, "step", step, &step_desc, 0),

@@ -195,6 +195,7 @@ struct apply_step {
 struct apply_ab {
 	long rounds, warmup;
 	double loss_rtol;
+	double loss_scale;		/* the reference run's largest |loss| (apply/loss.h) */
 	struct apply_arm *arms;
 	size_t narms;
 	struct apply_vs *applied_vs;

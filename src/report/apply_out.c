@@ -8,6 +8,7 @@
 
 #include "apply/kwindow.h"
 #include "apply/keepoff.h"
+#include "apply/loss.h"
 #include "report/apply_out.h"
 #include "util/file.h"
 #include "json/jsonio.h"
@@ -22,25 +23,6 @@ static char *dup_or_null(const char *s)
 static double finite_or_nan(double v)
 {
 	return isfinite(v) ? v : NAN;
-}
-
-double apply_loss_diff(const json_t *a, const json_t *b)
-{
-	double worst = 0;
-	size_t i, n = json_array_size(a);
-
-	if (!n || n != json_array_size(b))
-		return NAN;
-	for (i = 0; i < n; i++) {
-		double x = json_number_value(json_array_get(a, i));
-		double y = json_number_value(json_array_get(b, i));
-		double d = fabs(x - y) / fmax(fabs(y), 1e-12);
-
-		if (!isfinite(x) || !isfinite(y))
-			return NAN;
-		worst = fmax(worst, d);
-	}
-	return worst;
 }
 
 /* A planned kernel's status over every applied run: the first that is not ran_winner. */
@@ -442,6 +424,7 @@ static void ab_of(const struct apply_report *r, struct apply_doc *d)
 	ab->rounds = r->rounds;
 	ab->warmup = r->warmup;
 	ab->loss_rtol = r->loss_rtol;
+	ab->loss_scale = finite_or_nan(apply_loss_scale(ref_losses(d)));
 	arm_times(d, "default", r->rounds, 0, ms);
 	arm_times(d, "default", r->rounds, 1, gpu);
 	for (i = 0; i < r->narms; i++) {

@@ -45,7 +45,4 @@ void apply_report_build(const struct apply_report *r, struct apply_doc *d);
 /* The text for people, from the document. */
 void apply_report_text(FILE *fp, const struct apply_doc *d);
 
-/* max_i |a_i - b_i| / max(|b_i|, 1e-12), NAN when the lists differ in length or are empty. */
-double apply_loss_diff(const json_t *a, const json_t *b);
-
 #endif

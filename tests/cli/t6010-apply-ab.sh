@@ -47,7 +47,7 @@ test_expect_success 'the document follows docs/json.md' '
 	json_q $doc "keys_unsorted == [\"schema_version\", \"tool\", \"run\", \"target\", \"backend\", \"out_dir\", \"command\", \"plan\", \"artifact\", \"inductor_settings\", \"summary\", \"kernels\", \"runs\", \"ab\", \"recommended_arms\", \"keep_slower\", \"slower_in_step\", \"left_out\"]" &&
 	json_q $doc ".schema_version == 1 and .tool == \"tko apply\" and .command[1] == \"-S\" and (.command | length) == 3" &&
 	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"step_source\", \"hook_steps\", \"kernel_window\", \"wall_s\", \"losses\", \"dir\"]]" &&
-	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"arms\", \"applied_vs\", \"step\"]" &&
+	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"loss_scale\", \"arms\", \"applied_vs\", \"step\"]" &&
 	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"gpu_ms_per_step\", \"gpu_median_ms\", \"gpu_vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
 	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
 	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
@@ -66,6 +66,40 @@ test_expect_success 'losses compared with the tolerance: 1.5e-3 is over 1e-3 and
 	json_q run/apply/apply.json ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == true" &&
 	FAKE_LOSS_applied=2.5 tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
 	json_q run/apply/apply.json ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == null"
+'
+
+# A loss that falls toward zero: the H200 losses of the benchmark model
+# second (tests/corpus/h200-apply-1205/second-coordesc, runs 1-3: round 0
+# of default, coordesc, applied), fed to the fake as each arm's in both
+# rounds. Worked out with bc
+# (tests/unit/test-apply-loss.c): the scale is step 0's 10.53711891, so the
+# floor 0.1053711891; coordesc's worst is step 9, 3.092736e-5 / the floor =
+# 2.93508693e-4, applied's step 8, 3.95179e-5 / 0.2907527685 =
+# 1.35915817e-4: both equal within 1e-3, as tests/gpu/apply_ab_check.py
+# says too. A real divergence still fails: the last loss 10x the
+# reference's at 1e-3 of the scale, (0.1 - 0.01) / 0.1 = 0.9.
+test_expect_success 'losses near zero: held to a floor of 1% of the run'"'"'s scale, not to their own rounding' '
+	fresh_run &&
+	src=$CORPUS/h200-apply-1205/second-coordesc/apply.json &&
+	FAKE_LOSS_default=$(jq -r "[.runs[] | select(.n == 1) | .losses[] | tostring] | join(\",\")" $src) \
+	FAKE_LOSS_coordesc=$(jq -r "[.runs[] | select(.n == 2) | .losses[] | tostring] | join(\",\")" $src) \
+	FAKE_LOSS_applied=$(jq -r "[.runs[] | select(.n == 3) | .losses[] | tostring] | join(\",\")" $src) \
+		tko apply --ab 2 --warmup 0 --arms default,coordesc,applied run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc "[.runs[] | .losses | length] == [250, 250, 250, 250, 250, 250]" &&
+	near "$(jq -r .ab.loss_scale $doc)" 10.53711891 1e-12 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"coordesc\") | .loss_max_rel_diff" $doc)" 2.93508693e-4 1e-12 &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .loss_max_rel_diff" $doc)" 1.35915817e-4 1e-12 &&
+	json_q $doc ".ab.arms | map({(.arm): .loss_equal}) | add == {\"default\": true, \"coordesc\": true, \"applied\": true}" &&
+	{ python3 -S "$SRC_ROOT/tests/gpu/apply_ab_check.py" $doc checks.json >check.txt || :; } &&
+	test_grep "^PASS coordesc: loss equal to default.s within 0.001 " check.txt &&
+	test_grep "^PASS applied: loss equal to default.s within 0.001 " check.txt &&
+	FAKE_LOSS_default=10,1,0.1,0.01 FAKE_LOSS_applied=10,1,0.1,0.1 \
+		tko apply --ab 2 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .loss_max_rel_diff" $doc)" 0.9 1e-12 &&
+	json_q $doc ".ab.arms[] | select(.arm == \"applied\") | .loss_equal == false" &&
+	{ python3 -S "$SRC_ROOT/tests/gpu/apply_ab_check.py" $doc checks.json >check.txt || :; } &&
+	test_grep "^FAIL applied: loss equal to default.s within 0.001 " check.txt
 '
 
 # The tf32 arms: only when named; the setting reaches those runs alone. Per

@@ -5,6 +5,8 @@
   applied is not slower than any other arm beyond noise (the interval
     of the ratio applied/arm does not lie wholly above 1)
   the losses of every arm equal the default's within the document's tolerance
+    (tko's verdict loss_equal: a step's difference relative to the larger of
+    the default's loss and 1% of its largest, loss_scale)
   the measured step gain is within 1 percentage point of the predicted one
   the same on the GPU clock: the step's GPU time from the kernel windows
     (every GPU activity, library kernels included), its measured gain within
@@ -48,8 +50,13 @@ def main(path, out):
     for v in [v for v in ab.get("applied_vs", []) if not v.get("numerics") and "keep-off" not in v["arm"]]:
         checks.append({"name": f"applied not slower than {v['arm']} beyond noise",
                        "pass": v["slower_beyond_noise"] is False, "value": v["ratio"]})
+    # tko's verdict, not recomputed here: a step's difference is relative to
+    # the larger of the default loss and 1% of its largest (loss_scale;
+    # docs/apply.md, "The loss check"), which only tko's C code applies.
     for a in [a for a in ab.get("arms", []) if not a.get("numerics")]:
-        checks.append({"name": f"{a['arm']}: loss equal to default's within {ab['loss_rtol']}",
+        checks.append({"name": f"{a['arm']}: loss equal to default's within {ab['loss_rtol']} "
+                               f"(relative to the larger of the step's loss and 1% of "
+                               f"loss_scale {ab.get('loss_scale')})",
                        "pass": a["loss_equal"] is True, "value": a["loss_max_rel_diff"]})
     checks.append({"name": "every arm's step time from the hook",
                    "pass": bool(ab.get("arms")) and all(a.get("step_source") == "hook" for a in ab["arms"]),

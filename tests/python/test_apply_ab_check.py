@@ -108,3 +108,21 @@ def test_a_document_without_warm_figures_has_no_warm_lines(tmp_path):
     doc["left_out"] = []
     info = run_check(tmp_path, doc)
     assert not any("warm" in x for x in info)
+
+
+def test_loss_check_is_tkos_verdict_with_its_floor(tmp_path):
+    # The check passes on tko's loss_equal, whatever loss_max_rel_diff reads
+    # (the floor of docs/apply.md, "The loss check", is tko's to apply), and
+    # names the scale; an arm with numerics is no target; a null verdict fails.
+    doc = json.loads(json.dumps(DOC))
+    doc["ab"]["loss_scale"] = 10.5
+    doc["ab"]["arms"] = [{"arm": "coordesc", "loss_equal": True, "loss_max_rel_diff": 2.9e-4},
+                         {"arm": "applied", "loss_equal": False, "loss_max_rel_diff": 0.9},
+                         {"arm": "keep-off", "loss_equal": None, "loss_max_rel_diff": None},
+                         {"arm": "tf32", "numerics": "tf32", "loss_equal": None,
+                          "loss_max_rel_diff": 0.02}]
+    lines = [x for x in run_check(tmp_path, doc, prefix="") if " loss equal " in x]
+    tail = " (relative to the larger of the step's loss and 1% of loss_scale 10.5): "
+    assert lines == ["PASS coordesc: loss equal to default's within 0.001" + tail + "0.00029",
+                     "FAIL applied: loss equal to default's within 0.001" + tail + "0.9",
+                     "FAIL keep-off: loss equal to default's within 0.001" + tail + "null"]

@@ -196,6 +196,7 @@ static const char with_ab[] =
 	"    \"rounds\": 2,\n"
 	"    \"warmup\": 1,\n"
 	"    \"loss_rtol\": 0.001,\n"
+	"    \"loss_scale\": 2.5,\n"
 	"    \"arms\": [\n"
 	"      {\n"
 	"        \"arm\": \"keep-off\",\n"
@@ -347,6 +348,7 @@ static void test_with_ab(void **state)
 	assert_true(isnan(d.ab.step.gpu_busy));
 	assert_int_equal(d.ab.step.gpu_within_1pp, RF_TRI_UNKNOWN);
 	assert_int_equal(arm->loss_equal, RF_TRI_UNKNOWN);
+	assert_float_equal(d.ab.loss_scale, 2.5, 0);
 	assert_true(arm->has_keep_off);
 	assert_true(arm->keep_off.has_ratio);
 	assert_float_equal(arm->keep_off.ratio.median, 0.85, 0);
