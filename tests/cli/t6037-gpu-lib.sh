@@ -323,8 +323,11 @@ test_expect_success 'gpu_pack stopped by a signal: the hook packs at once' '
 	echo "not reached"
 	EOF
 	truncate -s 100G d/huge && rm -rf o && mkdir o && start=$(date +%s) &&
-	{ env OUT="$PWD/o" GPU_PACK_SIGNAL_S=3 bash tree/tests/gpu/lastpack.sh >/dev/null 2>&1 & } &&
-	pid=$! && sleep 2 && kill -TERM $pid &&
+	{ env OUT="$PWD/o" GPU_PACK_SIGNAL_S=3 bash tree/tests/gpu/lastpack.sh >started.out 2>&1 & } &&
+	pid=$! &&
+	# the hook is set before "started": a fixed sleep lost that race on a loaded machine
+	n=0 && until grep -q started started.out || test $n -ge 100; do sleep 0.2; n=$((n + 1)); done &&
+	sleep 1 && start=$(date +%s) && kill -TERM $pid &&
 	{ wait $pid; echo "status $?" >>o/lastpack.log; } &&
 	test $(( $(date +%s) - start )) -le 12 &&
 	rm d/huge &&
