@@ -34,6 +34,17 @@ got_ci() {
 		awk -F "\t" "{ printf \"%.9f %.9f %.9f\n\", \$1, \$2, \$3 }"
 }
 
+# A gfx942 fake whose buffer-ops variant of XBLOCK=2048 is the fastest:
+# the round times of the base (1024), the config alone and the winner.
+fake_gfx942_bufops() {
+	TKO_FAKE_GPU="{\"name\": \"fake\", \"backend\": \"hip\", \"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", \"warp_size\": 64}"
+	TKO_FAKE_BUFOPS=0.97
+	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
+		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
+		\"2048+bufops\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}"
+	export TKO_FAKE_GPU TKO_FAKE_BUFOPS TKO_FAKE_CONFIRM
+}
+
 test_expect_success 'setup: a captured kernel directory' '
 	mkdir -p kdir/inputs &&
 	cp "$POI" kdir/kernel.py &&
@@ -141,12 +152,7 @@ test_expect_success 'a source patch beyond the noise of the config-only variant 
 # src/tune/plan.h; the next test lets it).
 test_expect_success 'gfx942: a buffer-ops winner, confirmed across two worker environments' '
 	rm -f fake.log.confirm &&
-	TKO_FAKE_GPU="{\"name\": \"fake\", \"backend\": \"hip\", \"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", \"warp_size\": 64}" &&
-	TKO_FAKE_BUFOPS=0.97 &&
-	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
-		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
-		\"2048+bufops\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}" &&
-	export TKO_FAKE_GPU TKO_FAKE_BUFOPS TKO_FAKE_CONFIRM &&
+	fake_gfx942_bufops &&
 	tko tune --max-variants 12 --out g --json g.json kdir >g.out &&
 	w=g.json && c=".kernels[0].winner.confirmation" &&
 	test "$(json_q $w ".kernels[0].target")" = gfx942 &&
@@ -173,12 +179,7 @@ test_expect_success 'gfx942: a buffer-ops winner, confirmed across two worker en
 # on: XBLOCK=2048 is its x2 step, counted by hand), and the confirmation
 # holds the candidate against that variant instead of timing one of its own.
 test_expect_success 'gfx942: the config-only track times the config alone in the search' '
-	TKO_FAKE_GPU="{\"name\": \"fake\", \"backend\": \"hip\", \"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", \"warp_size\": 64}" &&
-	TKO_FAKE_BUFOPS=0.97 &&
-	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
-		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
-		\"2048+bufops\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}" &&
-	export TKO_FAKE_GPU TKO_FAKE_BUFOPS TKO_FAKE_CONFIRM &&
+	fake_gfx942_bufops &&
 	tko tune --out g2 --json g2.json kdir >g2.out &&
 	w=g2.json && c=".kernels[0].winner.confirmation" &&
 	test "$(json_q $w "[.kernels[0].variants[] | select(.origin == \"confirm\")] | length")" = 0 &&
