@@ -37,11 +37,11 @@ got_ci() {
 # A gfx942 fake whose buffer-ops variant of XBLOCK=2048 is the fastest:
 # the round times of the base (1024), the config alone and the winner.
 fake_gfx942_bufops() {
-	TKO_FAKE_GPU="{\"name\": \"fake\", \"backend\": \"hip\", \"gcn_arch_name\": \"gfx942:sramecc+:xnack-\", \"warp_size\": 64}"
+	TKO_FAKE_GPU='{"name": "fake", "backend": "hip", "gcn_arch_name": "gfx942:sramecc+:xnack-", "warp_size": 64}'
 	TKO_FAKE_BUFOPS=0.97
-	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
-		\"2048\": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
-		\"2048+bufops\": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}"
+	TKO_FAKE_CONFIRM='{"1024": [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97],
+		"2048": [0.50, 0.49, 0.51, 0.50, 0.48, 0.52, 0.50],
+		"2048+bufops": [0.45, 0.44, 0.46, 0.45, 0.44, 0.46, 0.45]}'
 	export TKO_FAKE_GPU TKO_FAKE_BUFOPS TKO_FAKE_CONFIRM
 }
 
