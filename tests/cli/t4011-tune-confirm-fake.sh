@@ -36,6 +36,7 @@ got_ci() {
 
 # A gfx942 fake whose buffer-ops variant of XBLOCK=2048 is the fastest:
 # the round times of the base (1024), the config alone and the winner.
+# shellcheck disable=SC2089,SC2090 # the quotes are the JSON's, meant literally
 fake_gfx942_bufops() {
 	TKO_FAKE_GPU='{"name": "fake", "backend": "hip", "gcn_arch_name": "gfx942:sramecc+:xnack-", "warp_size": 64}'
 	TKO_FAKE_BUFOPS=0.97
