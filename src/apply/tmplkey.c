@@ -122,10 +122,10 @@ static int read_body(struct kfacts *f, const char *src, size_t len)
 static int layout_is(const json_t *l, const char *dtype, long r, long c, long rs, long cs)
 {
 	const json_t *sh = json_array_get(l, 1), *st = json_array_get(l, 2);
+	const char *type = json_string_value(json_array_get(l, 0));
 	size_t d = json_array_size(sh);
 
-	if (!json_is_string(json_array_get(l, 0)) || strcmp(json_string_value(json_array_get(l, 0)), dtype) ||
-	    d < 2 || json_array_size(st) != d)
+	if (!type || strcmp(type, dtype) || d < 2 || json_array_size(st) != d)
 		return 0;
 	return json_integer_value(json_array_get(sh, d - 2)) == r &&
 	       json_integer_value(json_array_get(sh, d - 1)) == c &&

@@ -69,3 +69,52 @@ def test_the_hook_records_inductors_device_agnostic_template_key(tmp_path):
     assert "aten::mm" in mm["template_ids"]
     assert all(isinstance(t, str) and "::" in t for e in got for t in e["template_ids"])
     assert not [e for e in events if e["event"] == "error"]
+
+
+# Inductor's own LookupTableChoices, given a table holding the hand-written
+# key: only CUDA enables it (_get_lookup_table, _get_device_key), so the two
+# are opened for the CPU; the lookup is torch's. A hit proves the key
+# capture records is the one Inductor looks up.
+LOOKUP_MODEL = """
+import json
+import torch
+import torch._inductor.config as c
+from torch._inductor.lookup_table.choices import LookupTableChoices
+KEY = {key!r}
+hits = []
+
+class CpuLookup(LookupTableChoices):
+    def _get_lookup_table(self):
+        return {{KEY: [{{"template_id": "aten::mm"}}]}}
+
+    @staticmethod
+    def _get_device_key(device):
+        return "cpu-as-gpu"
+
+    def lookup_template_configs(self, kernel_inputs, op_name, template_uids, template_hash_map=None):
+        found = super().lookup_template_configs(kernel_inputs, op_name, template_uids, template_hash_map)
+        hits.append([op_name, sorted(found)])
+        return found
+
+c.max_autotune = True
+c.inductor_choices_class = CpuLookup
+a = torch.randn(64, 32)
+b = torch.randn(48, 32).t()
+torch.compile(lambda a, b: torch.relu(a @ b))(a, b)
+print(json.dumps(hits))
+"""
+
+
+def test_inductors_lookup_table_hits_the_recorded_key(tmp_path):
+    key = "((torch.float32, [64, 32], [32, 1]), (torch.float32, [32, 48], [1, 32]))+mm"
+    cap = tmp_path / "capture"
+    cap.mkdir()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([HOOK, PYDIR]), TKO_CAPTURE_DIR=str(cap),
+               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"))
+    proc = subprocess.run([TORCH_PY, "-c", LOOKUP_MODEL.format(key=key)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [["mm", ["aten::mm"]]]
+    with open(cap / "events.jsonl") as f:
+        events = [json.loads(line) for line in f if line.strip()]
+    assert [e["key"] for e in events if e["event"] == "template_lookup"] == [key]
