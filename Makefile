@@ -252,7 +252,8 @@ APPLY_SRC = \
 	src/apply/recommend.c \
 	src/apply/proof.c \
 	src/apply/run.c \
-	src/apply/steps.c
+	src/apply/steps.c \
+	src/apply/tmplkey.c
 
 CLUSTER_SRC = \
 	src/cluster/config.c \

@@ -424,7 +424,7 @@ def _first_inductor_launch(tuner, rec):
     sess = apply.session()
     fn = tuner.fn
     rec.hash = lookup.lookup_hash(str(tuner.size_hints), fn.src)
-    w = _winner_by_hash(sess, rec.hash) or _template_winner(sess, fn.__name__, rec.hash)
+    w = _winner_by_hash(sess, rec.hash) or _template_winner(sess, fn.__name__, rec.hash, tuner)
     if w is None:
         _near_miss(sess, fn.__name__, rec.hash)
         rec.other = fn.__name__
@@ -434,15 +434,27 @@ def _first_inductor_launch(tuner, rec):
         _install_at_launch(tuner, w, rec.state)
 
 
-def _template_winner(sess, name, h):
+def _template_winner(sess, name, h, tuner):
     """The template winner of this kernel, installed or not (a refused one's
     launches are recorded too): by name, and by the lookup key where the
     plan has one. Template names repeat across graphs, so a same-named
-    kernel of another key is a near miss, never given the winner."""
+    kernel of another key is a near miss, never given the winner. A winner
+    installed through the template lookup table changed the template's body
+    (BLOCK_K), so its key is not the one tune measured: it is known by the
+    table's parameters in the kernel's config_args."""
     for w in sess.plan.winners:
-        if w.launcher == "template" and w.kernel == name and w.lookup_hash in (None, h):
+        if w.launcher != "template" or w.kernel != name:
+            continue
+        if w.lookup_hash in (None, h) or (w.mechanism == "template_lookup" and
+                                          _has_table_params(w, tuner)):
             return w
     return None
+
+
+def _has_table_params(w, tuner):
+    args = (getattr(tuner, "inductor_meta", None) or {}).get("config_args") or {}
+    want = {k: v for k, v in w.template["params"].items() if k in args}
+    return bool(want) and all(args[k] == v for k, v in want.items())
 
 
 def _install_at_launch(tuner, w, st):

@@ -45,6 +45,7 @@ DEFAULT_MAX_BYTES = 16 << 30
 _TARGETS = {
     "torch._inductor.runtime.triton_heuristics": ("tko.inductor_hooks", "patch"),
     "torch._inductor.runtime.benchmarking": ("tko.inductor_hooks", "patch_benchmarking"),
+    "torch._inductor.choices": ("tko.inductor_hooks", "patch_choices"),
     "triton.runtime.autotuner": ("tko.triton_hooks", "patch_autotuner"),
     "triton.runtime.jit": ("tko.triton_hooks", "patch_jit"),
 }

@@ -494,3 +494,47 @@ def timing_method():
     mod = sys.modules.get("torch._inductor.runtime.benchmarking")
     bench = getattr(mod, "benchmarker", None) if mod else None
     return type(bench).__name__ if bench is not None else None
+
+
+# The template lookup key (docs/apply.md, "Template lookup table"). Inductor
+# keys its template lookup table by the op's inputs (dtype, hinted shape
+# and stride of each) and the op; C cannot rebuild that from a kernel file,
+# so capture records the key where Inductor knows the inputs: at
+# InductorChoices.get_template_configs, one call per templated op.
+
+def patch_choices(module, sess):
+    """Records a template_lookup event per get_template_configs call (torch._inductor.choices)."""
+    cls = getattr(module, "InductorChoices", None)
+    if cls is None or not capture.wrap_method(cls, "get_template_configs",
+                                              _wrap_template_configs):
+        # torch without it has no template lookup table either: nothing lost
+        return []
+    return ["InductorChoices.get_template_configs"]
+
+
+def _wrap_template_configs(orig):
+    def get_template_configs(self, kernel_inputs, templates, op_name, *args, **kwargs):
+        if capture.session() is not None and not capture.in_hook():
+            capture.guarded("template_lookup", _record_template_lookup, kernel_inputs,
+                            templates, op_name)
+        return orig(self, kernel_inputs, templates, op_name, *args, **kwargs)
+    return get_template_configs
+
+
+def template_lookup_fields(kernel_inputs, templates, op_name):
+    """The event's fields: `key` is LookupTableChoices' device-agnostic key
+    (make_lookup_key without the device), built by torch's own function."""
+    from torch._inductor.lookup_table.choices import LookupTableChoices
+
+    layouts = [[str(d), [int(x) for x in sh], [int(x) for x in st]]
+               for d, sh, st in zip(kernel_inputs.dtypes(), kernel_inputs.shapes_hinted(),
+                                    kernel_inputs.strides_hinted())]
+    key = "+".join([LookupTableChoices._generate_kernel_inputs_key(kernel_inputs), op_name])
+    return {"op": op_name, "key": key,
+            "template_ids": [str(getattr(t, "uid", t)) for t in templates],
+            "layouts": layouts}
+
+
+def _record_template_lookup(kernel_inputs, templates, op_name):
+    capture.session().emit("template_lookup",
+                           **template_lookup_fields(kernel_inputs, templates, op_name))

@@ -59,6 +59,21 @@ static json_t *config_entry(const json_t *cfg, const char *backend)
 			 "num_stages", json_object_get(cfg, "num_stages"));
 }
 
+/* A template winner's entry under its lookup key, as Inductor's table lists them. */
+static void add_template(struct apply_artifact_doc *doc, const json_t *t)
+{
+	const char *key = json_string_value(json_object_get(t, "lookup_key"));
+	json_t *list = json_object_get(doc->template_lookup_table, key);
+	json_t *entry = json_deep_copy(json_object_get(t, "params"));
+
+	json_object_set(entry, "template_id", json_object_get(t, "template_id"));
+	if (!list) {
+		list = json_array();
+		json_object_set_new(doc->template_lookup_table, key, list);
+	}
+	json_array_append_new(list, entry);
+}
+
 static void place(struct apply_artifact_doc *doc, const struct apply_item *it, const char *backend)
 {
 	const struct apply_plan_kernel *e = it->entry;
@@ -68,6 +83,8 @@ static void place(struct apply_artifact_doc *doc, const struct apply_item *it, c
 
 	if (e->source.path)
 		why = "a source variant (the artifact carries configs only)";
+	else if (!strcmp(launcher, "template") && e->template)
+		add_template(doc, e->template);
 	else if (!strcmp(launcher, "triton"))
 		apply_artifact_add_triton(doc, it->kernel, e->source_hash, e->config);
 	else if (!strcmp(launcher, "inductor") && e->fused == 1 && !cannot_carry(cfg, "lookup", backend))

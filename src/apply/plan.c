@@ -8,6 +8,7 @@
 
 #include "apply/lookup.h"
 #include "apply/plan.h"
+#include "apply/tmplkey.h"
 #include "json/jsonio.h"
 #include "json/jsonw.h"
 #include "model/capture.h"
@@ -317,24 +318,67 @@ static char *body_detail(const struct buf *changed, const json_t *cfg)
 }
 
 /*
+ * The template lookup table entry of the winner of kernel folder kdir, from
+ * the RUN's recorded keys (apply/tmplkey.h); NULL when none is known. A
+ * problem reading the events is no key: the winner stays cannot_carry.
+ */
+static json_t *template_entry(struct apply_plan *p, const struct apply_item *it,
+			      const char *kdir)
+{
+	char *py_path = rd_kernel_path(kdir, RD_K_KERNEL_PY);
+	struct buf text = BUF_INIT, err = BUF_INIT;
+	json_t *t = NULL;
+
+	if (!p->tmplkeys.loaded && p->events)
+		tmplkey_load(&p->tmplkeys, p->events, &err);
+	if (p->tmplkeys.nr && file_read(py_path, 0, &text, &err) == 0)
+		t = tmplkey_template(&p->tmplkeys, text.buf, text.len, it->kernel, it->entry->config);
+	buf_release(&text);
+	buf_release(&err);
+	free(py_path);
+	return t;
+}
+
+/* Inductor's template lookup table first, the hook (num_warps/num_stages) where it is not. */
+static void set_template_lookup(struct apply_plan_kernel *e, json_t *t)
+{
+	static const char *const order[] = { "template_lookup", "hook" };
+	size_t i;
+
+	for (i = 0; i < e->nmechanisms; i++)
+		free(e->mechanisms[i]);
+	e->nmechanisms = 0;
+	for (i = 0; i < 2; i++) {
+		e->mechanisms = rf_grow(e->mechanisms, e->nmechanisms, sizeof(char *));
+		e->mechanisms[e->nmechanisms++] = xstrdup(order[i]);
+	}
+	e->template = t;
+}
+
+/*
  * A template's BLOCK_M/N/K are constexpr lines of its body (tune's config
  * "body"), which Inductor sets only from its template lookup table; the
  * hook, through lookup_autotune_config, sets num_warps and num_stages
- * alone. A winner whose body differs from the base's is not planned
- * (cannot_carry); one with the base's body is planned without it, since
- * the hook refuses any body (apply_plan._refusal: cannot_carry:body).
+ * alone. A winner whose body differs from the base's is planned for the
+ * table when capture recorded the key of its op (template_entry), and is
+ * otherwise not planned (cannot_carry); one with the base's body is
+ * planned without it, since the hook refuses any body
+ * (apply_plan._refusal: cannot_carry:body).
  */
-static void template_body(struct apply_item *it, const struct tune_doc_kernel *k)
+static void template_body(struct apply_plan *p, struct apply_item *it,
+			  const struct tune_doc_kernel *k, const char *kdir)
 {
 	const struct tune_doc_variant *base = tune_doc_base(k);
 	const json_t *body = json_object_get(it->entry->config, "body");
 	struct buf changed = BUF_INIT;
-	json_t *cfg;
+	json_t *cfg, *t;
 
 	if (!body)
 		return;
 	body_changes(base ? json_object_get(base->config, "body") : NULL, body, &changed);
-	if (changed.len) {
+	if (changed.len && (t = template_entry(p, it, kdir))) {
+		set_template_lookup(it->entry, t);
+	} else if (changed.len) {
 		it->skip = "cannot_carry";
 		it->skip_detail = body_detail(&changed, it->entry->config);
 	} else {
@@ -396,7 +440,7 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 	}
 	identify(p, it, kdir);
 	if (!it->skip && is_template(it->entry))
-		template_body(it, k);
+		template_body(p, it, k, kdir);
 	if (it->skip) {
 		apply_plan_kernel_free(it->entry);
 		it->entry = NULL;
@@ -565,6 +609,7 @@ int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
 
 	p->source_variants = source_variants;
 	p->settings = json_object();
+	p->events = rd_path_in(run, RD_EVENTS);
 	rd_kernel_dirs(run, &kdirs);
 	if (target)
 		p->target = xstrdup(target);
@@ -658,5 +703,7 @@ void apply_plan_release(struct apply_plan *p)
 	json_decref(p->settings);
 	free(p->versions.torch);
 	free(p->versions.triton);
+	free(p->events);
+	tmplkey_release(&p->tmplkeys);
 	memset(p, 0, sizeof(*p));
 }

@@ -26,6 +26,7 @@
 
 #include <jansson.h>
 
+#include "apply/tmplkey.h"
 #include "model/apply_plan.h"
 #include "util/buf.h"
 
@@ -53,8 +54,11 @@ struct apply_plan {
 	json_t *settings;	/* the merged inductor_settings */
 	struct apply_plan_versions versions;	/* of the capture (model/apply_plan.h) */
 	int source_variants;	/* --source-variants */
+	char *events;		/* RUN/capture/events.jsonl: template winners' keys */
+	struct tmplkey_events tmplkeys;	/* read at the first template winner that needs one */
 };
-#define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, { NULL, NULL, 0 }, 0 }
+#define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, { NULL, NULL, 0 }, 0, NULL, \
+			  TMPLKEY_EVENTS_INIT }
 
 /*
  * Reads every tune result of `run` (a RUN directory the caller opened:

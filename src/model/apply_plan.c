@@ -44,6 +44,7 @@ static const struct rf_field kernel_fields[] = {
 	RF_FX(K, "launcher", RF_STR, launcher_tail, RF_OMIT_NULL),
 	{ "mechanisms", RF_STRV, offsetof(K, mechanisms), offsetof(K, nmechanisms), NULL,
 	  RF_OMIT_NULL, NULL },
+	RF_FX(K, "template", RF_JSON, template, RF_OBJECT | RF_OMIT_NULL),
 	RF_FEND,
 };
 #undef K

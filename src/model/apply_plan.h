@@ -10,7 +10,9 @@
  * ("config_only", only when the entry is not tune's winner), id, source {path}
  * (a source variant), then its identity: launcher "triton" and
  * source_hash (a @triton.autotune kernel), or lookup_hash, size_hints,
- * fused, and for a template launcher "template" and mechanisms ["hook"].
+ * fused, and for a template launcher "template" and mechanisms ["hook"],
+ * or ["template_lookup", "hook"] and its template {lookup_key,
+ * template_id, params} when the winner changed the template's body.
  *
  * The launcher key stands where each kind has always had it (before
  * source_hash, after fused): two rows of the table, one member each, kept
@@ -59,6 +61,8 @@ struct apply_plan_kernel {
 	char *launcher_tail;		/* "template" (after fused) */
 	char **mechanisms;
 	size_t nmechanisms;
+	json_t *template;		/* a template winner's {lookup_key, template_id, params}
+					 * (apply/tmplkey.h); NULL: left out */
 };
 
 /* A kernel not planned, and why. */

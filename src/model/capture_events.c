@@ -19,7 +19,8 @@
  * by no one here.
  */
 enum cf_type {
-	CF_KNOWN, CF_STR, CF_ENUM, CF_INT, CF_NUM, CF_OBJECT, CF_DEVICE, CF_CONFIGS, CF_COUNTS
+	CF_KNOWN, CF_STR, CF_ENUM, CF_INT, CF_NUM, CF_OBJECT, CF_LIST, CF_DEVICE, CF_CONFIGS,
+	CF_COUNTS
 };
 
 struct cf_row {
@@ -70,6 +71,10 @@ static const struct cf_row error_rows[] = {
 	EV("stage", CF_STR, stage), EV("error_type", CF_STR, error_type),
 	EV("message", CF_STR, message), ROWS_END
 };
+static const struct cf_row template_lookup_rows[] = {
+	EV("op", CF_STR, op), EV("key", CF_STR, key), EV("template_ids", CF_LIST, template_ids),
+	EV("layouts", CF_LIST, layouts), ROWS_END
+};
 static const struct cf_row session_end_rows[] = {
 	EV("launch_counts", CF_COUNTS, launch_counts), KNOWN("exit_status"), ROWS_END
 };
@@ -86,6 +91,7 @@ static const struct {
 	[CAPTURE_EV_CAPTURE] = { "capture", capture_rows, 1 },
 	[CAPTURE_EV_ERROR] = { "error", error_rows, 1 },
 	[CAPTURE_EV_SESSION_END] = { "session_end", session_end_rows, 0 },
+	[CAPTURE_EV_TEMPLATE_LOOKUP] = { "template_lookup", template_lookup_rows, 0 },
 };
 
 #define CFG(key, type, m) { key, type, offsetof(struct capture_ev_config, m) }
@@ -129,13 +135,15 @@ void capture_event_release(struct capture_event *ev)
 		&ev->device.name, &ev->device.backend, &ev->device.arch, &ev->heuristic_type,
 		&ev->heuristic, &ev->kernel_kind, &ev->source_kind,
 		&ev->source_file, &ev->chosen_by, &ev->stage, &ev->error_type, &ev->message,
-		&ev->bad_field,
+		&ev->bad_field, &ev->op, &ev->key,
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(*s[i]);
 	json_decref(ev->device.facts);
+	json_decref(ev->template_ids);
+	json_decref(ev->layouts);
 	for (i = 0; i < ev->nconfigs; i++) {
 		json_decref(ev->configs[i].kwargs);
 		free(ev->configs[i].cache_hash);
@@ -171,6 +179,7 @@ static void bad(struct cf_ctx *c, const char *fmt, ...)
 static const char *const type_words[] = {
 	[CF_STR] = "not a string", [CF_ENUM] = "not a string or a number",
 	[CF_INT] = "not an integer", [CF_NUM] = "not a number", [CF_OBJECT] = "not an object",
+	[CF_LIST] = "not a list",
 	[CF_DEVICE] = "not an object", [CF_CONFIGS] = "not a list", [CF_COUNTS] = "not an object",
 };
 
@@ -188,6 +197,8 @@ static int scalar(void *m, enum cf_type t, json_t *v)
 	else if (t == CF_NUM && json_is_number(v))
 		*(double *)m = json_number_value(v);
 	else if (t == CF_OBJECT && json_is_object(v))
+		*(json_t **)m = json_incref(v);
+	else if (t == CF_LIST && json_is_array(v))
 		*(json_t **)m = json_incref(v);
 	else
 		return -1;

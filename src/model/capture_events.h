@@ -32,6 +32,7 @@ enum capture_ev_kind {
 	CAPTURE_EV_CAPTURE,
 	CAPTURE_EV_ERROR,
 	CAPTURE_EV_SESSION_END,
+	CAPTURE_EV_TEMPLATE_LOOKUP,
 	CAPTURE_EV_OTHER,	/* a type this tko does not know, or a schema_version but 1 */
 	CAPTURE_EV_KINDS
 };
@@ -88,6 +89,10 @@ struct capture_event {
 	double elapsed_ms;	/* NAN unknown */
 	/* error */
 	char *stage, *error_type, *message;
+	/* template_lookup: Inductor's template lookup key of one templated op */
+	char *op, *key;
+	json_t *template_ids;	/* the list as written, or NULL */
+	json_t *layouts;	/* [[dtype, shape, stride], ...] as written, or NULL */
 	/* session_end: the counts that are integers */
 	struct capture_ev_count *launch_counts;
 	size_t nlaunch_counts;

@@ -281,6 +281,13 @@ static void on_session_end(struct ev_ctx *c, const struct capture_event *ev)
 	}
 }
 
+/* The template lookup key is tko apply's (apply/tmplkey.h); summarize has no use for it. */
+static void on_template_lookup(struct ev_ctx *c, const struct capture_event *ev)
+{
+	(void)c;
+	(void)ev;
+}
+
 static const ev_fn on[CAPTURE_EV_OTHER] = {
 	[CAPTURE_EV_SESSION_START] = on_session_start,
 	[CAPTURE_EV_KERNEL] = on_kernel,
@@ -289,6 +296,7 @@ static const ev_fn on[CAPTURE_EV_OTHER] = {
 	[CAPTURE_EV_CAPTURE] = on_capture,
 	[CAPTURE_EV_ERROR] = on_error,
 	[CAPTURE_EV_SESSION_END] = on_session_end,
+	[CAPTURE_EV_TEMPLATE_LOOKUP] = on_template_lookup,
 };
 
 int capture_events_sniff(const char *data, size_t len)

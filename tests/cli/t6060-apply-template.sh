@@ -97,4 +97,82 @@ test_expect_success 'a template whose base won (the H200 investigate tune) stays
 	json_q run/apply/apply.json ".left_out == []"
 '
 
+# The template lookup key (docs/apply.md, "Template winners"): capture
+# records one template_lookup event per templated op (python/tko/
+# inductor_hooks.py; its format checked against real torch 2.11 by
+# tests/python/test_capture_template_torch.py). The events below are
+# hand-written in the hook's format, for this kernel.py: M = N = K = 2048,
+# A and B fp16 with strides (2048, 1) (its body and signature, read by
+# hand). The expected params are kernel.py's config_args read by hand
+# ({EVEN_K: True, USE_FAST_ACCUM: False, ACC_TYPE: tl.float32, BLOCK_M 64,
+# BLOCK_N 64, BLOCK_K 128, GROUP_M 8, ALLOW_TF32: False}) without
+# ALLOW_TF32, with v005's BLOCK_M 128, BLOCK_N 128, BLOCK_K 64, num_warps 4,
+# num_stages 3, and EVEN_K = 2048 % 64 == 0.
+L16='["torch.float16", [2048, 2048], [2048, 1]]'
+KEY_MM='((torch.float16, [2048, 2048], [2048, 1]), (torch.float16, [2048, 2048], [2048, 1]))+mm'
+IDS='["aten::mm", "triton::mm", "triton::mm_persistent_tma", "triton::decompose_k"]'
+PARAMS='{"EVEN_K": true, "USE_FAST_ACCUM": false, "ACC_TYPE": "tl.float32", "BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64, "GROUP_M": 8, "num_warps": 4, "num_stages": 3}'
+
+# tl_event OP KEY LAYOUTS: one template_lookup line as the hook writes it
+tl_event() {
+	printf '{"schema_version": 1, "event": "template_lookup", "time": 1796238260.5, "pid": 524, "op": "%s", "key": "%s", "template_ids": %s, "layouts": %s}\n' \
+		"$1" "$2" "$IDS" "$3"
+}
+
+test_expect_success 'a recorded key of the kernel'"'"'s op: the BLOCK_K winner is planned for the template lookup table' '
+	template_run &&
+	cp "$SRC_ROOT/examples/h200-run/capture/events.jsonl" run/capture/events.jsonl &&
+	tl_event mm "$KEY_MM" "[$L16, $L16]" >>run/capture/events.jsonl &&
+	tko apply --write-artifact art run >out.txt 2>err.txt &&
+	json_q run/apply/plan.json ".skipped == [] and (.kernels | length) == 1" &&
+	json_q run/apply/plan.json ".kernels[0] | .kernel == \"$T\" and .launcher == \"template\" and .mechanisms == [\"template_lookup\", \"hook\"] and .config.body == {\"BLOCK_M\": 128, \"BLOCK_N\": 128, \"BLOCK_K\": 64}" &&
+	json_q run/apply/plan.json ".kernels[0].template == {\"lookup_key\": \"$KEY_MM\", \"template_id\": \"triton::mm\", \"params\": $PARAMS}" &&
+	json_q art/tko_winners.json ".template_lookup_table == {\"$KEY_MM\": [$PARAMS + {\"template_id\": \"triton::mm\"}]} and .configs == {} and .left_out == []"
+'
+
+test_expect_success 'EVEN_K is recomputed from K and the winner'"'"'s BLOCK_K (K = 2016: 2016 % 64 != 0)' '
+	template_run &&
+	sed -i "s/^    K = 2048\$/    K = 2016/" $K/kernel.py &&
+	grep -qx "    K = 2016" $K/kernel.py &&
+	key="((torch.float16, [2048, 2016], [2048, 1]), (torch.float16, [2016, 2048], [2048, 1]))+mm" &&
+	tl_event mm "$key" "[[\"torch.float16\", [2048, 2016], [2048, 1]], [\"torch.float16\", [2016, 2048], [2048, 1]]]" >run/capture/events.jsonl &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/plan.json ".kernels[0].template | .lookup_key == \"$key\" and .params.EVEN_K == false and .params.BLOCK_K == 64"
+'
+
+test_expect_success 'no event of this shape: cannot_carry, the detail as without events' '
+	template_run &&
+	tl_event mm "((torch.float16, [1024, 2048], [2048, 1]), (torch.float16, [2048, 2048], [2048, 1]))+mm" \
+		"[[\"torch.float16\", [1024, 2048], [2048, 1]], $L16]" >run/capture/events.jsonl &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/plan.json ".kernels == [] and .skipped == [{\"id\": \"$DIR\", \"kernel\": \"$T\", \"reason\": \"cannot_carry\", \"detail\": $(printf "%s" "$why_k" | jq -Rs .)}]"
+'
+
+test_expect_success 'the same shape in another dtype, or without triton::mm among the templates: cannot_carry' '
+	template_run &&
+	tl_event mm "fp32" "[[\"torch.float32\", [2048, 2048], [2048, 1]], [\"torch.float32\", [2048, 2048], [2048, 1]]]" >run/capture/events.jsonl &&
+	IDS="[\"aten::mm\"]" tl_event mm "$KEY_MM" "[$L16, $L16]" >>run/capture/events.jsonl &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/plan.json ".kernels == [] and .skipped[0].reason == \"cannot_carry\""
+'
+
+test_expect_success 'two fitting events of different keys (two addmm biases): cannot_carry' '
+	template_run &&
+	b1="((torch.float16, [2048, 2048], [0, 1]), (torch.float16, [2048, 2048], [2048, 1]), (torch.float16, [2048, 2048], [2048, 1]))+alpha=1&beta=1+addmm" &&
+	b2="((torch.float16, [2048, 2048], [2048, 1]), (torch.float16, [2048, 2048], [2048, 1]), (torch.float16, [2048, 2048], [2048, 1]))+alpha=1&beta=1+addmm" &&
+	tl_event addmm "$b1" "[[\"torch.float16\", [2048, 2048], [0, 1]], $L16, $L16]" >run/capture/events.jsonl &&
+	tl_event addmm "$b2" "[$L16, $L16, $L16]" >>run/capture/events.jsonl &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/plan.json ".kernels == [] and .skipped == [{\"id\": \"$DIR\", \"kernel\": \"$T\", \"reason\": \"cannot_carry\", \"detail\": $(printf "%s" "$why_k" | jq -Rs .)}]"
+'
+
+test_expect_success 'mm and addmm fit: the op in the kernel'"'"'s name (fused_mm_relu) decides; the same key twice is one' '
+	template_run &&
+	tl_event addmm "addmm-key" "[[\"torch.float16\", [2048, 2048], [0, 1]], $L16, $L16]" >run/capture/events.jsonl &&
+	tl_event mm "$KEY_MM" "[$L16, $L16]" >>run/capture/events.jsonl &&
+	tl_event mm "$KEY_MM" "[$L16, $L16]" >>run/capture/events.jsonl &&
+	tko apply run >out.txt 2>err.txt &&
+	json_q run/apply/plan.json ".skipped == [] and .kernels[0].template.lookup_key == \"$KEY_MM\""
+'
+
 test_done

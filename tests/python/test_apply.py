@@ -382,10 +382,16 @@ def triton_tem_fused_mm_0(arg_A, arg_B, out_ptr0):
 
 
 def test_template_winner_through_inductors_lookup_table(tmp_path):
+    """As tko apply plans a winner that changed BLOCK_M (src/apply/plan.c):
+    the template key, and the lookup_hash of the kernel tune measured, whose
+    body (BLOCK_M 64) the table's template no longer has (BLOCK_M 32): the
+    launch is the winner's by name and the table's params, not by hash."""
     key = "(('torch.float16', [64, 64], [64, 1]), ('torch.float16', [64, 64], [64, 1]))+mm"
     params = {"BLOCK_M": 32, "BLOCK_N": 64, "num_warps": 2, "num_stages": 3}
     w = {"id": "k0", "kernel": "triton_tem_fused_mm_0", "launcher": "template",
-         "config": {"kwargs": {}, "num_warps": 2, "num_stages": 3},
+         "mechanisms": ["template_lookup", "hook"], "lookup_hash": template_hash(),
+         "size_hints": "None", "fused": True,
+         "config": {"kwargs": {}, "num_warps": 2, "num_stages": 3, "body": {"BLOCK_M": 32}},
          "template": {"lookup_key": key, "template_id": "triton::mm", "params": params}}
     script = f"""
     import json
@@ -398,6 +404,7 @@ def test_template_winner_through_inductors_lookup_table(tmp_path):
     p = found["triton::mm"][0]
     src = {TEMPLATE!r}.replace("NS", str(p["num_stages"])).replace("NW", str(p["num_warps"]))
     src = src.replace("ARGS", repr({{k: v for k, v in p.items() if k.isupper()}}))
+    src = src.replace("BLOCK_M : tl.constexpr = 64", "BLOCK_M : tl.constexpr = 32")
     k = AsyncCompile().triton("triton_tem_fused_mm_0", src)
     print(json.dumps([found, k.run(0, 0, 0, stream=0)]))
     """
@@ -408,6 +415,8 @@ def test_template_winner_through_inductors_lookup_table(tmp_path):
     o = the_outcome(events)
     assert (o["status"], o["mechanism"]) == ("ran_winner", "template_lookup")
     assert o["template_keys"] == [{"op": "mm", "hit": True}]
+    assert [e["winner"] for e in of(events, "launch")] == [True]
+    assert of(events, "error") == []
 
 
 TEMPLATE_MODEL = """

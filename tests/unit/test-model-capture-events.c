@@ -196,6 +196,38 @@ static void test_error_and_end(void **state)
 	buf_release(&err);
 }
 
+/* template_lookup (inductor_hooks.py): the key and what it was built from; layouts a list. */
+static void test_template_lookup(void **state)
+{
+	struct capture_event ev;
+	struct buf err = BUF_INIT;
+
+	(void)state;
+	capture_event_init(&ev);
+	assert_int_equal(parse(&ev, "{\"schema_version\": 1, \"event\": \"template_lookup\", "
+			       "\"time\": 1.5, \"pid\": 9, \"op\": \"mm\", \"key\": "
+			       "\"((torch.float16, [64, 32], [32, 1]), (torch.float16, [32, 48], [1, 32]))+mm\", "
+			       "\"template_ids\": [\"aten::mm\", \"triton::mm\"], \"layouts\": "
+			       "[[\"torch.float16\", [64, 32], [32, 1]], [\"torch.float16\", [32, 48], [1, 32]]]}",
+			       &err), 1);
+	assert_int_equal(ev.kind, CAPTURE_EV_TEMPLATE_LOOKUP);
+	assert_string_equal(ev.op, "mm");
+	assert_string_equal(ev.key, "((torch.float16, [64, 32], [32, 1]), "
+			    "(torch.float16, [32, 48], [1, 32]))+mm");
+	assert_int_equal(json_array_size(ev.template_ids), 2);
+	assert_string_equal(json_string_value(json_array_get(ev.template_ids, 1)), "triton::mm");
+	assert_int_equal(json_array_size(ev.layouts), 2);
+	assert_int_equal(ev.unknown_fields, 0);
+	assert_int_equal(ev.bad_fields, 0);
+	assert_int_equal(parse(&ev, "{\"event\": \"template_lookup\", \"op\": \"mm\", "
+			       "\"layouts\": {}}", &err), 1);
+	assert_null(ev.layouts);
+	assert_int_equal(ev.bad_fields, 1);
+	assert_string_equal(ev.bad_field, "'e.jsonl' line 7: template_lookup: layouts: not a list");
+	capture_event_release(&ev);
+	buf_release(&err);
+}
+
 /* Events of a type or version this tko does not know: kept by type, nothing else read. */
 static void test_other(void **state)
 {
@@ -387,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_autotune),
 		cmocka_unit_test(test_error_and_end),
+		cmocka_unit_test(test_template_lookup),
 		cmocka_unit_test(test_other),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_not_events),
