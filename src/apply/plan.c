@@ -303,8 +303,8 @@ static char *body_detail(const struct buf *changed, const json_t *cfg)
 	json_t *v;
 
 	buf_addf(&d, "template parameters %s: the hook sets a template's num_warps and num_stages "
-		 "only; these need Inductor's template lookup table (config.lookup_table), whose "
-		 "key tko does not build yet; set them by hand:", changed->buf);
+		 "only; these need Inductor's template lookup table (config.lookup_table), and the "
+		 "capture recorded no single key for this template's op; set them by hand:", changed->buf);
 	json_object_foreach(json_object_get(cfg, "body"), key, v) {
 		buf_addf(&d, " %s=", key);
 		add_value(&d, v);

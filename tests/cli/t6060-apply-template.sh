@@ -43,7 +43,7 @@ test_expect_success 'the tune document: base v000 and winner v005 differ in BLOC
 	jq -e ".kernels[] | select(.kernel == \"$T\") | .winner.id == \"v005\" and .winner.confirmed == true" "$DOC"
 '
 
-why_k="template parameters BLOCK_K 32->64: the hook sets a template's num_warps and num_stages only; these need Inductor's template lookup table (config.lookup_table), whose key tko does not build yet; set them by hand: BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 num_warps=4 num_stages=3 (docs/apply.md, \"Template winners\")"
+why_k="template parameters BLOCK_K 32->64: the hook sets a template's num_warps and num_stages only; these need Inductor's template lookup table (config.lookup_table), and the capture recorded no single key for this template's op; set them by hand: BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 num_warps=4 num_stages=3 (docs/apply.md, \"Template winners\")"
 
 test_expect_success 'a winner that changed BLOCK_K is not planned: cannot_carry, the change in the detail' '
 	template_run &&
