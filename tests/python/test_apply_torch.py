@@ -205,19 +205,29 @@ print(json.dumps({"ms_per_step": 1.0, "loss": 2.5, "configs": out}))
 """
 
 
-def test_tko_apply_plans_what_real_inductor_looks_up(tmp_path):
+
+def tko_binary():
     tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
     if not os.access(tko, os.X_OK):
         pytest.skip("no tko binary (make, or set TKO)")
-    run = tmp_path / "run"
-    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    return tko
+
+
+def tko_apply(tko, tmp_path, run, cmd):
+    """`tko apply --json tmp_path/doc.json RUN -- python cmd.py RUN` with real torch."""
     script = tmp_path / "cmd.py"
-    script.write_text(LOADER + APPLY_CMD)
+    script.write_text(LOADER + cmd)
     proc = subprocess.run([tko, "-q", "apply", "--json", str(tmp_path / "doc.json"), str(run), "--",
                            TORCH_PY, str(script), str(run)],
                           env=dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c")),
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+def test_tko_apply_plans_what_real_inductor_looks_up(tmp_path):
+    tko = tko_binary()
+    run = tmp_path / "run"
+    shutil.copytree(os.path.join(ROOT, "tests", "data", "apply", "run"), run)
+    tko_apply(tko, tmp_path, run, APPLY_CMD)
     doc = json.loads((tmp_path / "doc.json").read_text())
     got = {k["kernel"]: (k["mechanism"], k["constructed"], k["status"])
            for k in doc["kernels"] if k["planned"]}
@@ -261,18 +271,10 @@ def template_run(tmp_path, winner):
 
 @pytest.mark.parametrize("winner", ["v007", "v005"])
 def test_a_template_winner_reaches_real_inductors_template_autotuner(tmp_path, winner):
-    tko = os.environ.get("TKO") or os.path.join(ROOT, "build", "tko")
-    if not os.access(tko, os.X_OK):
-        pytest.skip("no tko binary (make, or set TKO)")
+    tko = tko_binary()
     run, entry = template_run(tmp_path, winner)
     cfg = next(v["config"] for v in entry["variants"] if v["id"] == winner)
-    script = tmp_path / "cmd.py"
-    script.write_text(LOADER + TEMPLATE_CMD)
-    proc = subprocess.run([tko, "-q", "apply", "--json", str(tmp_path / "doc.json"), str(run), "--",
-                           TORCH_PY, str(script), str(run)],
-                          env=dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "c")),
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    tko_apply(tko, tmp_path, run, TEMPLATE_CMD)
     row = json.loads((tmp_path / "doc.json").read_text())["kernels"][0]
     line = (run / "apply" / "runs" / "1-applied" / "stdout.txt").read_text().splitlines()[-1]
     configs = json.loads(line)["configs"]
