@@ -7,10 +7,11 @@
 #include "model/capture_events.h"
 #include "parse/pylit_json.h"
 #include "parse/triton_meta.h"
+#include "tune/kernel.h"
+#include "tune/rewrite.h"
 #include "util/file.h"
 #include "util/lines.h"
 #include "util/mem.h"
-#include "util/opts.h"
 #include "banned.h"
 
 static void on_line(const struct capture_line *l, void *data)
@@ -80,25 +81,21 @@ static const char *torch_dtype(const char *sig)
 	return NULL;
 }
 
-/* The integer of the body line `    NAME = 123`; -1 when there is none (a symbol: dynamic). */
+/*
+ * The integer of the body line `    NAME = 123`, tune's reader of a
+ * template's dims (rewrite_find_int) over the whole function `src`; -1
+ * when there is none (a symbol: dynamic).
+ */
 static long body_int(const char *src, size_t len, const char *name)
 {
-	struct lines it = LINES_INIT(src, len);
-	size_t nl = strlen(name), n;
-	const char *s;
+	struct tune_kernel whole;	/* no def lines: the range is all of src */
 	long v;
+	int found;
 
-	while (lines_next(&it, &s, &n)) {
-		span_trim(&s, &n);
-		if (n > nl + 3 && !strncmp(s, name, nl) && !strncmp(s + nl, " = ", 3)) {
-			char *num = xstrndup(s + nl + 3, n - nl - 3);
-			int bad = parse_long(num, &v) < 0;
-
-			free(num);
-			return bad ? -1 : v;
-		}
-	}
-	return -1;
+	tune_kernel_init(&whole);
+	found = rewrite_find_int(src, len, &whole, name, &v) == 0;
+	tune_kernel_release(&whole);
+	return found ? v : -1;
 }
 
 static int read_body(struct kfacts *f, const char *src, size_t len)
