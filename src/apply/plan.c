@@ -348,7 +348,7 @@ static void set_template_lookup(struct apply_plan_kernel *e, json_t *t)
 	for (i = 0; i < e->nmechanisms; i++)
 		free(e->mechanisms[i]);
 	e->nmechanisms = 0;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		e->mechanisms = rf_grow(e->mechanisms, e->nmechanisms, sizeof(char *));
 		e->mechanisms[e->nmechanisms++] = xstrdup(order[i]);
 	}

@@ -10,9 +10,10 @@
  * it. Inductor kernels are named by their lookup key (apply/lookup.h),
  * hand-written @triton.autotune kernels by capture's source_hash. A
  * template winner whose body (BLOCK_M/N/K) differs from tune's base is
- * skipped as "cannot_carry" (the hook sets num_warps and num_stages only;
- * the body needs the template lookup key, which is not built); one with
- * the base's body is planned without it.
+ * planned for Inductor's template lookup table when capture recorded its
+ * op's key (apply/tmplkey.h), and skipped as "cannot_carry" otherwise
+ * (the hook sets num_warps and num_stages only); one with the base's body
+ * is planned without it.
  *
  *	struct apply_plan p = APPLY_PLAN_INIT;
  *	if (apply_plan_build(&p, run, NULL, 0, &err) < 0) ... err

@@ -444,11 +444,17 @@ static void plan_grid(struct tune_plan *p)
 	}
 }
 
+/* Is variant a faster than variant b by more than the noise? */
+static int beats(const struct tune_plan *p, long a, long b)
+{
+	return p->v[a].time_ms < p->v[b].time_ms * (1 - p->opts.noise);
+}
+
 /* The best moved by more than the noise since the last descent round. */
 static int improved(const struct tune_plan *p)
 {
 	return p->best >= 0 && p->descent_center >= 0 && p->best != p->descent_center &&
-	       p->v[p->best].time_ms < p->v[p->descent_center].time_ms * (1 - p->opts.noise);
+	       beats(p, p->best, p->descent_center);
 }
 
 static void descend(struct tune_plan *p)
@@ -484,8 +490,7 @@ static long plain_due(const struct tune_plan *p)
 
 	if (b < 0 || p->v[b].centered)
 		return -1;
-	if (p->plain_center >= 0 &&
-	    !(p->v[b].time_ms < p->v[p->plain_center].time_ms * (1 - p->opts.noise)))
+	if (p->plain_center >= 0 && !beats(p, b, p->plain_center))
 		return -1;
 	return b;
 }
