@@ -65,9 +65,8 @@ capture() {
 # no input blobs, binaries or intermediate IR: the JSON, sources, logs, PTX/AMDGCN.
 # Also when a signal stops the script, so that a call out of time can be diagnosed.
 pack() {
-	local skip=(--exclude=inputs --exclude='*.bin' --exclude=fxgraph --exclude=aotautograd
-		--exclude='*.cubin' --exclude='*.hsaco' --exclude='*.llir' --exclude='*.ttir'
-		--exclude='*.ttgir' --exclude='*.source' --exclude='*.so' --exclude='*.pt')
+	local skip=("${gpu_pack_blobs[@]}" --exclude=fxgraph --exclude=aotautograd
+		--exclude='*.llir' --exclude='*.ttir' --exclude='*.ttgir' --exclude='*.source')
 	# the RUNs and the variants optional: over 15 MiB, the biggest files go
 	# (lib.sh's gpu_pack), the logs stay
 	gpu_pack "$OUT/runs.tar.gz" "$WORK" "${skip[@]}" run-a.out run-b.out tune.out run.out \
