@@ -281,13 +281,6 @@ static void on_session_end(struct ev_ctx *c, const struct capture_event *ev)
 	}
 }
 
-/* The template lookup key is tko apply's (apply/tmplkey.h); summarize has no use for it. */
-static void on_template_lookup(struct ev_ctx *c, const struct capture_event *ev)
-{
-	(void)c;
-	(void)ev;
-}
-
 static const ev_fn on[CAPTURE_EV_OTHER] = {
 	[CAPTURE_EV_SESSION_START] = on_session_start,
 	[CAPTURE_EV_KERNEL] = on_kernel,
@@ -296,7 +289,7 @@ static const ev_fn on[CAPTURE_EV_OTHER] = {
 	[CAPTURE_EV_CAPTURE] = on_capture,
 	[CAPTURE_EV_ERROR] = on_error,
 	[CAPTURE_EV_SESSION_END] = on_session_end,
-	[CAPTURE_EV_TEMPLATE_LOOKUP] = on_template_lookup,
+	/* none for template_lookup: the key is tko apply's (apply/tmplkey.h) */
 };
 
 int capture_events_sniff(const char *data, size_t len)
@@ -342,7 +335,8 @@ static void one_event(struct read_ctx *r, struct at_input *in, const struct capt
 	if (ev->bad_fields && !r->first_bad)
 		r->first_bad = xstrdup(ev->bad_field);
 	r->bad_fields += ev->bad_fields;
-	on[ev->kind](&c, ev);
+	if (on[ev->kind])	/* a kind known, read by others */
+		on[ev->kind](&c, ev);
 	in->used++;
 }
 
