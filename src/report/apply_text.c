@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply/loss.h"
 #include "report/apply_out.h"
 #include "util/plural.h"
 #include "util/table.h"
@@ -113,6 +114,16 @@ static void interval_note(FILE *fp, const struct apply_ab *ab)
 	}
 }
 
+/* How the loss column is computed, so a reader can redo it by hand. */
+static void loss_note(FILE *fp, const struct apply_ab *ab)
+{
+	if (isnan(ab->loss_scale))
+		return;
+	fprintf(fp, "loss max rel diff: |loss - default's| / max(|default's|, %.3g), the floor %g of"
+		" the default run's largest |loss| %.4g; equal up to --loss-rtol %g\n",
+		APPLY_LOSS_FLOOR * ab->loss_scale, APPLY_LOSS_FLOOR, ab->loss_scale, ab->loss_rtol);
+}
+
 static void arms_table(FILE *fp, const struct apply_ab *ab)
 {
 	struct table t = TABLE_INIT;
@@ -147,6 +158,7 @@ static void arms_table(FILE *fp, const struct apply_ab *ab)
 	table_print(&t, fp);
 	table_release(&t);
 	interval_note(fp, ab);
+	loss_note(fp, ab);
 	if (numerics)
 		fprintf(fp, "arms with numerics changed (TF32 matmuls) are not held to --loss-rtol: weigh"
 			" their loss difference against their time\n");

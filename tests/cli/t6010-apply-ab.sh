@@ -91,6 +91,7 @@ test_expect_success 'losses near zero: held to a floor of 1% of the run'"'"'s sc
 	near "$(jq -r ".ab.arms[] | select(.arm == \"coordesc\") | .loss_max_rel_diff" $doc)" 2.93508693e-4 1e-12 &&
 	near "$(jq -r ".ab.arms[] | select(.arm == \"applied\") | .loss_max_rel_diff" $doc)" 1.35915817e-4 1e-12 &&
 	json_q $doc ".ab.arms | map({(.arm): .loss_equal}) | add == {\"default\": true, \"coordesc\": true, \"applied\": true}" &&
+	test_grep "^loss max rel diff: .* max(|default.s|, 0.105), the floor 0.01 of the default run.s largest |loss| 10.54; equal up to --loss-rtol 0.001$" out.txt &&
 	{ python3 -S "$SRC_ROOT/tests/gpu/apply_ab_check.py" $doc checks.json >check.txt || :; } &&
 	test_grep "^PASS coordesc: loss equal to default.s within 0.001 " check.txt &&
 	test_grep "^PASS applied: loss equal to default.s within 0.001 " check.txt &&
