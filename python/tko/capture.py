@@ -36,7 +36,7 @@ import sys
 import threading
 import weakref
 
-from . import __version__, gpu, profiling
+from . import __version__, gpu, postimport, profiling
 from .events import EventWriter
 
 DEFAULT_MAX_BYTES = 16 << 30
@@ -291,22 +291,11 @@ class _PostImportFinder(importlib.abc.MetaPathFinder):
     patch runs right after the module's own code."""
 
     def find_spec(self, fullname, path, target=None):
-        if not _patchers(fullname) or getattr(_LOCAL, "finding", False):
+        if not _patchers(fullname):
             return None
-        _LOCAL.finding = True
-        spec = None
-        try:
-            for finder in sys.meta_path:
-                if finder is self or not hasattr(finder, "find_spec"):
-                    continue
-                spec = finder.find_spec(fullname, path, target)
-                if spec is not None:
-                    break
-        finally:
-            _LOCAL.finding = False
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return None
-        spec.loader = _PatchingLoader(spec.loader, fullname)
+        spec = postimport.spec_from_others(self, _LOCAL, fullname, path, target)
+        if spec is not None:
+            spec.loader = _PatchingLoader(spec.loader, fullname)
         return spec
 
 

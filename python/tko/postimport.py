@@ -17,6 +17,33 @@ import threading
 _LOCAL = threading.local()
 
 
+def spec_from_others(me, local, fullname, path, target):
+    """The spec the finders on sys.meta_path other than `me` give for
+    fullname, when its loader can be wrapped (it has exec_module); else None.
+
+    `local` is the caller's own thread-local guard: the search calls the
+    other finders, which may ask again, and `me` answers nothing while its
+    search runs. Each finder needs its own guard, or a second finder asked
+    inside the first one's search would find nothing and its patch be lost.
+    """
+    if getattr(local, "finding", False):
+        return None
+    local.finding = True
+    spec = None
+    try:
+        for finder in sys.meta_path:
+            if finder is me or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                break
+    finally:
+        local.finding = False
+    if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+        return None
+    return spec
+
+
 class _Finder(importlib.abc.MetaPathFinder):
     """Finds nothing itself; wraps the loader the other finders return."""
 
@@ -24,22 +51,11 @@ class _Finder(importlib.abc.MetaPathFinder):
         self.table = table
 
     def find_spec(self, fullname, path, target=None):
-        if fullname not in self.table or getattr(_LOCAL, "finding", False):
+        if fullname not in self.table:
             return None
-        _LOCAL.finding = True
-        spec = None
-        try:
-            for finder in sys.meta_path:
-                if finder is self or not hasattr(finder, "find_spec"):
-                    continue
-                spec = finder.find_spec(fullname, path, target)
-                if spec is not None:
-                    break
-        finally:
-            _LOCAL.finding = False
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return None
-        spec.loader = _Loader(spec.loader, self.table[fullname])
+        spec = spec_from_others(self, _LOCAL, fullname, path, target)
+        if spec is not None:
+            spec.loader = _Loader(spec.loader, self.table[fullname])
         return spec
 
 
