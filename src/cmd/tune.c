@@ -138,20 +138,74 @@ static void print_ran(void *data, const struct tune_sweep *s, const struct tune_
 		tune_text_kernel(stdout, k, pr->compile_only, 0);
 }
 
+/* The checks opts_parse cannot make; EXIT_OK or EXIT_USAGE, said. */
+static int check_opts(int n, long max_variants, const struct tune_opts *o)
+{
+	if (!n) {
+		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
+		return EXIT_USAGE;
+	}
+	if (max_variants < 1 || o->budget_s < 0 || o->timeout_s <= 0) {
+		msg_error("--max-variants, --budget and --timeout must be positive");
+		return EXIT_USAGE;
+	}
+	if (o->confirm_rounds < 0 || o->confirm_rounds == 1 || o->confirm_rounds > 1000) {
+		msg_error("--confirm-rounds must be 0 (none) or 2 to 1000 (an interval needs 2 rounds)");
+		return EXIT_USAGE;
+	}
+	return check_target(o->target);
+}
+
+/*
+ * Tunes the n kernels of argv in this process, then writes the document:
+ * the exit code of the worst kernel, or EXIT_FAIL when writing failed.
+ */
+static int tune_here(struct tune_opts *o, const char **argv, int n, const char *json,
+		     const char *md)
+{
+	struct print_each pr = { 0 };
+	struct tune_each each = { print_ran, &pr };
+	struct tune_job job = { o, argv, (size_t)n };
+	struct tune_sweep *s = xcalloc((size_t)n, sizeof(*s));
+	struct tune_outcome *outs = xcalloc((size_t)n, sizeof(*outs));
+	struct buf err = BUF_INIT;
+	struct tune_doc doc;
+	int i, tried, done = 0, ret = EXIT_OK;
+
+	tune_doc_start(&doc, o);
+	pr.to_stdout = !json || strcmp(json, "-");
+	pr.compile_only = o->compile_only;
+	tried = (int)tune_run(&job, s, outs, &doc, &each);
+	for (i = 0; i < tried; i++) {
+		int r = tune_exit_of(&outs[i]);
+
+		done += outs[i].ran != 0;
+		if (r != EXIT_OK)
+			ret = r;
+	}
+	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
+	if (done && json && tune_doc_save(json, &doc, &err) < 0)
+		ret = EXIT_FAIL;
+	else if (done && md && tune_text_write_md(md, &doc, &err) < 0)
+		ret = EXIT_FAIL;
+	if (err.len)
+		msg_error("%s", err.buf);
+	for (i = 0; i < tried; i++)
+		tune_sweep_release(&s[i]);
+	free(s);
+	free(outs);
+	rf_release(&tune_doc_desc, &doc);
+	buf_release(&err);
+	return ret;
+}
+
 int cmd_tune(int argc, const char **argv)
 {
 	struct tune_opts o = TUNE_OPTS_INIT;
 	struct strlist consts = STRLIST_INIT;
 	const char *json = NULL, *md = NULL, *gpus = NULL;
 	long max_variants = 40;
-	struct tune_sweep *s;
-	struct tune_outcome *outs;
-	struct print_each pr = { 0 };
-	struct tune_each each = { print_ran, &pr };
-	struct tune_job job = { &o, NULL, 0 };
-	struct buf err = BUF_INIT;
-	struct tune_doc doc;
-	int n, i, tried = 0, done = 0, ret = EXIT_OK, dispatched = 0;
+	int n, ret, dispatched = 0;
 	const struct opt options[] = {
 		OPT_BOOL(0, "compile-only", &o.compile_only, "compile every variant, launch none (no GPU needed)"),
 		OPT_STRING(0, "target", &o.target, "ARCH", "gfx942, gfx90a, gfx950, sm_90, ... (default: the GPU's)"),
@@ -177,66 +231,21 @@ int cmd_tune(int argc, const char **argv)
 
 	memcpy(given, argv + 1, (size_t)(argc - 1) * sizeof(*argv));
 	n = opts_parse(argc, argv, options, usage, 0, NULL);
-	if (n < 0) {
-		free(given);
-		return opts_exit_code(n);
-	}
 	o.max_variants = (size_t)max_variants;
 	o.consts = &consts;
-	if (getenv(TUNE_SERVE_ENV)) {
-		free(given);
+	if (n < 0) {
+		ret = opts_exit_code(n);
+	} else if (getenv(TUNE_SERVE_ENV)) {
 		ret = serve(&o);
-		strlist_release(&consts);
-		return ret;
-	}
-	if (!n) {
-		msg_error("no kernel given (a KERNEL_DIR or KERNEL.py)");
-		ret = EXIT_USAGE;
-	} else if (max_variants < 1 || o.budget_s < 0 || o.timeout_s <= 0) {
-		msg_error("--max-variants, --budget and --timeout must be positive");
-		ret = EXIT_USAGE;
-	} else if (o.confirm_rounds < 0 || o.confirm_rounds == 1 || o.confirm_rounds > 1000) {
-		msg_error("--confirm-rounds must be 0 (none) or 2 to 1000 (an interval needs 2 rounds)");
-		ret = EXIT_USAGE;
-	} else if ((ret = check_target(o.target)) == EXIT_OK) {
+	} else if ((ret = check_opts(n, max_variants, &o)) == EXIT_OK) {
 		struct tune_dispatch d = { NULL, given, (size_t)argc - 1, argv, (size_t)n, json, md,
 					   o.budget_s, max_variants, o.compile_only };
 
 		dispatched = tune_dispatch_maybe(gpus, &d, &ret);
+		if (ret == EXIT_OK && !dispatched)
+			ret = tune_here(&o, argv, n, json, md);
 	}
 	free(given);
-	if (ret != EXIT_OK || dispatched) {
-		strlist_release(&consts);
-		return ret;
-	}
-	job.inputs = argv;
-	job.n = (size_t)n;
-	tune_doc_start(&doc, &o);
-	s = xcalloc((size_t)n, sizeof(*s));
-	outs = xcalloc((size_t)n, sizeof(*outs));
-	pr.to_stdout = !json || strcmp(json, "-");
-	pr.compile_only = o.compile_only;
-	tried = (int)tune_run(&job, s, outs, &doc, &each);
-	for (i = 0; i < tried; i++) {
-		int r = tune_exit_of(&outs[i]);
-
-		done += outs[i].ran != 0;
-		if (r != EXIT_OK)
-			ret = r;
-	}
-	/* When no kernel got as far as its sweep, nothing is written: an old output stays. */
-	if (done && json && tune_doc_save(json, &doc, &err) < 0)
-		ret = EXIT_FAIL;
-	else if (done && md && tune_text_write_md(md, &doc, &err) < 0)
-		ret = EXIT_FAIL;
-	if (err.len)
-		msg_error("%s", err.buf);
-	for (i = 0; i < tried; i++)
-		tune_sweep_release(&s[i]);
-	free(s);
-	free(outs);
-	rf_release(&tune_doc_desc, &doc);
 	strlist_release(&consts);
-	buf_release(&err);
 	return ret;
 }
