@@ -17,13 +17,11 @@ import textwrap
 
 import pytest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PYDIR = os.path.join(ROOT, "python")
-HOOK = os.path.join(PYDIR, "tko", "_hook")
-CACHE = os.path.join(ROOT, "examples", "h200-run", "cache", "inductor")
-TORCH_PY = os.environ.get("TKO_TORCH_PYTHON")
+from realtorch import HOOK, PYDIR, ROOT, TORCH_PY, needs_torch
 
-pytestmark = pytest.mark.skipif(not TORCH_PY, reason="TKO_TORCH_PYTHON is not set")
+CACHE = os.path.join(ROOT, "examples", "h200-run", "cache", "inductor")
+
+pytestmark = needs_torch
 
 # Loading a module runs its decorators; set_driver_to_gpu needs a GPU driver
 # that a CPU machine lacks, and is all that needs one.

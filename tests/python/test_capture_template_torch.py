@@ -16,14 +16,9 @@ import os
 import subprocess
 import textwrap
 
-import pytest
+from realtorch import HOOK, PYDIR, TORCH_PY, needs_torch
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PYDIR = os.path.join(ROOT, "python")
-HOOK = os.path.join(PYDIR, "tko", "_hook")
-TORCH_PY = os.environ.get("TKO_TORCH_PYTHON")
-
-pytestmark = pytest.mark.skipif(not TORCH_PY, reason="TKO_TORCH_PYTHON is not set")
+pytestmark = needs_torch
 
 MODEL = """
 import torch

@@ -16,12 +16,9 @@ import textwrap
 
 import pytest
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PYDIR = os.path.join(ROOT, "python")
-HOOK = os.path.join(PYDIR, "tko", "_hook")
-TORCH_PY = os.environ.get("TKO_TORCH_PYTHON")
+from realtorch import HOOK, PYDIR, ROOT, TORCH_PY, needs_torch
 
-pytestmark = pytest.mark.skipif(not TORCH_PY, reason="TKO_TORCH_PYTHON is not set")
+pytestmark = needs_torch
 
 MODEL = """
 import torch
