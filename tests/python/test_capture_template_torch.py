@@ -16,7 +16,9 @@ import os
 import subprocess
 import textwrap
 
-from realtorch import HOOK, PYDIR, TORCH_PY, needs_torch
+import pytest
+
+from realtorch import HOOK, PYDIR, TORCH_PY, needs_torch, torch_has
 
 pytestmark = needs_torch
 
@@ -39,11 +41,27 @@ def capture_events(tmp_path):
     proc = subprocess.run([TORCH_PY, "-c", textwrap.dedent(MODEL)], env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    if not (cap / "events.jsonl").exists():
+        return []
     with open(cap / "events.jsonl") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def test_a_torch_without_the_table_gets_no_hook_and_no_error(tmp_path):
+    """torch 2.9 (the DCU stack the brief names) has neither the template
+    lookup table nor get_template_configs: capture wraps nothing there, and
+    says nothing (a CPU run launches no Triton kernel, so it writes no event)."""
+    if torch_has("torch._inductor.lookup_table"):
+        pytest.skip("this torch has the template lookup table")
+    events = capture_events(tmp_path)
+    assert not [e for e in events if e["event"] in ("template_lookup", "error")]
+    assert all("InductorChoices.get_template_configs" not in e["hooks"]
+               for e in events if e["event"] == "session_start")
+
+
 def test_the_hook_records_inductors_device_agnostic_template_key(tmp_path):
+    if not torch_has("torch._inductor.lookup_table"):
+        pytest.skip("this torch has no template lookup table (torch._inductor.lookup_table)")
     events = capture_events(tmp_path)
     start = [e for e in events if e["event"] == "session_start"]
     assert "InductorChoices.get_template_configs" in start[0]["hooks"]
@@ -101,6 +119,8 @@ print(json.dumps(hits))
 
 
 def test_inductors_lookup_table_hits_the_recorded_key(tmp_path):
+    if not torch_has("torch._inductor.lookup_table"):
+        pytest.skip("this torch has no template lookup table (torch._inductor.lookup_table)")
     key = "((torch.float32, [64, 32], [32, 1]), (torch.float32, [32, 48], [1, 32]))+mm"
     cap = tmp_path / "capture"
     cap.mkdir()

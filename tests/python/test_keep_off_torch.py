@@ -422,14 +422,15 @@ def test_a_region_compiled_by_its_own_decorator_runs_eagerly_and_is_counted(tmp_
 
 
 # torch before pytorch/pytorch PR 174335 (2026-02): innermost_fn followed any
-# _torchdynamo_orig_callable, a functools.wraps copy included (its code then).
+# _torchdynamo_orig_callable, a functools.wraps copy included. Its code, as
+# torch 2.9.0's eval_frame.py has it (torch itself passes unaltered_fn_attr).
 OLD_INNERMOST = """
 import torch._dynamo.decorators as d, torch._dynamo.eval_frame as ef
 
 
-def innermost_fn(fn):
-    while hasattr(fn, "_torchdynamo_orig_callable"):
-        fn = fn._torchdynamo_orig_callable
+def innermost_fn(fn, unaltered_fn_attr="_torchdynamo_orig_callable"):
+    while hasattr(fn, unaltered_fn_attr):
+        fn = getattr(fn, unaltered_fn_attr)
     return fn
 
 
