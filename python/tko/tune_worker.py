@@ -68,10 +68,16 @@ def _gpu(torch):
 
 
 def _tools(triton):
+    """Triton's own cuobjdump and nvdisasm: its knobs say where (Triton 3.4
+    on); before knobs (3.3, the brief's DCU stack) they are in the wheel's
+    backends/nvidia/bin."""
     out = {}
     for name in ("cuobjdump", "nvdisasm"):
         try:
             out[name] = getattr(triton.knobs.nvidia, name).path
+        except AttributeError:
+            path = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", name)
+            out[name] = path if os.access(path, os.X_OK) else None
         except Exception:
             out[name] = None
     return out

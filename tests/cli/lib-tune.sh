@@ -1,7 +1,8 @@
 # Helpers for tko tune's CLI tests (sourced after lib.sh).
 
-# The worker runs in the project's virtualenv, which has Triton.
-TKO_PYTHON="$SRC_ROOT/.venv/bin/python"
+# The worker runs in the project's virtualenv, which has Triton;
+# TKO_TEST_PYTHON runs it in another (an older Triton: docs/dcu.md, 12).
+TKO_PYTHON="${TKO_TEST_PYTHON:-$SRC_ROOT/.venv/bin/python}"
 export TKO_PYTHON
 
 # count PATTERN FILE: lines matching, 0 when none (grep -c exits 1 then)

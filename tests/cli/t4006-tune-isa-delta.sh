@@ -52,7 +52,7 @@ test_expect_success 'sm_90: registers from the cubin (Triton'"'"'s cuobjdump)' '
 	tko tune --compile-only --target sm_90 --no-search --max-variants 1 \
 		--out out --json n.json "$POI" >table &&
 	cubin=$(json_q n.json ".kernels[0].variants[0].files.cubin") &&
-	cuobjdump=$("$TKO_PYTHON" -c "import triton; print(triton.knobs.nvidia.cuobjdump.path)") &&
+	cuobjdump=$("$TKO_PYTHON" -c "import os, triton; print(os.path.join(os.path.dirname(triton.__file__), \"backends/nvidia/bin/cuobjdump\"))") &&
 	"$cuobjdump" -res-usage "$cubin" >res &&
 	regs=$(sed -n "s/.*REG:\([0-9]*\).*/\1/p" res | head -n 1) &&
 	test -n "$regs" &&
