@@ -295,16 +295,35 @@ static void body_changes(const json_t *was, const json_t *body, struct buf *out)
 		}
 }
 
+/*
+ * Why no table entry, into d: the captured torch has no template lookup
+ * table (before 2.10: torch 2.9 is the DCU stack's), the capture predates
+ * tko's hook for its keys, or no single recorded key fits this kernel.
+ */
+static void no_key_reason(const struct tmplkey_events *ev, struct buf *d)
+{
+	if (ev->hooked != 1 && tmplkey_torch_lacks_table(ev->torch))
+		buf_addf(d, "torch %s, which ran the capture, has no such table (2.10 on)", ev->torch);
+	else if (ev->hooked == 0)
+		buf_adds(d, "the capture did not record its keys (a tko capture older than its "
+			 TMPLKEY_HOOK " hook: capture again)");
+	else
+		buf_adds(d, "the capture recorded no single key for this template's op");
+}
+
 /* The skip's detail: what changed, why tko cannot set it, and the winner to set by hand. */
-static char *body_detail(const struct buf *changed, const json_t *cfg)
+static char *body_detail(const struct buf *changed, const json_t *cfg,
+			 const struct tmplkey_events *ev)
 {
 	struct buf d = BUF_INIT;
 	const char *key;
 	json_t *v;
 
 	buf_addf(&d, "template parameters %s: the hook sets a template's num_warps and num_stages "
-		 "only; these need Inductor's template lookup table (config.lookup_table), and the "
-		 "capture recorded no single key for this template's op; set them by hand:", changed->buf);
+		 "only; these need Inductor's template lookup table (config.lookup_table), and ",
+		 changed->buf);
+	no_key_reason(ev, &d);
+	buf_adds(&d, "; set them by hand:");
 	json_object_foreach(json_object_get(cfg, "body"), key, v) {
 		buf_addf(&d, " %s=", key);
 		add_value(&d, v);
@@ -380,7 +399,7 @@ static void template_body(struct apply_plan *p, struct apply_item *it,
 		set_template_lookup(it->entry, t);
 	} else if (changed.len) {
 		it->skip = "cannot_carry";
-		it->skip_detail = body_detail(&changed, it->entry->config);
+		it->skip_detail = body_detail(&changed, it->entry->config, &p->tmplkeys);
 	} else {
 		/* a copy: the tune document's variant keeps its config whole */
 		cfg = json_copy(it->entry->config);

@@ -1,4 +1,5 @@
 /* A template winner's lookup table entry from capture's recorded keys (tmplkey.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,12 +15,40 @@
 #include "util/mem.h"
 #include "banned.h"
 
+int tmplkey_torch_lacks_table(const char *v)
+{
+	int major, minor;
+
+	if (!v || sscanf(v, "%d.%d", &major, &minor) != 2)
+		return 0;
+	return major < 2 || (major == 2 && minor < 10);
+}
+
+/* A session_start: its torch, and did its process hook the template choices? */
+static void on_start(struct tmplkey_events *ev, const char *torch, const json_t *hooks)
+{
+	size_t i;
+	json_t *h;
+
+	if (torch && !ev->torch)
+		ev->torch = xstrdup(torch);
+	if (!hooks)
+		return;
+	if (ev->hooked < 0)
+		ev->hooked = 0;
+	json_array_foreach(hooks, i, h)
+		if (json_is_string(h) && !strcmp(json_string_value(h), TMPLKEY_HOOK))
+			ev->hooked = 1;
+}
+
 static void on_line(const struct capture_line *l, void *data)
 {
 	struct tmplkey_events *ev = data;
 	const struct capture_event *e = l->ev;
 	struct tmplkey_event *t;
 
+	if (l->status == 1 && e->kind == CAPTURE_EV_SESSION_START)
+		on_start(ev, e->torch, e->hooks);
 	if (l->status != 1 || e->kind != CAPTURE_EV_TEMPLATE_LOOKUP || !e->op || !e->key ||
 	    !e->template_ids || !e->layouts)
 		return;
@@ -53,7 +82,9 @@ void tmplkey_release(struct tmplkey_events *ev)
 		json_decref(ev->v[i].layouts);
 	}
 	free(ev->v);
+	free(ev->torch);
 	memset(ev, 0, sizeof(*ev));
+	ev->hooked = -1;
 }
 
 /* What the kernel says of its inputs. */

@@ -34,8 +34,20 @@ struct tmplkey_events {
 	struct tmplkey_event *v;
 	size_t nr, alloc;
 	int loaded;		/* the events file was read (or found missing) */
+	/*
+	 * Whether a capture process hooked InductorChoices.get_template_configs
+	 * (its session_start's hooks): 1 one did, 0 none did, -1 no
+	 * session_start says. None did when the torch has no template lookup
+	 * table (before 2.10), or a tko capture older than the hook ran.
+	 */
+	int hooked;
+	char *torch;		/* the first session_start's torch version, or NULL */
 };
-#define TMPLKEY_EVENTS_INIT { NULL, 0, 0, 0 }
+#define TMPLKEY_EVENTS_INIT { NULL, 0, 0, 0, -1, NULL }
+#define TMPLKEY_HOOK "InductorChoices.get_template_configs"
+
+/* 1 when torch version `v` ("2.9.0+cu128") predates the template lookup table (2.10). */
+int tmplkey_torch_lacks_table(const char *v);
 
 /*
  * The template_lookup events of RUN/capture/events.jsonl at `path`; a

@@ -48,7 +48,7 @@ static const struct cf_row kernel_ref_rows[] = {
 /* docs/capture-events.md's two lists: the types' fields, then those tko capture adds. */
 static const struct cf_row session_start_rows[] = {
 	KNOWN("argv"), KNOWN("python"), EV("torch", CF_STR, torch), EV("triton", CF_STR, triton),
-	EV("device", CF_DEVICE, device), KNOWN("hooks"), KNOWN("tko"), KNOWN("kernels_regex"),
+	EV("device", CF_DEVICE, device), EV("hooks", CF_LIST, hooks), KNOWN("tko"), KNOWN("kernels_regex"),
 	ROWS_END
 };
 static const struct cf_row kernel_rows[] = {
@@ -142,6 +142,7 @@ void capture_event_release(struct capture_event *ev)
 	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		free(*s[i]);
 	json_decref(ev->device.facts);
+	json_decref(ev->hooks);
 	json_decref(ev->template_ids);
 	json_decref(ev->layouts);
 	for (i = 0; i < ev->nconfigs; i++) {

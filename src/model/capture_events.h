@@ -72,6 +72,7 @@ struct capture_event {
 	char *kernel, *source_hash, *kernel_dir;
 	/* session_start */
 	char *torch, *triton;
+	json_t *hooks;		/* the hooks capture installed ("Class.method"), as written */
 	struct capture_ev_device device;
 	/* kernel */
 	char *heuristic_type;	/* "pointwise", "user_autotune"; NULL where Inductor wrote

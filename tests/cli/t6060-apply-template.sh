@@ -175,4 +175,34 @@ test_expect_success 'mm and addmm fit: the op in the kernel'"'"'s name (fused_mm
 	json_q run/apply/plan.json ".skipped == [] and .kernels[0].template.lookup_key == \"$KEY_MM\""
 '
 
+# Why no key, from the capture's session_start (python/tko/capture.py
+# writes the torch version and the hooks it installed): a torch before 2.10
+# has no template lookup table (torch 2.9, the DCU stack: docs/dcu.md,
+# section 12), and capture hooks nothing there; a torch that has one but a
+# capture without the hook (examples/h200-run's, by an earlier tko) needs a
+# new capture; with the hook and no fitting event, the text of test 2.
+# ss_event TORCH HOOKS: one session_start line, hooks a JSON list
+ss_event() {
+	printf '{"schema_version": 1, "event": "session_start", "time": 1796238260.1, "pid": 524, "torch": "%s", "triton": "3.3.0", "hooks": %s}\n' "$1" "$2"
+}
+detail_q() {
+	json_q run/apply/plan.json ".skipped[0].reason == \"cannot_carry\" and (.skipped[0].detail | contains($(printf "%s" "$1" | jq -Rs .)))"
+}
+
+test_expect_success 'no key: why, from the capture'"'"'s torch and hooks' '
+	template_run &&
+	ss_event 2.9.0+cu128 "[\"CachingAutotuner.run\"]" >run/capture/events.jsonl &&
+	tko apply run >out.txt 2>err.txt &&
+	detail_q "(config.lookup_table), and torch 2.9.0+cu128, which ran the capture, has no such table (2.10 on); set them by hand: BLOCK_M=128" &&
+	template_run &&
+	cp "$SRC_ROOT/examples/h200-run/capture/events.jsonl" run/capture/events.jsonl &&
+	head -n 1 run/capture/events.jsonl | jq -e ".torch == \"2.11.0+cu130\" and (.hooks | index(\"InductorChoices.get_template_configs\") == null)" &&
+	tko apply run >out.txt 2>err.txt &&
+	detail_q "and the capture did not record its keys (a tko capture older than its InductorChoices.get_template_configs hook: capture again); set them" &&
+	template_run &&
+	ss_event 2.11.0+cu130 "[\"CachingAutotuner.run\", \"InductorChoices.get_template_configs\"]" >run/capture/events.jsonl &&
+	tko apply run >out.txt 2>err.txt &&
+	detail_q "$why_k"
+'
+
 test_done
