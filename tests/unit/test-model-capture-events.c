@@ -53,6 +53,8 @@ static void test_session_start(void **state)
 	assert_int_equal(ev.pid, 475);
 	assert_string_equal(ev.torch, "2.11.0+cu130");
 	assert_string_equal(ev.triton, "3.6.0");
+	assert_int_equal(json_array_size(ev.hooks), 1);
+	assert_string_equal(json_string_value(json_array_get(ev.hooks, 0)), "CachingAutotuner.run");
 	assert_string_equal(ev.device.name, "NVIDIA H200");
 	assert_string_equal(ev.device.backend, "cuda");
 	assert_null(ev.device.arch);
