@@ -68,9 +68,9 @@ def _gpu(torch):
 
 
 def _tools(triton):
-    """Triton's own cuobjdump and nvdisasm: its knobs say where (Triton 3.4
-    on); before knobs (3.3, the brief's DCU stack) they are in the wheel's
-    backends/nvidia/bin."""
+    """Triton's own cuobjdump and nvdisasm: its knobs say where (Triton 3.5
+    and 3.6 have them); without knobs (3.3, the brief's DCU stack) they are
+    in the wheel's backends/nvidia/bin."""
     out = {}
     for name in ("cuobjdump", "nvdisasm"):
         try:

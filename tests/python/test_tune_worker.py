@@ -297,7 +297,7 @@ def test_gpu_facts_are_raw():
 def test_hello_names_the_bundled_tools_and_compile_processes():
     rep = talk([req(op="hello", id="h")])[0]
     import triton
-    # the wheel's own copy, where Triton 3.3 keeps it and 3.4 on's knobs find it
+    # the wheel's own copy, where Triton 3.3 keeps it and 3.5/3.6's knobs find it
     bundled = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
     assert os.path.realpath(rep["tools"]["cuobjdump"]) == os.path.realpath(bundled)
     assert rep["jobs"] >= 1
