@@ -24,21 +24,28 @@ int tmplkey_torch_lacks_table(const char *v)
 	return major < 2 || (major == 2 && minor < 10);
 }
 
+static int has_string(const json_t *list, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), s))
+			return 1;
+	return 0;
+}
+
 /* A session_start: its torch, and did its process hook the template choices? */
 static void on_start(struct tmplkey_events *ev, const char *torch, const json_t *hooks)
 {
-	size_t i;
-	json_t *h;
-
 	if (torch && !ev->torch)
 		ev->torch = xstrdup(torch);
 	if (!hooks)
 		return;
-	if (ev->hooked < 0)
+	if (has_string(hooks, TMPLKEY_HOOK))
+		ev->hooked = 1;
+	else if (ev->hooked < 0)
 		ev->hooked = 0;
-	json_array_foreach(hooks, i, h)
-		if (json_is_string(h) && !strcmp(json_string_value(h), TMPLKEY_HOOK))
-			ev->hooked = 1;
 }
 
 static void on_line(const struct capture_line *l, void *data)
@@ -159,17 +166,6 @@ static int layout_is(const json_t *l, const char *dtype, long r, long c, long rs
 	       json_integer_value(json_array_get(sh, d - 1)) == c &&
 	       json_integer_value(json_array_get(st, d - 2)) == rs &&
 	       json_integer_value(json_array_get(st, d - 1)) == cs;
-}
-
-static int has_string(const json_t *list, const char *s)
-{
-	size_t i;
-	json_t *v;
-
-	json_array_foreach(list, i, v)
-		if (json_is_string(v) && !strcmp(json_string_value(v), s))
-			return 1;
-	return 0;
 }
 
 /* Two different inputs of the event are the kernel's A [M, K] and B [K, N]. */
