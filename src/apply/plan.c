@@ -130,13 +130,78 @@ static void fall_back(struct apply_item *it, const struct tune_doc_winner *w,
 	warm_of(it, w, v->id);
 }
 
-void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
-			 int source_variants)
+/*
+ * Inductor times several configs of most pointwise kernels the first time
+ * each runs and keeps the fastest of its own short benchmark, so two fresh
+ * compiles of one model may launch different configs: on the H200 one
+ * kernel of `model` ran 16% slower in the step under one such choice than
+ * under another (docs/PERFORMANCE.md, 2026-12-05, third session). Where tune
+ * timed Inductor's other candidates (variants of origin "inductor") and
+ * kept the base, the plan pins the base, the config tune measured fastest:
+ * the base variant, or NULL.
+ */
+static const struct tune_doc_variant *pin_of(const struct tune_doc_kernel *k)
+{
+	const struct tune_doc_variant *base = tune_doc_base(k);
+	size_t i;
+
+	if (!base || !json_is_object(base->config) || base->nsource_variants)
+		return NULL;
+	for (i = 0; i < k->nvariants; i++)
+		if (k->variants[i].origin && !strcmp(k->variants[i].origin, "inductor"))
+			return base;
+	return NULL;
+}
+
+/*
+ * The variant to plan for kernel k and what it is in place of tune's winner
+ * (*fallback: "config_only", "pinned_base", or NULL for the winner itself),
+ * with the Inductor settings it needs; NULL with it->skip set when none is.
+ */
+static const struct tune_doc_variant *planned_variant(struct apply_item *it,
+						      const struct tune_doc_kernel *k,
+						      unsigned flags, const char **fallback,
+						      const json_t **settings)
 {
 	const struct tune_doc_winner *w = &k->winner;
 	const struct tune_doc_variant *v;
-	const json_t *settings = w->inductor_settings;
-	int fallback = 0;
+
+	*fallback = NULL;
+	*settings = w->inductor_settings;
+	if (w->is_base) {
+		v = flags & APPLY_PLAN_NO_PIN ? NULL : pin_of(k);
+		if (!v)
+			it->skip = "default_is_best";
+		*fallback = v ? "pinned_base" : NULL;
+		*settings = NULL;
+		return v;
+	}
+	if (refused(it, w))
+		return NULL;
+	v = tune_doc_variant(k, w->id);
+	if (!v || !json_is_object(v->config)) {
+		it->skip = "no_winner_config";
+		return NULL;
+	}
+	if (v->nsource_variants && !(flags & APPLY_PLAN_SOURCE_VARIANTS)) {
+		if (!(v = config_only_of(k))) {
+			it->skip = "source_variant";
+			it->skip_detail = no_fallback(w);
+			return NULL;
+		}
+		fall_back(it, w, v);
+		*settings = w->config_only.inductor_settings;
+		*fallback = "config_only";
+	}
+	return v;
+}
+
+void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k, unsigned flags)
+{
+	const struct tune_doc_winner *w = &k->winner;
+	const struct tune_doc_variant *v;
+	const json_t *settings;
+	const char *fallback;
 
 	it->warm = it->warm_lo = it->warm_hi = NAN;
 	it->warm_rounds = 0;
@@ -148,44 +213,25 @@ void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
 	it->speedup = known_or(w->speedup);
 	it->time_ms = known_or(w->time_ms);
 	warm_of(it, w, w->id);
-	if (w->is_base) {
-		it->skip = "default_is_best";
+	if (!(v = planned_variant(it, k, flags, &fallback, &settings)))
 		return;
-	}
-	if (refused(it, w))
-		return;
-	v = tune_doc_variant(k, w->id);
-	if (!v || !json_is_object(v->config)) {
-		it->skip = "no_winner_config";
-		return;
-	}
-	if (v->nsource_variants && !source_variants) {
-		if (!(v = config_only_of(k))) {
-			it->skip = "source_variant";
-			it->skip_detail = no_fallback(w);
-			return;
-		}
-		fall_back(it, w, v);
-		settings = w->config_only.inductor_settings;
-		fallback = 1;
-	}
 	it->entry = apply_plan_kernel_new();
 	it->entry->kernel = it->kernel ? xstrdup(it->kernel) : NULL;
 	it->entry->config = json_incref(v->config);
 	if (settings && json_object_size(settings))
 		it->entry->inductor_settings = json_incref((json_t *)settings);
 	predicted_of(it, &it->entry->predicted);
-	it->entry->fallback = fallback ? xstrdup("config_only") : NULL;
+	it->entry->fallback = fallback ? xstrdup(fallback) : NULL;
 }
 
-void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants)
+void apply_item_from_tune(struct apply_item *it, const json_t *tk, unsigned flags)
 {
 	struct tune_doc_kernel k;
 	struct buf err = BUF_INIT;
 
 	rf_init(&tune_doc_kernel_desc, &k);
 	if (rf_read(&tune_doc_kernel_desc, &k, tk, "tune.json", &err) == 0) {
-		apply_item_from_doc(it, &k, source_variants);
+		apply_item_from_doc(it, &k, flags);
 	} else {
 		it->skip = "unreadable";
 		it->skip_detail = buf_detach(&err, NULL);
@@ -445,7 +491,7 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 	it->id = xstrdup(id);
 	it->kernel = xstrdup(k->kernel);
 	it->tune_path = xstrdup(path);
-	apply_item_from_doc(it, k, p->source_variants);
+	apply_item_from_doc(it, k, p->flags);
 	if (it->skip)
 		return 0;
 	it->entry->id = xstrdup(it->id);
@@ -621,12 +667,12 @@ static int read_target(struct apply_plan *p, const struct strlist *kdirs, struct
 }
 
 int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
-		     int source_variants, struct buf *err)
+		     unsigned flags, struct buf *err)
 {
 	struct strlist kdirs = STRLIST_INIT;
 	int ret;
 
-	p->source_variants = source_variants;
+	p->flags = flags;
 	p->settings = json_object();
 	p->events = rd_path_in(run, RD_EVENTS);
 	rd_kernel_dirs(run, &kdirs);
@@ -654,7 +700,7 @@ int apply_plan_write(const struct apply_plan *p, const char *path, struct buf *e
 {
 	struct apply_plan_doc d = { .backend = (char *)p->backend, .target = p->target,
 				    .versions = p->versions, .inductor_settings = p->settings,
-				    .source_variants = p->source_variants,
+				    .source_variants = !!(p->flags & APPLY_PLAN_SOURCE_VARIANTS),
 				    .proof = { .launches_per_kernel = 3, .max_kernels = 1000 } };
 	size_t i;
 	int ret;

@@ -13,7 +13,9 @@
  * planned for Inductor's template lookup table when capture recorded its
  * op's key (apply/tmplkey.h), and skipped as "cannot_carry" otherwise
  * (the hook sets num_warps and num_stages only); one with the base's body
- * is planned without it.
+ * is planned without it. Where the base won and tune timed Inductor's other
+ * candidates, the base is pinned (fallback "pinned_base"): Inductor's own
+ * choice among them varies from one compile to the next.
  *
  *	struct apply_plan p = APPLY_PLAN_INIT;
  *	if (apply_plan_build(&p, run, NULL, 0, &err) < 0) ... err
@@ -54,12 +56,16 @@ struct apply_plan {
 	const char *backend;	/* "cuda" or "hip" */
 	json_t *settings;	/* the merged inductor_settings */
 	struct apply_plan_versions versions;	/* of the capture (model/apply_plan.h) */
-	int source_variants;	/* --source-variants */
+	unsigned flags;		/* APPLY_PLAN_* */
 	char *events;		/* RUN/capture/events.jsonl: template winners' keys */
 	struct tmplkey_events tmplkeys;	/* read at the first template winner that needs one */
 };
 #define APPLY_PLAN_INIT { NULL, 0, 0, NULL, NULL, NULL, { NULL, NULL, 0 }, 0, NULL, \
 			  TMPLKEY_EVENTS_INIT }
+
+/* apply_plan_build's flags */
+#define APPLY_PLAN_SOURCE_VARIANTS 1u	/* --source-variants: winners that change the source */
+#define APPLY_PLAN_NO_PIN 2u		/* --no-pin: leave Inductor's choice where the base won */
 
 /*
  * Reads every tune result of `run` (a RUN directory the caller opened:
@@ -69,7 +75,7 @@ struct apply_plan {
  * needing different values of one Inductor setting.
  */
 int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
-		     int source_variants, struct buf *err);
+		     unsigned flags, struct buf *err);
 
 /*
  * One kernel of a tune document (model/tune.h): whether it has a winner
@@ -78,14 +84,13 @@ int apply_plan_build(struct apply_plan *p, const char *run, const char *target,
  * the winner's warm interval (it->warm) when its confirmation timed it
  * warm (winner.confirmation.warm of the final winner).
  */
-void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k,
-			 int source_variants);
+void apply_item_from_doc(struct apply_item *it, const struct tune_doc_kernel *k, unsigned flags);
 /*
  * The same from `tk` alone, exposed for the unit tests: a kernel entry
  * the model cannot read is skipped as "unreadable" with the reason
  * (apply_plan_build fails on it instead).
  */
-void apply_item_from_tune(struct apply_item *it, const json_t *tk, int source_variants);
+void apply_item_from_tune(struct apply_item *it, const json_t *tk, unsigned flags);
 
 /*
  * 1 when the item has a warm interval (it->warm > 0: an item built by

@@ -37,7 +37,7 @@
 #include "banned.h"
 
 static const char *const usage[] = {
-	"tko apply [--target T] [--out DIR] [--write-artifact DIR] [--source-variants]\n"
+	"tko apply [--target T] [--out DIR] [--write-artifact DIR] [--source-variants] [--no-pin]\n"
 	"          [--ab N [--warmup N] [--arms LIST] [--loss-rtol X]] [--timeout S]\n"
 	"          [--step MODULE:QUALNAME] [--step-warmup N] [--kernel-window K]\n"
 	"          [--keep-off MODULE:QUALNAME]... [--exclude KERNEL]... [--keep-slower]\n"
@@ -49,6 +49,11 @@ static const char *const usage[] = {
 	"winner; @triton.autotune kernels narrowed to the winner). apply.jsonl records the",
 	"config every planned kernel launched with; each winner that did not run is listed",
 	"with the reason. Without CMD only the plan (and --write-artifact) is written.",
+	"",
+	"Where tune kept Inductor's own config (the base) after timing Inductor's other",
+	"candidates, the base is pinned too (\"(pinned base)\"): Inductor picks among them",
+	"by a short benchmark of its own each time it compiles, and its pick changes from",
+	"one compile to the next. --no-pin leaves it that choice.",
 	"",
 	"--ab N: after --warmup rounds, N rounds of every arm (default: the command as it",
 	"is, the hook only observing; applied: the winners; coordesc: Inductor's",
@@ -101,7 +106,7 @@ struct apply_opts {
 	struct strlist exclude;		/* --exclude */
 	long ab, warmup, step_warmup, kernel_window;
 	double loss_rtol, timeout_s;
-	int source_variants, keep_slower;
+	int source_variants, no_pin, keep_slower;
 	const char *const *cmd;
 	const char *run;
 };
@@ -429,6 +434,30 @@ static int keep_off_opts(struct apply_opts *o, struct session *s, struct buf *er
 	return 0;
 }
 
+static unsigned plan_flags(const struct apply_opts *o)
+{
+	return (o->source_variants ? APPLY_PLAN_SOURCE_VARIANTS : 0) |
+	       (o->no_pin ? APPLY_PLAN_NO_PIN : 0);
+}
+
+/* "3 winners planned (2 of them pinned base configs) of 14 tuned kernels; plan in ..." */
+static void note_planned(const struct session *s)
+{
+	size_t i, planned = apply_plan_planned(&s->plan), pinned = 0;
+	char pins[64] = "";
+
+	for (i = 0; i < s->plan.nr; i++) {
+		const struct apply_plan_kernel *e = s->plan.v[i].entry;
+
+		pinned += e && e->fallback && !strcmp(e->fallback, "pinned_base");
+	}
+	if (pinned)
+		snprintf(pins, sizeof(pins), " (%zu of them pinned base config%s)", pinned,
+			 plural(pinned));
+	msg_note("%zu winner%s planned%s of %zu tuned kernel%s; plan in %s", planned,
+		 plural(planned), pins, s->plan.nr, plural(s->plan.nr), s->plan_path);
+}
+
 static int apply_main(struct apply_opts *o, struct session *s)
 {
 	struct apply_predict pred = APPLY_PREDICT_INIT;
@@ -449,13 +478,11 @@ static int apply_main(struct apply_opts *o, struct session *s)
 		o->out = out = path_join(o->run, "apply");
 	/* with --ab the artifact waits for the A/B's verdicts */
 	if (cmd_open_run(o->run, &rd, &err) < 0 ||
-	    apply_plan_build(&s->plan, o->run, o->target, o->source_variants, &err) < 0 ||
+	    apply_plan_build(&s->plan, o->run, o->target, plan_flags(o), &err) < 0 ||
 	    drop_from_plan(s, &err) < 0 || write_plan(s, &err) < 0 ||
 	    (o->artifact && !o->ab && apply_artifact_write(&s->plan, &s->left_out, o->artifact, &err) < 0))
 		goto done;
-	msg_note("%zu winner%s planned of %zu tuned kernel%s; plan in %s",
-		 apply_plan_planned(&s->plan), plural(apply_plan_planned(&s->plan)), s->plan.nr,
-		 plural(s->plan.nr), s->plan_path);
+	note_planned(s);
 	apply_predict_step(&pred, &s->plan, o->run);
 	if (o->cmd && run_all(s, &code, &err) < 0)
 		goto done;
@@ -483,6 +510,7 @@ int cmd_apply(int argc, const char **argv)
 		OPT_STRING(0, "out", &o.out, "DIR", "outputs (default RUN/apply)"),
 		OPT_STRING(0, "write-artifact", &o.artifact, "DIR", "write the plain artifact: tko_winners.json, tko_winners.py, sitecustomize.py"),
 		OPT_BOOL(0, "source-variants", &o.source_variants, "also apply winners that change the kernel's source"),
+		OPT_BOOL(0, "no-pin", &o.no_pin, "where the base won, leave Inductor to choose among its configs (default: pin the base)"),
 		OPT_INT(0, "ab", &o.ab, "N", "A/B: N measured rounds of every arm"),
 		OPT_INT(0, "warmup", &o.warmup, "N", "rounds before the measured ones (default 1)"),
 		OPT_STRING(0, "arms", &o.arms, "LIST", "default,coordesc,max-autotune,applied,tf32,applied+tf32,keep-off,applied+keep-off (default: default,applied)"),

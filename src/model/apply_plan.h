@@ -7,7 +7,7 @@
  * reason, detail}]. A planned kernel: kernel, config, inductor_settings
  * (only when the winner needs some), predicted {speedup, time_ms, and
  * warm_speedup, warm_ci95 where tune timed it warm}, fallback
- * ("config_only", only when the entry is not tune's winner), id, source {path}
+ * ("config_only" or "pinned_base", only when the entry is not tune's winner), id, source {path}
  * (a source variant), then its identity: launcher "triton" and
  * source_hash (a @triton.autotune kernel), or lookup_hash, size_hints,
  * fused, and for a template launcher "template" and mechanisms ["hook"],
@@ -51,7 +51,8 @@ struct apply_plan_kernel {
 	json_t *inductor_settings;	/* NULL: none needed (left out) */
 	struct apply_predicted predicted;
 	char *fallback;			/* "config_only": tune's config-only variant in place of
-					 * a source-variant winner; NULL (left out): the winner */
+					 * a source-variant winner; "pinned_base": the base
+					 * that won, pinned; NULL (left out): the winner */
 	char *id;			/* the kernel folder's name */
 	struct apply_plan_source source;	/* path NULL: the key left out */
 	char *launcher_head;		/* "triton" (before source_hash); see above */

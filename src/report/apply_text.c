@@ -27,6 +27,17 @@ static double bound(const json_t *ci95, size_t i)
 	return json_number_value(json_array_get(ci95, i));
 }
 
+/*
+ * Not tune's winner: its config-only variant (source variants left out), or
+ * the base pinned where Inductor would choose among its configs.
+ */
+static const char *fallback_word(const char *fallback)
+{
+	if (!fallback)
+		return "";
+	return !strcmp(fallback, "pinned_base") ? " (pinned base)" : " (config-only)";
+}
+
 static void kernels_text(FILE *fp, const struct apply_doc *d)
 {
 	struct table t = TABLE_INIT;
@@ -46,8 +57,7 @@ static void kernels_text(FILE *fp, const struct apply_doc *d)
 			table_cell(&t, "%s", b1);
 		table_cell(&t, "%s", fmt_num(b3, sizeof(b3), "%.3fx", row->measured_speedup, 1));
 		table_cell(&t, "%s", fmt_num(b2, sizeof(b2), "%.1f%%", row->share, 100));
-		/* not tune's winner: its config-only variant, source variants being left out */
-		table_cell(&t, "%s%s", row->status, row->fallback ? " (config-only)" : "");
+		table_cell(&t, "%s%s", row->status, fallback_word(row->fallback));
 		table_cell(&t, "%s%s%s", row->reason ? row->reason : "", row->detail ? ": " : "",
 			   row->detail ? row->detail : "");
 	}

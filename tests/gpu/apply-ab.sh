@@ -132,7 +132,9 @@ want() { case " $PHASES " in *" $1 "*) return 0 ;; esac; return 1; }
 # the kernels with their tune results (an ab phase on a fresh machine
 # restores them from here: tko apply reads capture.json, kernel.py,
 # tune.json and winner/, the A/B runs the model, not the kernels' inputs)
-# and the outputs; not the kernels' inputs, tune's reference.pt, the
+# and the outputs, and the capture's events (the template lookup keys tko
+# apply matches template winners to: 2026-12-05's archives lacked them, so
+# the keys the H200 recorded could not be checked); not the kernels' inputs, tune's reference.pt, the
 # variants (sources, IR, binaries) or anything lib.sh's gpu_pack_blobs
 # names: on the H200 they made up gigabytes a kernel and tar ran past its
 # time. Optional (gpu_pack leaves the
@@ -148,7 +150,8 @@ pack() {
 	mapfile -t windows < <(cd "$WORK" && first_window_per_arm)
 	gpu_pack "$OUT/apply-ab.tar.gz" "$WORK" "${gpu_pack_blobs[@]}" --exclude='*/cache/*' \
 		--exclude='*/variants/*' "${runs[@]}" \
-		run/capture/kernels run/tko-run.json run/env.json artifact tune.out capture.out \
+		run/capture/kernels '?run/capture/events.jsonl' run/tko-run.json run/env.json \
+		artifact tune.out capture.out \
 		'?run/profile' '?run/log' "${windows[@]/#/?}"
 }
 # run/apply/runs/N-ARM/kernel_window.json of the lowest N of each ARM

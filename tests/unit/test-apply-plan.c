@@ -26,18 +26,24 @@
 	"{\"id\": \"v004\", \"source_variants\": [\"multiple_of\"], \"config\": " \
 	"{\"num_warps\": 4, \"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 1024}}}]"
 
-static void decide(const char *winner, int sv, struct apply_item *it)
+static void decide_in(const char *variants, const char *winner, unsigned flags,
+		      struct apply_item *it)
 {
 	char text[2048];
 	json_t *tk;
 
-	snprintf(text, sizeof(text), "{\"kernel\": \"k\", " VARIANTS ", \"winner\": %s}", winner);
+	snprintf(text, sizeof(text), "{\"kernel\": \"k\", %s, \"winner\": %s}", variants, winner);
 	tk = json_loads(text, 0, NULL);
 	assert_non_null(tk);
 	memset(it, 0, sizeof(*it));
 	it->kernel = "k";
-	apply_item_from_tune(it, tk, sv);
+	apply_item_from_tune(it, tk, flags);
 	json_decref(tk);
+}
+
+static void decide(const char *winner, unsigned flags, struct apply_item *it)
+{
+	decide_in(VARIANTS, winner, flags, it);
 }
 
 static void release(struct apply_item *it)
@@ -277,6 +283,44 @@ static void test_unreadable(void **state)
 	json_decref(tk);
 }
 
+/*
+ * The base won, and tune timed Inductor's other candidates (origin
+ * "inductor", as tune/plan.c names them): the base is planned, pinned, so
+ * Inductor's own benchmark cannot pick another; not with --no-pin, nor when
+ * tune timed no other candidate of Inductor's (then there is no choice).
+ */
+#define PIN_VARIANTS(origin) "\"variants\": [{\"id\": \"v000\", \"label\": \"base\", " \
+	"\"origin\": \"autotune\", \"source_variants\": [], \"config\": {\"num_warps\": 8, " \
+	"\"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 64, \"YBLOCK\": 64}}}, " \
+	"{\"id\": \"v019\", \"label\": \"XBLOCK=256,YBLOCK=16\", \"origin\": \"" origin "\", " \
+	"\"source_variants\": [], \"config\": {\"num_warps\": 8, \"num_stages\": 1, " \
+	"\"kwargs\": {\"XBLOCK\": 256, \"YBLOCK\": 16}}}]"
+#define BASE_WON "{\"id\": \"v000\", \"speedup\": 1, \"is_base\": true, \"confirmed\": false}"
+
+static void test_pinned_base(void **state)
+{
+	struct apply_item it;
+	json_t *cfg;
+
+	(void)state;
+	decide_in(PIN_VARIANTS("inductor"), BASE_WON, 0, &it);
+	assert_null(it.skip);
+	assert_non_null(it.entry);
+	assert_string_equal(it.entry->fallback, "pinned_base");
+	cfg = it.entry->config;
+	assert_int_equal(json_int(cfg, "num_warps", -1), 8);
+	assert_int_equal(json_int(json_object_get(cfg, "kwargs"), "YBLOCK", -1), 64);
+	assert_float_equal(it.speedup, 1, 0);
+	assert_null(it.entry->inductor_settings);
+	release(&it);
+	decide_in(PIN_VARIANTS("inductor"), BASE_WON, APPLY_PLAN_NO_PIN, &it);
+	assert_string_equal(it.skip, "default_is_best");
+	assert_null(it.entry);
+	decide_in(PIN_VARIANTS("grid"), BASE_WON, 0, &it);
+	assert_string_equal(it.skip, "default_is_best");
+	assert_null(it.entry);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_missing_keys),
 		cmocka_unit_test(test_warm),
 		cmocka_unit_test(test_config_only_fallback),
+		cmocka_unit_test(test_pinned_base),
 		cmocka_unit_test(test_config_only_warm),
 		cmocka_unit_test(test_unreadable),
 	};

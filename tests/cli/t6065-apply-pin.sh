@@ -1,0 +1,71 @@
+#!/bin/sh
+# tko apply pins the base where it won and Inductor would choose among
+# several configs at run time (src/apply/plan.c, pin_of; docs/apply.md,
+# "Pinned base configs"). The kernel is the benchmark model `model`'s
+# triton_poi_fused_index_add_zeros_1 as the H200 captured and tuned it on
+# 2026-12-05 (tests/data/apply/pin/: kernel.py, capture.json, and the tune
+# entry cut to the base, one descent variant and Inductor's four other
+# candidates). tune kept the base (XBLOCK=64, YBLOCK=64, num_warps 8);
+# Inductor's own choice differed from run to run, and one of its choices
+# (v020, XBLOCK=16 YBLOCK=256) ran 16% slower inside the step.
+# The expected config is read from the tune document with jq; the lookup
+# key is the one torch 2.11.0's own generate_lookup_hash_from_source_code
+# gives for this kernel.py (tests/data/apply/README.md).
+# Test bodies are single-quoted on purpose: test_expect_success evals them.
+# shellcheck disable=SC2016
+. "$(dirname "$0")/lib.sh"
+
+PIN=$SRC_ROOT/tests/data/apply/pin
+DOC=$PIN/index_add.tune.json
+K=run/capture/kernels/triton_poi_fused_index_add_zeros_1-470ead05
+export PIN DOC K
+
+base_config() {
+	jq -c '.kernels[0].variants[] | select(.label == "base") | .config |
+		[.kwargs.XBLOCK, .kwargs.YBLOCK, .num_warps, .num_stages]' "$DOC"
+}
+
+test_expect_success 'setup: a RUN with the kernel folder' '
+	mkdir -p $K/tune &&
+	cp "$PIN/kernel.py" "$PIN/capture.json" $K/ &&
+	cp "$DOC" $K/tune/tune.json &&
+	test "$(jq -r ".kernels[0].winner.is_base" "$DOC")" = true &&
+	test "$(jq "[.kernels[0].variants[] | select(.origin == \"inductor\")] | length" "$DOC")" = 4
+'
+
+test_expect_success 'the base is planned, pinned, with the base config' '
+	tko apply --json a.json run >out 2>err &&
+	p=run/apply/plan.json &&
+	test "$(json_q $p ".kernels | length")" = 1 &&
+	test "$(json_q $p ".skipped | length")" = 0 &&
+	test "$(json_q $p ".kernels[0].fallback")" = pinned_base &&
+	test "$(json_q $p "[.kernels[0].config | .kwargs.XBLOCK, .kwargs.YBLOCK, .num_warps, .num_stages] | tostring")" = "$(base_config)" &&
+	test "$(json_q $p ".kernels[0].predicted.speedup")" = 1 &&
+	test "$(json_q $p ".kernels[0] | has(\"inductor_settings\") or has(\"source\")")" = false &&
+	test "$(json_q $p ".kernels[0].fused")" = true &&
+	test "$(json_q $p ".kernels[0].lookup_hash")" = e03cb656f58fa90c602dd9e22df54ab69a9507b4989ac2567acec298ac0cbc98 &&
+	test "$(json_q a.json ".kernels[0] | [.planned, .fallback] | map(tostring) | join(\" \")")" = "true pinned_base" &&
+	test_grep "1 winner planned \(1 of them pinned base config\) of 1 tuned kernel" err &&
+	test_grep "triton_poi_fused_index_add_zeros_1 .* not_run \(pinned base\)" out
+'
+
+test_expect_success 'the plain artifact carries the pin like a winner' '
+	tko apply --write-artifact art run >out 2>err &&
+	test "$(json_q art/tko_winners.json "[.. | objects | select(has(\"YBLOCK\")) | .YBLOCK] | first")" = 64
+'
+
+test_expect_success '--no-pin leaves Inductor its choice: not planned, default_is_best' '
+	tko apply --no-pin run >out 2>err &&
+	p=run/apply/plan.json &&
+	test "$(json_q $p ".kernels | length")" = 0 &&
+	test "$(json_q $p ".skipped[0].reason")" = default_is_best &&
+	test_grep "0 winners planned of 1 tuned kernel" err
+'
+
+test_expect_success 'no candidate of Inductor timed: nothing to choose among, not pinned' '
+	jq "del(.kernels[0].variants[] | select(.origin == \"inductor\"))" "$DOC" >$K/tune/tune.json &&
+	tko apply run >out 2>err &&
+	test "$(json_q run/apply/plan.json ".skipped[0].reason")" = default_is_best
+'
+
+test_done
