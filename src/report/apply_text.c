@@ -287,6 +287,34 @@ static void verdicts_text(FILE *fp, const struct apply_doc *d)
 	}
 }
 
+/*
+ * Kernels tko left as they were, yet measured apart inside the step beyond
+ * the noise (the 95% interval wholly off 1): the arms' compiles launched
+ * them differently, Inductor picking among its configs afresh in each.
+ * Such a kernel moves the step's ratio without any winner of tko's.
+ */
+static void unplanned_apart_text(FILE *fp, const struct apply_doc *d)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < d->nkernels; i++) {
+		const struct apply_row *row = &d->kernels[i];
+		double lo = bound(row->measured_gain_ci95, 0), hi = bound(row->measured_gain_ci95, 1);
+
+		if (row->planned || !row->measured_gain_ci95 || !(hi < 1 || lo > 1))
+			continue;
+		fprintf(fp, "%s %s %.3fx [%.3f, %.3f]", n ? "," :
+			"not planned, yet apart inside the step (applied against default):",
+			row->kernel, row->measured_speedup, lo, hi);
+		n++;
+	}
+	if (n)
+		fprintf(fp, "\n  tko did not change %s: Inductor picks among its configs afresh in each "
+			"compile, and the arms' picks differed (docs/apply.md, \"Pinned base configs\")\n",
+			n > 1 ? "them" : "it");
+}
+
 /* What this run left out of its plan, and why (the artifact's own: the "drop" lines). */
 static void left_out_text(FILE *fp, const struct apply_left_outs *list)
 {
@@ -359,6 +387,7 @@ void apply_report_text(FILE *fp, const struct apply_doc *d)
 		step_text(fp, d->has_step ? &d->step : NULL);
 	}
 	verdicts_text(fp, d);
+	unplanned_apart_text(fp, d);
 	left_out_text(fp, &d->left_out);
 	recommended_text(fp, d);
 	fprintf(fp, "plan: %s\n", d->plan);

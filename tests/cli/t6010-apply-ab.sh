@@ -391,4 +391,29 @@ test_expect_success 'the plain artifact: the three files, usable with Python alo
 	echo 2 >expect && test_cmp expect n.txt
 '
 
+# A kernel the plan skipped (default_is_best) whose launches the windows
+# hold, 10 us a step in every default run and 12, 12.5, 12.25 in the applied
+# ones: per round 10/12, 10/12.5, 10/12.25, median 0.816; the 95% t-interval
+# of the logs (t 4.302653 at 2 degrees of freedom) computed here by awk lies
+# below 1, so the text names it, as the arms' compiles picking differently.
+# Without its launches in the window there is no such line.
+test_expect_success 'a kernel tko did not change, measured apart inside the step: named' '
+	fresh_run &&
+	k=triton_poi_fused_add_addmm_gelu_mul_view_1 &&
+	rm -f arms.log &&
+	FAKE_LOG=$PWD/arms.log FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		FAKE_KERNEL_US_triton_poi_fused_add_addmm_gelu_mul_view_1="default=10;applied=12,12.5,12.25" \
+		tko apply --ab 3 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	ci=$(awk "BEGIN { a = log(10/12); b = log(10/12.5); c = log(10/12.25); m = (a + b + c) / 3;
+		sd = sqrt(((a - m)^2 + (b - m)^2 + (c - m)^2) / 2); h = 4.302653 * sd / sqrt(3);
+		printf \"%.3f, %.3f\", exp(m - h), exp(m + h) }") &&
+	test "$ci" = "0.776, 0.859" &&
+	test_grep "^not planned, yet apart inside the step \(applied against default\): $k 0.816x \[$ci\]$" out.txt &&
+	test_grep "^  tko did not change it: Inductor picks among its configs afresh" out.txt &&
+	json_q run/apply/apply.json ".kernels[] | select(.kernel == \"$k\") | [.planned, .reason, .verdict] == [false, \"default_is_best\", null]" &&
+	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
+		tko apply --ab 3 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	test_grep -v "not planned, yet apart" out.txt
+'
+
 test_done

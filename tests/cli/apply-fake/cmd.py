@@ -27,7 +27,8 @@ on it: observe + precision is "tf32", apply + precision "applied+tf32".
                  two launches a step of every kernel in the plan, us/2 each;
                  "arm=us,us,..." gives the k-th run of the arm the k-th time,
                  as FAKE_MS does
-  FAKE_KERNEL_US_<kernel>  the same for that kernel of the plan only
+  FAKE_KERNEL_US_<kernel>  the same for that kernel of the plan only; for a kernel
+                 the plan skipped, its launches appear only when this is set
   FAKE_OTHER_US  "arm=us,...;...": with a kernel window, the GPU time a step of
                  what tko tuned none of: a step of the trace also holds a
                  library GEMM of 3/4 of it and a copy of 1/4 (and a GPU-side
@@ -137,13 +138,16 @@ def kernel_us(name=None, variable="FAKE_KERNEL_US"):
     return values[min(previous, len(values) - 1)]
 
 
+# the plan's kernels, and those it skipped that FAKE_KERNEL_US_<kernel> names
+named = plan["kernels"] + [s for s in plan.get("skipped", [])
+                           if os.environ.get("FAKE_KERNEL_US_" + s["kernel"]) is not None]
 if steps and k and kernel_us() is not None:
     start = int(os.environ["TKO_APPLY_KERNEL_WINDOW_START"])
     window = [start, start + k]
     events = [{"ph": "X", "cat": "kernel", "name": kern["kernel"], "pid": 0, "tid": 7,
                "ts": 1000.0 * n + i, "dur": kernel_us(kern["kernel"]) / 2,
                "args": {"device": 0, "stream": 7}}
-              for n in range(2 * k) for i, kern in enumerate(plan["kernels"])]
+              for n in range(2 * k) for i, kern in enumerate(named)]
     other = kernel_us(variable="FAKE_OTHER_US")
     if other is not None:
         for n in range(k):
