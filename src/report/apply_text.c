@@ -304,9 +304,10 @@ static void unplanned_apart_text(FILE *fp, const struct apply_doc *d)
 
 		if (row->planned || !row->measured_gain_ci95 || !(hi < 1 || lo > 1))
 			continue;
-		fprintf(fp, "%s %s %.3fx [%.3f, %.3f]", n ? "," :
+		fprintf(fp, "%s %s %.3fx [%.3f, %.3f] (%+.1f us a step)", n ? "," :
 			"not planned, yet apart inside the step (applied against default):",
-			row->kernel, row->measured_speedup, lo, hi);
+			row->kernel, row->measured_speedup, lo, hi,
+			row->measured.applied_us_per_step - row->measured.default_us_per_step);
 		n++;
 	}
 	if (n)

@@ -393,7 +393,9 @@ test_expect_success 'the plain artifact: the three files, usable with Python alo
 
 # A kernel the plan skipped (default_is_best) whose launches the windows
 # hold, 10 us a step in every default run and 12, 12.5, 12.25 in the applied
-# ones: per round 10/12, 10/12.5, 10/12.25, median 0.816; the 95% t-interval
+# ones: per round 10/12, 10/12.5, 10/12.25, median 0.816, medians of the
+# times 10 and 12.25 (+2.2 us a step: the window has 2 launches of us/2 a
+# step, so a step's time is the figure itself); the 95% t-interval
 # of the logs (t 4.302653 at 2 degrees of freedom) computed here by awk lies
 # below 1, so the text names it, as the arms' compiles picking differently.
 # Without its launches in the window there is no such line.
@@ -408,7 +410,7 @@ test_expect_success 'a kernel tko did not change, measured apart inside the step
 		sd = sqrt(((a - m)^2 + (b - m)^2 + (c - m)^2) / 2); h = 4.302653 * sd / sqrt(3);
 		printf \"%.3f, %.3f\", exp(m - h), exp(m + h) }") &&
 	test "$ci" = "0.776, 0.859" &&
-	test_grep "^not planned, yet apart inside the step \(applied against default\): $k 0.816x \[$ci\]$" out.txt &&
+	test_grep "^not planned, yet apart inside the step \(applied against default\): $k 0.816x \[$ci\] \(\+2.2 us a step\)$" out.txt &&
 	test_grep "^  tko did not change it: Inductor picks among its configs afresh" out.txt &&
 	json_q run/apply/apply.json ".kernels[] | select(.kernel == \"$k\") | [.planned, .reason, .verdict] == [false, \"default_is_best\", null]" &&
 	FAKE_STEPS=20 FAKE_MS="default=10;applied=9" FAKE_KERNEL_US="default=20;applied=16" \
