@@ -3,9 +3,10 @@
 # several configs at run time (src/apply/plan.c, pin_of; docs/apply.md,
 # "Pinned base configs"). The kernel is the benchmark model `model`'s
 # triton_poi_fused_index_add_zeros_1 as the H200 captured and tuned it on
-# 2026-12-05 (tests/data/apply/pin/: kernel.py, capture.json, and the tune
-# entry cut to the base, one descent variant and Inductor's four other
-# candidates). tune kept the base (XBLOCK=64, YBLOCK=64, num_warps 8);
+# 2026-12-05 (tests/data/apply/pin/: capture.json, and the tune entry cut
+# to the base, one descent variant and Inductor's four other candidates;
+# its kernel.py is byte for byte the one of examples/h200-run, an earlier
+# H200 capture of the same model). tune kept the base (XBLOCK=64, YBLOCK=64, num_warps 8);
 # Inductor's own choice differed from run to run, and one of its choices
 # (v020, XBLOCK=16 YBLOCK=256) ran 16% slower inside the step.
 # The expected config is read from the tune document with jq; the lookup
@@ -27,7 +28,7 @@ base_config() {
 
 test_expect_success 'setup: a RUN with the kernel folder' '
 	mkdir -p $K/tune &&
-	cp "$PIN/kernel.py" "$PIN/capture.json" $K/ &&
+	cp "$SRC_ROOT/examples/h200-run/$K/kernel.py" "$PIN/capture.json" $K/ &&
 	cp "$DOC" $K/tune/tune.json &&
 	test "$(jq -r ".kernels[0].winner.is_base" "$DOC")" = true &&
 	test "$(jq "[.kernels[0].variants[] | select(.origin == \"inductor\")] | length" "$DOC")" = 4
