@@ -28,7 +28,7 @@ base_config() {
 
 test_expect_success 'setup: a RUN with the kernel folder' '
 	mkdir -p $K/tune &&
-	cp "$SRC_ROOT/examples/h200-run/$K/kernel.py" "$PIN/capture.json" $K/ &&
+	cp "$SRC_ROOT/examples/h200-run/${K#run/}/kernel.py" "$PIN/capture.json" $K/ &&
 	cp "$DOC" $K/tune/tune.json &&
 	test "$(jq -r ".kernels[0].winner.is_base" "$DOC")" = true &&
 	test "$(jq "[.kernels[0].variants[] | select(.origin == \"inductor\")] | length" "$DOC")" = 4
