@@ -131,14 +131,27 @@ static void fall_back(struct apply_item *it, const struct tune_doc_winner *w,
 }
 
 /*
+ * One of the autotuner's other candidates, as tune timed it: tune plans
+ * them with origin "inductor", or, where another phase had planned the same
+ * config first, keeps that origin and records the autotuner's time
+ * (inductor_ms) on it (tune/plan.c, plan_starts).
+ */
+static int is_other_candidate(const struct tune_doc_variant *v, const struct tune_doc_variant *base)
+{
+	if (v == base)
+		return 0;
+	return (v->origin && !strcmp(v->origin, "inductor")) || v->inductor_ms > 0;
+}
+
+/*
  * Inductor times several configs of most pointwise kernels the first time
- * each runs and keeps the fastest of its own short benchmark, so two fresh
- * compiles of one model may launch different configs: on the H200 one
- * kernel of `model` ran 16% slower in the step under one such choice than
- * under another (docs/PERFORMANCE.md, 2026-12-05, third session). Where tune
- * timed Inductor's other candidates (variants of origin "inductor") and
- * kept the base, the plan pins the base, the config tune measured fastest:
- * the base variant, or NULL.
+ * each runs and keeps the fastest of its own short benchmark (as
+ * @triton.autotune does), so two fresh compiles of one model may launch
+ * different configs: on the H200 one kernel of `model` ran 16% slower in
+ * the step under one such choice than under another (docs/PERFORMANCE.md,
+ * 2026-12-05, third session). Where tune timed the autotuner's other
+ * candidates and kept the base, the plan pins the base, the config tune
+ * measured fastest: the base variant, or NULL.
  */
 static const struct tune_doc_variant *pin_of(const struct tune_doc_kernel *k)
 {
@@ -148,7 +161,7 @@ static const struct tune_doc_variant *pin_of(const struct tune_doc_kernel *k)
 	if (!base || !json_is_object(base->config) || base->nsource_variants)
 		return NULL;
 	for (i = 0; i < k->nvariants; i++)
-		if (k->variants[i].origin && !strcmp(k->variants[i].origin, "inductor"))
+		if (is_other_candidate(&k->variants[i], base))
 			return base;
 	return NULL;
 }

@@ -13,9 +13,9 @@
  * planned for Inductor's template lookup table when capture recorded its
  * op's key (apply/tmplkey.h), and skipped as "cannot_carry" otherwise
  * (the hook sets num_warps and num_stages only); one with the base's body
- * is planned without it. Where the base won and tune timed Inductor's other
- * candidates, the base is pinned (fallback "pinned_base"): Inductor's own
- * choice among them varies from one compile to the next.
+ * is planned without it. Where the base won and tune timed the autotuner's
+ * other candidates, the base is pinned (fallback "pinned_base"): Inductor's
+ * own choice among them varies from one compile to the next.
  *
  *	struct apply_plan p = APPLY_PLAN_INIT;
  *	if (apply_plan_build(&p, run, NULL, 0, &err) < 0) ... err

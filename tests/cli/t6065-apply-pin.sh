@@ -63,8 +63,16 @@ test_expect_success '--no-pin leaves Inductor its choice: not planned, default_i
 	test_grep "0 winners planned of 1 tuned kernel" err
 '
 
+test_expect_success 'a candidate planned first by another phase (its origin kept, inductor_ms set): pinned' '
+	jq "(.kernels[0].variants[] | select(.origin == \"inductor\") | .origin) |= \"pairs\"" "$DOC" >$K/tune/tune.json &&
+	tko apply run >out 2>err &&
+	test "$(json_q run/apply/plan.json ".kernels[0].fallback")" = pinned_base
+'
+
 test_expect_success 'no candidate of Inductor timed: nothing to choose among, not pinned' '
-	jq "del(.kernels[0].variants[] | select(.origin == \"inductor\"))" "$DOC" >$K/tune/tune.json &&
+	jq "del(.kernels[0].variants[] | select(.origin == \"inductor\")) |
+		(.kernels[0].variants[] | select(.label != \"base\")) |= del(.inductor_ms)" "$DOC" >$K/tune/tune.json &&
+	test "$(json_q $K/tune/tune.json "[.kernels[0].variants[] | select(.label != \"base\" and .inductor_ms != null)] | length")" = 0 &&
 	tko apply run >out 2>err &&
 	test "$(json_q run/apply/plan.json ".skipped[0].reason")" = default_is_best
 '

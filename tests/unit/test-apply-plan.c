@@ -285,14 +285,16 @@ static void test_unreadable(void **state)
 
 /*
  * The base won, and tune timed Inductor's other candidates (origin
- * "inductor", as tune/plan.c names them): the base is planned, pinned, so
- * Inductor's own benchmark cannot pick another; not with --no-pin, nor when
- * tune timed no other candidate of Inductor's (then there is no choice).
+ * "inductor", as tune/plan.c names them, or another origin with the
+ * autotuner's time, inductor_ms): the base is planned, pinned, so Inductor's
+ * own benchmark cannot pick another; not with --no-pin, nor when tune timed
+ * no other candidate of the autotuner's (then there is no choice).
  */
-#define PIN_VARIANTS(origin) "\"variants\": [{\"id\": \"v000\", \"label\": \"base\", " \
-	"\"origin\": \"autotune\", \"source_variants\": [], \"config\": {\"num_warps\": 8, " \
+#define PIN_VARIANTS(origin, more) "\"variants\": [{\"id\": \"v000\", \"label\": \"base\", " \
+	"\"origin\": \"autotune\", \"inductor_ms\": 0.127, \"source_variants\": [], " \
+	"\"config\": {\"num_warps\": 8, " \
 	"\"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 64, \"YBLOCK\": 64}}}, " \
-	"{\"id\": \"v019\", \"label\": \"XBLOCK=256,YBLOCK=16\", \"origin\": \"" origin "\", " \
+	"{\"id\": \"v019\", \"label\": \"XBLOCK=256,YBLOCK=16\", \"origin\": \"" origin "\"" more ", " \
 	"\"source_variants\": [], \"config\": {\"num_warps\": 8, \"num_stages\": 1, " \
 	"\"kwargs\": {\"XBLOCK\": 256, \"YBLOCK\": 16}}}]"
 #define BASE_WON "{\"id\": \"v000\", \"speedup\": 1, \"is_base\": true, \"confirmed\": false}"
@@ -303,7 +305,7 @@ static void test_pinned_base(void **state)
 	json_t *cfg;
 
 	(void)state;
-	decide_in(PIN_VARIANTS("inductor"), BASE_WON, 0, &it);
+	decide_in(PIN_VARIANTS("inductor", ""), BASE_WON, 0, &it);
 	assert_null(it.skip);
 	assert_non_null(it.entry);
 	assert_string_equal(it.entry->fallback, "pinned_base");
@@ -313,10 +315,16 @@ static void test_pinned_base(void **state)
 	assert_float_equal(it.speedup, 1, 0);
 	assert_null(it.entry->inductor_settings);
 	release(&it);
-	decide_in(PIN_VARIANTS("inductor"), BASE_WON, APPLY_PLAN_NO_PIN, &it);
+	decide_in(PIN_VARIANTS("inductor", ""), BASE_WON, APPLY_PLAN_NO_PIN, &it);
 	assert_string_equal(it.skip, "default_is_best");
 	assert_null(it.entry);
-	decide_in(PIN_VARIANTS("grid"), BASE_WON, 0, &it);
+	/* a candidate another phase planned first keeps its origin, with the autotuner's time */
+	decide_in(PIN_VARIANTS("pairs", ", \"inductor_ms\": 0.142"), BASE_WON, 0, &it);
+	assert_null(it.skip);
+	assert_string_equal(it.entry->fallback, "pinned_base");
+	release(&it);
+	/* the base's own inductor_ms is no other candidate */
+	decide_in(PIN_VARIANTS("grid", ", \"inductor_ms\": null"), BASE_WON, 0, &it);
 	assert_string_equal(it.skip, "default_is_best");
 	assert_null(it.entry);
 }
