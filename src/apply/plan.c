@@ -755,6 +755,18 @@ size_t apply_plan_planned(const struct apply_plan *p)
 	return n;
 }
 
+size_t apply_plan_pinned(const struct apply_plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct apply_plan_kernel *e = p->v[i].entry;
+
+		n += e && e->fallback && !strcmp(e->fallback, "pinned_base");
+	}
+	return n;
+}
+
 const struct apply_item *apply_plan_find(const struct apply_plan *p, const char *id)
 {
 	size_t i;

@@ -104,6 +104,8 @@ double apply_item_predicted(const struct apply_item *it);
 int apply_plan_write(const struct apply_plan *p, const char *path, struct buf *err);
 /* Kernels planned. */
 size_t apply_plan_planned(const struct apply_plan *p);
+/* Of them, pinned base configs (fallback "pinned_base"). */
+size_t apply_plan_pinned(const struct apply_plan *p);
 /* The item of plan id `id`, or NULL. */
 const struct apply_item *apply_plan_find(const struct apply_plan *p, const char *id);
 void apply_plan_release(struct apply_plan *p);

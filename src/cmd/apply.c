@@ -443,14 +443,9 @@ static unsigned plan_flags(const struct apply_opts *o)
 /* "3 winners planned (2 of them pinned base configs) of 14 tuned kernels; plan in ..." */
 static void note_planned(const struct session *s)
 {
-	size_t i, planned = apply_plan_planned(&s->plan), pinned = 0;
+	size_t planned = apply_plan_planned(&s->plan), pinned = apply_plan_pinned(&s->plan);
 	char pins[64] = "";
 
-	for (i = 0; i < s->plan.nr; i++) {
-		const struct apply_plan_kernel *e = s->plan.v[i].entry;
-
-		pinned += e && e->fallback && !strcmp(e->fallback, "pinned_base");
-	}
 	if (pinned)
 		snprintf(pins, sizeof(pins), " (%zu of them pinned base config%s)", pinned,
 			 plural(pinned));
