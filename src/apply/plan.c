@@ -182,12 +182,13 @@ static const struct tune_doc_variant *planned_variant(struct apply_item *it,
 	*fallback = NULL;
 	*settings = w->inductor_settings;
 	if (w->is_base) {
-		v = flags & APPLY_PLAN_NO_PIN ? NULL : pin_of(k);
-		if (!v)
-			it->skip = "default_is_best";
-		*fallback = v ? "pinned_base" : NULL;
 		*settings = NULL;
-		return v;
+		if (!(flags & APPLY_PLAN_NO_PIN) && (v = pin_of(k))) {
+			*fallback = "pinned_base";
+			return v;
+		}
+		it->skip = "default_is_best";
+		return NULL;
 	}
 	if (refused(it, w))
 		return NULL;
