@@ -316,7 +316,9 @@ def _on_construct(mod, size_hints, fn, found):
     h = lookup.lookup_hash(str(size_hints), fn.src)
     w = _winner_by_hash(sess, h)
     if w is None:
-        _near_miss(sess, fn.__name__, h)
+        # A template's key is judged at its first launch, where its
+        # config_args tell a planned body change from another graph's kernel.
+        _near_miss(sess, fn.__name__, h, templates=False)
         return (found,)
     st = sess.winner_state(w)
     how = None if sess.applying else "observed"
@@ -341,8 +343,10 @@ def _winner_by_hash(sess, h):
     return winners[0] if winners else None
 
 
-def _near_miss(sess, name, h):
+def _near_miss(sess, name, h, templates=True):
     for w in sess.plan.winners:
+        if w.launcher == "template" and not templates:
+            continue
         if w.kernel == name and w.lookup_hash and w.lookup_hash != h:
             st = sess.winner_state(w)
             if h not in st.other_hashes:

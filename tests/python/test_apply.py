@@ -416,6 +416,9 @@ def test_template_winner_through_inductors_lookup_table(tmp_path):
     assert (o["status"], o["mechanism"]) == ("ran_winner", "template_lookup")
     assert o["template_keys"] == [{"op": "mm", "hit": True}]
     assert [e["winner"] for e in of(events, "launch")] == [True]
+    # The body changed as planned: not a near miss (the H100 run of
+    # 2026-12-05 logged one at construction, before the launch knew better).
+    assert (of(events, "near_miss"), o["other_hashes"]) == ([], [])
     assert of(events, "error") == []
 
 
