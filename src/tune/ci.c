@@ -5,11 +5,18 @@
  * (df 1-30, 40, 60, 120); between table rows the smaller df's value is
  * used, which widens the interval slightly: a gain is never accepted on a
  * quantile rounded in its favour.
+ *
+ * A disturbed round is judged per series against its own median, not by
+ * the round's ratio: interference only ever slows a timing, and a ratio
+ * far from the others may be a real bimodal kernel, which the interval
+ * must then show.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tune/ci.h"
+#include "util/mem.h"
 #include "banned.h"
 
 static const double t975[30] = {
@@ -33,29 +40,84 @@ double tune_t975(size_t df)
 	return 1.980;
 }
 
-int tune_ratio_ci(const double *num, const double *den, size_t n, struct tune_ci *ci)
+int tune_ratio_ci_except(const double *num, const double *den, size_t n,
+			 const unsigned char *skip, struct tune_ci *ci)
 {
 	double sum = 0, ss = 0, m, half;
-	size_t i;
+	size_t i, kept = 0;
 
 	memset(ci, 0, sizeof(*ci));
-	if (n < 2)
-		return -1;
 	for (i = 0; i < n; i++) {
+		if (skip && skip[i])
+			continue;
 		if (!(num[i] > 0) || !(den[i] > 0) || !isfinite(num[i]) || !isfinite(den[i]))
 			return -1;
 		sum += log(num[i] / den[i]);
+		kept++;
 	}
-	m = sum / (double)n;
+	if (kept < 2)
+		return -1;
+	m = sum / (double)kept;
 	for (i = 0; i < n; i++) {
-		double d = log(num[i] / den[i]) - m;
+		double d;
 
+		if (skip && skip[i])
+			continue;
+		d = log(num[i] / den[i]) - m;
 		ss += d * d;
 	}
-	half = tune_t975(n - 1) * sqrt(ss / (double)(n - 1)) / sqrt((double)n);
-	ci->n = n;
+	half = tune_t975(kept - 1) * sqrt(ss / (double)(kept - 1)) / sqrt((double)kept);
+	ci->n = kept;
 	ci->ratio = exp(m);
 	ci->lo = exp(m - half);
 	ci->hi = exp(m + half);
 	return 0;
+}
+
+int tune_ratio_ci(const double *num, const double *den, size_t n, struct tune_ci *ci)
+{
+	return tune_ratio_ci_except(num, den, n, NULL, ci);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, size_t n, double *scratch)
+{
+	memcpy(scratch, v, n * sizeof(*v));
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+}
+
+size_t tune_disturbed_rounds(double *const *series, size_t k, size_t n, unsigned char *skip)
+{
+	double *scratch;
+	size_t i, r, marked = 0;
+
+	memset(skip, 0, n);
+	if (n < 3)
+		return 0;
+	scratch = xcalloc(n, sizeof(*scratch));
+	for (i = 0; i < k; i++) {
+		double m;
+
+		if (!series[i])
+			continue;
+		m = median_of(series[i], n, scratch);
+		for (r = 0; r < n; r++)
+			if (series[i][r] > TUNE_DISTURBED * m && !skip[r]) {
+				skip[r] = 1;
+				marked++;
+			}
+	}
+	free(scratch);
+	if (marked > (n - 1) / 3) {
+		memset(skip, 0, n);
+		return 0;
+	}
+	return marked;
 }

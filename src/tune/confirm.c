@@ -233,6 +233,26 @@ static void decide(const struct tune_sweep *s, struct tune_confirm *c)
 	free(cf);
 }
 
+/* Adds the rounds the intervals left out (ci.h) to the reason, 1-based. */
+static void note_disturbed(struct tune_confirm *c)
+{
+	struct buf b = BUF_INIT;
+	size_t r, n = 0;
+
+	for (r = 0; r < c->rounds; r++)
+		if (c->disturbed[r])
+			buf_addf(&b, "%s%zu", n++ ? ", " : "", r + 1);
+	if (n) {
+		char *old = c->reason;
+
+		c->reason = xstrfmt("%s (round%s %s of %zu left out: a variant took over %.1fx "
+				    "its median there)", old, plural(n), b.buf, c->rounds,
+				    TUNE_DISTURBED);
+		free(old);
+	}
+	buf_release(&b);
+}
+
 /* The warm interval of base / the final winner, or / the candidate when the base stays. */
 static void warm_interval(const struct tune_sweep *s, struct tune_confirm *c)
 {
@@ -241,7 +261,10 @@ static void warm_interval(const struct tune_sweep *s, struct tune_confirm *c)
 
 	if (c->warm_missing)
 		return;
-	if (tune_ratio_ci(c->warm_ms[TUNE_CF_BASE], c->warm_ms[role], c->rounds, &c->warm_ci) == 0) {
+	c->warm_disturbed = xcalloc(c->rounds, 1);
+	tune_disturbed_rounds(c->warm_ms, TUNE_CF_N, c->rounds, c->warm_disturbed);
+	if (tune_ratio_ci_except(c->warm_ms[TUNE_CF_BASE], c->warm_ms[role], c->rounds,
+				 c->warm_disturbed, &c->warm_ci) == 0) {
 		c->has_warm = 1;
 		c->warm_of = of;
 	}
@@ -271,14 +294,18 @@ void tune_confirm_run(struct tune_sweep *s)
 		c->winner = s->plan.base;
 		c->reason = xstrfmt("the confirmation failed (%s); the base stays", c->error);
 	} else {
-		tune_ratio_ci(c->ms[TUNE_CF_BASE], c->ms[TUNE_CF_CAND], rounds, &c->vs_base);
+		c->disturbed = xcalloc(rounds, 1);
+		tune_disturbed_rounds(c->ms, TUNE_CF_N, rounds, c->disturbed);
+		tune_ratio_ci_except(c->ms[TUNE_CF_BASE], c->ms[TUNE_CF_CAND], rounds,
+				     c->disturbed, &c->vs_base);
 		if (c->id[TUNE_CF_CFG] >= 0) {
-			tune_ratio_ci(c->ms[TUNE_CF_CFG], c->ms[TUNE_CF_CAND], rounds,
-				      &c->cfg_vs_cand);
-			tune_ratio_ci(c->ms[TUNE_CF_BASE], c->ms[TUNE_CF_CFG], rounds,
-				      &c->cfg_vs_base);
+			tune_ratio_ci_except(c->ms[TUNE_CF_CFG], c->ms[TUNE_CF_CAND], rounds,
+					     c->disturbed, &c->cfg_vs_cand);
+			tune_ratio_ci_except(c->ms[TUNE_CF_BASE], c->ms[TUNE_CF_CFG], rounds,
+					     c->disturbed, &c->cfg_vs_base);
 		}
 		decide(s, c);
+		note_disturbed(c);
 		warm_interval(s, c);
 	}
 	msg_progress_done();
@@ -307,6 +334,18 @@ static json_t *rounds_json(const struct tune_confirm *c, int num, int den)
 
 	for (r = 0; r < c->rounds; r++)
 		json_array_append_new(list, json_real(c->ms[num][r] / c->ms[den][r]));
+	return list;
+}
+
+/* The indexes into round_ratios of the rounds the intervals left out. */
+static json_t *disturbed_json(const struct tune_confirm *c, const unsigned char *skip)
+{
+	json_t *list = json_array();
+	size_t r;
+
+	for (r = 0; skip && r < c->rounds; r++)
+		if (skip[r])
+			json_array_append_new(list, json_integer((json_int_t)r));
 	return list;
 }
 
@@ -347,6 +386,7 @@ static json_t *warm_json(const struct tune_confirm *c)
 		json_array_append_new(list, json_real(c->warm_ms[TUNE_CF_BASE][r] /
 						      c->warm_ms[role][r]));
 	json_set_new(j, "round_ratios", list);
+	json_set_new(j, "disturbed_rounds", disturbed_json(c, c->warm_disturbed));
 	json_set_new(j, "times_ms", times_json(c, c->warm_ms));
 	free(id);
 	return j;
@@ -392,10 +432,12 @@ json_t *tune_confirm_json(const struct tune_sweep *s)
 	if (c->rounds) {
 		add_ci(j, &c->vs_base);
 		json_set_new(j, "round_ratios", rounds_json(c, TUNE_CF_BASE, TUNE_CF_CAND));
+		json_set_new(j, "disturbed_rounds", disturbed_json(c, c->disturbed));
 	} else {
 		json_set_new(j, "ratio", NULL);
 		json_set_new(j, "ci95", NULL);
 		json_set_new(j, "round_ratios", json_array());
+		json_set_new(j, "disturbed_rounds", json_array());
 	}
 	json_set_new(j, "times_ms", times_json(c, c->ms));
 	if (c->has_warm)
@@ -448,6 +490,8 @@ void tune_confirm_release(struct tune_confirm *c)
 		free(c->ms[i]);
 		free(c->warm_ms[i]);
 	}
+	free(c->disturbed);
+	free(c->warm_disturbed);
 	free(c->reason);
 	free(c->error);
 	memset(c, 0, sizeof(*c));

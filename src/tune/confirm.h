@@ -55,6 +55,8 @@ struct tune_confirm {
 	size_t rounds;			/* rounds timed */
 	double *ms[TUNE_CF_N];		/* per role, the median of each round (owned) */
 	double *warm_ms[TUNE_CF_N];	/* the same timed with no L2 flush (owned) */
+	unsigned char *disturbed;	/* per round, left out of the intervals (ci.h; owned) */
+	unsigned char *warm_disturbed;	/* the same for the warm interval (owned) */
 	int warm_missing;		/* a reply had no (usable) warm times */
 	int has_warm;			/* warm_ci holds base / warm_of, timed warm */
 	long warm_of;

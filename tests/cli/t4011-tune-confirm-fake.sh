@@ -20,9 +20,11 @@ export POI
 cat >ci.py <<'PY'
 import json, math, os, statistics, sys
 t = json.loads(os.environ[sys.argv[3] if len(sys.argv) > 3 else "TKO_FAKE_CONFIRM"])
-logs = [math.log(a / b) for a, b in zip(t[sys.argv[1]], t[sys.argv[2]])]
+skip = [int(i) for i in os.environ.get("SKIP_ROUNDS", "").split()]
+logs = [math.log(a / b) for i, (a, b) in enumerate(zip(t[sys.argv[1]], t[sys.argv[2]]))
+        if i not in skip]
 m, s = statistics.mean(logs), statistics.stdev(logs)
-half = 2.447 * s / math.sqrt(len(logs))
+half = {6: 2.447, 5: 2.571}[len(logs) - 1] * s / math.sqrt(len(logs))
 print("%.9f %.9f %.9f" % (math.exp(m), math.exp(m - half), math.exp(m + half)))
 PY
 expect_ci() {
@@ -100,6 +102,34 @@ test_expect_success 'a gain inside the noise: not accepted, the base stays' '
 	test_grep "not faster than the base beyond the noise; the base stays" b.out &&
 	dir=$(json_q $w ".kernels[0].out_dir") &&
 	test "$(json_q "$dir/winner/config.json" .label)" = base
+'
+
+# The H100's rounds of 2026-12-05 (tests/unit/test-tune-ci.c): the candidate's
+# third round took 3.6x its median, a disturbance (over 1.5x, src/tune/ci.h).
+test_expect_success 'a round in which one time is over 1.5x its median is left out' '
+	TKO_FAKE_CONFIRM="{\"1024\": [0.028896, 0.028928, 0.028896, 0.028896, 0.028896, 0.028864, 0.028896],
+		\"2048\": [0.023072, 0.023104, 0.083712, 0.022976, 0.023104, 0.023200, 0.023072]}" &&
+	export TKO_FAKE_CONFIRM &&
+	tko tune --no-source --out h --json h.json kdir >h.out &&
+	w=h.json && c=".kernels[0].winner.confirmation" &&
+	expect_ci 1024 2048 >all && read -r ratio lo hi <all && awk "BEGIN { exit !($lo < 1) }" &&
+	SKIP_ROUNDS=2 && export SKIP_ROUNDS &&
+	expect_ci 1024 2048 >want && got_ci $w "$c" >got && test_cmp want got &&
+	test "$(json_q $w "$c.disturbed_rounds == [2]")" = true &&
+	test "$(json_q $w "$c.round_ratios | length")" = 7 &&
+	test "$(json_q $w "$c.accepted")" = true &&
+	test_grep "over the base in 7 rounds; accepted: v001 is faster than the base beyond the noise \(round 3 of 7 left out: a variant took over 1\.5x its median there\)$" h.out
+'
+
+test_expect_success 'disturbance in three rounds of seven is the machine'"'"'s: none left out' '
+	TKO_FAKE_CONFIRM="{\"1024\": [1.00, 1.60, 1.00, 1.70, 1.00, 1.80, 1.00],
+		\"2048\": [0.50, 0.50, 0.50, 0.50, 0.50, 0.50, 0.50]}" &&
+	export TKO_FAKE_CONFIRM &&
+	tko tune --no-source --out i --json i.json kdir >i.out &&
+	w=i.json && c=".kernels[0].winner.confirmation" &&
+	expect_ci 1024 2048 >want && got_ci $w "$c" >got && test_cmp want got &&
+	test "$(json_q $w "$c.disturbed_rounds == []")" = true &&
+	! test_grep "left out" i.out
 '
 
 test_expect_success 'a source patch within the noise of the config-only variant loses to it' '

@@ -73,6 +73,68 @@ static void test_refusals(void **state)
 	assert_int_equal(tune_ratio_ci(t, u, 2, &ci), -1);
 }
 
+/*
+ * The H100's confirmation of 2026-12-05 (triton_poi_fused__to_copy_add_cat_
+ * mul_neg_slice_view_3 of `second`, tune.json winner.confirmation.times_ms):
+ * round 3 timed the candidate at 0.0837 ms, 3.6x its median 0.0231. Left
+ * in, the interval holds 1; left out, the six rounds say 1.25x beyond the
+ * noise. Hand count: the other times of both series lie within 1.01x of
+ * their medians (0.028896 and 0.023072).
+ */
+static double h100_base[7] = { 0.02889600024, 0.02892800048, 0.02889600024, 0.02889600024,
+			       0.02889600024, 0.02886399999, 0.02889600024 };
+static double h100_cand[7] = { 0.02307200059, 0.02310400084, 0.0837120004, 0.02297599986,
+			       0.02310400084, 0.0231999997, 0.02307200059 };
+
+static void test_a_disturbed_round_is_left_out(void **state)
+{
+	double *series[3] = { h100_base, NULL, h100_cand };
+	unsigned char skip[7];
+	struct tune_ci all, kept;
+
+	(void)state;
+	assert_int_equal(tune_disturbed_rounds(series, 3, 7, skip), 1);
+	assert_memory_equal(skip, ((unsigned char[7]){ 0, 0, 1, 0, 0, 0, 0 }), 7);
+	assert_int_equal(tune_ratio_ci(h100_base, h100_cand, 7, &all), 0);
+	assert_true(all.lo < 1.0 && all.hi > 1.0);
+	assert_int_equal(tune_ratio_ci_except(h100_base, h100_cand, 7, skip, &kept), 0);
+	assert_int_equal(kept.n, 6);
+	assert_true(kept.lo > 1.24 && kept.hi < 1.26);
+}
+
+static void test_disturbance_in_many_rounds_is_the_machines(void **state)
+{
+	/* 3 of 7 rounds over 1.5x the median 1.0: more than (7 - 1) / 3 */
+	double noisy[7] = { 1, 1.6, 1, 1.7, 1, 1.8, 1 }, steady[7] = { 1, 1, 1, 1, 1, 1, 1 };
+	double two[7] = { 1, 1.6, 1, 1.7, 1, 1, 1 };
+	double *series[2] = { steady, noisy };
+	unsigned char skip[7];
+
+	(void)state;
+	assert_int_equal(tune_disturbed_rounds(series, 2, 7, skip), 0);
+	assert_memory_equal(skip, ((unsigned char[7]){ 0 }), 7);
+	series[1] = two;
+	assert_int_equal(tune_disturbed_rounds(series, 2, 7, skip), 2);
+	/* 1.5x exactly is not over the factor; fewer than 3 rounds judge nothing */
+	two[1] = 1.5;
+	assert_int_equal(tune_disturbed_rounds(series, 2, 7, skip), 1);
+	assert_int_equal(tune_disturbed_rounds(series, 2, 2, skip), 0);
+}
+
+static void test_except_needs_two_rounds_kept(void **state)
+{
+	double num[3] = { 2, 2, 2 }, den[3] = { 1, 1, 1 };
+	unsigned char skip[3] = { 1, 0, 1 };
+	struct tune_ci ci;
+
+	(void)state;
+	assert_int_equal(tune_ratio_ci_except(num, den, 3, skip, &ci), -1);
+	skip[0] = 0;
+	assert_int_equal(tune_ratio_ci_except(num, den, 3, skip, &ci), 0);
+	assert_int_equal(ci.n, 2);
+	assert_float_equal(ci.ratio, 2.0, 1e-12);
+}
+
 static void test_quantiles(void **state)
 {
 	(void)state;
@@ -93,6 +155,9 @@ int main(void)
 		cmocka_unit_test(test_three_rounds_as_times),
 		cmocka_unit_test(test_no_noise),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_a_disturbed_round_is_left_out),
+		cmocka_unit_test(test_disturbance_in_many_rounds_is_the_machines),
+		cmocka_unit_test(test_except_needs_two_rounds_kept),
 		cmocka_unit_test(test_quantiles),
 	};
 
