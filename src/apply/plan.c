@@ -150,26 +150,57 @@ static int is_other_candidate(const struct tune_doc_variant *v, const struct tun
  * different configs: on the H200 one kernel of `model` ran 16% slower in
  * the step under one such choice than under another (docs/PERFORMANCE.md,
  * 2026-12-05, third session). Where tune timed the autotuner's other
- * candidates and kept the base, the plan pins the base, the config tune
- * measured fastest: the base variant, or NULL.
+ * candidates and kept the base, the plan pins the fastest of them, the
+ * base among them, as tune's sweep timed them (a tie is the base's): that
+ * variant, or NULL. Not the base alone: the confirmation kept the base for
+ * want of proof over its own candidate, not on evidence against Inductor's
+ * other ones. On the H100 (2026-12-05) base pins ran 0.661x (a candidate
+ * the sweep timed 1.248x faster) and 0.998x (one timed 1.003x faster: the
+ * AdamW kernel of `second`, 12% of the step) of Inductor's pick inside the
+ * step.
  */
 static const struct tune_doc_variant *pin_of(const struct tune_doc_kernel *k)
 {
-	const struct tune_doc_variant *base = tune_doc_base(k);
+	const struct tune_doc_variant *base = tune_doc_base(k), *pin = NULL;
 	size_t i;
 
 	if (!base || !json_is_object(base->config) || base->nsource_variants)
 		return NULL;
-	for (i = 0; i < k->nvariants; i++)
-		if (is_other_candidate(&k->variants[i], base))
-			return base;
+	for (i = 0; i < k->nvariants; i++) {
+		const struct tune_doc_variant *v = &k->variants[i];
+
+		if (!is_other_candidate(v, base))
+			continue;
+		if (!pin)
+			pin = base;
+		if (v->status == TUNE_ST_OK && v->time_ms > 0 && v->time_ms < pin->time_ms &&
+		    json_is_object(v->config) && !v->nsource_variants)
+			pin = v;
+	}
+	return pin;
+}
+
+/* planned_variant's case of a base that won: its pin, or NULL with it->skip set. */
+static const struct tune_doc_variant *base_won(struct apply_item *it,
+					       const struct tune_doc_kernel *k, unsigned flags,
+					       const char **fallback)
+{
+	const struct tune_doc_variant *v;
+
+	if (!(flags & APPLY_PLAN_NO_PIN) && (v = pin_of(k))) {
+		*fallback = v == tune_doc_base(k) ? "pinned_base" : "pinned_candidate";
+		it->time_ms = known_or(v->time_ms);
+		return v;
+	}
+	it->skip = "default_is_best";
 	return NULL;
 }
 
 /*
  * The variant to plan for kernel k and what it is in place of tune's winner
- * (*fallback: "config_only", "pinned_base", or NULL for the winner itself),
- * with the Inductor settings it needs; NULL with it->skip set when none is.
+ * (*fallback: "config_only", "pinned_base", "pinned_candidate", or NULL for
+ * the winner itself), with the Inductor settings it needs; NULL with
+ * it->skip set when none is.
  */
 static const struct tune_doc_variant *planned_variant(struct apply_item *it,
 						      const struct tune_doc_kernel *k,
@@ -183,12 +214,7 @@ static const struct tune_doc_variant *planned_variant(struct apply_item *it,
 	*settings = w->inductor_settings;
 	if (w->is_base) {
 		*settings = NULL;
-		if (!(flags & APPLY_PLAN_NO_PIN) && (v = pin_of(k))) {
-			*fallback = "pinned_base";
-			return v;
-		}
-		it->skip = "default_is_best";
-		return NULL;
+		return base_won(it, k, flags, fallback);
 	}
 	if (refused(it, w))
 		return NULL;
@@ -763,7 +789,7 @@ size_t apply_plan_pinned(const struct apply_plan *p)
 	for (i = 0; i < p->nr; i++) {
 		const struct apply_plan_kernel *e = p->v[i].entry;
 
-		n += e && e->fallback && !strcmp(e->fallback, "pinned_base");
+		n += e && e->fallback && !strncmp(e->fallback, "pinned_", 7);
 	}
 	return n;
 }

@@ -14,8 +14,9 @@
  * op's key (apply/tmplkey.h), and skipped as "cannot_carry" otherwise
  * (the hook sets num_warps and num_stages only); one with the base's body
  * is planned without it. Where the base won and tune timed the autotuner's
- * other candidates, the base is pinned (fallback "pinned_base"): Inductor's
- * own choice among them varies from one compile to the next.
+ * other candidates, the fastest of them as tune timed them is pinned
+ * (fallback "pinned_base" for the base, else "pinned_candidate"):
+ * Inductor's own choice among them varies from one compile to the next.
  *
  *	struct apply_plan p = APPLY_PLAN_INIT;
  *	if (apply_plan_build(&p, run, NULL, 0, &err) < 0) ... err
@@ -104,7 +105,7 @@ double apply_item_predicted(const struct apply_item *it);
 int apply_plan_write(const struct apply_plan *p, const char *path, struct buf *err);
 /* Kernels planned. */
 size_t apply_plan_planned(const struct apply_plan *p);
-/* Of them, pinned base configs (fallback "pinned_base"). */
+/* Of them, pinned configs (fallback "pinned_base" or "pinned_candidate"). */
 size_t apply_plan_pinned(const struct apply_plan *p);
 /* The item of plan id `id`, or NULL. */
 const struct apply_item *apply_plan_find(const struct apply_plan *p, const char *id);

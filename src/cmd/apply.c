@@ -51,9 +51,10 @@ static const char *const usage[] = {
 	"with the reason. Without CMD only the plan (and --write-artifact) is written.",
 	"",
 	"Where tune kept the autotuner's own pick (the base) after timing its other",
-	"candidates, the base is pinned too (\"(pinned base)\"): Inductor, like",
-	"@triton.autotune, picks among them by a short benchmark of its own in each process,",
-	"and its pick changes from one compile to the next. --no-pin leaves it that choice.",
+	"candidates, the fastest of them in tune's sweep is pinned too (\"(pinned base)\",",
+	"\"(pinned candidate)\"): Inductor, like @triton.autotune, picks among them by a",
+	"short benchmark of its own in each process, and its pick changes from one compile",
+	"to the next. --no-pin leaves it that choice.",
 	"",
 	"--ab N: after --warmup rounds, N rounds of every arm (default: the command as it",
 	"is, the hook only observing; applied: the winners; coordesc: Inductor's",
@@ -440,14 +441,14 @@ static unsigned plan_flags(const struct apply_opts *o)
 	       (o->no_pin ? APPLY_PLAN_NO_PIN : 0);
 }
 
-/* "3 winners planned (2 of them pinned base configs) of 14 tuned kernels; plan in ..." */
+/* "3 winners planned (2 of them pinned configs) of 14 tuned kernels; plan in ..." */
 static void note_planned(const struct session *s)
 {
 	size_t planned = apply_plan_planned(&s->plan), pinned = apply_plan_pinned(&s->plan);
 	char pins[64] = "";
 
 	if (pinned)
-		snprintf(pins, sizeof(pins), " (%zu of them pinned base config%s)", pinned,
+		snprintf(pins, sizeof(pins), " (%zu of them pinned config%s)", pinned,
 			 plural(pinned));
 	msg_note("%zu winner%s planned%s of %zu tuned kernel%s; plan in %s", planned,
 		 plural(planned), pins, s->plan.nr, plural(s->plan.nr), s->plan_path);

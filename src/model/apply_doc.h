@@ -53,7 +53,8 @@ struct apply_row {
 	char *id, *kernel;
 	int planned;
 	char *tune;			/* its tune.json */
-	char *fallback;			/* the plan entry's "config_only" or "pinned_base", or NULL */
+	char *fallback;			/* the plan entry's "config_only", "pinned_base" or
+					 * "pinned_candidate", or NULL */
 	double predicted_speedup;	/* NAN: none */
 	double predicted_warm_speedup;	/* NAN: not timed warm (the key left out) */
 	json_t *predicted_warm_ci95;	/* or NULL (left out) */

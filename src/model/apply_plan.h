@@ -7,7 +7,7 @@
  * reason, detail}]. A planned kernel: kernel, config, inductor_settings
  * (only when the winner needs some), predicted {speedup, time_ms, and
  * warm_speedup, warm_ci95 where tune timed it warm}, fallback
- * ("config_only" or "pinned_base", only when the entry is not tune's winner), id, source {path}
+ * ("config_only", "pinned_base" or "pinned_candidate", only when the entry is not tune's winner), id, source {path}
  * (a source variant), then its identity: launcher "triton" and
  * source_hash (a @triton.autotune kernel), or lookup_hash, size_hints,
  * fused, and for a template launcher "template" and mechanisms ["hook"],
@@ -52,7 +52,9 @@ struct apply_plan_kernel {
 	struct apply_predicted predicted;
 	char *fallback;			/* "config_only": tune's config-only variant in place of
 					 * a source-variant winner; "pinned_base": the base
-					 * that won, pinned; NULL (left out): the winner */
+					 * that won, pinned; "pinned_candidate": where the base
+					 * won, the autotuner's candidate tune timed fastest,
+					 * pinned; NULL (left out): the winner */
 	char *id;			/* the kernel folder's name */
 	struct apply_plan_source source;	/* path NULL: the key left out */
 	char *launcher_head;		/* "triton" (before source_hash); see above */

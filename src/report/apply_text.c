@@ -29,13 +29,16 @@ static double bound(const json_t *ci95, size_t i)
 
 /*
  * Not tune's winner: its config-only variant (source variants left out), or
- * the base pinned where Inductor would choose among its configs.
+ * the base or another candidate pinned where Inductor would choose among
+ * its configs.
  */
 static const char *fallback_word(const char *fallback)
 {
 	if (!fallback)
 		return "";
-	return !strcmp(fallback, "pinned_base") ? " (pinned base)" : " (config-only)";
+	if (!strcmp(fallback, "pinned_base"))
+		return " (pinned base)";
+	return !strcmp(fallback, "pinned_candidate") ? " (pinned candidate)" : " (config-only)";
 }
 
 static void kernels_text(FILE *fp, const struct apply_doc *d)

@@ -1,14 +1,17 @@
 #!/bin/sh
-# tko apply pins the base where it won and Inductor would choose among
-# several configs at run time (src/apply/plan.c, pin_of; docs/apply.md,
-# "Pinned base configs"). The kernel is the benchmark model `model`'s
+# tko apply pins a config where the base won and Inductor would choose
+# among several at run time: the fastest of the autotuner's candidates as
+# tune's sweep timed them, the base among them (src/apply/plan.c, pin_of;
+# docs/apply.md, "Pinned base configs"). The kernel is the benchmark model `model`'s
 # triton_poi_fused_index_add_zeros_1 as the H200 captured and tuned it on
 # 2026-12-05 (tests/data/apply/pin/: capture.json, and the tune entry cut
 # to the base, one descent variant and Inductor's four other candidates;
 # its kernel.py is byte for byte the one of examples/h200-run, an earlier
 # H200 capture of the same model). tune kept the base (XBLOCK=64, YBLOCK=64, num_warps 8);
 # Inductor's own choice differed from run to run, and one of its choices
-# (v020, XBLOCK=16 YBLOCK=256) ran 16% slower inside the step.
+# (v020, XBLOCK=16 YBLOCK=256) ran 16% slower inside the step. The sweep
+# timed Inductor's v021 (XBLOCK=256 YBLOCK=4 num_warps 4) 0.1% faster than
+# the base: that one is pinned.
 # The expected config is read from the tune document with jq; the lookup
 # key is the one torch 2.11.0's own generate_lookup_hash_from_source_code
 # gives for this kernel.py (tests/data/apply/README.md).
@@ -21,9 +24,13 @@ DOC=$PIN/index_add.tune.json
 K=run/capture/kernels/triton_poi_fused_index_add_zeros_1-470ead05
 export PIN DOC K
 
-base_config() {
-	jq -c '.kernels[0].variants[] | select(.label == "base") | .config |
-		[.kwargs.XBLOCK, .kwargs.YBLOCK, .num_warps, .num_stages]' "$DOC"
+# fastest_candidate [DOC]: "ID [XBLOCK, YBLOCK, num_warps, num_stages]" of the
+# fastest correct variant among the base and Inductor's candidates
+fastest_candidate() {
+	jq -r '[.kernels[0].variants[] | select(.status == "ok" and
+		(.label == "base" or .origin == "inductor" or .inductor_ms != null))] |
+		min_by(.time_ms) | "\(.id) \(.config | [.kwargs.XBLOCK, .kwargs.YBLOCK,
+		.num_warps, .num_stages] | tostring)"' "${1:-$DOC}"
 }
 
 test_expect_success 'setup: a RUN with the kernel folder' '
@@ -34,25 +41,49 @@ test_expect_success 'setup: a RUN with the kernel folder' '
 	test "$(jq "[.kernels[0].variants[] | select(.origin == \"inductor\")] | length" "$DOC")" = 4
 '
 
-test_expect_success 'the base is planned, pinned, with the base config' '
+test_expect_success 'the fastest candidate is planned, pinned, with its config' '
 	tko apply --json a.json run >out 2>err &&
 	p=run/apply/plan.json &&
+	read -r id cfg <<-EOF &&
+	$(fastest_candidate)
+	EOF
+	test "$id" = v021 &&
 	test "$(json_q $p ".kernels | length")" = 1 &&
 	test "$(json_q $p ".skipped | length")" = 0 &&
-	test "$(json_q $p ".kernels[0].fallback")" = pinned_base &&
-	test "$(json_q $p "[.kernels[0].config | .kwargs.XBLOCK, .kwargs.YBLOCK, .num_warps, .num_stages] | tostring")" = "$(base_config)" &&
+	test "$(json_q $p ".kernels[0].fallback")" = pinned_candidate &&
+	test "$(json_q $p "[.kernels[0].config | .kwargs.XBLOCK, .kwargs.YBLOCK, .num_warps, .num_stages] | tostring")" = "$cfg" &&
 	test "$(json_q $p ".kernels[0].predicted.speedup")" = 1 &&
 	test "$(json_q $p ".kernels[0] | has(\"inductor_settings\") or has(\"source\")")" = false &&
 	test "$(json_q $p ".kernels[0].fused")" = true &&
 	test "$(json_q $p ".kernels[0].lookup_hash")" = e03cb656f58fa90c602dd9e22df54ab69a9507b4989ac2567acec298ac0cbc98 &&
-	test "$(json_q a.json ".kernels[0] | [.planned, .fallback] | map(tostring) | join(\" \")")" = "true pinned_base" &&
-	test_grep "1 winner planned \(1 of them pinned base config\) of 1 tuned kernel" err &&
+	test "$(json_q a.json ".kernels[0] | [.planned, .fallback] | map(tostring) | join(\" \")")" = "true pinned_candidate" &&
+	test_grep "1 winner planned \(1 of them pinned config\) of 1 tuned kernel" err &&
+	test_grep "triton_poi_fused_index_add_zeros_1 .* not_run \(pinned candidate\)" out
+'
+
+test_expect_success 'the base timed fastest (or tied) is the pin, with the base config' '
+	jq "(.kernels[0].variants[] | select(.id == \"v021\") | .time_ms) |= 0.05446400121" "$DOC" >b.json &&
+	cp b.json $K/tune/tune.json &&
+	test "$(fastest_candidate b.json | cut -d" " -f1)" = v000 &&
+	tko apply --json a.json run >out 2>err &&
+	p=run/apply/plan.json &&
+	test "$(json_q $p ".kernels[0].fallback")" = pinned_base &&
+	test "$(json_q $p "[.kernels[0].config | .kwargs.XBLOCK, .kwargs.YBLOCK, .num_warps, .num_stages] | tostring")" = "$(fastest_candidate b.json | cut -d" " -f2)" &&
 	test_grep "triton_poi_fused_index_add_zeros_1 .* not_run \(pinned base\)" out
 '
 
 test_expect_success 'the plain artifact carries the pin like a winner' '
+	cp "$DOC" $K/tune/tune.json &&
 	tko apply --write-artifact art run >out 2>err &&
-	test "$(json_q art/tko_winners.json "[.. | objects | select(has(\"YBLOCK\")) | .YBLOCK] | first")" = 64
+	test "$(json_q art/tko_winners.json "[.. | objects | select(has(\"YBLOCK\")) | .YBLOCK] | first")" = 4
+'
+
+test_expect_success 'a candidate timed faster but wrong is no pin' '
+	jq "(.kernels[0].variants[] | select(.id == \"v021\") | .status) |= \"wrong\"" "$DOC" >c.json &&
+	cp c.json $K/tune/tune.json &&
+	test "$(fastest_candidate c.json | cut -d" " -f1)" = v000 &&
+	tko apply run >out 2>err &&
+	test "$(json_q run/apply/plan.json ".kernels[0].fallback")" = pinned_base
 '
 
 test_expect_success '--no-pin leaves Inductor its choice: not planned, default_is_best' '
@@ -66,7 +97,7 @@ test_expect_success '--no-pin leaves Inductor its choice: not planned, default_i
 test_expect_success 'a candidate planned first by another phase (its origin kept, inductor_ms set): pinned' '
 	jq "(.kernels[0].variants[] | select(.origin == \"inductor\") | .origin) |= \"pairs\"" "$DOC" >$K/tune/tune.json &&
 	tko apply run >out 2>err &&
-	test "$(json_q run/apply/plan.json ".kernels[0].fallback")" = pinned_base
+	test "$(json_q run/apply/plan.json ".kernels[0].fallback")" = pinned_candidate
 '
 
 test_expect_success 'no candidate of Inductor timed: nothing to choose among, not pinned' '

@@ -329,6 +329,46 @@ static void test_pinned_base(void **state)
 	assert_null(it.entry);
 }
 
+/*
+ * The pin is the fastest of the autotuner's candidates as tune's sweep
+ * timed them, the base among them (a tie is the base's): the H100's
+ * `second` of 2026-12-05 had the base XBLOCK=512 at 0.028832 ms and
+ * Inductor's other candidate XBLOCK=1024,num_warps=4 at 0.023104 ms
+ * (1.248x, unconfirmed), and inside the step the base pin ran 0.661x of
+ * Inductor's pick of that candidate.
+ */
+#define PIN_TIMED(base_ms, cand_ms, status) "\"variants\": [{\"id\": \"v000\", " \
+	"\"label\": \"base\", \"origin\": \"autotune\", \"status\": \"ok\", " \
+	"\"time_ms\": " base_ms ", \"source_variants\": [], \"config\": {\"num_warps\": 8, " \
+	"\"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 512}}}, {\"id\": \"v005\", " \
+	"\"label\": \"XBLOCK=1024,num_warps=4\", \"origin\": \"descent\", \"status\": \"" status "\", " \
+	"\"inductor_ms\": 0.0335, \"time_ms\": " cand_ms ", \"source_variants\": [], " \
+	"\"config\": {\"num_warps\": 4, \"num_stages\": 1, \"kwargs\": {\"XBLOCK\": 1024}}}]"
+
+static void assert_pin(const char *variants, const char *fallback, int xblock, double time_ms)
+{
+	struct apply_item it;
+
+	decide_in(variants, BASE_WON, 0, &it);
+	assert_null(it.skip);
+	assert_string_equal(it.entry->fallback, fallback);
+	assert_int_equal(json_int(json_object_get(it.entry->config, "kwargs"), "XBLOCK", -1), xblock);
+	assert_float_equal(it.speedup, 1, 0);
+	assert_float_equal(it.time_ms, time_ms, 1e-12);
+	release(&it);
+}
+
+static void test_pinned_candidate(void **state)
+{
+	(void)state;
+	assert_pin(PIN_TIMED("0.028832", "0.023104", "ok"), "pinned_candidate", 1024, 0.023104);
+	/* a tie is the base's; a slower, untimed or wrong candidate leaves the base */
+	assert_pin(PIN_TIMED("0.028832", "0.028832", "ok"), "pinned_base", 512, 0.028832);
+	assert_pin(PIN_TIMED("0.028832", "0.0335", "ok"), "pinned_base", 512, 0.028832);
+	assert_pin(PIN_TIMED("0.028832", "null", "ok"), "pinned_base", 512, 0.028832);
+	assert_pin(PIN_TIMED("0.028832", "0.023104", "wrong"), "pinned_base", 512, 0.028832);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_warm),
 		cmocka_unit_test(test_config_only_fallback),
 		cmocka_unit_test(test_pinned_base),
+		cmocka_unit_test(test_pinned_candidate),
 		cmocka_unit_test(test_config_only_warm),
 		cmocka_unit_test(test_unreadable),
 	};
