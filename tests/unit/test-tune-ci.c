@@ -75,7 +75,8 @@ static void test_refusals(void **state)
 
 /*
  * The H100's confirmation of 2026-12-05 (triton_poi_fused__to_copy_add_cat_
- * mul_neg_slice_view_3 of `second`, tune.json winner.confirmation.times_ms):
+ * mul_neg_slice_view_3 of `second`, winner.confirmation.times_ms of
+ * corpus/h100-apply-1205d/second-maxautotune/cat_mul_neg.tune.json):
  * round 3 timed the candidate at 0.0837 ms, 3.6x its median 0.0231. Left
  * in, the interval holds 1; left out, the six rounds say 1.25x beyond the
  * noise. Hand count: the other times of both series lie within 1.01x of
