@@ -80,21 +80,44 @@ void apply_kwindow_read(const char *trace, long steps, const char *const *names,
 	buf_release(&err);
 }
 
-/* The kernel's us_per_step in the measured run of `arm` in `round`, NAN when none. */
-static double us_in(const struct apply_runs *runs, const char *arm, long round, const char *kernel)
+/* The measured run of `arm` in `round`, or NULL. */
+static const struct apply_run_rec *run_of(const struct apply_runs *runs, const char *arm,
+					  long round)
 {
 	size_t i;
 
 	for (i = 0; i < runs->nr; i++) {
 		const struct apply_run_rec *run = &runs->v[i];
-		const json_t *k;
 
-		if (!run->measured || run->round != round || strcmp(run->arm ? run->arm : "", arm))
-			continue;
-		k = run->has_kernel_window ? json_object_get(run->kernel_window.kernels, kernel) : NULL;
-		return json_num(k, "us_per_step", NAN);
+		if (run->measured && run->round == round && !strcmp(run->arm ? run->arm : "", arm))
+			return run;
 	}
-	return NAN;
+	return NULL;
+}
+
+/* The kernel's us_per_step in the measured run of `arm` in `round`, NAN when none. */
+static double us_in(const struct apply_runs *runs, const char *arm, long round, const char *kernel)
+{
+	const struct apply_run_rec *run = run_of(runs, arm, round);
+	const json_t *k;
+
+	if (!run)
+		return NAN;
+	k = run->has_kernel_window ? json_object_get(run->kernel_window.kernels, kernel) : NULL;
+	return json_num(k, "us_per_step", NAN);
+}
+
+/* The default run of `round` launched the plan's config of `kernel` only. */
+static int default_ran_planned(const struct apply_runs *runs, long round, const char *kernel)
+{
+	const struct apply_run_rec *run = run_of(runs, "default", round);
+	const json_t *name;
+	size_t i;
+
+	json_array_foreach(run ? run->ran_planned_config : NULL, i, name)
+		if (json_is_string(name) && !strcmp(json_string_value(name), kernel))
+			return 1;
+	return 0;
 }
 
 /* The t-interval of d[i] / a[i]; NAN without one (fewer than 2 rounds). */
@@ -116,7 +139,7 @@ long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long r
 	double *ratio = xcalloc((size_t)rounds + 1, sizeof(*ratio));
 	double *d = xcalloc((size_t)rounds + 1, sizeof(*d));
 	double *a = xcalloc((size_t)rounds + 1, sizeof(*a));
-	long r, n = 0;
+	long r, n = 0, same = 0;
 
 	for (r = 0; r < rounds; r++) {
 		double x = us_in(runs, "default", r, kernel), y = us_in(runs, "applied", r, kernel);
@@ -125,9 +148,11 @@ long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long r
 			d[n] = x;
 			a[n] = y;
 			ratio[n++] = x / y;
+			same += default_ran_planned(runs, r, kernel);
 		}
 	}
 	g->rounds = n;
+	g->same_config = n > 0 && same == n;
 	interval(d, a, (size_t)n, g);	/* before the medians sort d and a apart */
 	g->gain = ab_median(ratio, (size_t)n);
 	g->default_us = ab_median(d, (size_t)n);
@@ -142,6 +167,8 @@ const char *apply_kgain_verdict(const struct apply_kgain *g)
 {
 	if (g->rounds < 1)
 		return "not_seen";
+	if (g->same_config)
+		return "same_config";
 	if (g->hi < 1)		/* NAN compares false: one round stays inconclusive */
 		return "slower";
 	if (g->lo > 1)

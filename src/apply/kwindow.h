@@ -38,7 +38,13 @@
  * is below 1, "faster" when above, else "inconclusive" (always so with one
  * round: no spread, no interval); "not_seen" when no round saw the kernel
  * in both arms. Tune times a kernel alone with L2 flushed; inside the step
- * its inputs may be warm, and a small winner can lose there.
+ * its inputs may be warm, and a small winner can lose there. "same_config"
+ * before any of those when, in every such round, the default run launched
+ * the plan's config of the kernel and no other (Inductor's own pick was
+ * the plan's): whatever the windows measured is not the plan's doing, and
+ * such a kernel is never dropped as slower. On the H100 (2026-12-05) a base
+ * pin of `second` that both arms launched alike measured 0.992x [0.988,
+ * 0.996], from its neighbours, and was dropped.
  */
 #ifndef TKO_APPLY_KWINDOW_H
 #define TKO_APPLY_KWINDOW_H
@@ -64,6 +70,9 @@ struct apply_kgain {
 	double applied_us;	/* ... of the applied arm's */
 	double geomean;		/* geometric mean of the ratios, NAN with fewer than 2 rounds */
 	double lo, hi;		/* its 95% t-interval, NAN with fewer than 2 rounds */
+	int same_config;	/* in each of those rounds the default run launched the
+				 * plan's config of the kernel and no other (its
+				 * ran_planned_config): the applied arm changed nothing */
 };
 
 /*
@@ -74,7 +83,7 @@ struct apply_kgain {
 long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long rounds,
 		       struct apply_kgain *g);
 
-/* "faster", "slower", "inconclusive" or "not_seen" (above). */
+/* "same_config", "faster", "slower", "inconclusive" or "not_seen" (above). */
 const char *apply_kgain_verdict(const struct apply_kgain *g);
 
 #endif

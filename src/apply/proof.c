@@ -1,11 +1,13 @@
 /*
  * Reading apply.jsonl (proof.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "apply/proof.h"
 #include "json/jsonio.h"
 #include "model/apply_events.h"
+#include "util/mem.h"
 #include "banned.h"
 
 static void add_outcomes(struct apply_proof *pr, const struct apply_event *ev)
@@ -76,6 +78,33 @@ const char *apply_proof_status(const struct apply_proof *pr, const char *id, con
 		return "no_record";
 	}
 	return json_str(o, "status");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+json_t *apply_proof_ran_planned(const struct apply_proof *pr)
+{
+	const char **names = xcalloc(json_object_size(pr->outcomes) + 1, sizeof(*names));
+	json_t *list = json_array();
+	const char *id;
+	const json_t *o;
+	size_t n = 0, i;
+
+	json_object_foreach((json_t *)pr->outcomes, id, o) {
+		const char *s = json_str(o, "status"), *k = json_str(o, "kernel");
+
+		if (s && k && !strcmp(s, "ran_winner"))
+			names[n++] = k;
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++)
+		if (!i || strcmp(names[i], names[i - 1]))
+			json_array_append_new(list, json_string(names[i]));
+	free(names);
+	return list;
 }
 
 void apply_proof_release(struct apply_proof *pr)

@@ -41,6 +41,13 @@ int apply_proof_read(struct apply_proof *pr, const char *path, struct buf *err);
  */
 const char *apply_proof_status(const struct apply_proof *pr, const char *id, const char **reason);
 
+/*
+ * The kernel names whose outcome is ran_winner, sorted: in a run that
+ * observes (the default arm), those for which Inductor launched the
+ * plan's config and nothing else. A new reference.
+ */
+json_t *apply_proof_ran_planned(const struct apply_proof *pr);
+
 void apply_proof_release(struct apply_proof *pr);
 
 #endif

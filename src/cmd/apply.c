@@ -235,6 +235,31 @@ static struct apply_run_rec *record(struct session *s, const struct apply_run *r
 	return rec;
 }
 
+/*
+ * A measured run's apply.jsonl: which planned kernels ran the plan's config
+ * (rec->ran_planned_config: in the default arm, where Inductor's own pick
+ * was the plan's, the kernel's in-step gain is not the plan's doing), and
+ * for the applied arm the proof s->proofs keeps.
+ */
+static void prove(struct session *s, enum ab_arm a, const char *dir, struct apply_run_rec *rec)
+{
+	char *jsonl = path_join(dir, "apply.jsonl");
+	struct apply_proof pr = APPLY_PROOF_INIT;
+	struct buf err = BUF_INIT;
+
+	/* no apply.jsonl: every winner is reported as no_record */
+	if (apply_proof_read(&pr, jsonl, &err) == 0)
+		rec->ran_planned_config = apply_proof_ran_planned(&pr);
+	if (a == AB_APPLIED) {
+		s->proofs = xrealloc(s->proofs, (s->nproofs + 1) * sizeof(*s->proofs));
+		s->proofs[s->nproofs++] = pr;
+	} else {
+		apply_proof_release(&pr);
+	}
+	buf_release(&err);
+	free(jsonl);
+}
+
 /* Runs one arm once; records it in s->runs and, for a measured applied run, its proof. */
 static int run_arm(struct session *s, enum ab_arm a, long round, int measured, int *exit_code,
 		   struct buf *err)
@@ -268,17 +293,8 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 		*exit_code = EXIT_FAIL;
 		goto done;
 	}
-	if (a == AB_APPLIED && measured) {
-		char *jsonl = path_join(dir, "apply.jsonl");
-		struct apply_proof *pr;
-
-		s->proofs = xrealloc(s->proofs, (s->nproofs + 1) * sizeof(*s->proofs));
-		pr = &s->proofs[s->nproofs++];
-		*pr = (struct apply_proof)APPLY_PROOF_INIT;
-		if (apply_proof_read(pr, jsonl, err) < 0)
-			buf_reset(err);	/* no apply.jsonl: every winner is reported as no_record */
-		free(jsonl);
-	}
+	if (measured)
+		prove(s, a, dir, rec);
 	ret = 0;
 done:
 	apply_run_release(&r);

@@ -128,6 +128,7 @@ static const struct rf_field run_fields[] = {
 	RF_F(R, "wall_s", RF_NUM, wall_s),
 	RF_F(R, "losses", RF_JSON, losses),
 	RF_F(R, "dir", RF_STR, dir),
+	RF_F(R, "ran_planned_config", RF_JSON, ran_planned_config),
 	/* only a keep-off arm's run has the key, with at least one region: */
 	RF_AX(R, "keep_off", keep_off.v, keep_off.nr, &region_proof_desc, RF_OMIT_NULL),
 	RF_FEND,

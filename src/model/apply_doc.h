@@ -122,6 +122,9 @@ struct apply_run_rec {
 	double wall_s;
 	json_t *losses;			/* the command's losses, or null */
 	char *dir;
+	json_t *ran_planned_config;	/* planned kernels every launch of which in this run had
+					 * the plan's config (its proof's ran_winner; in a
+					 * default run: Inductor picked it too), or NULL */
 	struct apply_region_proofs keep_off;	/* a keep-off arm's proof; the key left out when empty */
 };
 

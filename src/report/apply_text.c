@@ -288,6 +288,12 @@ static void verdicts_text(FILE *fp, const struct apply_doc *d)
 		rows_with(fp, d, "inconclusive");
 		fprintf(fp, "\n");
 	}
+	if (rows_with(NULL, d, "same_config") > 0) {
+		fprintf(fp, "not judged: the default arm launched the plan's config too (Inductor's own "
+			"pick), so the arms ran alike:");
+		rows_with(fp, d, "same_config");
+		fprintf(fp, "\n");
+	}
 }
 
 /*

@@ -138,4 +138,21 @@ test_expect_success 'an unreadable earlier apply.json: a warning, no judgement c
 	json_q $doc ".summary.planned == 3 and .slower_in_step == []"
 '
 
+# On the H100 (2026-12-05) a base pin that both arms launched alike measured
+# 0.992x beyond the noise, from its neighbours, and was dropped: where every
+# default run launched the plan's config of the kernel (its apply.jsonl
+# outcome ran_winner while observing), the arms ran it alike.
+test_expect_success 'the default arm launched the plan'"'"'s config too: same_config, not dropped' '
+	fresh_run &&
+	FAKE_SAME_CONFIG=$Z && export FAKE_SAME_CONFIG &&
+	ab3 --write-artifact art2 &&
+	json_q $doc "[.runs[] | select(.measured) | {(.arm): .ran_planned_config}] == [{\"default\": [\"$Z\"]}, {\"applied\": [\"scale_add_kernel\", \"$Z\", \"$R\"]}, {\"applied\": [\"scale_add_kernel\", \"$Z\", \"$R\"]}, {\"default\": [\"$Z\"]}, {\"default\": [\"$Z\"]}, {\"applied\": [\"scale_add_kernel\", \"$Z\", \"$R\"]}]" &&
+	test "$(row_q $Z .verdict)" = same_config &&
+	near "$(row_q $Z ".measured_gain_ci95[1]")" 0.935149 1e-6 &&
+	test "$(row_q scale_add_kernel .verdict)" = inconclusive &&
+	json_q $doc ".slower_in_step == [] and .left_out == []" &&
+	test_grep -v "^drop " out.txt &&
+	test_grep "^not judged: the default arm launched the plan.s config too .Inductor.s own pick., so the arms ran alike: $Z$" out.txt
+'
+
 test_done

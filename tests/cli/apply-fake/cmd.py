@@ -91,7 +91,9 @@ for k in plan["kernels"]:
     if mode == "apply" and not miss:
         emit("construct", id=k["id"], kernel=k["kernel"], mechanism="lookup_table",
              how="lookup_hit", config=k["config"])
-    status = "ran_winner" if mode == "apply" and not miss else (
+    # FAKE_SAME_CONFIG: kernels whose config the default arm (observe) launched too
+    same = mode == "observe" and k["kernel"] in os.environ.get("FAKE_SAME_CONFIG", "").split(",")
+    status = "ran_winner" if (mode == "apply" and not miss) or same else (
         "not_launched" if miss else "ran_other")
     reason = None if status == "ran_winner" else ("source_changed" if miss else "observe")
     outcomes.append({"id": k["id"], "kernel": k["kernel"], "launcher": k.get("launcher", "inductor"),
