@@ -188,7 +188,8 @@ static const struct tune_doc_variant *base_won(struct apply_item *it,
 	const struct tune_doc_variant *v;
 
 	if (!(flags & APPLY_PLAN_NO_PIN) && (v = pin_of(k))) {
-		*fallback = v == tune_doc_base(k) ? "pinned_base" : "pinned_candidate";
+		*fallback = v == tune_doc_base(k) ? APPLY_FALLBACK_PINNED_BASE :
+						    APPLY_FALLBACK_PINNED_CANDIDATE;
 		it->time_ms = known_or(v->time_ms);
 		return v;
 	}
@@ -231,7 +232,7 @@ static const struct tune_doc_variant *planned_variant(struct apply_item *it,
 		}
 		fall_back(it, w, v);
 		*settings = w->config_only.inductor_settings;
-		*fallback = "config_only";
+		*fallback = APPLY_FALLBACK_CONFIG_ONLY;
 	}
 	return v;
 }
@@ -789,7 +790,8 @@ size_t apply_plan_pinned(const struct apply_plan *p)
 	for (i = 0; i < p->nr; i++) {
 		const struct apply_plan_kernel *e = p->v[i].entry;
 
-		n += e && e->fallback && !strncmp(e->fallback, "pinned_", 7);
+		n += e && e->fallback && (!strcmp(e->fallback, APPLY_FALLBACK_PINNED_BASE) ||
+					  !strcmp(e->fallback, APPLY_FALLBACK_PINNED_CANDIDATE));
 	}
 	return n;
 }

@@ -44,6 +44,11 @@ struct apply_plan_source {
 	char *path;
 };
 
+/* apply_plan_kernel.fallback's values (above). */
+#define APPLY_FALLBACK_CONFIG_ONLY "config_only"
+#define APPLY_FALLBACK_PINNED_BASE "pinned_base"
+#define APPLY_FALLBACK_PINNED_CANDIDATE "pinned_candidate"
+
 /* One planned winner (the plan's "kernels"). */
 struct apply_plan_kernel {
 	char *kernel;

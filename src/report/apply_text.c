@@ -36,9 +36,11 @@ static const char *fallback_word(const char *fallback)
 {
 	if (!fallback)
 		return "";
-	if (!strcmp(fallback, "pinned_base"))
+	if (!strcmp(fallback, APPLY_FALLBACK_PINNED_BASE))
 		return " (pinned base)";
-	return !strcmp(fallback, "pinned_candidate") ? " (pinned candidate)" : " (config-only)";
+	if (!strcmp(fallback, APPLY_FALLBACK_PINNED_CANDIDATE))
+		return " (pinned candidate)";
+	return " (config-only)";
 }
 
 static void kernels_text(FILE *fp, const struct apply_doc *d)
