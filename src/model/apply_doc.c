@@ -190,6 +190,8 @@ static const struct rf_field vs_fields[] = {
 	RF_F(V, "numerics", RF_STR, numerics),
 	RF_SS(V, "ratio", ratio, has_ratio, &stats_desc, 0),
 	RF_F(V, "slower_beyond_noise", RF_TRI, slower_beyond_noise),
+	RF_SS(V, "gpu_ratio", gpu_ratio, has_gpu_ratio, &stats_desc, 0),
+	RF_F(V, "gpu_slower_beyond_noise", RF_TRI, gpu_slower_beyond_noise),
 	RF_FEND,
 };
 #undef V

@@ -168,12 +168,15 @@ struct apply_arm {
 	int has_keep_off;		/* the key is there (a keep-off arm) */
 };
 
-/* applied against another arm. */
+/* applied against another arm: on the wall clock, and on the kernel windows' GPU time. */
 struct apply_vs {
 	char *arm, *numerics;
 	struct apply_stats ratio;
 	int has_ratio;
 	int slower_beyond_noise;	/* RF_TRI */
+	struct apply_stats gpu_ratio;	/* null without windows in both arms */
+	int has_gpu_ratio;
+	int gpu_slower_beyond_noise;	/* RF_TRI */
 };
 
 /* The step's gain, predicted from the profile and measured by the A/B. */

@@ -456,6 +456,10 @@ static void ab_of(const struct apply_report *r, struct apply_doc *d)
 		vs->has_ratio = ratio(ms + AB_APPLIED * nr, ms + r->arms[i] * nr, r->rounds, &s, &vs->ratio);
 		if (vs->has_ratio)
 			vs->slower_beyond_noise = s.lo > 1;
+		vs->has_gpu_ratio = ratio(gpu + AB_APPLIED * nr, gpu + r->arms[i] * nr, r->rounds,
+					  &s, &vs->gpu_ratio);
+		if (vs->has_gpu_ratio)
+			vs->gpu_slower_beyond_noise = s.lo > 1;
 	}
 	step_of(r, applied_vs_default, &ab->step);
 	gpu_step_of(r, def, gpu_vs_default, &ab->step);

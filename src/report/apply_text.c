@@ -191,10 +191,13 @@ static void ab_text(FILE *fp, const struct apply_ab *ab)
 	for (i = 0; i < ab->napplied_vs; i++) {
 		const struct apply_vs *a = &ab->applied_vs[i];
 
-		fprintf(fp, "applied vs %s: %s%s%s\n", a->arm,
+		fprintf(fp, "applied vs %s: %s%s", a->arm,
 			fmt_num(b4, sizeof(b4), "%.4f", a->has_ratio ? a->ratio.median : NAN, 1),
-			a->slower_beyond_noise == 1 ? ", slower beyond noise" : "",
-			a->numerics ? " (that arm changes numerics)" : "");
+			a->slower_beyond_noise == 1 ? ", slower beyond noise" : "");
+		if (a->has_gpu_ratio)
+			fprintf(fp, "; GPU time %.4f%s", a->gpu_ratio.median,
+				a->gpu_slower_beyond_noise == 1 ? ", slower beyond noise" : "");
+		fprintf(fp, "%s\n", a->numerics ? " (that arm changes numerics)" : "");
 	}
 	for (i = 0; i < ab->narms; i++)
 		if (ab->arms[i].has_keep_off)

@@ -49,7 +49,7 @@ test_expect_success 'the document follows docs/json.md' '
 	json_q $doc "[.runs[] | keys_unsorted] | unique == [[\"n\", \"arm\", \"round\", \"measured\", \"exit_status\", \"ms_per_step\", \"step_source\", \"hook_steps\", \"kernel_window\", \"wall_s\", \"losses\", \"dir\", \"ran_planned_config\"]]" &&
 	json_q $doc ".ab | keys_unsorted == [\"rounds\", \"warmup\", \"loss_rtol\", \"loss_scale\", \"arms\", \"applied_vs\", \"step\"]" &&
 	json_q $doc ".ab.arms[0] | keys_unsorted == [\"arm\", \"numerics\", \"ms_per_step\", \"step_source\", \"median_ms\", \"vs_default\", \"gpu_ms_per_step\", \"gpu_median_ms\", \"gpu_vs_default\", \"loss_max_rel_diff\", \"loss_equal\"]" &&
-	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\"]" &&
+	json_q $doc ".ab.applied_vs[0] | keys_unsorted == [\"arm\", \"numerics\", \"ratio\", \"slower_beyond_noise\", \"gpu_ratio\", \"gpu_slower_beyond_noise\"]" &&
 	json_q $doc "[.ab.arms[], .ab.applied_vs[] | .numerics] | unique == [null]" &&
 	json_q $doc ".ab.step | keys_unsorted == [\"predicted_gain\", \"predicted_saving_ms\", \"predicted_gain_cold\", \"predicted_gain_warm\", \"warm_kernels\", \"difference_pp_cold\", \"profile_step_ms\", \"measured_gain\", \"measured_gain_ci95\", \"difference_pp\", \"within_1pp\", \"conclusive\", \"profile\", \"note\", \"gpu_step_ms\", \"gpu_predicted_gain\", \"gpu_measured_gain\", \"gpu_measured_gain_ci95\", \"gpu_difference_pp\", \"gpu_within_1pp\", \"gpu_conclusive\", \"gpu_busy\", \"gpu_note\"]" &&
 	json_q $doc "[.kernels[] | select(.planned) | has(\"mechanism\") and has(\"launches\") and has(\"constructed\")] | all" &&
@@ -272,7 +272,28 @@ test_expect_success 'GPU time of the step: per arm, its ratio, the gain against 
 	test_grep "^GPU-time step gain: predicted 1.2048x \\(the profile.s saving over the default arm.s 0.100 GPU ms/step\\), measured 1.1364x \[1.0989, 1.1765\], difference -6.85 pp$" out.txt &&
 	test_grep "the GPU-time gain.s interval is wider than .-1 pp" out.txt &&
 	test_grep "^note: the GPU is busy 1% of the step \\(0.100 of 10.000 ms\\): kernel gains reach the wall clock only once" out.txt &&
-	test_grep -v "the GPU is busy 1% of the default arm.s step" out.txt
+	test_grep -v "the GPU is busy 1% of the default arm.s step" out.txt &&
+	json_q $doc ".ab.applied_vs[0] | .arm == \"default\" and .gpu_ratio.rounds == 3 and .gpu_slower_beyond_noise == false" &&
+	near "$(jq -r .ab.applied_vs[0].gpu_ratio.median $doc)" 0.88 1e-9 &&
+	near "$(jq -r .ab.applied_vs[0].gpu_ratio.ci95[0] $doc)" 0.85 1e-9 &&
+	test_grep "^applied vs default: 0.9900; GPU time 0.8800$" out.txt
+'
+
+# applied_vs on the GPU clock, slower: the applied step's other GPU time
+# 60 us, so 108, 111, 105 us against 100: ratios 1.08, 1.11, 1.05, the
+# interval [1.05, 1.11] (3 rounds: min and max) wholly above 1, while the
+# wall clock (10 against 9.9 ms) calls applied faster.
+test_expect_success 'applied vs an arm on GPU time: slower beyond noise where the wall clock is not' '
+	fresh_run && rm -f arms.log &&
+	FAKE_LOG=$PWD/arms.log FAKE_STEPS=20 FAKE_MS="default=10;applied=9.9" FAKE_KERNEL_US="default=20;applied=16,17,15" \
+	FAKE_OTHER_US="default=40;applied=60" \
+		tko apply --ab 3 --warmup 0 run -- $FAKE >out.txt 2>err.txt &&
+	doc=run/apply/apply.json &&
+	json_q $doc ".ab.applied_vs[0] | .slower_beyond_noise == false and .gpu_slower_beyond_noise == true" &&
+	near "$(jq -r .ab.applied_vs[0].gpu_ratio.median $doc)" 1.08 1e-9 &&
+	near "$(jq -r .ab.applied_vs[0].gpu_ratio.ci95[0] $doc)" 1.05 1e-9 &&
+	near "$(jq -r .ab.applied_vs[0].gpu_ratio.ci95[1] $doc)" 1.11 1e-9 &&
+	test_grep "^applied vs default: 0.9900; GPU time 1.0800, slower beyond noise$" out.txt
 '
 
 # The same with the rest of the applied step cut to 35, 35.2, 34.8 us: GPU

@@ -3,7 +3,8 @@
 
   every planned winner ran (status ran_winner in every measured applied run)
   applied is not slower than any other arm beyond noise (the interval
-    of the ratio applied/arm does not lie wholly above 1)
+    of the ratio applied/arm does not lie wholly above 1), on the wall clock
+    and, where the kernel windows give it, on the step's GPU time
   the losses of every arm equal the default's within the document's tolerance
     (tko's verdict loss_equal: a step's difference relative to the larger of
     the default's loss and 1% of its largest, loss_scale)
@@ -51,6 +52,9 @@ def main(path, out):
     for v in [v for v in ab.get("applied_vs", []) if not v.get("numerics") and "keep-off" not in v["arm"]]:
         checks.append({"name": f"applied not slower than {v['arm']} beyond noise",
                        "pass": v["slower_beyond_noise"] is False, "value": v["ratio"]})
+        if v.get("gpu_ratio"):
+            checks.append({"name": f"applied not slower than {v['arm']} beyond noise on GPU time",
+                           "pass": v["gpu_slower_beyond_noise"] is False, "value": v["gpu_ratio"]})
     # tko's verdict, not recomputed here: a step's difference is relative to
     # the larger of the default loss and 1% of its largest (loss_scale;
     # docs/apply.md, "The loss check"), which only tko's C code applies.

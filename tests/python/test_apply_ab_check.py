@@ -136,3 +136,21 @@ def test_loss_check_is_tkos_verdict_with_its_floor(tmp_path):
     assert lines == ["PASS coordesc: loss equal to default's within 0.001" + tail + "0.00029",
                      "FAIL applied: loss equal to default's within 0.001" + tail + "0.9",
                      "FAIL keep-off: loss equal to default's within 0.001" + tail + "null"]
+
+
+def test_applied_vs_an_arm_on_both_clocks(tmp_path):
+    """A wall ratio inside the noise and a GPU ratio above it: two checks, the GPU one fails."""
+    doc = json.loads(json.dumps(DOC))
+    doc["ab"]["applied_vs"] = [{"arm": "coordesc", "numerics": None,
+                                "ratio": {"rounds": 3, "median": 0.99, "ci95": [0.97, 1.01], "level": 0.75},
+                                "slower_beyond_noise": False,
+                                "gpu_ratio": {"rounds": 3, "median": 1.02, "ci95": [1.01, 1.03], "level": 0.75},
+                                "gpu_slower_beyond_noise": True},
+                               {"arm": "default", "numerics": None, "ratio": None,
+                                "slower_beyond_noise": None, "gpu_ratio": None,
+                                "gpu_slower_beyond_noise": None}]
+    lines = run_check(tmp_path, doc, prefix="")
+    assert any(x.startswith("PASS applied not slower than coordesc beyond noise: ") for x in lines)
+    assert any(x.startswith("FAIL applied not slower than coordesc beyond noise on GPU time: ")
+               for x in lines)
+    assert not any("default beyond noise on GPU time" in x for x in lines)
