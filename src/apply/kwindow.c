@@ -163,15 +163,22 @@ long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long r
 	return n;
 }
 
+const char *apply_interval_side(double lo, double hi)
+{
+	if (hi < 1)		/* NAN compares false: one round stays inconclusive */
+		return "slower";
+	if (lo > 1)
+		return "faster";
+	return NULL;
+}
+
 const char *apply_kgain_verdict(const struct apply_kgain *g)
 {
+	const char *side = apply_interval_side(g->lo, g->hi);
+
 	if (g->rounds < 1)
 		return "not_seen";
 	if (g->same_config)
 		return "same_config";
-	if (g->hi < 1)		/* NAN compares false: one round stays inconclusive */
-		return "slower";
-	if (g->lo > 1)
-		return "faster";
-	return "inconclusive";
+	return side ? side : "inconclusive";
 }

@@ -83,6 +83,12 @@ struct apply_kgain {
 long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long rounds,
 		       struct apply_kgain *g);
 
+/*
+ * "slower" when an interval of default/applied lies wholly below 1,
+ * "faster" wholly above, else NULL (NAN bounds: NULL).
+ */
+const char *apply_interval_side(double lo, double hi);
+
 /* "same_config", "faster", "slower", "inconclusive" or "not_seen" (above). */
 const char *apply_kgain_verdict(const struct apply_kgain *g);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply/kwindow.h"
 #include "apply/loss.h"
 #include "report/apply_out.h"
 #include "util/plural.h"
@@ -316,7 +317,7 @@ static void unplanned_apart_text(FILE *fp, const struct apply_doc *d)
 		const struct apply_row *row = &d->kernels[i];
 		double lo = bound(row->measured_gain_ci95, 0), hi = bound(row->measured_gain_ci95, 1);
 
-		if (row->planned || !row->measured_gain_ci95 || !(hi < 1 || lo > 1))
+		if (row->planned || !row->measured_gain_ci95 || !apply_interval_side(lo, hi))
 			continue;
 		fprintf(fp, "%s %s %.3fx [%.3f, %.3f] (%+.1f us a step)", n ? "," :
 			"not planned, yet apart inside the step (applied against default):",
