@@ -312,12 +312,16 @@ done:
 	buf_release(&hints);
 }
 
-/* Launcher and identity from the kernel folder's capture.json and kernel.py. */
-static void identify(struct apply_plan *p, struct apply_item *it, const char *kdir)
+/*
+ * Launcher and identity from the kernel folder's capture.json and kernel.py;
+ * an Inductor kernel's kernel.py is left in `text` for the template's key.
+ */
+static void identify(struct apply_plan *p, struct apply_item *it, const char *kdir,
+		     struct buf *text)
 {
 	char *cap_path = rd_kernel_path(kdir, RD_K_CAPTURE_JSON);
 	char *py_path = rd_kernel_path(kdir, RD_K_KERNEL_PY);
-	struct buf text = BUF_INIT, err = BUF_INIT;
+	struct buf err = BUF_INIT;
 	struct capture_doc cap;
 	const char *kind;
 	int have;
@@ -332,10 +336,10 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 		it->entry->source_hash = cap.source_hash ? xstrdup(cap.source_hash) : NULL;
 	} else if (strcmp(kind, "inductor")) {
 		it->skip = "not_autotuned";	/* a plain @triton.jit: its config is in the code */
-	} else if (file_read(py_path, 0, &text, &err) < 0) {
+	} else if (file_read(py_path, 0, text, &err) < 0) {
 		it->skip = "no_kernel_module";
 	} else {
-		inductor_identity(it, text.buf, text.len);
+		inductor_identity(it, text->buf, text->len);
 	}
 	if (have && !p->versions.known && cap.have_versions) {
 		p->versions.known = 1;
@@ -343,7 +347,6 @@ static void identify(struct apply_plan *p, struct apply_item *it, const char *kd
 		p->versions.triton = cap.versions.triton ? xstrdup(cap.versions.triton) : NULL;
 	}
 	capture_release(&cap);
-	buf_release(&text);
 	buf_release(&err);
 	free(cap_path);
 	free(py_path);
@@ -424,24 +427,21 @@ static char *body_detail(const struct buf *changed, const json_t *cfg,
 }
 
 /*
- * The template lookup table entry of the winner of kernel folder kdir, from
- * the RUN's recorded keys (apply/tmplkey.h); NULL when none is known. A
- * problem reading the events is no key: the winner stays cannot_carry.
+ * The template lookup table entry of the winner whose kernel.py is `py`,
+ * from the RUN's recorded keys (apply/tmplkey.h); NULL when none is known.
+ * A problem reading the events is no key: the winner stays cannot_carry.
  */
 static json_t *template_entry(struct apply_plan *p, const struct apply_item *it,
-			      const char *kdir)
+			      const struct buf *py)
 {
-	char *py_path = rd_kernel_path(kdir, RD_K_KERNEL_PY);
-	struct buf text = BUF_INIT, err = BUF_INIT;
+	struct buf err = BUF_INIT;
 	json_t *t = NULL;
 
 	if (!p->tmplkeys.loaded && p->events)
 		tmplkey_load(&p->tmplkeys, p->events, &err);
-	if (p->tmplkeys.nr && file_read(py_path, 0, &text, &err) == 0)
-		t = tmplkey_template(&p->tmplkeys, text.buf, text.len, it->kernel, it->entry->config);
-	buf_release(&text);
+	if (p->tmplkeys.nr && py->len)
+		t = tmplkey_template(&p->tmplkeys, py->buf, py->len, it->kernel, it->entry->config);
 	buf_release(&err);
-	free(py_path);
 	return t;
 }
 
@@ -472,7 +472,7 @@ static void set_template_lookup(struct apply_plan_kernel *e, json_t *t)
  * (apply_plan._refusal: cannot_carry:body).
  */
 static void template_body(struct apply_plan *p, struct apply_item *it,
-			  const struct tune_doc_kernel *k, const char *kdir)
+			  const struct tune_doc_kernel *k, const struct buf *py)
 {
 	const struct tune_doc_variant *base = tune_doc_base(k);
 	const json_t *body = json_object_get(it->entry->config, "body");
@@ -482,7 +482,7 @@ static void template_body(struct apply_plan *p, struct apply_item *it,
 	if (!body)
 		return;
 	body_changes(base ? json_object_get(base->config, "body") : NULL, body, &changed);
-	if (changed.len && (t = template_entry(p, it, kdir))) {
+	if (changed.len && (t = template_entry(p, it, py))) {
 		set_template_lookup(it->entry, t);
 	} else if (changed.len) {
 		it->skip = "cannot_carry";
@@ -528,6 +528,7 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 		      const struct tune_doc_kernel *k, const char *id, struct buf *err)
 {
 	struct apply_item *it = add_item(p);
+	struct buf py = BUF_INIT;
 
 	it->id = xstrdup(id);
 	it->kernel = xstrdup(k->kernel);
@@ -544,9 +545,10 @@ static int add_kernel(struct apply_plan *p, const char *kdir, const char *path,
 		it->entry->source.path = src;
 		free(dir);
 	}
-	identify(p, it, kdir);
+	identify(p, it, kdir, &py);
 	if (!it->skip && is_template(it->entry))
-		template_body(p, it, k, kdir);
+		template_body(p, it, k, &py);
+	buf_release(&py);
 	if (it->skip) {
 		apply_plan_kernel_free(it->entry);
 		it->entry = NULL;
