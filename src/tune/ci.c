@@ -7,9 +7,11 @@
  * quantile rounded in its favour.
  *
  * A disturbed round is judged per series against its own median, not by
- * the round's ratio: interference only ever slows a timing, and a ratio
- * far from the others may be a real bimodal kernel, which the interval
- * must then show.
+ * the round's ratio: interference only ever slows a timing, so one slow
+ * time marks the round whichever variant it hit. A kernel that is itself
+ * slow in up to a third of the rounds looks the same and loses those
+ * rounds too; beyond a third nothing is left out, and inside a step
+ * tko apply's kernel window judges the winner again.
  */
 #include <math.h>
 #include <stdlib.h>
