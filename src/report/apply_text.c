@@ -180,6 +180,64 @@ static void arms_table(FILE *fp, const struct apply_ab *ab)
 			" their loss difference against their time\n");
 }
 
+/* max / min of a list's positive numbers (*lo, *hi their bounds), NAN with fewer than two. */
+static double spread(const json_t *list, double *lo, double *hi)
+{
+	const json_t *v;
+	size_t i, n = 0;
+
+	*lo = INFINITY;
+	*hi = 0;
+	json_array_foreach(list, i, v) {
+		double x = json_number_value(v);
+
+		if (!json_is_number(v) || !(x > 0))
+			continue;
+		*lo = x < *lo ? x : *lo;
+		*hi = x > *hi ? x : *hi;
+		n++;
+	}
+	return n < 2 ? NAN : *hi / *lo;
+}
+
+/*
+ * Some arm's wall clock moved between rounds beyond WALL_NOISY while every
+ * arm's GPU time stayed within GPU_STEADY: the CPU side's noise, so the
+ * GPU-time ratios are the ones to read. On the H100 (2026-12-05) the own
+ * model's arms moved 8-29% on the wall clock and at most 0.8% on the GPU's;
+ * the benchmark models' runs on both GPUs moved at most 3.6% and 0.8%.
+ */
+#define WALL_NOISY 1.05
+#define GPU_STEADY 1.02
+
+static void wall_noise_text(FILE *fp, const struct apply_ab *ab)
+{
+	const struct apply_arm *worst = NULL;
+	double wmax = 0, gmax = 0, lo, hi, wlo = 0, whi = 0;
+	size_t i;
+
+	for (i = 0; i < ab->narms; i++) {
+		const struct apply_arm *a = &ab->arms[i];
+		double w, g = spread(a->gpu_ms_per_step, &lo, &hi);
+
+		if (isnan(g))
+			return;		/* an arm without GPU time: nothing steadier to point at */
+		gmax = g > gmax ? g : gmax;
+		w = spread(a->ms_per_step, &lo, &hi);
+		if (w > wmax) {
+			wmax = w;
+			worst = a;
+			wlo = lo;
+			whi = hi;
+		}
+	}
+	if (!worst || !(wmax > WALL_NOISY) || !(gmax < GPU_STEADY))
+		return;
+	fprintf(fp, "note: the wall clock moved %.1f%% between rounds of one arm (%s: %.3f-%.3f ms a "
+		"step) while GPU time moved %.1f%% at most: the CPU side is noisy; read the GPU-time "
+		"ratios\n", 100 * (wmax - 1), worst->arm, wlo, whi, 100 * (gmax - 1));
+}
+
 static void ab_text(FILE *fp, const struct apply_ab *ab)
 {
 	long rounds = ab->rounds < 0 ? 0 : ab->rounds;
@@ -200,6 +258,7 @@ static void ab_text(FILE *fp, const struct apply_ab *ab)
 				a->gpu_slower_beyond_noise == 1 ? ", slower beyond noise" : "");
 		fprintf(fp, "%s\n", a->numerics ? " (that arm changes numerics)" : "");
 	}
+	wall_noise_text(fp, ab);
 	for (i = 0; i < ab->narms; i++)
 		if (ab->arms[i].has_keep_off)
 			keep_off_text(fp, &ab->arms[i]);
