@@ -54,6 +54,7 @@ UTIL_SRC = \
 	src/util/file.c \
 	src/util/jcheck.c \
 	src/util/lines.c \
+	src/util/median.c \
 	src/util/mem.c \
 	src/util/msg.c \
 	src/util/opts.c \

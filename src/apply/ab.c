@@ -2,10 +2,10 @@
  * Arms, order and statistics of the A/B (ab.h).
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "apply/ab.h"
+#include "util/median.h"
 #include "banned.h"
 
 /* python/tko/apply.py calls torch.set_float32_matmul_precision with it */
@@ -69,21 +69,6 @@ size_t ab_order(size_t n, long round, size_t i)
 	return round % 2 ? n - 1 - i : i;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-double ab_median(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* P(X < k) for X ~ Binomial(n, 1/2). */
 static double below(size_t n, size_t k)
 {
@@ -104,7 +89,7 @@ int ab_ratio_stats(double *v, size_t n, struct ab_stats *out)
 	if (!n)
 		return -1;
 	out->n = n;
-	out->median = ab_median(v, n);
+	out->median = median_in_place(v, n);
 	while (k + 1 <= (n + 1) / 2 && below(n, k + 1) <= 0.025)
 		k++;
 	out->lo = v[k - 1];

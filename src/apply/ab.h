@@ -74,7 +74,4 @@ struct ab_stats {
 /* Statistics of n ratios (v is sorted in place). 0, or -1 when n is 0. */
 int ab_ratio_stats(double *v, size_t n, struct ab_stats *out);
 
-/* The median of n values (sorted in place); NAN when n is 0. */
-double ab_median(double *v, size_t n);
-
 #endif

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apply/ab.h"
 #include "apply/kwindow.h"
 #include "json/jsonio.h"
 #include "profile/prof.h"
 #include "tune/ci.h"
+#include "util/median.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -154,9 +154,9 @@ long apply_kernel_gain(const struct apply_runs *runs, const char *kernel, long r
 	g->rounds = n;
 	g->same_config = n > 0 && same == n;
 	interval(d, a, (size_t)n, g);	/* before the medians sort d and a apart */
-	g->gain = ab_median(ratio, (size_t)n);
-	g->default_us = ab_median(d, (size_t)n);
-	g->applied_us = ab_median(a, (size_t)n);
+	g->gain = median_in_place(ratio, (size_t)n);
+	g->default_us = median_in_place(d, (size_t)n);
+	g->applied_us = median_in_place(a, (size_t)n);
 	free(ratio);
 	free(d);
 	free(a);

@@ -12,6 +12,7 @@
 #include "report/apply_out.h"
 #include "util/file.h"
 #include "json/jsonio.h"
+#include "util/median.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -240,7 +241,7 @@ static void arm_of(const struct apply_report *r, const struct apply_doc *d, enum
 			copy[n++] = ms[k];
 	}
 	out->step_source = dup_or_null(arm_source(d, name));
-	out->median_ms = finite_or_nan(ab_median(copy, n));
+	out->median_ms = finite_or_nan(median_in_place(copy, n));
 	if (a != AB_DEFAULT)
 		out->has_vs_default = ratio(ms, def, r->rounds, &s, &out->vs_default);
 	loss = arm_loss(d, name, ref_losses(d));
@@ -274,7 +275,7 @@ static void arm_gpu_of(const struct apply_report *r, const struct apply_doc *d, 
 			json_array_append_new(out->gpu_ms_per_step,
 					      isfinite(gpu[k]) ? json_real(gpu[k]) : json_null());
 	}
-	out->gpu_median_ms = finite_or_nan(ab_median(copy, n));
+	out->gpu_median_ms = finite_or_nan(median_in_place(copy, n));
 	if (a != AB_DEFAULT)
 		out->has_gpu_vs_default = ratio(gpu, gdef, r->rounds, &s, &out->gpu_vs_default);
 	free(copy);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tune/ci.h"
+#include "util/median.h"
 #include "util/mem.h"
 #include "banned.h"
 
@@ -81,20 +82,6 @@ int tune_ratio_ci(const double *num, const double *den, size_t n, struct tune_ci
 	return tune_ratio_ci_except(num, den, n, NULL, ci);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(const double *v, size_t n, double *scratch)
-{
-	memcpy(scratch, v, n * sizeof(*v));
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
-	return n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
-}
-
 size_t tune_disturbed_rounds(double *const *series, size_t k, size_t n, unsigned char *skip)
 {
 	double *scratch;
@@ -109,7 +96,8 @@ size_t tune_disturbed_rounds(double *const *series, size_t k, size_t n, unsigned
 
 		if (!series[i])
 			continue;
-		m = median_of(series[i], n, scratch);
+		memcpy(scratch, series[i], n * sizeof(*scratch));
+		m = median_in_place(scratch, n);
 		for (r = 0; r < n; r++)
 			if (series[i][r] > TUNE_DISTURBED * m && !skip[r]) {
 				skip[r] = 1;
