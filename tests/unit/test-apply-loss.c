@@ -37,7 +37,7 @@
 #include <cmocka.h>
 
 #include "apply/loss.h"
-#include "util/file.h"
+#include "test-file.h"
 
 static json_t *list(const char *text)
 {
@@ -58,20 +58,6 @@ static double diff(const char *a, const char *b)
 	return d;
 }
 
-static json_t *corpus_doc(const char *dir)
-{
-	const char *base = getenv("CORPUS");
-	char *p;
-	json_t *doc;
-
-	assert_non_null(base);
-	p = path_join(base, dir);
-	doc = json_load_file(p, 0, NULL);
-	assert_non_null(doc);
-	free(p);
-	return doc;
-}
-
 /* The losses of run n (its "n", counted from 1). */
 static const json_t *losses_of(const json_t *doc, long n)
 {
@@ -87,7 +73,7 @@ static const json_t *losses_of(const json_t *doc, long n)
 
 static void test_corpus_second_coordesc(void **state)
 {
-	json_t *doc = corpus_doc("h200-apply-1205/second-coordesc/apply.json");
+	json_t *doc = test_corpus_json("h200-apply-1205/second-coordesc/apply.json");
 	const json_t *ref = losses_of(doc, 1);
 
 	(void)state;
@@ -103,7 +89,7 @@ static void test_corpus_second_coordesc(void **state)
 
 static void test_corpus_second_2arms(void **state)
 {
-	json_t *doc = corpus_doc("h200-apply-1205/second-2arms/apply.json");
+	json_t *doc = test_corpus_json("h200-apply-1205/second-2arms/apply.json");
 	const json_t *ref = losses_of(doc, 1);
 
 	(void)state;

@@ -19,25 +19,20 @@
 
 #include "report/apply_out.h"
 #include "util/buf.h"
-#include "util/file.h"
+#include "test-file.h"
 
 /* The text of the corpus document at `dir` (owned). */
 static char *text_of(const char *dir)
 {
-	const char *base = getenv("CORPUS");
+	json_t *j = test_corpus_json(dir);
 	struct buf err = BUF_INIT;
 	struct apply_doc d;
-	char *path, *out = NULL;
+	char *out = NULL;
 	size_t len = 0;
-	json_t *j;
 	FILE *fp;
 
-	assert_non_null(base);
-	path = path_join(base, dir);
-	j = json_load_file(path, 0, NULL);
-	assert_non_null(j);
 	rf_init(&apply_doc_desc, &d);
-	assert_int_equal(apply_doc_read(&d, j, path, &err), 0);
+	assert_int_equal(apply_doc_read(&d, j, dir, &err), 0);
 	fp = open_memstream(&out, &len);
 	assert_non_null(fp);
 	apply_report_text(fp, &d);
@@ -45,7 +40,6 @@ static char *text_of(const char *dir)
 	rf_release(&apply_doc_desc, &d);
 	json_decref(j);
 	buf_release(&err);
-	free(path);
 	return out;
 }
 
