@@ -312,6 +312,9 @@ test_expect_success 'gpu_pack: over the limit with nothing optional: kept, and s
 # while it packs at its end: bash would run the hook only when the tar it
 # waits for ends (up to 60 s of the pack's 90); gpu_pack's tar is a step
 # (gpu_run), stopped at once, and the hook packs anew within its budget.
+# That budget is 9 s: 6 for the round with the optional member, 3 for the
+# required one alone. With 3 s (1 for the required round) the test failed
+# once in a fresh-clone CI, under the ASan suite's load (2026-12-05).
 test_expect_success 'gpu_pack stopped by a signal: the hook packs at once' '
 	cat >tree/tests/gpu/lastpack.sh <<-\EOF &&
 	. "$(dirname "$0")/lib.sh"
@@ -323,13 +326,13 @@ test_expect_success 'gpu_pack stopped by a signal: the hook packs at once' '
 	echo "not reached"
 	EOF
 	truncate -s 100G d/huge && rm -rf o && mkdir o && start=$(date +%s) &&
-	{ env OUT="$PWD/o" GPU_PACK_SIGNAL_S=3 bash tree/tests/gpu/lastpack.sh >started.out 2>&1 & } &&
+	{ env OUT="$PWD/o" GPU_PACK_SIGNAL_S=9 bash tree/tests/gpu/lastpack.sh >started.out 2>&1 & } &&
 	pid=$! &&
 	# the hook is set before "started": a fixed sleep lost that race on a loaded machine
 	n=0 && until grep -q started started.out || test $n -ge 100; do sleep 0.2; n=$((n + 1)); done &&
 	sleep 1 && start=$(date +%s) && kill -TERM $pid &&
 	{ wait $pid; echo "status $?" >>o/lastpack.log; } &&
-	test $(( $(date +%s) - start )) -le 12 &&
+	test $(( $(date +%s) - start )) -le 25 &&
 	rm d/huge &&
 	test_grep "^== stopped by a signal: packing what the runs left" o/lastpack.log &&
 	test_grep "^pack: a.tar.gz: not done in [0-9] s; the required members alone$" o/lastpack.log &&
