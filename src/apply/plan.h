@@ -14,8 +14,9 @@
  * op's key (apply/tmplkey.h), and skipped as "cannot_carry" otherwise
  * (the hook sets num_warps and num_stages only); one with the base's body
  * is planned without it. Where the base won and tune timed the autotuner's
- * other candidates, the fastest of them as tune timed them is pinned
- * (fallback "pinned_base" for the base, else "pinned_candidate"):
+ * other candidates, the base is pinned (fallback "pinned_base"), or the
+ * fastest other one where tune's sweep timed it faster than the base by
+ * more than TUNE_SWEEP_MARGIN ("pinned_candidate"):
  * Inductor's own choice among them varies from one compile to the next.
  *
  *	struct apply_plan p = APPLY_PLAN_INIT;

@@ -58,8 +58,9 @@ struct apply_plan_kernel {
 	char *fallback;			/* "config_only": tune's config-only variant in place of
 					 * a source-variant winner; "pinned_base": the base
 					 * that won, pinned; "pinned_candidate": where the base
-					 * won, the autotuner's candidate tune timed fastest,
-					 * pinned; NULL (left out): the winner */
+					 * won, the autotuner's candidate tune's sweep timed
+					 * fastest, beyond its margin, pinned; NULL (left
+					 * out): the winner */
 	char *id;			/* the kernel folder's name */
 	struct apply_plan_source source;	/* path NULL: the key left out */
 	char *launcher_head;		/* "triton" (before source_hash); see above */

@@ -30,6 +30,14 @@
  */
 #define TUNE_SCHEMA_VERSION 2
 
+/*
+ * How much faster than the base the sweep's fastest variant must be timed
+ * (one timing each) to be its pick: 0.02, 2% (tune/result.c, tune_winner).
+ * tune.json does not record it; tko apply holds the autotuner's candidates
+ * to the same margin before pinning one over the base (apply/plan.c).
+ */
+#define TUNE_SWEEP_MARGIN 0.02
+
 enum tune_status {
 	TUNE_ST_PENDING,
 	TUNE_ST_COMPILED,

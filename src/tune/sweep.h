@@ -26,6 +26,7 @@
 
 #include "model/capture.h"
 #include "model/traffic.h"
+#include "model/tune.h"
 
 #include "target/target.h"
 #include "tune/confirm.h"
@@ -55,7 +56,7 @@ struct tune_opts {
 	int no_source, no_search;	/* leave out source variants / config search */
 };
 /* tko tune's defaults (its --help): 60 s of search, 40 variants, 300 s a variant, 7 rounds. */
-#define TUNE_OPTS_INIT { NULL, 0, 60, 40, 300, NULL, NULL, NULL, NULL, NULL, 0, 0.02, 7, 0, 0 }
+#define TUNE_OPTS_INIT { NULL, 0, 60, 40, 300, NULL, NULL, NULL, NULL, NULL, 0, TUNE_SWEEP_MARGIN, 7, 0, 0 }
 
 /* Why a sweep could not start, for the command's exit code. */
 enum tune_fail {
