@@ -177,6 +177,7 @@ int apply_run_one(struct apply_run *r, struct buf *err)
 	c.env_del = del;
 	c.capture_out = c.capture_err = 1;
 	c.null_in = 1;
+	c.own_group = 1;	/* a stop reaches the command's own children (compile workers) */
 	c.timeout_s = r->timeout_s;
 	c.on_output = to_files;
 	c.on_output_data = &s;

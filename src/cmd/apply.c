@@ -28,6 +28,7 @@
 #include "cmd/cmd.h"
 #include "exitcode.h"
 #include "report/apply_out.h"
+#include "util/cleanup.h"
 #include "util/file.h"
 #include "json/jsonio.h"
 #include "util/mem.h"
@@ -72,7 +73,9 @@ static const char *const usage[] = {
 	"round, median over the rounds, next to tune's predicted gain. The step gain",
 	"measured against the one the RUN's profile predicts. Outputs: DIR/plan.json,",
 	"DIR/apply.json (docs/json.md, \"tko apply\"), DIR/runs/<n>-<arm>/; DIR defaults",
-	"to RUN/apply.",
+	"to RUN/apply. A signal (Ctrl-C, SIGTERM) during the A/B stops the run in progress;",
+	"apply.json is written from the runs before it (ab.stopped), then tko exits by that",
+	"signal. A second signal stops it at once.",
 	"",
 	"Losses: each step's against the first default run's, the difference relative to",
 	"the larger of that loss and 1% of that run's largest (a loss falling toward 0",
@@ -127,6 +130,8 @@ struct session {
 	struct apply_judgements carried;	/* earlier judgements of this plan's winners (apply/drop.h) */
 	struct apply_left_outs left_out;	/* winners left out of the plan or the artifact, and why */
 	struct apply_judgements slower;		/* apply.json's slower_in_step */
+	int stopped_by;		/* the signal that stopped the A/B (util/cleanup.h), or 0 */
+	long stopped_in;	/* the run it cut short (not recorded), or 0 */
 };
 
 static int write_plan(struct session *s, struct buf *err)
@@ -278,9 +283,16 @@ static int run_arm(struct session *s, enum ab_arm a, long round, int measured, i
 	int ret = -1;
 
 	msg_progress("run %ld: %s%s", s->n, arm->name, measured ? "" : " (warm-up)");
-	if (apply_run_one(&r, err) < 0)
+	if (apply_run_one(&r, err) < 0 && !cleanup_held_signal())
 		goto done;
 	msg_progress_done();
+	if (cleanup_held_signal()) {
+		/* cut short: neither a failure nor a measurement */
+		s->stopped_in = s->n;
+		buf_reset(err);
+		ret = 0;
+		goto done;
+	}
 	if (run_failed(&r, arm->name, err)) {
 		*exit_code = r.timed_out ? EXIT_TIMEOUT : EXIT_CHILD;
 		goto done;
@@ -318,10 +330,36 @@ static int run_all(struct session *s, int *exit_code, struct buf *err)
 			/* warm-up rounds count down to -1; the order alternates across all rounds */
 			size_t at = ab_order(s->narms, k + warm, i);
 
+			if ((s->stopped_by = cleanup_held_signal()))
+				return 0;
 			if (run_arm(s, s->arms[at], k < 0 ? -1 : k, k >= 0, exit_code, err) < 0)
 				return -1;
 		}
+	s->stopped_by = cleanup_held_signal();
 	return 0;
+}
+
+/*
+ * A signal during the A/B stops the run in progress and keeps the rounds
+ * already run: apply.json is written from them (ab.stopped), then tko dies
+ * of the signal (util/cleanup.h). A wrapper's time limit then costs the
+ * run it cut short, not the whole A/B: on the H100 (2026-12-05, fifth
+ * session) a cap stopped one in its second round and left no apply.json.
+ */
+static int run_ab(struct session *s, int *exit_code, struct buf *err)
+{
+	int ret;
+
+	if (s->o->ab)
+		cleanup_hold_signals();
+	ret = run_all(s, exit_code, err);
+	if (s->stopped_by && s->stopped_in)
+		msg_warn("%s stopped the A/B in run %ld; apply.json gets the %zu run%s before it",
+			 cleanup_signal_name(s->stopped_by), s->stopped_in, s->runs.nr, plural(s->runs.nr));
+	else if (s->stopped_by)
+		msg_warn("%s stopped the A/B between runs; apply.json gets the %zu run%s before it",
+			 cleanup_signal_name(s->stopped_by), s->runs.nr, plural(s->runs.nr));
+	return ret;
 }
 
 /* --exclude and the earlier apply.json's judgements of this plan's winners (apply/drop.h). */
@@ -362,7 +400,8 @@ static int publish(struct session *s, const struct apply_predict *pred, struct b
 				  .arms = s->o->ab ? s->arms : NULL, .narms = s->narms,
 				  .rounds = s->o->ab, .warmup = s->o->warmup,
 				  .loss_rtol = s->o->loss_rtol, .slower = &s->slower,
-				  .left_out = &s->left_out, .keep_slower = s->o->keep_slower };
+				  .left_out = &s->left_out, .keep_slower = s->o->keep_slower,
+				  .stopped_by = s->stopped_by, .stopped_in = s->stopped_in };
 	struct buf why = BUF_INIT;
 	struct apply_recommended_list rec = APPLY_RECOMMENDED_LIST_INIT;
 	char *path = path_join(s->o->out, "apply.json");
@@ -497,7 +536,7 @@ static int apply_main(struct apply_opts *o, struct session *s)
 		goto done;
 	note_planned(s);
 	apply_predict_step(&pred, &s->plan, o->run);
-	if (o->cmd && run_all(s, &code, &err) < 0)
+	if (o->cmd && run_ab(s, &code, &err) < 0)
 		goto done;
 	if (o->ab && judge(s, &err) < 0)
 		goto done;
@@ -551,6 +590,8 @@ int cmd_apply(int argc, const char **argv)
 		return n < 0 ? opts_exit_code(n) : EXIT_USAGE;
 	}
 	code = apply_main(&o, &s);
+	/* what it has is written: a held signal now ends tko as it would have */
+	cleanup_release_signals();
 	for (i = 0; i < s.nproofs; i++)
 		apply_proof_release(&s.proofs[i]);
 	free(s.proofs);

@@ -227,6 +227,16 @@ static const struct rf_field step_fields[] = {
 #undef S
 static const struct rf_struct step_desc = { "step", sizeof(struct apply_step), step_fields };
 
+#define T struct apply_stopped
+static const struct rf_field stopped_fields[] = {
+	RF_F(T, "signal", RF_STR, signal),
+	RF_F(T, "run", RF_LONG, run),
+	RF_F(T, "complete_rounds", RF_LONG, complete_rounds),
+	RF_FEND,
+};
+#undef T
+static const struct rf_struct stopped_desc = { "stopped", sizeof(struct apply_stopped), stopped_fields };
+
 #define B struct apply_ab
 static const struct rf_field ab_fields[] = {
 	RF_F(B, "rounds", RF_LONG, rounds),
@@ -236,6 +246,7 @@ static const struct rf_field ab_fields[] = {
 	RF_A(B, "arms", arms, narms, &arm_desc),
 	RF_A(B, "applied_vs", applied_vs, napplied_vs, &vs_desc),
 	RF_S(B, "step", step, &step_desc, 0),
+	RF_SS(B, "stopped", stopped, has_stopped, &stopped_desc, 0),
 	RF_FEND,
 };
 #undef B

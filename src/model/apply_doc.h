@@ -199,6 +199,13 @@ struct apply_step {
 	char *gpu_note;			/* the step is not bound by the GPU, or NULL */
 };
 
+/* ab.stopped: the signal that stopped the A/B, and what it left. */
+struct apply_stopped {
+	char *signal;			/* "SIGTERM" */
+	long run;			/* the run it cut short (not in runs), or -1 (null): between runs */
+	long complete_rounds;		/* measured rounds every arm ran */
+};
+
 struct apply_ab {
 	long rounds, warmup;
 	double loss_rtol;
@@ -208,6 +215,8 @@ struct apply_ab {
 	struct apply_vs *applied_vs;
 	size_t napplied_vs;
 	struct apply_step step;
+	struct apply_stopped stopped;
+	int has_stopped;
 };
 
 /* An arm the RUN's analysis recommends (apply/recommend.h). */

@@ -10,6 +10,7 @@
 #include "apply/keepoff.h"
 #include "apply/loss.h"
 #include "report/apply_out.h"
+#include "util/cleanup.h"
 #include "util/file.h"
 #include "json/jsonio.h"
 #include "util/median.h"
@@ -168,7 +169,8 @@ static int ratio(const double *a, const double *b, long rounds, struct ab_stats 
 	for (k = 0; k < rounds; k++)
 		if (isfinite(a[k]) && isfinite(b[k]) && b[k] > 0)
 			v[n++] = a[k] / b[k];
-	ok = ab_ratio_stats(v, n, s) == 0;
+	/* one round has no noise estimate (an A/B a signal stopped early) */
+	ok = n >= 2 && ab_ratio_stats(v, n, s) == 0;
 	free(v);
 	if (ok)
 		stats_of(s, out);
@@ -411,6 +413,39 @@ static void gpu_step_of(const struct apply_report *r, const struct apply_arm *de
 				       " fewer launches)", 100 * st->gpu_busy, base, def->median_ms);
 }
 
+/* Measured rounds in which every arm ran. */
+static long complete_rounds(const struct apply_report *r, const struct apply_doc *d)
+{
+	long k, n = 0;
+	size_t i, j;
+
+	for (k = 0; k < r->rounds; k++) {
+		size_t ran = 0;
+
+		for (i = 0; i < r->narms; i++)
+			for (j = 0; j < d->runs.nr; j++)
+				if (d->runs.v[j].measured && d->runs.v[j].round == k &&
+				    !strcmp(d->runs.v[j].arm, ab_arms[r->arms[i]].name)) {
+					ran++;
+					break;
+				}
+		n += ran == r->narms;
+	}
+	return n;
+}
+
+static void stopped_of(const struct apply_report *r, struct apply_doc *d)
+{
+	struct apply_stopped *st = &d->ab.stopped;
+
+	if (!r->stopped_by)
+		return;
+	d->ab.has_stopped = 1;
+	st->signal = xstrdup(cleanup_signal_name(r->stopped_by));
+	st->run = r->stopped_in > 0 ? r->stopped_in : -1;
+	st->complete_rounds = complete_rounds(r, d);
+}
+
 static void ab_of(const struct apply_report *r, struct apply_doc *d)
 {
 	size_t nr = (size_t)r->rounds + 1, i;
@@ -464,6 +499,7 @@ static void ab_of(const struct apply_report *r, struct apply_doc *d)
 	}
 	step_of(r, applied_vs_default, &ab->step);
 	gpu_step_of(r, def, gpu_vs_default, &ab->step);
+	stopped_of(r, d);
 	free(ms);
 	free(gpu);
 }

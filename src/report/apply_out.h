@@ -37,6 +37,8 @@ struct apply_report {
 	const struct apply_judgements *slower;	/* judged slower inside the step (apply/drop.h), or NULL */
 	const struct apply_left_outs *left_out;	/* left out of the plan or the artifact, or NULL */
 	int keep_slower;		/* --keep-slower */
+	int stopped_by;			/* the signal that stopped the A/B, or 0 */
+	long stopped_in;		/* the run it cut short, or 0 */
 };
 
 /* The document, into an uninitialised d (rf_release(&apply_doc_desc, d) frees it). */

@@ -238,6 +238,19 @@ static void wall_noise_text(FILE *fp, const struct apply_ab *ab)
 		"ratios\n", 100 * (wmax - 1), worst->arm, wlo, whi, 100 * (gmax - 1));
 }
 
+/* "stopped by SIGTERM in run 5 (not counted): 2 of 3 measured rounds complete; ..." */
+static void stopped_text(FILE *fp, const struct apply_stopped *st, long rounds)
+{
+	char run[48] = "between runs";
+
+	if (st->run > 0)
+		snprintf(run, sizeof(run), "in run %ld (not counted)", st->run);
+	fprintf(fp, "stopped by %s %s: %ld of %ld measured round%s complete; the figures below"
+		" are those of the runs before it (none from a single round)\n",
+		st->signal ? st->signal : "a signal", run, st->complete_rounds < 0 ? 0 : st->complete_rounds,
+		rounds, plural(rounds));
+}
+
 static void ab_text(FILE *fp, const struct apply_ab *ab)
 {
 	long rounds = ab->rounds < 0 ? 0 : ab->rounds;
@@ -246,6 +259,8 @@ static void ab_text(FILE *fp, const struct apply_ab *ab)
 
 	fprintf(fp, "\nA/B: %ld measured round%s after %ld warm-up (order reversed every other round)\n",
 		rounds, plural(rounds), ab->warmup < 0 ? 0 : ab->warmup);
+	if (ab->has_stopped)
+		stopped_text(fp, &ab->stopped, rounds);
 	arms_table(fp, ab);
 	for (i = 0; i < ab->napplied_vs; i++) {
 		const struct apply_vs *a = &ab->applied_vs[i];

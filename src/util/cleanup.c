@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -28,6 +29,8 @@ static size_t npaths, apaths;
 static struct cl_child *kids;
 static size_t nkids, akids;
 static pid_t owner;	/* the tko process; a forked child before exec is not it */
+static volatile sig_atomic_t holding;	/* cleanup_hold_signals() is on */
+static volatile sig_atomic_t held;	/* the signal held, or 0 */
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
@@ -40,6 +43,7 @@ static void block(sigset_t *old)
 	sigemptyset(&s);
 	for (i = 0; i < NCAUGHT; i++)
 		sigaddset(&s, caught[i]);
+	sigaddset(&s, SIGALRM);
 	sigprocmask(SIG_BLOCK, &s, old);
 }
 
@@ -258,12 +262,71 @@ void cleanup_run(void)
 	unblock(&old);
 }
 
+/* The children a held signal asked to stop are still there two seconds later. */
+static void on_alarm(int sig)
+{
+	(void)sig;
+	if (getpid() == owner && held)
+		signal_kids(SIGKILL);
+}
+
 static void on_signal(int sig)
 {
+	if (getpid() == owner && holding && !held) {
+		held = sig;
+		signal_kids(SIGTERM);
+		alarm(2);
+		return;
+	}
 	if (getpid() == owner) {
 		stop_kids();
 		remove_paths();
 	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void cleanup_hold_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	holding = 1;
+}
+
+const char *cleanup_signal_name(int sig)
+{
+	static char other[32];
+
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	}
+	snprintf(other, sizeof(other), "signal %d", sig);
+	return other;
+}
+
+int cleanup_held_signal(void)
+{
+	return held;
+}
+
+void cleanup_release_signals(void)
+{
+	int sig = held;
+
+	holding = 0;
+	alarm(0);
+	if (!sig)
+		return;
+	fflush(NULL);	/* what the command printed, before the signal ends it */
+	cleanup_run();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -276,6 +339,7 @@ void cleanup_install(void)
 	owner = getpid();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;	/* a held signal returns to the interrupted call */
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NCAUGHT; i++)
 		sigaddset(&sa.sa_mask, caught[i]);

@@ -47,6 +47,22 @@ pid_t cleanup_fork(int own_group);
 void cleanup_drop_child(pid_t pid);
 
 /*
+ * For a command whose finished work is worth writing down when a signal
+ * stops it (tko apply's A/B: the rounds already run). While held, the
+ * first SIGINT, SIGTERM, SIGHUP or SIGQUIT stops the registered children
+ * (SIGTERM, SIGKILL two seconds later) and is kept instead of ending tko;
+ * the command sees it in cleanup_held_signal() (0: none), starts nothing
+ * more, writes what it has, and calls cleanup_release_signals(), which
+ * then does what the handler would have done and dies of that signal. A
+ * second signal ends tko at once, as without holding.
+ */
+void cleanup_hold_signals(void);
+int cleanup_held_signal(void);
+void cleanup_release_signals(void);
+/* "SIGTERM" for the signals caught here, else "signal N" (a static buffer). */
+const char *cleanup_signal_name(int sig);
+
+/*
  * Stops the registered children and removes the registered paths now,
  * as the handler would (for tests, and for a command that gives up).
  */

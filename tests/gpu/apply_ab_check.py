@@ -98,6 +98,11 @@ def main(path, out):
     for line in warm_info(doc, ab):
         print(line)
     print(gpu_info(ab))
+    if ab.get("stopped"):
+        s = ab["stopped"]
+        print(f"INFO stopped by {s['signal']}"
+              + (f" in run {s['run']} (not counted)" if s.get("run") else " between runs")
+              + f": {s['complete_rounds']} of {ab.get('rounds')} measured rounds complete")
     return 1 if any(c["pass"] is False for c in checks) else 0
 
 

@@ -154,3 +154,13 @@ def test_applied_vs_an_arm_on_both_clocks(tmp_path):
     assert any(x.startswith("FAIL applied not slower than coordesc beyond noise on GPU time: ")
                for x in lines)
     assert not any("default beyond noise on GPU time" in x for x in lines)
+
+
+def test_a_stopped_ab_is_said(tmp_path):
+    doc = json.loads(json.dumps(DOC))
+    doc["ab"]["rounds"] = 3
+    doc["ab"]["stopped"] = {"signal": "SIGTERM", "run": 5, "complete_rounds": 2}
+    assert "INFO stopped by SIGTERM in run 5 (not counted): 2 of 3 measured rounds complete" \
+        in run_check(tmp_path, doc)
+    doc["ab"]["stopped"] = None
+    assert not [x for x in run_check(tmp_path, doc) if x.startswith("INFO stopped")]

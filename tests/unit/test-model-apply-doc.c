@@ -247,6 +247,11 @@ static const char with_ab[] =
 	"    ],\n"
 	"    \"step\": {\n"
 	STEP_NULLS("      ")
+	"    },\n"
+	"    \"stopped\": {\n"
+	"      \"signal\": \"SIGTERM\",\n"
+	"      \"run\": null,\n"
+	"      \"complete_rounds\": 0\n"
 	"    }\n"
 	"  },\n"
 	"  \"recommended_arms\": [\n"
@@ -358,6 +363,10 @@ static void test_with_ab(void **state)
 	assert_true(arm->keep_off.has_ratio);
 	assert_float_equal(arm->keep_off.ratio.median, 0.85, 0);
 	assert_string_equal(arm->keep_off.regions[0].region, "m:f");
+	assert_true(d.ab.has_stopped);
+	assert_string_equal(d.ab.stopped.signal, "SIGTERM");
+	assert_int_equal(d.ab.stopped.run, -1);
+	assert_int_equal(d.ab.stopped.complete_rounds, 0);
 	assert_false(d.ab.applied_vs[0].has_ratio);
 	assert_int_equal(d.ab.applied_vs[0].slower_beyond_noise, RF_TRI_UNKNOWN);
 	assert_true(d.recommended_arms.v[0].has_where);

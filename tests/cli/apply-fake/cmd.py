@@ -43,9 +43,15 @@ With TKO_APPLY_KEEP_OFF (the keep-off arms) its arm is "keep-off" or
 took_effect with FAKE_KEEP_OFF_CALLS calls (default 7), or, from the k-th run
 of that arm on (FAKE_KEEP_OFF_BAD="k:status", k from 1), that status with 0
 calls and a message; FAKE_KEEP_OFF_NONE=1 writes no such event.
+
+  FAKE_HANG      "arm:k" (with FAKE_LOG): the k-th run of that arm (from 1,
+                 warm-up runs included) creates the file FAKE_HANG_FILE, then
+                 sleeps 60 s, for a test to stop tko apply in the middle of a
+                 run; with FAKE_HANG_IGNORE_TERM=1 it ignores SIGTERM
 """
 import json
 import os
+import signal
 import sys
 import time
 
@@ -70,6 +76,11 @@ if log:
         previous = sum(1 for line in open(log) if line.strip() == arm)
     with open(log, "a") as f:
         f.write(arm + "\n")
+if os.environ.get("FAKE_HANG") == "%s:%d" % (arm, previous + 1):
+    if os.environ.get("FAKE_HANG_IGNORE_TERM") == "1":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    open(os.environ["FAKE_HANG_FILE"], "w").close()
+    time.sleep(60)
 if os.environ.get("FAKE_FAIL_ARM") == arm:
     print("fake: failing on purpose", file=sys.stderr)
     sys.exit(3)
