@@ -353,12 +353,14 @@ static int run_ab(struct session *s, int *exit_code, struct buf *err)
 	if (s->o->ab)
 		cleanup_hold_signals();
 	ret = run_all(s, exit_code, err);
-	if (s->stopped_by && s->stopped_in)
-		msg_warn("%s stopped the A/B in run %ld; apply.json gets the %zu run%s before it",
-			 cleanup_signal_name(s->stopped_by), s->stopped_in, s->runs.nr, plural(s->runs.nr));
-	else if (s->stopped_by)
-		msg_warn("%s stopped the A/B between runs; apply.json gets the %zu run%s before it",
-			 cleanup_signal_name(s->stopped_by), s->runs.nr, plural(s->runs.nr));
+	if (s->stopped_by) {
+		char where[48] = "between runs";
+
+		if (s->stopped_in)
+			snprintf(where, sizeof(where), "in run %ld", s->stopped_in);
+		msg_warn("%s stopped the A/B %s; apply.json gets the %zu run%s before it",
+			 cleanup_signal_name(s->stopped_by), where, s->runs.nr, plural(s->runs.nr));
+	}
 	return ret;
 }
 
