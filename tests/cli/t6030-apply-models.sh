@@ -209,10 +209,11 @@ proofs_bg() {
 	echo $(( $(date +%s) - start )) >took
 }
 
+# GPU_STOP_GRACE_S=2, not apply-ab.sh's 5: RUN_PROOFS_KILL_AFTER_S is 3 here
 test_expect_success 'a model run that ignores SIGTERM: apply-ab.sh kills it 2 s on and packs; the log streams into out/' '
 	rm -rf log out work tmp && mkdir tmp &&
 	proofs_bg "^== tko apply --ab 3" apply-models:3 FAKE_TKO_SLOW=60 FAKE_TKO_DEAF=1 APPLY_MODELS=second \
-		APPLY_AB_ARMS=default,applied &&
+		APPLY_AB_ARMS=default,applied GPU_STOP_GRACE_S=2 &&
 	test -f live &&
 	test "$(cat took)" -le 15 &&
 	test_grep "^apply-models exit 124 [0-9]+ s$" out/summary.txt &&

@@ -102,14 +102,17 @@
 # call's apply-ab.tar.gz (tar xzf FILE -C WORK) or run capture and tune.
 # Stopped by SIGTERM or SIGINT (timeout(1) around it, inside the device
 # call's limit), it ends the running step at once (lib.sh's gpu_run: what
-# ignores SIGTERM is killed 2 s later) and still packs apply-ab.tar.gz with
-# what the runs left.
+# ignores SIGTERM is killed GPU_STOP_GRACE_S, here 5, seconds later: tko
+# apply stopped in its A/B stops the model, SIGKILL 2 s on, then writes
+# apply.json from the runs before it; docs/apply.md, "Stopping an A/B")
+# and still packs apply-ab.tar.gz with what the runs left.
 # Writes $OUT/apply-ab.log, $OUT/apply.json (tko apply's document),
 # $OUT/checks.json, $OUT/tune.json and $OUT/apply-ab.tar.gz (the plan,
 # tune results, every run's apply.jsonl and output, kernel_window.json of
 # one run per arm; at most GPU_PACK_LIMIT_KB, lib.sh's gpu_pack).
 set -u
 # OUT (required), ROOT, PY, TKO, gpu_log, gpu_on_signal, step
+GPU_STOP_GRACE_S=${GPU_STOP_GRACE_S:-5}
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "$0")/lib.sh"
 PHASES=${APPLY_AB_PHASES:-capture tune ab check}

@@ -252,14 +252,16 @@ gpu_alive() {
 }
 
 # gpu_stop_step: the running step (gpu_run's, or gpu_pack's tar) and what
-# it started: SIGTERM, then SIGKILL to what is left 2 s later.
+# it started: SIGTERM, then SIGKILL to what is left GPU_STOP_GRACE_S
+# (default 2) seconds later.
+GPU_STOP_GRACE_S=${GPU_STOP_GRACE_S:-2}
 gpu_stop_step() {
 	[ -n "$gpu_step_pid" ] || return 0
-	local pids left
+	local pids left i
 	pids=$(gpu_tree "$gpu_step_pid")
 	# shellcheck disable=SC2086  # a list of pids
 	kill -TERM $pids 2>/dev/null
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
+	for ((i = 0; i < GPU_STOP_GRACE_S * 5; i++)); do
 		# shellcheck disable=SC2086
 		left=$(gpu_alive $pids)
 		[ -n "$left" ] || break
@@ -267,7 +269,7 @@ gpu_stop_step() {
 	done
 	if [ -n "$left" ]; then
 		# shellcheck disable=SC2086  # a list of pids
-		echo "gpu: still running 2 s after SIGTERM, killed: $(gpu_names $left)"
+		echo "gpu: still running $GPU_STOP_GRACE_S s after SIGTERM, killed: $(gpu_names $left)"
 		# with what they started since
 		# shellcheck disable=SC2046  # a list of pids
 		kill -KILL $(for p in $left; do gpu_tree "$p"; done) 2>/dev/null
