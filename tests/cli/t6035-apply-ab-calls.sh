@@ -9,7 +9,8 @@
 #   - a work folder restored from the first call's apply-ab.tar.gz does the same
 #     (a fresh machine after a warm one went back), without the binaries;
 #   - no RUN at all: exit 4 at once, tko apply not run;
-#   - stopped by SIGTERM (timeout(1)), the script still packs apply-ab.tar.gz.
+#   - stopped by SIGTERM (timeout(1)), the script still packs apply-ab.tar.gz,
+#     and tko apply, stopped in its A/B, still writes apply.json.
 # The RUN call 1 packs also holds what tko capture and tune leave on a GPU
 # (the H200's: 0.5-1 GB of inputs and 1-3 GB of reference.pt a kernel), here
 # 2-4 MiB of random bytes each: the archive holds none of it, stays small,
@@ -132,6 +133,20 @@ test_expect_success 'stopped by SIGTERM inside a run: apply-ab.tar.gz still hold
 	tar tzf out6/apply-ab.tar.gz >list &&
 	test_grep "^run/apply/runs/1-default/stderr.txt$" list &&
 	test_grep "^run/apply/plan.json$" list
+'
+
+# arms default, coordesc, applied: runs 1-3 round 0, 4-6 round 1, run 7 the
+# third default run (round 2), which hangs until timeout(1)'s SIGTERM
+test_expect_success 'stopped by SIGTERM in the A/B: tko apply still writes apply.json from the runs before it' '
+	rm -rf work hang7 && mkdir work && cp -r "$D/run" work/run &&
+	test_expect_code 124 ab_call out7 FAKE_LOG=$PWD/arms7.log FAKE_HANG=default:3 \
+		FAKE_HANG_FILE=$PWD/hang7 timeout 12 &&
+	test -e hang7 &&
+	json_q out7/apply.json ".ab.stopped == {\"signal\": \"SIGTERM\", \"run\": 7, \"complete_rounds\": 2} and (.runs | length) == 6" &&
+	test_grep "SIGTERM stopped the A/B in run 7; apply.json gets the 6 runs before it" out7/apply-ab.log &&
+	test_grep -v "^gpu: still running" out7/apply-ab.log &&
+	tar tzf out7/apply-ab.tar.gz >list7 &&
+	test_grep "^run/apply/runs/6-default/apply.jsonl$" list7
 '
 
 test_done
