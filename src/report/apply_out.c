@@ -413,37 +413,24 @@ static void gpu_step_of(const struct apply_report *r, const struct apply_arm *de
 				       " fewer launches)", 100 * st->gpu_busy, base, def->median_ms);
 }
 
-/* Measured rounds in which every arm ran. */
-static long complete_rounds(const struct apply_report *r, const struct apply_doc *d)
+/*
+ * ab.stopped: the signal, the run it cut short, and the measured rounds
+ * every arm ran (a finite time in each arm's row of ms, nr a row).
+ */
+static void stopped_of(const struct apply_report *r, const double *ms, size_t nr,
+		       struct apply_stopped *st)
 {
-	long k, n = 0;
-	size_t i, j;
+	long k;
+	size_t i;
 
-	for (k = 0; k < r->rounds; k++) {
-		size_t ran = 0;
-
-		for (i = 0; i < r->narms; i++)
-			for (j = 0; j < d->runs.nr; j++)
-				if (d->runs.v[j].measured && d->runs.v[j].round == k &&
-				    !strcmp(d->runs.v[j].arm, ab_arms[r->arms[i]].name)) {
-					ran++;
-					break;
-				}
-		n += ran == r->narms;
-	}
-	return n;
-}
-
-static void stopped_of(const struct apply_report *r, struct apply_doc *d)
-{
-	struct apply_stopped *st = &d->ab.stopped;
-
-	if (!r->stopped_by)
-		return;
-	d->ab.has_stopped = 1;
 	st->signal = xstrdup(cleanup_signal_name(r->stopped_by));
 	st->run = r->stopped_in > 0 ? r->stopped_in : -1;
-	st->complete_rounds = complete_rounds(r, d);
+	st->complete_rounds = 0;
+	for (k = 0; k < r->rounds; k++) {
+		for (i = 0; i < r->narms && isfinite(ms[r->arms[i] * nr + (size_t)k]); i++)
+			;
+		st->complete_rounds += i == r->narms;
+	}
 }
 
 static void ab_of(const struct apply_report *r, struct apply_doc *d)
@@ -499,7 +486,8 @@ static void ab_of(const struct apply_report *r, struct apply_doc *d)
 	}
 	step_of(r, applied_vs_default, &ab->step);
 	gpu_step_of(r, def, gpu_vs_default, &ab->step);
-	stopped_of(r, d);
+	if ((ab->has_stopped = r->stopped_by != 0))
+		stopped_of(r, ms, nr, &ab->stopped);
 	free(ms);
 	free(gpu);
 }

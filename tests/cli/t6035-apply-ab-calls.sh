@@ -136,12 +136,18 @@ test_expect_success 'stopped by SIGTERM inside a run: apply-ab.tar.gz still hold
 '
 
 # arms default, coordesc, applied: runs 1-3 round 0, 4-6 round 1, run 7 the
-# third default run (round 2), which hangs until timeout(1)'s SIGTERM
+# third default run (round 2), which hangs; SIGTERM to apply-ab.sh then, as
+# timeout(1) sends it (sh -c notes the script's pid before it execs it)
 test_expect_success 'stopped by SIGTERM in the A/B: tko apply still writes apply.json from the runs before it' '
-	rm -rf work hang7 && mkdir work && cp -r "$D/run" work/run &&
-	test_expect_code 124 ab_call out7 FAKE_LOG=$PWD/arms7.log FAKE_HANG=default:3 \
-		FAKE_HANG_FILE=$PWD/hang7 timeout 12 &&
-	test -e hang7 &&
+	rm -rf work hang7 pid7 && mkdir work && cp -r "$D/run" work/run &&
+	{ ab_call out7 FAKE_LOG=$PWD/arms7.log FAKE_HANG=default:3 FAKE_HANG_FILE=$PWD/hang7 \
+		sh -c "echo \$\$ >\"\$0\"; exec \"\$@\"" "$PWD/pid7" & } &&
+	bg=$! n=0 &&
+	until test -e hang7; do
+		n=$((n + 1)) && test $n -lt 600 && sleep 0.1 || return 1
+	done &&
+	kill -TERM "$(cat pid7)" &&
+	{ wait $bg || :; } &&
 	json_q out7/apply.json ".ab.stopped == {\"signal\": \"SIGTERM\", \"run\": 7, \"complete_rounds\": 2} and (.runs | length) == 6" &&
 	test_grep "SIGTERM stopped the A/B in run 7; apply.json gets the 6 runs before it" out7/apply-ab.log &&
 	test_grep -v "^gpu: still running" out7/apply-ab.log &&
