@@ -75,7 +75,7 @@ static const char *const usage[] = {
 	"DIR/apply.json (docs/json.md, \"tko apply\"), DIR/runs/<n>-<arm>/; DIR defaults",
 	"to RUN/apply. A signal (Ctrl-C, SIGTERM) during the A/B stops the run in progress;",
 	"apply.json is written from the runs before it (ab.stopped), then tko exits by that",
-	"signal. A second signal stops it at once.",
+	"signal. Another signal 2 s or more after the first stops it at once.",
 	"",
 	"Losses: each step's against the first default run's, the difference relative to",
 	"the larger of that loss and 1% of that run's largest (a loss falling toward 0",

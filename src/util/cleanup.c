@@ -31,6 +31,7 @@ static size_t nkids, akids;
 static pid_t owner;	/* the tko process; a forked child before exec is not it */
 static volatile sig_atomic_t holding;	/* cleanup_hold_signals() is on */
 static volatile sig_atomic_t held;	/* the signal held, or 0 */
+static volatile sig_atomic_t late;	/* two seconds have passed since it came */
 
 static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define NCAUGHT (sizeof(caught) / sizeof(caught[0]))
@@ -266,10 +267,18 @@ void cleanup_run(void)
 static void on_alarm(int sig)
 {
 	(void)sig;
-	if (getpid() == owner && held)
+	if (getpid() == owner && held) {
 		signal_kids(SIGKILL);
+		late = 1;
+	}
 }
 
+/*
+ * While holding: the first signal is held; another within its two seconds
+ * is the same stop from a second sender (timeout(1) signals its whole
+ * process group, and a script's own trap then signals tko again), so it
+ * is passed over; one after them ends tko at once.
+ */
 static void on_signal(int sig)
 {
 	if (getpid() == owner && holding && !held) {
@@ -278,6 +287,8 @@ static void on_signal(int sig)
 		alarm(2);
 		return;
 	}
+	if (getpid() == owner && holding && !late)
+		return;
 	if (getpid() == owner) {
 		stop_kids();
 		remove_paths();

@@ -53,8 +53,11 @@ void cleanup_drop_child(pid_t pid);
  * (SIGTERM, SIGKILL two seconds later) and is kept instead of ending tko;
  * the command sees it in cleanup_held_signal() (0: none), starts nothing
  * more, writes what it has, and calls cleanup_release_signals(), which
- * then does what the handler would have done and dies of that signal. A
- * second signal ends tko at once, as without holding.
+ * then does what the handler would have done and dies of that signal.
+ * Another signal within two seconds of the first is passed over (a
+ * wrapper's stop often arrives twice: timeout(1) signals its process
+ * group, then the script's trap signals tko); one after that ends tko at
+ * once, as without holding.
  */
 void cleanup_hold_signals(void);
 int cleanup_held_signal(void);

@@ -47,11 +47,15 @@ calls and a message; FAKE_KEEP_OFF_NONE=1 writes no such event.
   FAKE_HANG      "arm:k" (with FAKE_LOG): the k-th run of that arm (from 1,
                  warm-up runs included) creates the file FAKE_HANG_FILE, then
                  sleeps 60 s, for a test to stop tko apply in the middle of a
-                 run; with FAKE_HANG_IGNORE_TERM=1 it ignores SIGTERM
+                 run; with FAKE_HANG_IGNORE_TERM=1 it ignores SIGTERM; with
+                 FAKE_HANG_ESCAPE=1 it first starts `sleep 60` in a session of
+                 its own, which keeps the run's output open after the run is
+                 killed (its pid in FAKE_HANG_FILE.escaped)
 """
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 
@@ -79,6 +83,10 @@ if log:
 if os.environ.get("FAKE_HANG") == "%s:%d" % (arm, previous + 1):
     if os.environ.get("FAKE_HANG_IGNORE_TERM") == "1":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if os.environ.get("FAKE_HANG_ESCAPE") == "1":
+        escaped = subprocess.Popen(["sleep", "60"], start_new_session=True)
+        with open(os.environ["FAKE_HANG_FILE"] + ".escaped", "w") as f:
+            f.write("%d\n" % escaped.pid)
     open(os.environ["FAKE_HANG_FILE"], "w").close()
     time.sleep(60)
 if os.environ.get("FAKE_FAIL_ARM") == arm:
