@@ -159,7 +159,7 @@ static int is_other_candidate(const struct tune_doc_variant *v, const struct tun
  * base pin ran 0.661x of Inductor's pick of a candidate the sweep had
  * timed 1.248x faster. Not the fastest alone: one timing each cannot tell
  * 1% apart, and on the H100 (2026-12-05, sixth session) the own model's
- * candidate the sweep timed 1.012x faster than the base ran 0.854x of
+ * candidate the sweep timed 1.0126x faster than the base ran 0.854x of
  * the base (Inductor's pick in every default run) inside the step.
  */
 static const struct tune_doc_variant *pin_of(const struct tune_doc_kernel *k)
