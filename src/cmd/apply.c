@@ -330,12 +330,11 @@ static int run_all(struct session *s, int *exit_code, struct buf *err)
 			/* warm-up rounds count down to -1; the order alternates across all rounds */
 			size_t at = ab_order(s->narms, k + warm, i);
 
-			if ((s->stopped_by = cleanup_held_signal()))
+			if (cleanup_held_signal())
 				return 0;
 			if (run_arm(s, s->arms[at], k < 0 ? -1 : k, k >= 0, exit_code, err) < 0)
 				return -1;
 		}
-	s->stopped_by = cleanup_held_signal();
 	return 0;
 }
 
@@ -353,7 +352,7 @@ static int run_ab(struct session *s, int *exit_code, struct buf *err)
 	if (s->o->ab)
 		cleanup_hold_signals();
 	ret = run_all(s, exit_code, err);
-	if (s->stopped_by) {
+	if ((s->stopped_by = cleanup_held_signal())) {
 		char where[48] = "between runs";
 
 		if (s->stopped_in)
